@@ -1,0 +1,1 @@
+"""One checker per module; `base.OmniChecker` gives each one the project index."""

@@ -1,0 +1,26 @@
+"""Shared message wording: the evidence, what was searched, and what stays unknown."""
+
+from __future__ import annotations
+
+from pylint_omni.evidence import Status, Verdict
+from pylint_omni.index import ProjectIndex
+
+
+def searched_summary(index: ProjectIndex) -> str:
+    kinds = index.stats.files_by_kind
+    data = sum(kinds.get(k, 0) for k in ("yaml", "json", "toml"))
+    texts = sum(kinds.get(k, 0) for k in ("doc", "script"))
+    return f"{kinds.get('python', 0)} Python, {data} YAML/JSON/TOML, {texts} docs/scripts files"
+
+
+def describe_verdict(verdict: Verdict, searched: str, subject: str) -> str:
+    """`Evidence: ...; searched ...; confidence ...: reason; unknown: ...`."""
+    if verdict.status is Status.REJECTED:
+        head = f"Rejected: {verdict.reason}."
+    else:
+        head = f"Confidence {verdict.confidence}: {verdict.reason}."
+    unknown = "; ".join(u for u in verdict.unknowns if u != verdict.reason)
+    return (
+        f"{head} Evidence: {verdict.evidence_line()}. Searched {searched} for {subject}; "
+        + (f"unknown: {unknown}." if unknown else "unknown: consumers outside this repository (plugins, user configs).")
+    )

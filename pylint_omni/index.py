@@ -1,0 +1,319 @@
+"""The project index: every definition and every reference of a project, read once per run.
+
+Files -> facts (scanners, cached per file) -> derived lookups (built lazily):
+- `hits(token)`: every place a symbol, key or dotted path is mentioned, with `via`;
+- `definitions`: classes and functions by dotted path and by name;
+- `registries()`: every registry declared in the project.
+Checkers ask the index; they never read files themselves. A long-lived process (an
+editor's) calls `refresh()` at the start of each run, which re-reads only what changed.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterator
+
+from pylint_omni import cache
+from pylint_omni.discovery import SourceFile, discover, read_text
+from pylint_omni.paths import Location, classify_path
+from pylint_omni.scan.data_scan import InputProblem, scan_json, scan_text, scan_toml, scan_yaml
+from pylint_omni.scan.python_scan import scan_python
+from pylint_omni.settings import OmniSettings
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One mention of a token: where, and how it was seen."""
+
+    path: str
+    line: int
+    via: str
+
+
+@dataclass(frozen=True)
+class Definition:
+    """A class or function of the project, with the file that defines it."""
+
+    path: str
+    module: str
+    kind: str  # "class" | "function"
+    data: dict[str, Any]
+
+    @property
+    def dotted(self) -> str:
+        return f"{self.module}.{self.data['qual']}"
+
+
+@dataclass
+class BuildStats:
+    """What one refresh did: files by kind, how many were read anew, and how long it took."""
+
+    files_by_kind: dict[str, int] = field(default_factory=dict)
+    scanned: int = 0
+    reused: int = 0
+    seconds: float = 0.0
+
+
+def scan_file(kind: str, text: str, relpath: str, module: str) -> dict[str, Any]:
+    """Facts of one file's text, by kind (raises InputProblem for unreadable content)."""
+    if kind == "python":
+        facts = scan_python(text, module, relpath.endswith("__init__.py"), relpath)
+        if facts.get("error"):
+            raise InputProblem(facts["error"])
+        return facts
+    if kind == "yaml":
+        return scan_yaml(text)
+    if kind == "json":
+        return scan_json(text)
+    if kind == "toml":
+        return scan_toml(text, is_pyproject=relpath.rpartition("/")[2] == "pyproject.toml")
+    return scan_text(text, "doc" if kind == "doc" else "script")
+
+
+def _module_names(files: list[SourceFile]) -> dict[str, str]:
+    """Dotted module name of every Python file, climbing through package folders."""
+    packages = {f.relpath.rpartition("/")[0] for f in files if f.relpath.endswith("/__init__.py")}
+    if any(f.relpath == "__init__.py" for f in files):
+        packages.add("")
+    names: dict[str, str] = {}
+    for f in files:
+        if f.kind != "python":
+            continue
+        folder, _, filename = f.relpath.rpartition("/")
+        stem = filename.rsplit(".", 1)[0]
+        parts = [] if stem == "__init__" else [stem]
+        while folder and folder in packages:
+            folder, _, name = folder.rpartition("/")
+            parts.insert(0, name)
+        names[f.relpath] = ".".join(parts) or stem
+    return names
+
+
+class ProjectIndex:
+    """Facts of every file under one project root, kept fresh across runs."""
+
+    def __init__(self, root: Path, settings: OmniSettings) -> None:
+        self.root = root
+        self.settings = settings
+        self.entries: dict[str, dict[str, Any]] = {}
+        self.problems: dict[str, str] = {}
+        self.overrides: dict[str, str] = {}
+        self.stats = BuildStats()
+        self.cache_note: str | None = None
+        self._locations: dict[str, Location] = {}
+        self._hits: dict[str, list[Hit]] | None = None
+        self._defs: dict[str, list[Definition]] | None = None
+        self._by_dotted: dict[str, Definition] | None = None
+        self._modules: dict[str, str] | None = None
+
+    # -- building ----------------------------------------------------------------------
+    def _cache_path(self) -> Path | None:
+        if not self.settings.cache_enabled:
+            return None
+        folder = self.settings.cache_dir or cache.default_cache_dir()
+        return cache.cache_file(folder, self.root, self.settings.cache_key())
+
+    def refresh(self) -> BuildStats:
+        """Bring every file's facts up to date; read only files whose stat changed."""
+        started = time.perf_counter()
+        problems: dict[str, str] = {}
+        files = list(discover(self.root, self.settings.exclude_globs, problems))
+        modules = _module_names(files)
+        cache_path = self._cache_path()
+        previous = self.entries or (cache.load_entries(cache_path) if cache_path else {})
+        entries: dict[str, dict[str, Any]] = {}
+        stats = BuildStats()
+        changed = len(previous) != len(files)
+        for f in files:
+            stats.files_by_kind[f.kind] = stats.files_by_kind.get(f.kind, 0) + 1
+            module = modules.get(f.relpath, "")
+            old = previous.get(f.relpath)
+            if old and old.get("size") == f.size and old.get("mtime") == f.mtime_ns and old.get("module") == module:
+                entries[f.relpath] = old
+                stats.reused += 1
+            else:
+                entries[f.relpath] = self._scan_entry(f, module)
+                stats.scanned += 1
+                changed = True
+            note = entries[f.relpath].get("problem") or entries[f.relpath]["facts"].get("warning")
+            if note:
+                problems[f.relpath] = note
+        if changed and cache_path is not None:
+            self.cache_note = cache.save_entries(cache_path, self.root, entries)
+        self.entries = entries
+        self.problems = problems
+        self._locations = {
+            rel: classify_path(rel, self.settings.validation_globs, self.settings.production_globs) for rel in entries
+        }
+        for rel, text in self.overrides.items():
+            self._apply_override(rel, text)
+        self._invalidate()
+        stats.seconds = time.perf_counter() - started
+        self.stats = stats
+        return stats
+
+    def _scan_entry(self, f: SourceFile, module: str) -> dict[str, Any]:
+        entry: dict[str, Any] = {"size": f.size, "mtime": f.mtime_ns, "module": module, "kind": f.kind}
+        try:
+            text = read_text(self.root / f.relpath, self.settings.max_file_bytes)
+            entry["facts"] = scan_file(f.kind, text, f.relpath, module)
+        except InputProblem as exc:
+            entry["problem"] = str(exc)
+            entry["facts"] = {"kind": f.kind, "refs": {}}
+        return entry
+
+    def override(self, relpath: str, text: str) -> None:
+        """Use `text` for `relpath` (an editor buffer on stdin) instead of the file on disk."""
+        if self.overrides.get(relpath) == text:
+            return
+        self.overrides[relpath] = text
+        self._apply_override(relpath, text)
+        self._invalidate()
+
+    def _apply_override(self, relpath: str, text: str) -> None:
+        old = self.entries.get(relpath, {})
+        module = old.get("module") or relpath.rsplit(".", 1)[0].replace("/", ".")
+        entry: dict[str, Any] = {"size": -1, "mtime": -1, "module": module, "kind": "python"}
+        try:
+            entry["facts"] = scan_file("python", text, relpath, module)
+        except InputProblem as exc:
+            entry["problem"] = str(exc)
+            entry["facts"] = {"kind": "python", "refs": {}}
+        self.entries[relpath] = entry
+        self._locations[relpath] = classify_path(relpath, self.settings.validation_globs, self.settings.production_globs)
+
+    def _invalidate(self) -> None:
+        self._hits = None
+        self._defs = None
+        self._by_dotted = None
+        self._modules = None
+
+    # -- queries -----------------------------------------------------------------------
+    def relpath(self, path: str | os.PathLike[str]) -> str | None:
+        """Root-relative posix path of a file, or None when it lies outside the root."""
+        try:
+            return Path(os.path.abspath(path)).relative_to(self.root).as_posix()
+        except ValueError:
+            return None
+
+    def location(self, relpath: str) -> Location:
+        return self._locations.get(relpath) or classify_path(
+            relpath, self.settings.validation_globs, self.settings.production_globs
+        )
+
+    def facts(self, relpath: str) -> dict[str, Any]:
+        return self.entries.get(relpath, {}).get("facts", {})
+
+    def python_files(self) -> Iterator[tuple[str, dict[str, Any]]]:
+        for rel, entry in self.entries.items():
+            if entry.get("kind") == "python" and not entry.get("problem"):
+                yield rel, entry["facts"]
+
+    def hits(self, token: str) -> list[Hit]:
+        """Every mention of `token` in the project (symbols, keys, dotted paths)."""
+        if self._hits is None:
+            table: dict[str, list[Hit]] = {}
+            for rel, entry in self.entries.items():
+                for tok, occurrences in entry.get("facts", {}).get("refs", {}).items():
+                    bucket = table.setdefault(tok, [])
+                    bucket.extend(Hit(rel, line, via) for line, via in occurrences)
+            self._hits = table
+        return self._hits.get(token, [])
+
+    def _build_definitions(self) -> None:
+        by_name: dict[str, list[Definition]] = {}
+        by_dotted: dict[str, Definition] = {}
+        modules: dict[str, str] = {}
+        for rel, facts in self.python_files():
+            module = self.entries[rel].get("module", "")
+            modules[module] = rel
+            for kind, key in (("class", "classes"), ("function", "functions")):
+                for data in facts.get(key, []):
+                    definition = Definition(rel, module, kind, data)
+                    by_name.setdefault(data["name"], []).append(definition)
+                    by_dotted.setdefault(definition.dotted, definition)
+        self._defs, self._by_dotted, self._modules = by_name, by_dotted, modules
+
+    def definitions_named(self, name: str) -> list[Definition]:
+        if self._defs is None:
+            self._build_definitions()
+        return self._defs.get(name, [])  # type: ignore[union-attr]
+
+    def module_file(self, module: str) -> str | None:
+        if self._modules is None:
+            self._build_definitions()
+        return self._modules.get(module)  # type: ignore[union-attr]
+
+    def resolve_target(self, target: str, suffix: bool = False) -> Definition | None:
+        """The project definition a registry target names (`suffix`: a tail of the path)."""
+        if self._by_dotted is None:
+            self._build_definitions()
+        assert self._by_dotted is not None
+        if not suffix:
+            found = self._by_dotted.get(target)
+            if found is None and self.module_file(target.rpartition(".")[0]) is None:
+                # `pkg.Name` re-exported by a package __init__: match by name within pkg.
+                head, _, name = target.rpartition(".")
+                candidates = [d for d in self.definitions_named(name) if d.module.startswith(head + ".")]
+                found = candidates[0] if len(candidates) == 1 else None
+            return found
+        name = target.rpartition(".")[2]
+        module_tail = target.rpartition(".")[0]
+        for definition in self.definitions_named(name):
+            if definition.module == module_tail or definition.module.endswith("." + module_tail):
+                return definition
+        return None
+
+    def registries(self) -> Iterator[tuple[str, dict[str, Any]]]:
+        for rel, facts in self.python_files():
+            for registry in facts.get("registries", []):
+                yield rel, registry
+
+    def registry_uses(self, name: str) -> list[tuple[str, dict[str, Any]]]:
+        """How a constant-style name is used across the project (for registry liveness)."""
+        found = []
+        for hit in self.hits(name):
+            if hit.via != "name":
+                continue
+            for use in self.facts(hit.path).get("registry_uses", []):
+                if use["name"] == name and use["line"] == hit.line:
+                    found.append((hit.path, use))
+        return found
+
+    def counts(self) -> dict[str, Any]:
+        """Summary for the CLI and the report header."""
+        symbols = sum(len(f.get("classes", [])) + len(f.get("functions", [])) for _, f in self.python_files())
+        references = sum(len(e.get("facts", {}).get("refs", {})) for e in self.entries.values())
+        return {
+            "root": str(self.root),
+            "files_by_kind": dict(sorted(self.stats.files_by_kind.items())),
+            "definitions": symbols,
+            "registries": sum(1 for _ in self.registries()),
+            "distinct_tokens_per_file_summed": references,
+            "problems": dict(sorted(self.problems.items())),
+        }
+
+
+_LIVE: dict[tuple[Path, OmniSettings], ProjectIndex] = {}
+_FRESH: set[tuple[Path, OmniSettings]] = set()
+
+
+def begin_run() -> None:
+    """Mark every live index stale: the next `get_index` of this run refreshes it once."""
+    _FRESH.clear()
+
+
+def get_index(root: Path, settings: OmniSettings) -> ProjectIndex:
+    """The index of `root` for this process, refreshed once per run."""
+    key = (root, settings)
+    index = _LIVE.get(key)
+    if index is None:
+        index = _LIVE[key] = ProjectIndex(root, settings)
+    if key not in _FRESH:
+        index.overrides.clear()
+        index.refresh()
+        _FRESH.add(key)
+    return index

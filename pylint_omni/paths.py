@@ -1,0 +1,101 @@
+"""Where things live: the project root, module names, and the class of a path.
+
+`classify_path` is the one place that decides whether a file is production code or
+validation/support material (tests, benchmarks, examples, docs, CI, tools).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import re
+from enum import Enum
+from functools import lru_cache
+from pathlib import Path
+
+ROOT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
+
+
+class Location(str, Enum):
+    """Where a consumer lives, as the audit method classifies evidence."""
+
+    PRODUCTION = "production"
+    VALIDATION = "validation"
+    EXTERNAL = "external"
+
+
+def find_project_root(start: str | os.PathLike[str]) -> Path:
+    """Nearest ancestor of `start` (a file or folder) holding a root marker; else its folder."""
+    path = Path(start).resolve()
+    folder = path if path.is_dir() else path.parent
+    for candidate in (folder, *folder.parents):
+        if any((candidate / marker).exists() for marker in ROOT_MARKERS):
+            return candidate
+    return folder
+
+
+@lru_cache(maxsize=512)
+def _glob_regex(pattern: str) -> re.Pattern[str]:
+    """Translate a path glob where `**` spans folders and `*` stays inside one."""
+    out = []
+    i = 0
+    while i < len(pattern):
+        if pattern.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+        elif pattern.startswith("**", i):
+            out.append(".*")
+            i += 2
+        elif pattern[i] == "*":
+            out.append("[^/]*")
+            i += 1
+        elif pattern[i] == "?":
+            out.append("[^/]")
+            i += 1
+        else:
+            out.append(re.escape(pattern[i]))
+            i += 1
+    return re.compile("".join(out) + r"\Z")
+
+
+def glob_match(relpath: str, pattern: str) -> bool:
+    """True when a root-relative posix path matches a glob (`**` = any folders)."""
+    return bool(_glob_regex(pattern).match(relpath))
+
+
+def matches_any(relpath: str, patterns: tuple[str, ...] | list[str]) -> bool:
+    return any(glob_match(relpath, p) for p in patterns)
+
+
+def classify_path(
+    relpath: str,
+    validation_globs: tuple[str, ...],
+    production_globs: tuple[str, ...] = (),
+) -> Location:
+    """Production unless a validation glob matches (an explicit production glob wins)."""
+    if production_globs and matches_any(relpath, production_globs):
+        return Location.PRODUCTION
+    if matches_any(relpath, validation_globs):
+        return Location.VALIDATION
+    return Location.PRODUCTION
+
+
+def module_name_for(root: Path, relpath: str) -> str:
+    """Dotted module name of a Python file: climb while folders are packages.
+
+    Works for flat and `src/` layouts without importing anything.
+    """
+    path = root / relpath
+    parts = [path.stem] if path.stem != "__init__" else []
+    folder = path.parent
+    while folder != root.parent and (folder / "__init__.py").exists():
+        parts.insert(0, folder.name)
+        if folder == root:
+            break
+        folder = folder.parent
+    return ".".join(parts) if parts else path.stem
+
+
+def key_matches_patterns(key: str, patterns: tuple[str, ...]) -> bool:
+    """Case-sensitive shell-style match of a registry key against name patterns."""
+    return any(fnmatch.fnmatchcase(key, p) for p in patterns)

@@ -1,0 +1,152 @@
+"""Is a registry entry used? The evidence pass of `unused-registry-entry`.
+
+First, how the registry itself is read across the project (`RegistryReading`):
+keyed by class name (`REG[type(x).__name__]`), keyed by outside data
+(`REG[config.architectures[0]]`), keyed by user input (env vars, CLI args), keyed by
+f-strings or concatenation (`REG[f"{kind}_attn"]`: a key matching the shape is
+built, not named), enumerated or handed out whole (every key becomes reachable),
+copied into another table, or reached as an attribute of another object.
+Then, for each entry, the consumers of its key and of its target, outside the
+registry's own lines, the target's own definition and re-exports.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from dataclasses import dataclass, field
+from typing import Any
+
+from pylint_omni.evidence import Consumer, Status, Verdict, consumers_of, judge
+from pylint_omni.index import Definition, ProjectIndex
+from pylint_omni.paths import Location, key_matches_patterns
+from pylint_omni.settings import OmniSettings
+
+
+@dataclass
+class RegistryReading:
+    """How a registry's keys are looked up, with the place that shows it."""
+
+    class_name_keys: str | None = None
+    external_keys: str | None = None
+    user_keys: str | None = None
+    patterns: list[tuple[str, str]] = field(default_factory=list)
+    exposed: str | None = None
+    copied: str | None = None
+    attribute_access: str | None = None
+
+
+def _storage_names(index: ProjectIndex, registry: dict[str, Any]) -> list[tuple[str, str | None]]:
+    """Names whose uses reveal how the registry is read, with the module that owns each.
+
+    A table is read through its own name. A decorator or `register(...)` call writes
+    into some table inside the registering function: find the constant-style names
+    that function's module writes with `TABLE[key] = ...`.
+    """
+    if registry["form"] in ("dict", "table", "enum", "setitem"):
+        return [(registry["name"], None)]
+    func = registry["name"].rpartition(".")[2]
+    names: list[tuple[str, str | None]] = []
+    for definition in index.definitions_named(func):
+        for use in index.facts(definition.path).get("registry_uses", []):
+            if use["role"] == "write" and definition.data["line"] <= use["line"] <= definition.data["end"]:
+                names.append((use["name"], definition.path))
+    return names
+
+
+def _imports_name(facts: dict[str, Any], module: str, name: str) -> bool:
+    return facts.get("imports", {}).get(name) == f"{module}.{name}"
+
+
+def read_registry(index: ProjectIndex, relpath: str, registry: dict[str, Any]) -> RegistryReading:
+    reading = RegistryReading()
+    for name, owner in _storage_names(index, registry):
+        owner = owner or relpath
+        module = index.entries.get(owner, {}).get("module", "")
+        for path, use in index.registry_uses(name):
+            if path != owner and not _imports_name(index.facts(path), module, name):
+                continue
+            if index.location(path) is Location.VALIDATION:
+                continue
+            where = f"{path}:{use['line']}"
+            role, detail = use["role"], use["detail"]
+            if role == "lookup":
+                if detail == "classname":
+                    reading.class_name_keys = reading.class_name_keys or where
+                elif detail == "external":
+                    reading.external_keys = reading.external_keys or where
+                elif detail == "user":
+                    reading.user_keys = reading.user_keys or where
+                elif detail.startswith("pattern:"):
+                    reading.patterns.append((detail.partition(":")[2], where))
+            elif role == "enumerate":
+                if detail == "passed":
+                    reading.exposed = reading.exposed or where
+                elif detail == "transfer":
+                    reading.copied = reading.copied or where
+        for hit in index.hits(name):
+            if hit.via == "attr" and index.location(hit.path) is Location.PRODUCTION:
+                reading.attribute_access = reading.attribute_access or f"{hit.path}:{hit.line}"
+                break
+    return reading
+
+
+@dataclass
+class EntryEvidence:
+    """An entry's verdict plus what the message needs to say about it."""
+
+    verdict: Verdict
+    target: Definition | None
+    key_consumers: list[Consumer]
+    target_consumers: list[Consumer]
+
+
+def _registry_span(relpath: str, registry: dict[str, Any], entry: dict[str, Any]) -> tuple[str, int, int]:
+    if registry["form"] in ("dict", "table", "enum"):
+        return (relpath, registry["line"], registry["end"])
+    return (relpath, entry["span"][0], entry["span"][1])
+
+
+def judge_entry(
+    index: ProjectIndex,
+    settings: OmniSettings,
+    relpath: str,
+    registry: dict[str, Any],
+    entry: dict[str, Any],
+    reading: RegistryReading,
+) -> EntryEvidence | None:
+    """Evidence for one entry; None when the entry's target is not project code (a data map)."""
+    target = index.resolve_target(entry["target"], entry["suffix"]) if entry["target"] else None
+    if entry["target"] and target is None and not entry["suffix"]:
+        return None
+    own = [_registry_span(relpath, registry, entry)]
+    key = entry["key"]
+    key_consumers = consumers_of(index, [key], own)
+    target_consumers: list[Consumer] = []
+    if target is not None:
+        spans = [*own, (target.path, target.data["line"], target.data["end"])]
+        target_consumers = consumers_of(index, [target.data["name"], target.dotted], spans)
+    consumers = key_consumers + target_consumers
+
+    externally_keyed = bool(reading.external_keys) or key_matches_patterns(key, settings.external_key_patterns)
+    reject: list[str] = []
+    medium: list[str] = []
+    if reading.exposed:
+        reject.append(f"the whole registry is handed out or enumerated at {reading.exposed}; every key is reachable")
+    for pattern, where in reading.patterns:
+        if pattern.strip("*") == "" or fnmatch.fnmatchcase(key, pattern):
+            reject.append(f"keys are built dynamically (shape '{pattern}') at {where}; this key may be built")
+    if reading.class_name_keys:
+        if any(d.kind == "class" for d in index.definitions_named(key)):
+            live = Verdict(Status.LIVE, None, f"keyed by class name at {reading.class_name_keys}; class {key} exists")
+            return EntryEvidence(live, target, key_consumers, target_consumers)
+        if not consumers and not reject and not externally_keyed:
+            proof = f"keyed by class name at {reading.class_name_keys}, and no class named {key} exists in the project"
+            return EntryEvidence(Verdict(Status.CANDIDATE, "high", proof), target, key_consumers, target_consumers)
+    if reading.user_keys:
+        medium.append(f"keys may come from an environment variable or CLI argument at {reading.user_keys}")
+    if reading.copied:
+        medium.append(f"entries are copied into another table at {reading.copied}; its lookups were not followed")
+    if reading.attribute_access:
+        medium.append(f"the registry is also reached as an attribute at {reading.attribute_access}; those lookups were not analysed")
+    verdict = judge(consumers, externally_keyed=externally_keyed, reject_reasons=reject, medium_reasons=medium)
+    return EntryEvidence(verdict, target, key_consumers, target_consumers)

@@ -1,0 +1,1 @@
+"""Scanners: one per kind of file, each returning plain JSON-ready facts."""

@@ -1,0 +1,54 @@
+"""The reference sink shared by every scanner, and how a string is split into tokens.
+
+A token is what a query asks for: a symbol name (`FooModel`), a key (`qwen-image`), a
+dotted path (`pkg.mod.FooModel`, `pkg.mod:FooModel`). Each occurrence keeps its line
+and `via`, the way it was seen, which the evidence pass turns into a consumer kind.
+"""
+
+from __future__ import annotations
+
+import re
+
+MAX_HITS_PER_TOKEN = 40
+MAX_TOKEN_LENGTH = 200
+DOTTED_PATH = re.compile(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?::[A-Za-z_][\w.]*)?$|^[A-Za-z_]\w*:[A-Za-z_][\w.]*$")
+KEY_LIKE = re.compile(r"^[\w.\-:/+@]+$")
+
+
+class RefSink:
+    """token -> [[line, via], ...], capped per token so that huge files stay cheap."""
+
+    __slots__ = ("data",)
+
+    def __init__(self) -> None:
+        self.data: dict[str, list[list]] = {}
+
+    def add(self, token: str, line: int, via: str) -> None:
+        if not token or len(token) > MAX_TOKEN_LENGTH:
+            return
+        hits = self.data.get(token)
+        if hits is None:
+            self.data[token] = [[line, via]]
+        elif len(hits) < MAX_HITS_PER_TOKEN and hits[-1] != [line, via]:
+            hits.append([line, via])
+
+
+def record_string(sink: RefSink, text: str, line: int, via: str) -> None:
+    """Record a string that may name code: whole, and split when it is a dotted path."""
+    text = text.strip()
+    if not text or len(text) > MAX_TOKEN_LENGTH:
+        return
+    if DOTTED_PATH.match(text):
+        module, _, attr = text.partition(":")
+        sink.add(text, line, via)
+        if attr:
+            sink.add(module, line, via)
+            sink.add(f"{module}.{attr}", line, via)
+            sink.add(attr.rpartition(".")[2], line, via)
+        else:
+            head, _, tail = text.rpartition(".")
+            sink.add(tail, line, via)
+            sink.add(head, line, via)
+        return
+    if KEY_LIKE.match(text):
+        sink.add(text, line, via)

@@ -1,0 +1,81 @@
+"""The options every part of pylint-omni reads, with defaults for a vLLM-Omni-like layout.
+
+One frozen value object, built from pylint's parsed options, so that the index, the
+evidence rules and the command line all see the same settings.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+DEFAULT_VALIDATION_GLOBS: tuple[str, ...] = (
+    "tests/**",
+    "test/**",
+    "**/tests/**",
+    "**/test_*.py",
+    "**/*_test.py",
+    "**/conftest.py",
+    "benchmarks/**",
+    "examples/**",
+    "docs/**",
+    "*.md",
+    "*.rst",
+    ".buildkite/**",
+    ".github/**",
+    ".gitlab-ci.yml",
+    "tools/**",
+    "scripts/**",
+)
+DEFAULT_EXCLUDE_GLOBS: tuple[str, ...] = (
+    ".git/**",
+    "**/.git/**",
+    "**/__pycache__/**",
+    "**/node_modules/**",
+    "**/.venv/**",
+    "**/venv/**",
+    "**/.tox/**",
+    "**/build/**",
+    "**/dist/**",
+    "**/*.egg-info/**",
+    "**/site-packages/**",
+)
+# Hugging Face style names: the consumer lives in model repositories (config.json
+# `architectures`, model_index.json `_class_name`), which this repo cannot see.
+DEFAULT_EXTERNAL_KEY_PATTERNS: tuple[str, ...] = (
+    "*ForCausalLM",
+    "*ForConditionalGeneration",
+    "*ForSequenceClassification",
+    "*ForSpeechSeq2Seq",
+    "*ForTextToSpeech",
+    "*Pipeline",
+    "*Model",
+    "*Transformer2DModel",
+    "*Transformer3DModel",
+)
+DEFAULT_MAX_FILE_BYTES = 2_000_000
+
+
+@dataclass(frozen=True)
+class OmniSettings:
+    """Resolved pylint-omni options (the `omni-*` options of pylint)."""
+
+    root: Path | None = None
+    validation_globs: tuple[str, ...] = DEFAULT_VALIDATION_GLOBS
+    production_globs: tuple[str, ...] = ()
+    exclude_globs: tuple[str, ...] = DEFAULT_EXCLUDE_GLOBS
+    external_key_patterns: tuple[str, ...] = DEFAULT_EXTERNAL_KEY_PATTERNS
+    cache_dir: Path | None = None
+    cache_enabled: bool = True
+    max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
+    include_rejected: bool = False
+
+    def cache_key(self) -> tuple[Any, ...]:
+        """What makes two indexes of one root differ (the options that change what is scanned)."""
+        return (
+            self.validation_globs,
+            self.production_globs,
+            self.exclude_globs,
+            self.max_file_bytes,
+        )

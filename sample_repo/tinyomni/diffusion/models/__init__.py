@@ -1,0 +1,1 @@
+"""tinyomni.diffusion.models."""

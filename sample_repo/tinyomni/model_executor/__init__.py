@@ -1,0 +1,1 @@
+"""tinyomni.model_executor."""

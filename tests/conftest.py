@@ -1,0 +1,61 @@
+"""Shared helpers: real pylint runs in a subprocess (astroid caches stay per run)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+SAMPLE_REPO = REPO / "sample_repo"
+CATALOGUE = REPO / "checkers"
+OMNI_SYMBOLS = (
+    "unused-registry-entry",
+    "single-implementation-abstraction",
+    "duplicated-state-field",
+    "redundant-tensor-materialization",
+    "redundant-payload-conversion",
+)
+
+
+@dataclass(frozen=True)
+class Finding:
+    path: str
+    line: int
+    symbol: str
+    confidence: str
+    message: str
+
+
+def run_pylint(args: list[str], cwd: Path, stdin: str | None = None, cache_dir: Path | None = None) -> tuple[int, list[Finding], str]:
+    """Run `python -m pylint --load-plugins pylint_omni --output-format=json2 ARGS` in `cwd`."""
+    env = dict(os.environ)
+    if cache_dir is not None:
+        env["PYLINT_OMNI_CACHE_DIR"] = str(cache_dir)
+    command = [sys.executable, "-m", "pylint", "--load-plugins=pylint_omni", "--output-format=json2", "--persistent=n", *args]
+    proc = subprocess.run(command, cwd=cwd, input=stdin, capture_output=True, text=True, env=env, timeout=600)
+    try:
+        data = json.loads(proc.stdout)
+    except json.JSONDecodeError:
+        raise AssertionError(f"pylint printed no JSON (exit {proc.returncode}):\n{proc.stdout}\n{proc.stderr}") from None
+    findings = [
+        Finding(m["path"].replace(os.sep, "/"), m["line"], m["symbol"], m["confidence"], m["message"])
+        for m in data["messages"]
+    ]
+    return proc.returncode, sorted(findings, key=lambda f: (f.path, f.line, f.symbol)), proc.stderr
+
+
+def enable_args(symbols: tuple[str, ...] | list[str] = OMNI_SYMBOLS) -> list[str]:
+    return ["--disable=all", "--enable=" + ",".join(symbols)]
+
+
+@pytest.fixture
+def cache_dir(tmp_path: Path) -> Path:
+    folder = tmp_path / "omni-cache"
+    folder.mkdir()
+    return folder
