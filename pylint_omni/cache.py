@@ -16,7 +16,19 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 5
+
+
+def _scanner_fingerprint() -> str:
+    """Digest of the scanners' own source: a changed scanner never reuses stale facts."""
+    digest = hashlib.sha1()
+    scan_dir = Path(__file__).parent / "scan"
+    for source in sorted(scan_dir.glob("*.py")):
+        digest.update(source.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+SCANNER_FINGERPRINT = _scanner_fingerprint()
 
 
 def default_cache_dir() -> Path:
@@ -28,7 +40,7 @@ def default_cache_dir() -> Path:
 
 
 def cache_file(cache_dir: Path, root: Path, settings_key: tuple[Any, ...]) -> Path:
-    digest = hashlib.sha1(f"{SCHEMA_VERSION}|{root}|{settings_key!r}".encode()).hexdigest()[:16]
+    digest = hashlib.sha1(f"{SCHEMA_VERSION}|{SCANNER_FINGERPRINT}|{root}|{settings_key!r}".encode()).hexdigest()[:16]
     return cache_dir / f"index-{root.name}-{digest}.json"
 
 

@@ -12,7 +12,9 @@ audit method classifies evidence:
 `judge` turns consumers and the unknowns a checker found into a `Verdict`:
 production -> live (no finding); external/dynamic -> rejected, naming the consumer;
 an unresolvable dynamic path -> rejected; an externally keyed name -> rejected when
-mentioned anywhere, else medium; validation only -> medium; nothing -> high.
+mentioned anywhere, else medium; a user-facing name (a registry key) documented in
+the docs -> rejected, the docs make it a supported choice; validation only ->
+medium; nothing -> high.
 """
 
 from __future__ import annotations
@@ -136,6 +138,7 @@ def judge(
     consumers: list[Consumer],
     *,
     externally_keyed: bool = False,
+    documented_rejects: bool = False,
     reject_reasons: Iterable[str] = (),
     medium_reasons: Iterable[str] = (),
 ) -> Verdict:
@@ -150,6 +153,9 @@ def judge(
         return Verdict(Status.REJECTED, None, f"loaded by name: {listed(external)}", consumers)
     if reject_reasons:
         return Verdict(Status.REJECTED, None, reject_reasons[0], consumers, reject_reasons)
+    documented = [c for c in validation if c.via in DOC_VIAS]
+    if documented_rejects and documented:
+        return Verdict(Status.REJECTED, None, f"documented as a supported name in {listed(documented)}", consumers)
     if externally_keyed:
         if validation:
             return Verdict(

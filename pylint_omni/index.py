@@ -260,6 +260,9 @@ class ProjectIndex:
                 candidates = [d for d in self.definitions_named(name) if d.module.startswith(head + ".")]
                 found = candidates[0] if len(candidates) == 1 else None
             return found
+        found = self._by_dotted.get(target)
+        if found is not None:
+            return found
         name = target.rpartition(".")[2]
         module_tail = target.rpartition(".")[0]
         for definition in self.definitions_named(name):

@@ -16,7 +16,7 @@ import fnmatch
 from dataclasses import dataclass, field
 from typing import Any
 
-from pylint_omni.evidence import Consumer, Status, Verdict, consumers_of, judge
+from pylint_omni.evidence import Consumer, ConsumerKind, Status, Verdict, consumers_of, judge
 from pylint_omni.index import Definition, ProjectIndex
 from pylint_omni.paths import Location, key_matches_patterns
 from pylint_omni.settings import OmniSettings
@@ -33,6 +33,41 @@ class RegistryReading:
     exposed: str | None = None
     copied: str | None = None
     attribute_access: str | None = None
+    outside_keys: str | None = None
+
+
+MIN_ENTRIES_FOR_DOMAIN = 3
+
+
+def _all_entries(index: ProjectIndex, relpath: str, registry: dict[str, Any]) -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
+    """Every entry of the registry: a decorator or register() registry spans many files."""
+    if registry["form"] in ("dict", "table", "enum"):
+        return [(relpath, registry, entry) for entry in registry["entries"]]
+    return [
+        (rel, reg, entry)
+        for rel, reg in index.registries()
+        if reg["name"] == registry["name"] and reg["form"] == registry["form"]
+        for entry in reg["entries"]
+    ]
+
+
+def _keys_come_from_outside(index: ProjectIndex, relpath: str, registry: dict[str, Any]) -> str | None:
+    """When most keys of a registry are named by no production code, the keys are chosen
+    by outside data (checkpoints, user configs, CLI text): the repo cannot see that domain."""
+    entries = _all_entries(index, relpath, registry)
+    if len(entries) < MIN_ENTRIES_FOR_DOMAIN:
+        return None
+    named = 0
+    for rel, reg, entry in entries:
+        span = [_registry_span(rel, reg, entry)]
+        if any(c.kind is ConsumerKind.PRODUCTION for c in consumers_of(index, [entry["key"]], span)):
+            named += 1
+    if named * 2 >= len(entries):
+        return None
+    return (
+        f"only {named} of {len(entries)} keys of {registry['name']} are named by production code, "
+        "so its keys are chosen by outside data (configs, checkpoints, CLI text)"
+    )
 
 
 def _storage_names(index: ProjectIndex, registry: dict[str, Any]) -> list[tuple[str, str | None]]:
@@ -87,6 +122,8 @@ def read_registry(index: ProjectIndex, relpath: str, registry: dict[str, Any]) -
             if hit.via == "attr" and index.location(hit.path) is Location.PRODUCTION:
                 reading.attribute_access = reading.attribute_access or f"{hit.path}:{hit.line}"
                 break
+    if not reading.class_name_keys:
+        reading.outside_keys = _keys_come_from_outside(index, relpath, registry)
     return reading
 
 
@@ -125,9 +162,12 @@ def judge_entry(
     if target is not None:
         spans = [*own, (target.path, target.data["line"], target.data["end"])]
         target_consumers = consumers_of(index, [target.data["name"], target.dotted], spans)
-    consumers = key_consumers + target_consumers
+    seen = {(c.path, c.line) for c in key_consumers}
+    consumers = key_consumers + [c for c in target_consumers if (c.path, c.line) not in seen]
 
-    externally_keyed = bool(reading.external_keys) or key_matches_patterns(key, settings.external_key_patterns)
+    externally_keyed = bool(reading.external_keys or reading.outside_keys) or key_matches_patterns(
+        key, settings.external_key_patterns
+    )
     reject: list[str] = []
     medium: list[str] = []
     if reading.exposed:
@@ -142,11 +182,19 @@ def judge_entry(
         if not consumers and not reject and not externally_keyed:
             proof = f"keyed by class name at {reading.class_name_keys}, and no class named {key} exists in the project"
             return EntryEvidence(Verdict(Status.CANDIDATE, "high", proof), target, key_consumers, target_consumers)
+    if reading.outside_keys:
+        medium.append(reading.outside_keys)
     if reading.user_keys:
         medium.append(f"keys may come from an environment variable or CLI argument at {reading.user_keys}")
     if reading.copied:
         medium.append(f"entries are copied into another table at {reading.copied}; its lookups were not followed")
     if reading.attribute_access:
         medium.append(f"the registry is also reached as an attribute at {reading.attribute_access}; those lookups were not analysed")
-    verdict = judge(consumers, externally_keyed=externally_keyed, reject_reasons=reject, medium_reasons=medium)
+    verdict = judge(
+        consumers,
+        externally_keyed=externally_keyed,
+        documented_rejects=any(c.via == "doc" for c in key_consumers),
+        reject_reasons=reject,
+        medium_reasons=medium,
+    )
     return EntryEvidence(verdict, target, key_consumers, target_consumers)

@@ -1,7 +1,8 @@
 """End to end on sample_repo/: the exact findings per message are pinned in tests/expected/.
 
 To accept a deliberate change in findings, run
-`python tests/test_sample_repo.py --update` and review the diff of tests/expected/.
+`python tests/test_sample_repo.py --update [--only SYMBOL]` and review the diff of
+tests/expected/.
 """
 
 from __future__ import annotations
@@ -53,7 +54,10 @@ if __name__ == "__main__" and "--update" in sys.argv:
 
     findings = lint_sample(cache=Path(tempfile.mkdtemp()))
     EXPECTED.mkdir(parents=True, exist_ok=True)
+    only = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv else None
     for symbol in OMNI_SYMBOLS:
+        if only and symbol != only:
+            continue
         text = render(findings, symbol)
         target = EXPECTED / f"{symbol}.txt"
         if text or target.exists():

@@ -19,6 +19,7 @@ import re
 from typing import Any
 
 from pylint_omni.scan.registry_scan import find_registries
+from pylint_omni.scan.state_scan import scan_state
 from pylint_omni.scan.tokens import RefSink, record_string
 
 CONSTANT_NAME = re.compile(r"^_*[A-Z][A-Z0-9_]*$")
@@ -92,6 +93,8 @@ class _Visitor(ast.NodeVisitor):
         self.scope: list[str] = []
         self.parents: list[ast.AST] = []
         self.docstrings: set[int] = set()
+        self.tracked: set[str] = set()
+        self.writer_params: dict[str, set[int]] = {}
 
     # -- traversal -------------------------------------------------------------------
     def generic_visit(self, node: ast.AST) -> None:
@@ -105,6 +108,7 @@ class _Visitor(ast.NodeVisitor):
 
     def visit_Module(self, node: ast.Module) -> None:
         self._mark_docstring(node.body)
+        self.writer_params = _writer_params(node)
         for stmt in node.body:
             if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
                 target, value = stmt.targets[0], stmt.value
@@ -113,6 +117,8 @@ class _Visitor(ast.NodeVisitor):
             else:
                 continue
             text = literal_str(value)
+            if isinstance(target, ast.Name) and isinstance(value, (ast.Dict, ast.List, ast.Tuple, ast.Call)):
+                self.tracked.add(target.id)
             if isinstance(target, ast.Name) and text is not None:
                 self.constants[target.id] = text
             if isinstance(target, ast.Name) and target.id == "__all__":
@@ -145,6 +151,7 @@ class _Visitor(ast.NodeVisitor):
             if alias.name == "*":
                 continue
             self.imports[alias.asname or alias.name] = f"{base}.{alias.name}" if base else alias.name
+            self.tracked.add(alias.asname or alias.name)
             self.refs.add(alias.name, node.lineno, "import")
 
     # -- definitions ---------------------------------------------------------------------
@@ -231,7 +238,7 @@ class _Visitor(ast.NodeVisitor):
         via = "name" if isinstance(node.ctx, ast.Load) else "store"
         if via == "name":
             self.refs.add(node.id, node.lineno, "name")
-            if CONSTANT_NAME.match(node.id):
+            if CONSTANT_NAME.match(node.id) or node.id in self.tracked:
                 self._record_constant_use(node)
 
     def visit_Attribute(self, node: ast.Attribute) -> None:
@@ -314,7 +321,9 @@ class _Visitor(ast.NodeVisitor):
             role, detail = "enumerate", "transfer"
         elif isinstance(parent, ast.Call) and node in parent.args:
             tail = (dotted(parent.func) or "").rpartition(".")[2]
-            if tail in ("len", "isinstance", "id", "bool"):
+            if parent.args.index(node) in self.writer_params.get(tail, ()):
+                role = "write"
+            elif tail in ("len", "isinstance", "id", "bool"):
                 role = "membership"
             elif tail in ENUMERATING_CALLS:
                 role, detail = "enumerate", self._enumeration_purpose()
@@ -325,7 +334,12 @@ class _Visitor(ast.NodeVisitor):
         self.registry_uses.append({"name": node.id, "line": node.lineno, "role": role, "detail": detail})
 
     def _enumeration_purpose(self) -> str:
-        """Why a table is enumerated: building another table, an error message, or exposure."""
+        """Why a table is enumerated: building another table, a message, or exposure.
+
+        Listing keys in an error message or a module's `__dir__` informs; it looks nothing up.
+        """
+        if self.scope and self.scope[-1] == "__dir__":
+            return "message"
         for ancestor in reversed(self.parents):
             if isinstance(ancestor, (ast.Raise, ast.JoinedStr)):
                 return "message"
@@ -338,6 +352,27 @@ class _Visitor(ast.NodeVisitor):
             if isinstance(ancestor, ast.stmt):
                 break
         return "passed"
+
+
+def _writer_params(tree: ast.Module) -> dict[str, set[int]]:
+    """Module-level functions' parameters used only as `param[key] = value` targets.
+
+    Passing a table to such a function adds entries; it does not hand the table out.
+    """
+    writers: dict[str, set[int]] = {}
+    for stmt in tree.body:
+        if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        params = [a.arg for a in stmt.args.posonlyargs + stmt.args.args]
+        for position, param in enumerate(params):
+            uses = [n for n in ast.walk(stmt) if isinstance(n, ast.Name) and n.id == param]
+            stores = [
+                n for n in ast.walk(stmt)
+                if isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Store) and isinstance(n.value, ast.Name) and n.value.id == param
+            ]
+            if uses and len(uses) == len(stores):
+                writers.setdefault(stmt.name, set()).add(position)
+    return writers
 
 
 def scan_python(source: str, module: str, is_package: bool, filename: str = "<unknown>") -> dict[str, Any]:
@@ -363,4 +398,5 @@ def scan_python(source: str, module: str, is_package: bool, filename: str = "<un
         "functions": visitor.functions,
         "registries": registries,
         "registry_uses": visitor.registry_uses,
+        **scan_state(tree),
     }

@@ -25,6 +25,7 @@ CONSTANT_NAME = re.compile(r"^_*[A-Z][A-Z0-9_]*$")
 IDENTIFIER = re.compile(r"^[A-Za-z_]\w*$")
 REGISTER_CALL = re.compile(r"^_?register\w*$|^\w+_register$|^add_\w+$")
 MIN_TABLE_ENTRIES = 2
+KEY_KEYWORDS = ("name", "key", "alias", "type_name")
 
 
 def _dotted(node: ast.AST) -> str | None:
@@ -142,6 +143,16 @@ def _enum_registry(cls: ast.ClassDef) -> dict[str, Any] | None:
     return {"name": cls.name, "form": "enum", "line": cls.lineno, "end": cls.end_lineno, "entries": entries}
 
 
+def _decorator_key(deco: ast.Call) -> str | None:
+    """The key of `@register("key")` or `@REG.register_module(name="key")`."""
+    if deco.args:
+        return _str(deco.args[0])
+    for keyword in deco.keywords:
+        if keyword.arg in KEY_KEYWORDS:
+            return _str(keyword.value)
+    return None
+
+
 def find_registries(
     tree: ast.Module,
     imports: dict[str, str],
@@ -184,7 +195,9 @@ def find_registries(
             func = _dotted(call.func) or ""
             owner, _, tail = func.rpartition(".")
             key = _str(call.args[0]) if call.args else None
-            target = targets.of(call.args[1]) if len(call.args) > 1 else None
+            rest = call.args[1:]
+            # register("key", Target) or register("key", "pkg.module", "ClassName")
+            target = targets.of(ast.Tuple(elts=rest)) if len(rest) >= 2 else (targets.of(rest[0]) if rest else None)
             if key is not None and target is not None and decorator_pattern.match(tail):
                 entry = _entry(key, call, (stmt.lineno, stmt.end_lineno or stmt.lineno), target)
                 add_entry(owner or func, "register-call", entry, stmt)
@@ -194,10 +207,10 @@ def find_registries(
                 found[reg["name"]] = reg
         if isinstance(stmt, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
             for deco in stmt.decorator_list:
-                if not isinstance(deco, ast.Call) or not deco.args:
+                if not isinstance(deco, ast.Call):
                     continue
                 func = _dotted(deco.func) or ""
-                key = _str(deco.args[0])
+                key = _decorator_key(deco)
                 if key is None or not decorator_pattern.match(func.rpartition(".")[2]):
                     continue
                 target = {"target": f"{module}.{stmt.name}", "suffix": False}

@@ -1,0 +1,362 @@
+"""`duplicated-state-field`: the same fact held by two owners.
+
+Five shapes, each proven before it is reported (same names are never proof):
+- mirror copies: three or more `self.X = src.X` from one source in one method, never
+  written again, or `Cls(X=src.X, ...)` with three or more such keywords;
+- derivable fields: a field only ever assigned from other fields of the same object,
+  whose sources change after construction, so it is kept in sync by hand;
+- overwritten provisional values: a constructor field that every production builder
+  overwrites right after construction from the same other source;
+- two maps, one binding: two dict fields always written with the same key and
+  removed together;
+- written, never read: a field no production code reads, by any owner, searched in
+  code (attributes, `getattr` strings, literals), YAML/JSON/TOML keys and docs.
+Traps (rejected with the reason): classes that cross a process/IPC boundary, frozen
+snapshots, classes read by reflection, fields a base outside the project may need,
+documented compatibility aliases. Patterns come from `state_patterns`, evidence
+from `state_evidence` and the project index.
+"""
+
+from __future__ import annotations
+
+import re
+import tokenize
+
+from astroid import nodes
+from pylint.checkers import BaseTokenChecker
+from pylint.checkers.utils import safe_infer
+from pylint.lint import PyLinter
+
+from pylint_omni.checkers.base import OmniChecker
+from pylint_omni.checkers.state_wording import (
+    derived_text, maps_text, mirror_text, never_read_text, provisional_text,
+)
+from pylint_omni.checkers.wording import searched_summary
+from pylint_omni.evidence import Status, Verdict, judge
+from pylint_omni.index import ProjectIndex
+from pylint_omni.paths import Location
+from pylint_omni.state_evidence import (
+    OwnerFacts, OwnerLookup, field_readers, infer_source_class, outside_writes, provisional_overwrites,
+)
+from pylint_omni.state_patterns import (
+    INIT_METHODS, ClassState, FieldWrite, Mirror, find_bound_maps, find_derived, keyword_mirrors,
+    find_mirrors, read_class_state, removes,
+)
+
+SYMBOL = "duplicated-state-field"
+COMPAT_WORDS = ("alias", "compat", "backward", "deprecat", "legacy")
+SNAPSHOT_METHOD_WORDS = ("snapshot", "freeze", "frozen", "copy", "clone")
+KEEP_ALIVE_CALLS = frozenset({
+    "Thread", "Process", "Timer", "finalize", "socket", "Socket", "Pool", "ThreadPoolExecutor",
+    "ProcessPoolExecutor", "register_forward_hook", "register_forward_pre_hook", "register_hook",
+    "Event", "Lock", "RLock", "Condition", "Semaphore", "Queue", "create_task", "ensure_future", "start",
+})
+CONFIG_WORDS = re.compile(r"config|cfg", re.I)
+CHEAP_CALLS = frozenset({"len", "bool", "int", "float", "str", "abs", "round"})
+
+
+class DuplicatedStateChecker(OmniChecker, BaseTokenChecker):
+    """Flags fields that duplicate a fact another owner (or the same object) already holds."""
+
+    name = "omni-duplicated-state-field"
+    msgs = {
+        "R7303": (
+            "%s",
+            SYMBOL,
+            "Two owners hold the same fact: field-by-field mirrors of another object, a "
+            "field derivable from other fields, a constructor field every builder overwrites, "
+            "two maps recording one binding, or a field nothing in production reads. Keep "
+            "one owner; the message names both owners, the fields and the evidence.",
+        ),
+    }
+
+    def __init__(self, linter: PyLinter) -> None:
+        super().__init__(linter)
+        self._comments: dict[int, str] = {}
+        self._index: ProjectIndex | None = None
+        self._relpath = ""
+        self._lookup: OwnerLookup | None = None
+        self._lookup_key: tuple | None = None
+
+    def process_tokens(self, tokens: list[tokenize.TokenInfo]) -> None:
+        """Comments by line: a documented compatibility alias is a trap, not a finding."""
+        self._comments = {tok.start[0]: tok.string for tok in tokens if tok.type == tokenize.COMMENT}
+
+    def visit_module(self, node: nodes.Module) -> None:
+        self._index = None
+        found = self.index_for(node)
+        if found is None or found[0].location(found[1]) is Location.VALIDATION:
+            return
+        self._index, self._relpath = found
+        key = (id(self._index), id(self._index.stats), hash(tuple(sorted(self._index.overrides.items()))))
+        if key != self._lookup_key:
+            self._lookup, self._lookup_key = OwnerLookup(self._index), key
+
+    # -- per class ------------------------------------------------------------------------
+    def visit_classdef(self, node: nodes.ClassDef) -> None:
+        if self._index is None or self._lookup is None:
+            return
+        state = read_class_state(node)
+        if not state.writes:
+            return
+        owner = self._lookup.owner(node)
+        reported: set[str] = set()
+        for mirror in find_mirrors(state):
+            reported.update(mirror.fields)
+            self._report_mirror(mirror, owner, state)
+        for derived in find_derived(state):
+            reported.add(derived.name)
+            self._report_derived(derived, owner, state)
+        for group in find_bound_maps(state):
+            reported.update(group)
+            self._report_maps(group, owner, state)
+        for name in sorted(state.writes):
+            if name not in reported and self._report_provisional(name, owner, state):
+                reported.add(name)
+        for name in sorted(state.writes):
+            if name not in reported:
+                self._report_never_read(name, owner, state)
+
+    def visit_call(self, node: nodes.Call) -> None:
+        if self._index is None or self._lookup is None or not node.keywords:
+            return
+        for mirror in keyword_mirrors(node):
+            self._report_keyword_mirror(mirror)
+
+    # -- shared rejections ---------------------------------------------------------------
+    def _span(self, klass: nodes.ClassDef) -> tuple[str, int, int]:
+        return (self._relpath, klass.fromlineno or klass.lineno, klass.tolineno or klass.lineno)
+
+    def _compat_note(self, klass: nodes.ClassDef, name: str, lines: list[int]) -> str | None:
+        for line in lines:
+            for number in (line, line - 1):
+                comment = self._comments.get(number, "")
+                if any(word in comment.lower() for word in COMPAT_WORDS):
+                    return f"documented compatibility alias ({comment.strip()!r} at line {number})"
+        doc = (klass.doc_node.value if klass.doc_node else "") or ""
+        if name in doc and any(word in doc.lower() for word in COMPAT_WORDS):
+            return f"documented compatibility alias (the docstring of {klass.name} names {name})"
+        return None
+
+    @staticmethod
+    def _owner_rejections(owner: OwnerFacts, *, snapshot: bool = True) -> list[str]:
+        reasons = []
+        if owner.message:
+            reasons.append(f"crosses a process/IPC boundary: {owner.message}")
+        if snapshot and owner.snapshot:
+            reasons.append(f"deliberate snapshot: {owner.snapshot}")
+        if owner.reflected:
+            reasons.append(f"{owner.reflected}: every field has a reflective reader")
+        return reasons
+
+    def _base_rejections(self, owner: OwnerFacts, names: list[str]) -> list[str]:
+        assert self._lookup is not None
+        reasons = [
+            f"{name} exists on the base {base} outside the project"
+            for name in names
+            if (base := self._lookup.base_mentions(owner, name))
+        ]
+        if owner.unresolved_bases:
+            reasons.append(
+                f"the base {owner.unresolved_bases[0]} of {owner.name} is outside the project and cannot be "
+                f"inspected here; it may require {', '.join(names[:3])}"
+            )
+        return reasons
+
+    def _emit(self, node: nodes.NodeNG, verdict: Verdict, text: str) -> None:
+        self.emit(SYMBOL, node, verdict, (text,))
+
+    @staticmethod
+    def _verdict(rejects: list[str], mediums: list[str], high_reason: str) -> Verdict:
+        if rejects:
+            return Verdict(Status.REJECTED, None, rejects[0], [], rejects)
+        if mediums:
+            return Verdict(Status.CANDIDATE, "medium", mediums[0], [], mediums)
+        return Verdict(Status.CANDIDATE, "high", high_reason, [], [])
+
+    # -- the five shapes -------------------------------------------------------------------
+    def _report_mirror(self, mirror: Mirror, owner: OwnerFacts, state: ClassState) -> None:
+        assert self._index is not None and self._lookup is not None
+        klass = state.node
+        source_class, source_name = infer_source_class(mirror.source)
+        rejects = self._owner_rejections(owner) + self._base_rejections(owner, mirror.fields)
+        mediums: list[str] = []
+        if source_class is not None and self._lookup.is_project(source_class):
+            source_owner = self._lookup.owner(source_class)
+            rejects += self._owner_rejections(source_owner, snapshot=False)
+        elif source_class is not None:
+            rejects.append(f"the source type {source_class.qname()} is outside the project (an upstream contract)")
+        else:
+            mediums.append(f"the type of `{mirror.source.as_string()}` is not inferred" + (f" (annotated {source_name})" if source_name else ""))
+        if any(word in mirror.method.lower() for word in SNAPSHOT_METHOD_WORDS):
+            rejects.append(f"deliberate snapshot: copied in {mirror.method}")
+        compat = self._compat_note(klass, mirror.fields[0], [mirror.anchor.lineno])
+        rejects += [compat] if compat else []
+        written = {n: outside_writes(self._index, n, self._span(klass)) for n in mirror.fields}
+        elsewhere = [f"{n} ({w[0]})" for n, w in written.items() if w]
+        if elsewhere:
+            mediums.append("fields also assigned outside the class, maybe on this owner: " + ", ".join(elsewhere[:3]))
+        verdict = self._verdict(rejects, mediums, "each field is assigned once, from the same source")
+        keeps_source = mirror.source.as_string() in {
+            w.value.as_string() for ws in state.writes.values() for w in ws if w.value is not None
+        }
+        self._emit(mirror.anchor, verdict, mirror_text(
+            klass.name, source_name or mirror.source.as_string(), mirror, keeps_source, verdict,
+            searched_summary(self._index),
+        ))
+
+    def _report_keyword_mirror(self, mirror: Mirror) -> None:
+        assert self._index is not None and self._lookup is not None and mirror.call is not None
+        target = safe_infer(mirror.call.func)
+        if not isinstance(target, nodes.ClassDef):
+            return
+        rejects: list[str] = []
+        mediums: list[str] = []
+        if not self._lookup.is_project(target):
+            rejects.append(f"{target.qname()} is outside the project: its constructor is an upstream contract")
+        else:
+            rejects += self._owner_rejections(self._lookup.owner(target))
+        source_class, source_name = infer_source_class(mirror.source)
+        if source_class is not None and self._lookup.is_project(source_class):
+            rejects += self._owner_rejections(self._lookup.owner(source_class), snapshot=False)
+        elif source_class is not None:
+            rejects.append(f"the source type {source_class.qname()} is outside the project (an upstream contract)")
+        elif mirror.source.as_string() == "self":
+            frame = mirror.call.frame()
+            klass = frame.parent.frame() if isinstance(frame, nodes.FunctionDef) else None
+            if isinstance(klass, nodes.ClassDef):
+                source_name = klass.name
+                rejects += self._owner_rejections(self._lookup.owner(klass), snapshot=False)
+        else:
+            mediums.append(f"the type of `{mirror.source.as_string()}` is not inferred" + (f" (annotated {source_name})" if source_name else ""))
+        if any(word in mirror.method.lower() for word in SNAPSHOT_METHOD_WORDS):
+            rejects.append(f"deliberate snapshot: copied in {mirror.method}")
+        verdict = self._verdict(rejects, mediums, "both owners are project classes holding the same fields")
+        self._emit(mirror.call, verdict, mirror_text(
+            target.name, source_name or mirror.source.as_string(), mirror, False, verdict,
+            searched_summary(self._index),
+        ))
+
+    def _report_derived(self, derived, owner: OwnerFacts, state: ClassState) -> None:
+        assert self._index is not None
+        klass = state.node
+        rejects = self._owner_rejections(owner, snapshot=False) + self._base_rejections(owner, [derived.name])
+        compat = self._compat_note(klass, derived.name, [w.node.lineno for w in derived.sites])
+        rejects += [compat] if compat else []
+        rejects += [f"{klass.name} reads itself by reflection ({state.dynamic_self[0]})"] if state.dynamic_self else []
+        mediums = []
+        if len(derived.sites) == 1:
+            mediums.append("assigned once: it may be a deliberate snapshot of the sources at that moment")
+        calls = {c.func.as_string() for w in derived.sites for c in w.value.nodes_of_class(nodes.Call)}
+        if calls - CHEAP_CALLS:
+            mediums.append(f"recomputing {', '.join(sorted(calls - CHEAP_CALLS))}() on every read may cost more")
+        written = outside_writes(self._index, derived.name, self._span(klass))
+        if written:
+            mediums.append(f"{derived.name} is also assigned outside the class, maybe on this owner ({', '.join(written[:3])})")
+        changed = sorted({m for s in derived.sources for m in state.mutated_in.get(s, set()) | {w.method for w in state.writes.get(s, [])}} - INIT_METHODS)
+        verdict = self._verdict(rejects, mediums, "re-derived by hand at every site")
+        self._emit(state.first_write(derived.name).node, verdict, derived_text(
+            klass.name, derived, changed, verdict, searched_summary(self._index),
+        ))
+
+    def _report_maps(self, group: list[str], owner: OwnerFacts, state: ClassState) -> None:
+        assert self._index is not None
+        klass = state.node
+        rejects = self._owner_rejections(owner, snapshot=False)
+        compat = self._compat_note(klass, group[1], [state.first_write(n).node.lineno for n in group])
+        rejects += [compat] if compat else []
+        mediums = []
+        if not all(removes(state, n) for n in group):
+            mediums.append("never removed: a shared lifetime is not shown")
+        escaped = [n for n in group if n in state.escapes]
+        if escaped:
+            mediums.append(f"{', '.join(escaped)} handed out of the class: other writers are unknown")
+        span = self._span(klass)
+        outside = [
+            f"{n} ({hit.path}:{hit.line})" for n in group for hit in self._index.hits(n)[:40]
+            if hit.via in ("attr", "attr-store") and not (hit.path == span[0] and span[1] <= hit.line <= span[2])
+        ]
+        if outside:
+            mediums.append("also used outside the class, maybe on this owner: " + ", ".join(outside[:3]))
+        methods = sorted({m for n in group for m, _, _ in state.map_ops[n]})
+        verdict = self._verdict(rejects, mediums, "same keys, same methods, same removals")
+        self._emit(state.first_write(group[0]).node, verdict, maps_text(
+            klass.name, group, methods, verdict, searched_summary(self._index),
+        ))
+
+    def _report_provisional(self, name: str, owner: OwnerFacts, state: ClassState) -> bool:
+        assert self._index is not None
+        writes = state.writes[name]
+        write = writes[0]
+        if len(writes) != 1 or write.method != "__init__" or not isinstance(write.value, nodes.Name):
+            return False
+        init = write.node.frame()
+        if not isinstance(init, nodes.FunctionDef) or write.value.name not in init.argnames():
+            return False
+        overwrites = provisional_overwrites(self._index, state.node.name, name)
+        if not overwrites:
+            return False
+        rejects = self._owner_rejections(owner, snapshot=False)
+        compat = self._compat_note(state.node, name, [write.node.lineno])
+        rejects += [compat] if compat else []
+        verdict = self._verdict(rejects, [], "every production construction overwrites it")
+        self._emit(write.node, verdict, provisional_text(
+            state.node.name, name, write.value.name, overwrites, verdict, searched_summary(self._index),
+        ))
+        return True
+
+    def _report_never_read(self, name: str, owner: OwnerFacts, state: ClassState) -> None:
+        assert self._index is not None
+        klass = state.node
+        if name.startswith("__") and name.endswith("__"):
+            return
+        writes = [w for w in state.writes[name] if w.kind != "del"]
+        if not writes:
+            return
+        readers = field_readers(self._index, name, self._span(klass))
+        rejects = self._owner_rejections(owner, snapshot=False) + self._base_rejections(owner, [name])
+        if state.dynamic_self:
+            rejects.append(f"{klass.name} reads itself by reflection ({state.dynamic_self[0]})")
+        if {"__getattr__", "__getattribute__"} & set(klass.locals):
+            rejects.append(f"{klass.name} defines __getattr__: fields may be read by name")
+        compat = self._compat_note(klass, name, [w.node.lineno for w in writes])
+        rejects += [compat] if compat else []
+        mediums = self._value_doubts(writes, owner, rejects)
+        verdict = judge(readers, reject_reasons=rejects, medium_reasons=mediums)
+        if verdict.status is Status.LIVE:
+            return
+        self._emit(state.first_write(name).node, verdict, never_read_text(
+            klass.name, name, writes, verdict, searched_summary(self._index),
+        ))
+
+    @staticmethod
+    def _value_doubts(writes: list[FieldWrite], owner: OwnerFacts, rejects: list[str]) -> list[str]:
+        """Values whose reference may be the point: resources, hooks, registered submodules."""
+        mediums = []
+        for write in writes:
+            calls = [c for c in write.value.nodes_of_class(nodes.Call)] if write.value is not None else []
+            names = {c.func.as_string().rpartition(".")[2] for c in calls}
+            if names & KEEP_ALIVE_CALLS:
+                rejects.append(f"keeps {sorted(names & KEEP_ALIVE_CALLS)[0]}(...) alive (line {write.node.lineno})")
+            elif owner.torch_module and not _is_plain_data(write.value):
+                rejects.append(f"{owner.name} is a torch module: the value may be a registered submodule or parameter")
+            elif calls:
+                mediums.append(f"the value of line {write.node.lineno} is a call: the reference may be kept on purpose")
+        return mediums
+
+
+def _is_plain_data(value: nodes.NodeNG | None) -> bool:
+    """Constants, arithmetic and config reads: nothing a torch module would register."""
+    if value is None:
+        return True
+    if any(isinstance(n, (nodes.Call, nodes.Lambda)) for n in value.nodes_of_class(nodes.NodeNG)):
+        return False
+    for name in value.nodes_of_class(nodes.Name):
+        chain = name.parent.as_string() if isinstance(name.parent, nodes.Attribute) else name.name
+        if not (name.name.isupper() or CONFIG_WORDS.search(chain)):
+            return False
+    return True
+
+
+def register(linter: PyLinter) -> None:
+    linter.register_checker(DuplicatedStateChecker(linter))

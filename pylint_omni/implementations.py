@@ -1,0 +1,289 @@
+"""Who implements an abstraction, counted across the whole project from the index.
+
+`ClassGraph` resolves every class's bases (through imports and package re-exports)
+to project classes, third-party classes or neutral ones (`object`, `abc.ABC`,
+`typing.Protocol`, builtins, the standard library), then answers:
+- the transitive subclasses of a class (a subclass of a subclass implements it too);
+- the classes that match a Protocol structurally (they define all its methods,
+  inherited ones included, without inheriting from it);
+- the upstream (third-party) classes a class descends from.
+`implementations_of` turns that into what a reviewer counts: the concrete leaves,
+split into production and validation (tests) ones, with null objects set apart.
+The graph is built once per index state and shared by every module of a run.
+"""
+
+from __future__ import annotations
+
+import builtins
+import re
+import sys
+import weakref
+from dataclasses import dataclass, field
+from typing import Any
+
+from pylint_omni.index import Definition, ProjectIndex
+from pylint_omni.paths import Location
+
+NEUTRAL_MODULES = frozenset({"abc", "typing", "typing_extensions", "builtins"})
+BUILTIN_TYPES = frozenset(n for n in dir(builtins) if isinstance(getattr(builtins, n), type))
+# A second implementation with one of these names, or whose methods all do nothing,
+# is a null object: a deliberate stand-in, not a competing implementation.
+NULL_OBJECT_NAME = re.compile(r"^_*(Null|Noop|NoOp|Nop|Dummy|Disabled|Empty|Passthrough|PassThrough|Identity|Trivial|No(?=[A-Z]))")
+MAX_REEXPORT_HOPS = 5
+
+
+def abstract_methods(data: dict[str, Any]) -> list[str]:
+    """Methods a subclass is expected to provide: `@abstractmethod` or `raise NotImplementedError` only."""
+    return [*data.get("abstract", []), *data.get("notimpl", [])]
+
+
+def is_abstraction(data: dict[str, Any]) -> bool:
+    return bool(abstract_methods(data) or data.get("protocol")) and not data.get("enum")
+
+
+@dataclass
+class ClassNode:
+    """One project class with its bases sorted by where they come from."""
+
+    definition: Definition
+    parents: list[str] = field(default_factory=list)  # dotted paths of project classes
+    upstream: list[str] = field(default_factory=list)  # third-party bases
+    unresolved: list[str] = field(default_factory=list)  # project names the index cannot place
+
+
+@dataclass
+class Implementations:
+    """What implements one abstraction inside the project."""
+
+    production: list[Definition]
+    validation: list[Definition]
+    null_objects: list[Definition]
+    intermediates: list[Definition]
+
+
+class ClassGraph:
+    """Project classes and their inheritance, resolved once per index state."""
+
+    def __init__(self, index: ProjectIndex) -> None:
+        self.index = index
+        self.nodes: dict[str, ClassNode] = {}
+        self.children: dict[str, list[str]] = {}
+        self._packages: set[str] = set()
+        self._full_methods: dict[str, frozenset[str]] = {}
+        by_path: dict[tuple[str, int], str] = {}
+        for rel, facts in index.python_files():
+            module = index.entries[rel].get("module", "")
+            if module:
+                self._packages.add(module.split(".")[0])
+            for data in facts.get("classes", []):
+                definition = Definition(rel, module, "class", data)
+                self.nodes.setdefault(definition.dotted, ClassNode(definition))
+                by_path[(rel, data["line"])] = definition.dotted
+        self.by_position = by_path
+        for dotted, node in self.nodes.items():
+            self._place_bases(dotted, node)
+
+    # -- base resolution ---------------------------------------------------------------
+    def _place_bases(self, dotted: str, node: ClassNode) -> None:
+        facts = self.index.facts(node.definition.path)
+        data = node.definition.data
+        for resolved, written in zip(data.get("bases", []), data.get("bases_written", [])):
+            name = resolved
+            if "[" in written:  # Generic[T], Base[T]: the scanner left the text unresolved
+                name = self._through_imports(facts, written.partition("[")[0])
+            kind, target = self._classify(node.definition, name)
+            if kind == "project":
+                if target != dotted:
+                    node.parents.append(target)
+                    self.children.setdefault(target, []).append(dotted)
+            elif kind == "upstream":
+                node.upstream.append(target)
+            elif kind == "unresolved":
+                node.unresolved.append(target)
+
+    @staticmethod
+    def _through_imports(facts: dict[str, Any], name: str) -> str:
+        head, _, rest = name.partition(".")
+        imported = facts.get("imports", {}).get(head)
+        return imported + ("." + rest if rest else "") if imported else name
+
+    def _classify(self, owner: Definition, name: str) -> tuple[str, str]:
+        """('project'|'upstream'|'neutral'|'unresolved', dotted) for one written base."""
+        if "." not in name:
+            if name in BUILTIN_TYPES or name in ("Protocol", "Generic", "ABC", "object"):
+                return "neutral", name
+            scope = owner.data["qual"].rpartition(".")[0]
+            for candidate in filter(None, (f"{owner.module}.{scope}.{name}" if scope else "", f"{owner.module}.{name}")):
+                if candidate in self.nodes:
+                    return "project", candidate
+            return "unresolved", name
+        found = self.lookup(name)
+        if found:
+            return "project", found
+        top = name.split(".")[0]
+        if top in NEUTRAL_MODULES or top in sys.stdlib_module_names:
+            return "neutral", name
+        if top in self._packages:
+            return "unresolved", name
+        return "upstream", name
+
+    def lookup(self, dotted: str) -> str | None:
+        """A project class by dotted path, following package re-exports (`from .x import Y`)."""
+        for _ in range(MAX_REEXPORT_HOPS):
+            if dotted in self.nodes:
+                return dotted
+            module, _, name = dotted.rpartition(".")
+            path = self.index.module_file(module)
+            if path is None:
+                return None
+            imported = self.index.facts(path).get("imports", {}).get(name)
+            if not imported or imported == dotted:
+                return None
+            dotted = imported
+        return None
+
+    # -- queries -----------------------------------------------------------------------
+    def node_at(self, relpath: str, line: int) -> ClassNode | None:
+        dotted = self.by_position.get((relpath, line))
+        return self.nodes.get(dotted) if dotted else None
+
+    def descendants(self, dotted: str) -> list[str]:
+        seen: list[str] = []
+        stack = list(self.children.get(dotted, []))
+        while stack:
+            current = stack.pop()
+            if current in seen or current == dotted:
+                continue
+            seen.append(current)
+            stack.extend(self.children.get(current, []))
+        return seen
+
+    def ancestors(self, dotted: str) -> list[str]:
+        seen: list[str] = []
+        stack = list(self.nodes[dotted].parents) if dotted in self.nodes else []
+        while stack:
+            current = stack.pop()
+            if current in seen or current == dotted or current not in self.nodes:
+                continue
+            seen.append(current)
+            stack.extend(self.nodes[current].parents)
+        return seen
+
+    def upstream_bases(self, dotted: str) -> list[str]:
+        """Third-party classes `dotted` descends from, directly or through project classes."""
+        found: list[str] = []
+        for name in (dotted, *self.ancestors(dotted)):
+            found.extend(b for b in self.nodes[name].upstream if b not in found)
+        return found
+
+    def unresolved_bases(self, dotted: str) -> list[str]:
+        found: list[str] = []
+        for name in (dotted, *self.ancestors(dotted)):
+            found.extend(self.nodes[name].unresolved)
+        return found
+
+    def full_methods(self, dotted: str) -> frozenset[str]:
+        """Methods a class defines or inherits from project classes."""
+        cached = self._full_methods.get(dotted)
+        if cached is None:
+            names: set[str] = set()
+            for name in (dotted, *self.ancestors(dotted)):
+                names.update(self.nodes[name].definition.data.get("methods", []))
+            cached = self._full_methods[dotted] = frozenset(names)
+        return cached
+
+    def structural_matches(self, protocol: str) -> list[str]:
+        """Classes that define every method of a Protocol without inheriting from it."""
+        wanted = protocol_methods(self.nodes[protocol].definition.data)
+        if not wanted:
+            return []
+        related = {protocol, *self.descendants(protocol), *self.ancestors(protocol)}
+        return [
+            dotted for dotted, node in self.nodes.items()
+            if dotted not in related and not node.definition.data.get("protocol")
+            and wanted <= self.full_methods(dotted)
+        ]
+
+    def implements_nothing(self, dotted: str, base: str) -> bool:
+        """True when `dotted` provides none of the methods `base` leaves abstract (it only adds a layer)."""
+        required = set(abstract_methods(self.nodes[base].definition.data))
+        chain = [dotted, *[a for a in self.ancestors(dotted) if a != base and base in self.ancestors(a)]]
+        provided: set[str] = set()
+        for name in chain:
+            data = self.nodes[name].definition.data
+            provided |= set(data.get("methods", [])) - set(abstract_methods(data))
+        return bool(required) and not required & provided
+
+
+def protocol_methods(data: dict[str, Any]) -> frozenset[str]:
+    """The methods a structural match must define (public ones, and `__call__`)."""
+    return frozenset(m for m in data.get("methods", []) if not m.startswith("_") or m == "__call__")
+
+
+def is_null_object(definition: Definition) -> bool:
+    """A do-nothing stand-in: named so (`_Null…`, `Noop…`), or every method has an empty body."""
+    data = definition.data
+    if NULL_OBJECT_NAME.match(data["name"]):
+        return True
+    methods = [m for m in data.get("methods", []) if m != "__init__"]
+    return bool(methods) and not data.get("defaulted") and not data.get("notimpl")
+
+
+def instantiated_at(graph: ClassGraph, definition: Definition) -> str | None:
+    """Where a class is called by name: its own file, an import of it, or a project-unique name."""
+    index = graph.index
+    name = definition.data["name"]
+    unique = sum(1 for d in index.definitions_named(name) if d.kind == "class") == 1
+    for hit in index.hits(name):
+        if hit.via != "call":
+            continue
+        if hit.path == definition.path and definition.data["line"] <= hit.line <= definition.data["end"]:
+            continue
+        imported = index.facts(hit.path).get("imports", {}).get(name)
+        if unique or hit.path == definition.path or (imported and graph.lookup(imported) == definition.dotted):
+            return f"{hit.path}:{hit.line}"
+    return None
+
+
+def _concrete_middle(graph: ClassGraph, name: str, base: str) -> bool:
+    """A class between the base and the leaves that is an implementation in its own right."""
+    data = graph.nodes[name].definition.data
+    if is_abstraction(data):
+        return False
+    return not graph.implements_nothing(name, base) or instantiated_at(graph, graph.nodes[name].definition) is not None
+
+
+def implementations_of(graph: ClassGraph, dotted: str) -> Implementations:
+    """Concrete implementations of a class: leaves of its subclass tree, concrete middles, Protocol matches."""
+    index = graph.index
+    names = graph.descendants(dotted)
+    if graph.nodes[dotted].definition.data.get("protocol"):
+        names += [m for m in graph.structural_matches(dotted) if m not in names]
+    leaves = [n for n in names if not any(c in names for c in graph.children.get(n, []))]
+    leaves += [n for n in names if n not in leaves and _concrete_middle(graph, n, dotted)]
+    intermediates = [graph.nodes[n].definition for n in names if n not in leaves]
+    production: list[Definition] = []
+    validation: list[Definition] = []
+    nulls: list[Definition] = []
+    for name in leaves:
+        definition = graph.nodes[name].definition
+        if index.location(definition.path) is Location.VALIDATION:
+            validation.append(definition)
+        elif is_null_object(definition):
+            nulls.append(definition)
+        elif not graph.implements_nothing(name, dotted):
+            production.append(definition)
+    return Implementations(production, validation, nulls, intermediates)
+
+
+_GRAPHS: "weakref.WeakKeyDictionary[ProjectIndex, tuple[tuple[int, int, int], ClassGraph]]" = weakref.WeakKeyDictionary()
+
+
+def class_graph(index: ProjectIndex) -> ClassGraph:
+    """The graph of the index's current state (rebuilt after a refresh or an editor override)."""
+    state = (id(index.entries), id(index.stats), hash(tuple(sorted(index.overrides.items()))))
+    cached = _GRAPHS.get(index)
+    if cached is None or cached[0] != state:
+        cached = (state, ClassGraph(index))
+        _GRAPHS[index] = cached
+    return cached[1]

@@ -1,0 +1,287 @@
+"""Who owns a field, and what else needs it: the evidence of `duplicated-state-field`.
+
+A pattern found in one class (`state_patterns`) is only a finding once the project
+says nothing else depends on the duplicate:
+- `OwnerFacts`: is the class a message that crosses a process/IPC boundary (msgspec,
+  pydantic, NamedTuple, TypedDict, pickled, sent through a queue or serializer), a
+  frozen snapshot, read by reflection (`fields`, `asdict`, `vars`, `__dict__`, table
+  builders), or built on a base outside the project that may require its fields;
+- `field_readers`: every read of a field name anywhere in the project (attribute
+  reads, `getattr` strings, string literals, YAML/JSON/TOML keys, docs), any owner;
+- `provisional_overwrites`: the builders that overwrite a constructor field after
+  every construction, from one other source.
+Everything cross-file comes from the project index; nothing here reads a file.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from astroid import nodes
+from pylint.checkers.utils import safe_infer
+
+from pylint_omni.evidence import Consumer, consumer_kind
+from pylint_omni.index import ProjectIndex
+from pylint_omni.paths import Location
+
+MESSAGE_BASE_TAILS = frozenset({"Struct", "BaseModel", "RootModel", "NamedTuple", "TypedDict", "OpenAIBaseModel"})
+MESSAGE_BASE_PACKAGES = ("msgspec.", "pydantic.", "typing.NamedTuple", "typing.TypedDict", "collections.namedtuple")
+PICKLE_METHODS = frozenset({"__getstate__", "__setstate__", "__reduce__", "__reduce_ex__", "__getnewargs__"})
+SAFE_BASES = frozenset({"object", "ABC", "abc.ABC", "Generic", "typing.Generic", "Protocol", "typing.Protocol", "Exception"})
+TORCH_MODULE_PREFIXES = ("torch.nn.", "nn.Module")
+NON_READING_VIAS = frozenset({"name", "store", "attr-store", "import", "all", "base", "call"})
+
+
+@dataclass
+class OwnerFacts:
+    """What the project says about one class that owns fields."""
+
+    name: str
+    project: bool
+    message: str | None = None  # why it crosses a process/IPC boundary
+    snapshot: str | None = None  # why it is a deliberate frozen copy
+    reflected: str | None = None  # why every field has a reflective reader
+    torch_module: bool = False
+    unresolved_bases: list[str] = field(default_factory=list)
+    external_bases: list[nodes.ClassDef] = field(default_factory=list)
+
+
+class OwnerLookup:
+    """Answers about classes, cached for one index refresh."""
+
+    def __init__(self, index: ProjectIndex) -> None:
+        self.index = index
+        self._sent: dict[str, str] | None = None
+        self._reflected: dict[str, str] | None = None
+        self._mentions: dict[str, set[str]] = {}
+
+    def _payload_tables(self) -> None:
+        sent: dict[str, str] = {}
+        reflected: dict[str, str] = {}
+        for rel, facts in self.index.python_files():
+            for name in facts.get("sent_types", []):
+                sent.setdefault(name, rel)
+            for name in facts.get("reflected_types", []):
+                reflected.setdefault(name, rel)
+        self._sent, self._reflected = sent, reflected
+
+    def sent_from(self, name: str) -> str | None:
+        if self._sent is None:
+            self._payload_tables()
+        return self._sent.get(name)  # type: ignore[union-attr]
+
+    def reflected_in(self, name: str) -> str | None:
+        if self._reflected is None:
+            self._payload_tables()
+        return self._reflected.get(name)  # type: ignore[union-attr]
+
+    def is_project(self, klass: nodes.ClassDef) -> bool:
+        file = klass.root().file
+        return bool(file) and self.index.relpath(file) is not None and "site-packages" not in file
+
+    def owner(self, klass: nodes.ClassDef) -> OwnerFacts:
+        """Boundary, snapshot, reflection and base facts of a class and its project ancestors."""
+        facts = OwnerFacts(klass.name, self.is_project(klass))
+        seen: set[str] = set()
+        queue = [klass]
+        while queue:
+            current = queue.pop()
+            if current.qname() in seen:
+                continue
+            seen.add(current.qname())
+            self._judge_one(current, facts, klass is current)
+            for base in current.bases:
+                written = base.as_string()
+                inferred = safe_infer(base)
+                if isinstance(inferred, nodes.ClassDef):
+                    if self.is_project(inferred):
+                        queue.append(inferred)
+                    elif inferred.qname() not in ("builtins.object",):
+                        facts.external_bases.append(inferred)
+                        self._judge_external(inferred, facts)
+                elif written.split("[")[0] not in SAFE_BASES:
+                    self._judge_unresolved(current, written, facts)
+        return facts
+
+    def _judge_one(self, klass: nodes.ClassDef, facts: OwnerFacts, is_owner: bool) -> None:
+        pickled = PICKLE_METHODS & set(klass.locals)
+        if pickled:
+            facts.message = facts.message or f"{klass.name} defines {sorted(pickled)[0]} (pickled)"
+        sent = self.sent_from(klass.name)
+        if sent and is_owner:
+            facts.message = facts.message or f"{klass.name} is sent through a queue/serializer in {sent}"
+        reflected = self.reflected_in(klass.name)
+        if reflected:
+            facts.reflected = facts.reflected or f"{klass.name} is read by reflection in {reflected}"
+        for decorator in klass.decorators.nodes if klass.decorators else []:
+            text = decorator.as_string().replace(" ", "")
+            if "frozen=True" in text:
+                facts.snapshot = facts.snapshot or f"{klass.name} is a frozen dataclass"
+
+    def _judge_external(self, base: nodes.ClassDef, facts: OwnerFacts) -> None:
+        qname = base.qname()
+        if qname.startswith(MESSAGE_BASE_PACKAGES) or base.name in MESSAGE_BASE_TAILS:
+            facts.message = facts.message or f"{facts.name} is a {base.name} message ({qname})"
+        if qname.startswith("torch.nn."):
+            facts.torch_module = True
+
+    def _judge_unresolved(self, klass: nodes.ClassDef, written: str, facts: OwnerFacts) -> None:
+        resolved = self._resolved_base(klass, written)
+        tail = resolved.split("[")[0].rpartition(".")[2]
+        if resolved.startswith(MESSAGE_BASE_PACKAGES) or tail in MESSAGE_BASE_TAILS:
+            facts.message = facts.message or f"{facts.name} is a {tail} message ({resolved})"
+        elif resolved.startswith(TORCH_MODULE_PREFIXES):
+            facts.torch_module = True
+        elif resolved.split("[")[0] not in SAFE_BASES:
+            facts.unresolved_bases.append(resolved)
+
+    def _resolved_base(self, klass: nodes.ClassDef, written: str) -> str:
+        """The base as the index resolved it through imports (`nn.Module` -> `torch.nn.Module`)."""
+        rel = self.index.relpath(klass.root().file or "")
+        for record in self.index.facts(rel).get("classes", []) if rel else []:
+            if record["name"] == klass.name and record["line"] == klass.lineno:
+                for base_written, base in zip(record["bases_written"], record["bases"]):
+                    if base_written == written:
+                        return base
+        return written
+
+    def base_mentions(self, facts: OwnerFacts, name: str) -> str | None:
+        """The external base (installed, inspectable) that sets or reads `name`, if any."""
+        for base in facts.external_bases:
+            for klass in [base, *base.ancestors()]:
+                if name in self._names_of(klass):
+                    return klass.qname()
+        return None
+
+    def _names_of(self, klass: nodes.ClassDef) -> set[str]:
+        key = klass.qname()
+        if key not in self._mentions:
+            found = set(klass.locals) | set(klass.instance_attrs)
+            for node in klass.nodes_of_class((nodes.Attribute, nodes.AssignAttr, nodes.Const)):
+                if isinstance(node, nodes.Const):
+                    if isinstance(node.value, str) and node.value.isidentifier():
+                        found.add(node.value)
+                else:
+                    found.add(node.attrname)
+            self._mentions[key] = found
+        return self._mentions[key]
+
+
+def infer_source_class(source: nodes.NodeNG) -> tuple[nodes.ClassDef | None, str | None]:
+    """The class of a mirror's source object, and its name as written when not inferable."""
+    inferred = safe_infer(source)
+    if isinstance(inferred, nodes.ClassDef):
+        return None, None  # the class object itself, not an instance
+    proxied = getattr(inferred, "_proxied", None)
+    if isinstance(proxied, nodes.ClassDef) and proxied.qname() not in ("builtins.dict", "builtins.object"):
+        return proxied, proxied.name
+    annotation = _parameter_annotation(source)
+    if annotation is None:
+        return None, None
+    for candidate in _annotation_parts(annotation):
+        found = safe_infer(candidate)
+        if isinstance(found, nodes.ClassDef):
+            return found, found.name
+    text = annotation.value if isinstance(annotation, nodes.Const) else annotation.as_string()
+    return None, str(text)
+
+
+def _parameter_annotation(source: nodes.NodeNG) -> nodes.NodeNG | None:
+    if not isinstance(source, nodes.Name):
+        return None
+    frame = source.frame()
+    if not isinstance(frame, nodes.FunctionDef):
+        return None
+    args = frame.args
+    pairs = [
+        *zip(args.posonlyargs, args.posonlyargs_annotations),
+        *zip(args.args or [], args.annotations),
+        *zip(args.kwonlyargs, args.kwonlyargs_annotations),
+    ]
+    for arg, annotation in pairs:
+        if arg.name == source.name:
+            return annotation
+    return None
+
+
+def _annotation_parts(annotation: nodes.NodeNG) -> list[nodes.NodeNG]:
+    """`X`, `X | None`, `Optional[X]` -> the nodes that may name the class."""
+    if isinstance(annotation, nodes.BinOp):
+        return [*_annotation_parts(annotation.left), *_annotation_parts(annotation.right)]
+    if isinstance(annotation, nodes.Subscript) and annotation.value.as_string().endswith("Optional"):
+        return [annotation.slice]
+    return [annotation]
+
+
+def field_readers(index: ProjectIndex, name: str, exclude: tuple[str, int, int] | None = None) -> list[Consumer]:
+    """Every read of `name` in the project, by any owner: the name alone is the evidence.
+
+    Attribute reads, `getattr` strings, string literals, config keys and docs count;
+    a local variable of the same name, an assignment or an import does not.
+    """
+    found: dict[tuple[str, int], Consumer] = {}
+    for hit in index.hits(name):
+        if hit.via in NON_READING_VIAS:
+            continue
+        if exclude and hit.path == exclude[0] and exclude[1] <= hit.line <= exclude[2] and hit.via == "str":
+            continue  # the class's own docstrings and messages are not readers
+        found.setdefault((hit.path, hit.line), Consumer(hit.path, hit.line, hit.via, consumer_kind(index, hit), name))
+    return sorted(found.values(), key=lambda c: (c.kind.value, c.path, c.line))
+
+
+def outside_writes(index: ProjectIndex, name: str, span: tuple[str, int, int]) -> list[str]:
+    """Production stores of `.name` outside the class (this owner's or another's)."""
+    rows = []
+    for hit in index.hits(name):
+        if hit.via != "attr-store" or index.location(hit.path) is not Location.PRODUCTION:
+            continue
+        if hit.path == span[0] and span[1] <= hit.line <= span[2]:
+            continue
+        rows.append(f"{hit.path}:{hit.line}")
+    return rows
+
+
+@dataclass(frozen=True)
+class Overwrite:
+    """A builder that overwrites a constructor field right after construction."""
+
+    path: str
+    line: int
+    source: str  # the dotted value written, e.g. `config.world_size`
+
+
+def provisional_overwrites(index: ProjectIndex, class_name: str, field_name: str) -> list[Overwrite] | None:
+    """Overwrites of `field_name` after every production construction of `class_name`.
+
+    None unless every construction site binds the object and then overwrites the
+    field from a dotted source ending in the same attribute, and nothing builds
+    the class another way (subclasses, names loaded by string).
+    """
+    for rel, facts in index.python_files():
+        for record in facts.get("classes", []):
+            if any(base.rpartition(".")[2] == class_name for base in record.get("bases", [])):
+                return None
+    if any(hit.via in ("getattr", "import_module", "resolver", "fstr", "str", "yaml-value", "entry-point") for hit in index.hits(class_name)):
+        return None
+    sites = [h for h in index.hits(class_name) if h.via == "call" and index.location(h.path) is Location.PRODUCTION]
+    if not sites:
+        return None
+    found: list[Overwrite] = []
+    for site in sites:
+        overwrite = _overwrite_after(index.facts(site.path), site.path, site.line, class_name, field_name)
+        if overwrite is None:
+            return None
+        found.append(overwrite)
+    tails = {o.source.rpartition(".")[2] for o in found}
+    return found if len(tails) == 1 else None
+
+
+def _overwrite_after(facts: dict[str, Any], path: str, line: int, class_name: str, field_name: str) -> Overwrite | None:
+    for callee, call_line, var, func in facts.get("bound_calls", []):
+        if callee != class_name or call_line != line:
+            continue
+        for attr, write_line, obj, source, write_func in facts.get("attr_writes", []):
+            if attr == field_name and obj == var and write_func == func and write_line > line and source:
+                return Overwrite(path, write_line, source)
+    return None

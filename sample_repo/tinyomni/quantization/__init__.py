@@ -1,0 +1,1 @@
+"""Quantized linear layers, chosen by `<method>_linear`."""
