@@ -31,6 +31,8 @@ BARE_NAME_VIAS = frozenset({"yaml-value", "yaml-key", "json", "toml", "resolver"
 GENERIC_WORDS = frozenset({"base", "abstract", "interface", "protocol", "mixin", "impl", "abc", "generic", "default", "i"})
 PLUGIN_LOADER = re.compile(r"(^|_)entry_points$|^load_\w*plugins?\w*$|^load_plugins")
 REGISTRY_TOKEN = re.compile(r"regist|REGIST")
+REGISTER_CALL = re.compile(r"^_?register\w*$|\w+_register$")
+REGISTRY_CONSTANT = re.compile(r"^_*[A-Z][A-Z0-9_]*REGISTRY[A-Z0-9_]*$")
 VENDOR_WORDS = frozenset({
     "cuda", "rocm", "hip", "npu", "xpu", "hpu", "tpu", "cpu", "ascend", "musa", "mlu",
     "neuron", "gaudi", "mps", "metal", "dcu", "camb", "maca", "habana", "platforms",
@@ -50,16 +52,20 @@ def _production_hits(index: ProjectIndex, token: str, vias: frozenset[str]) -> l
     ]
 
 
-def _tokens_on_line(index: ProjectIndex, path: str, line: int) -> set[str]:
-    return {tok for tok, occurrences in index.facts(path).get("refs", {}).items() if any(l == line for l, _ in occurrences)}
+def _tokens_on_line(index: ProjectIndex, path: str, line: int, vias: frozenset[str] | None = None) -> set[str]:
+    return {
+        tok for tok, occurrences in index.facts(path).get("refs", {}).items()
+        if any(found == line and (vias is None or via in vias) for found, via in occurrences)
+    }
 
 
 def from_strings(index: ProjectIndex, named: list[Definition]) -> str | None:
+    tokens = [*(d.dotted for d in named), *(d.module for d in named)]
+    for token in dict.fromkeys(tokens):
+        found = _production_hits(index, token, STRING_VIAS)
+        if found:
+            return f"{token} is named by a string at {found[0]}"
     for definition in named:
-        for token in (definition.dotted, definition.module):
-            found = _production_hits(index, token, STRING_VIAS)
-            if found:
-                return f"{token} is named by a string at {found[0]}"
         found = _production_hits(index, definition.data["name"], BARE_NAME_VIAS)
         if found:
             return f"{definition.data['name']} is looked up by name at {found[0]}"
@@ -133,7 +139,9 @@ def registries(index: ProjectIndex, graph: ClassGraph, named: list[Definition]) 
         for hit in index.hits(definition.data["name"]):
             if hit.via in ("import", "all", "doc") or index.location(hit.path) is Location.VALIDATION:
                 continue
-            if any(REGISTRY_TOKEN.search(tok) for tok in _tokens_on_line(index, hit.path, hit.line)):
+            calls = _tokens_on_line(index, hit.path, hit.line, frozenset({"call"}))
+            names = _tokens_on_line(index, hit.path, hit.line, frozenset({"name"}))
+            if any(REGISTER_CALL.match(t) for t in calls) or any(REGISTRY_CONSTANT.match(t) for t in names):
                 return f"{definition.data['name']} is fed to a registry at {hit.path}:{hit.line}"
     return None
 
@@ -141,8 +149,8 @@ def registries(index: ProjectIndex, graph: ClassGraph, named: list[Definition]) 
 def documented_extension_point(index: ProjectIndex, base: Definition) -> str | None:
     for mention in doc_mentions(index, base.data["name"]):
         if mention.extension_wording:
-            where = "an active design contract" if mention.design else "the docs"
-            return f"{where} name it as an extension point or boundary ({mention.describe()})"
+            where = "an active design contract" if mention.design else "documentation"
+            return f"{where} names it as an extension point or boundary ({mention.describe()})"
     return None
 
 
@@ -160,7 +168,7 @@ def hardware_folders(index: ProjectIndex, named: list[Definition]) -> str | None
         stem_words = definition.path.rpartition("/")[2].rsplit(".", 1)[0].lower().split("_")
         vendor = next((w for w in [*folders, *stem_words, *words_of(definition.data["name"])] if w.lower() in VENDOR_WORDS), None)
         if vendor:
-            return f"{definition.path} is a hardware-specific backend ('{vendor}'): other vendors plug in from outside"
+            return f"{definition.path} is hardware-specific code ('{vendor}'): other vendors plug in in parallel"
     base_folder = named[0].path.rpartition("/")[0]
     impl_parent = named[1].path.rpartition("/")[0].rpartition("/")[0]
     for folder in dict.fromkeys((base_folder, impl_parent)):

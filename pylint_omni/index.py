@@ -116,11 +116,20 @@ class ProjectIndex:
         folder = self.settings.cache_dir or cache.default_cache_dir()
         return cache.cache_file(folder, self.root, self.settings.cache_key())
 
+    def _exclude_globs(self) -> tuple[str, ...]:
+        """The configured exclusions, plus the cache folder when it lies inside the project."""
+        folder = self.settings.cache_dir or cache.default_cache_dir()
+        try:
+            inside = Path(os.path.abspath(folder)).relative_to(self.root).as_posix()
+        except ValueError:
+            return self.settings.exclude_globs
+        return (*self.settings.exclude_globs, f"{inside}/**")
+
     def refresh(self) -> BuildStats:
         """Bring every file's facts up to date; read only files whose stat changed."""
         started = time.perf_counter()
         problems: dict[str, str] = {}
-        files = list(discover(self.root, self.settings.exclude_globs, problems))
+        files = list(discover(self.root, self._exclude_globs(), problems))
         modules = _module_names(files)
         cache_path = self._cache_path()
         previous = self.entries or (cache.load_entries(cache_path) if cache_path else {})
@@ -213,15 +222,22 @@ class ProjectIndex:
                 yield rel, entry["facts"]
 
     def hits(self, token: str) -> list[Hit]:
-        """Every mention of `token` in the project (symbols, keys, dotted paths)."""
+        """Every mention of `token` in the project (symbols, keys, dotted paths).
+
+        Looked up file by file and remembered for the run: a run asks for a few
+        thousand tokens at most, so no global inverted table is built at start-up.
+        """
         if self._hits is None:
-            table: dict[str, list[Hit]] = {}
+            self._hits = {}
+        found = self._hits.get(token)
+        if found is None:
+            found = []
             for rel, entry in self.entries.items():
-                for tok, occurrences in entry.get("facts", {}).get("refs", {}).items():
-                    bucket = table.setdefault(tok, [])
-                    bucket.extend(Hit(rel, line, via) for line, via in occurrences)
-            self._hits = table
-        return self._hits.get(token, [])
+                occurrences = entry["facts"].get("refs", {}).get(token)
+                if occurrences:
+                    found.extend(Hit(rel, line, via) for line, via in occurrences)
+            self._hits[token] = found
+        return found
 
     def _build_definitions(self) -> None:
         by_name: dict[str, list[Definition]] = {}

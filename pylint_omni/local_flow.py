@@ -289,8 +289,8 @@ def disturbed(
 ) -> bool:
     """Whether the region may rebind or mutate any of `names` (or, for non-local roots, anything).
 
-    `local=False` (a receiver rooted at `self` or a global) also counts any call that
-    is not a known read, and any `await`/`yield`, as a possible mutation.
+    An `await`/`yield` counts too. `local=False` (a receiver rooted at `self` or a
+    global) also counts any call that is not a known read.
     """
     skipped = {id(n) for n in skip}
     for node in _walk(region):
@@ -310,8 +310,8 @@ def disturbed(
             root = root_name(node.target)
             if root is not None and root.name in names:
                 return True
-        if not local and isinstance(node, (nodes.Await, nodes.Yield, nodes.YieldFrom)):
-            return True
+        if isinstance(node, (nodes.Await, nodes.Yield, nodes.YieldFrom)):
+            return True  # another task may run here and write into a shared value
         if isinstance(node, nodes.Call) and _call_disturbs(node, names, local):
             return True
     return False

@@ -5,9 +5,17 @@ from __future__ import annotations
 from pylint.lint import PyLinter
 
 from pylint_omni.checkers import unused_registry_entry
+from pylint_omni.checkers import single_implementation
+from pylint_omni.checkers import duplicated_state
+from pylint_omni.checkers import tensor_materialization
+from pylint_omni.checkers import payload_conversion
 from pylint_omni.options import OmniOptions
 
 
 def register(linter: PyLinter) -> None:
     linter.register_checker(OmniOptions(linter))
     unused_registry_entry.register(linter)
+    single_implementation.register(linter)
+    duplicated_state.register(linter)
+    tensor_materialization.register(linter)
+    payload_conversion.register(linter)

@@ -30,6 +30,7 @@ MESSAGE_BASE_PACKAGES = ("msgspec.", "pydantic.", "typing.NamedTuple", "typing.T
 PICKLE_METHODS = frozenset({"__getstate__", "__setstate__", "__reduce__", "__reduce_ex__", "__getnewargs__"})
 SAFE_BASES = frozenset({"object", "ABC", "abc.ABC", "Generic", "typing.Generic", "Protocol", "typing.Protocol", "Exception"})
 TORCH_MODULE_PREFIXES = ("torch.nn.", "nn.Module")
+LOADING_VIAS = frozenset({"dotted", "str", "yaml-value", "json", "toml", "resolver", "import_module", "fstr", "getattr", "script"})
 NON_READING_VIAS = frozenset({"name", "store", "attr-store", "import", "all", "base", "call"})
 
 
@@ -55,6 +56,7 @@ class OwnerLookup:
         self._sent: dict[str, str] | None = None
         self._reflected: dict[str, str] | None = None
         self._mentions: dict[str, set[str]] = {}
+        self._foreign: dict[str, list[str]] | None = None
 
     def _payload_tables(self) -> None:
         sent: dict[str, str] = {}
@@ -75,6 +77,32 @@ class OwnerLookup:
         if self._reflected is None:
             self._payload_tables()
         return self._reflected.get(name)  # type: ignore[union-attr]
+
+    def foreign_writes(self, name: str) -> list[str]:
+        """Production `obj.name = ...` on objects other than `self` (this owner's or another's)."""
+        if self._foreign is None:
+            table: dict[str, list[str]] = {}
+            for rel, facts in self.index.python_files():
+                if self.index.location(rel) is Location.PRODUCTION:
+                    for attr, line, *_ in facts.get("attr_writes", []):
+                        table.setdefault(attr, []).append(f"{rel}:{line}")
+            self._foreign = table
+        return self._foreign.get(name, [])
+
+    def declared_message(self, name: str) -> str | None:
+        """Why a project class of that name is a message, read from the index's bases."""
+        for definition in self.index.definitions_named(name):
+            for base in definition.data.get("bases", []) if definition.kind == "class" else []:
+                if base.startswith(MESSAGE_BASE_PACKAGES) or base.rpartition(".")[2] in MESSAGE_BASE_TAILS:
+                    return f"{name} is a {base.rpartition('.')[2]} message ({definition.path})"
+        return None
+
+    def loaded_by_name(self, name: str) -> str | None:
+        """Where a class is named by a string (registry, import string, entry point, config)."""
+        for hit in self.index.hits(name):
+            if hit.via in LOADING_VIAS or hit.via.startswith("entry-point:"):
+                return f"{hit.path}:{hit.line} ({hit.via})"
+        return None
 
     def is_project(self, klass: nodes.ClassDef) -> bool:
         file = klass.root().file
@@ -228,18 +256,6 @@ def field_readers(index: ProjectIndex, name: str, exclude: tuple[str, int, int] 
             continue  # the class's own docstrings and messages are not readers
         found.setdefault((hit.path, hit.line), Consumer(hit.path, hit.line, hit.via, consumer_kind(index, hit), name))
     return sorted(found.values(), key=lambda c: (c.kind.value, c.path, c.line))
-
-
-def outside_writes(index: ProjectIndex, name: str, span: tuple[str, int, int]) -> list[str]:
-    """Production stores of `.name` outside the class (this owner's or another's)."""
-    rows = []
-    for hit in index.hits(name):
-        if hit.via != "attr-store" or index.location(hit.path) is not Location.PRODUCTION:
-            continue
-        if hit.path == span[0] and span[1] <= hit.line <= span[2]:
-            continue
-        rows.append(f"{hit.path}:{hit.line}")
-    return rows
 
 
 @dataclass(frozen=True)

@@ -81,7 +81,8 @@ def _self_field(node: nodes.NodeNG, self_name: str) -> str | None:
 def read_class_state(klass: nodes.ClassDef) -> ClassState:
     """Every write, mutation, keyed operation and escape of the class's own fields."""
     state = ClassState(klass)
-    for method in klass.mymethods():
+    # The class body, not `mymethods()`: astroid synthesizes dataclass `__init__`s.
+    for method in (n for n in klass.body if isinstance(n, nodes.FunctionDef)):
         self_name = _self_name(method)
         if self_name is None:
             continue
@@ -201,7 +202,8 @@ def keyword_mirrors(call: nodes.Call) -> list[Mirror]:
     by_source: dict[str, list[tuple[str, nodes.NodeNG]]] = {}
     for keyword in call.keywords or []:
         source = _copied_field(keyword.value, keyword.arg) if keyword.arg else None
-        if source is not None:
+        # `Part(x=self.x, ...)` builds a part from the object's own settings: no mirror.
+        if source is not None and source.as_string() not in ("self", "cls"):
             by_source.setdefault(source.as_string(), []).append((keyword.arg, source))
     frame = call.frame()
     method = frame.name if isinstance(frame, nodes.FunctionDef) else "<module>"

@@ -21,8 +21,13 @@ from pylint_omni.settings import OmniSettings
 
 
 class OmniChecker(BaseChecker):
-    """Base of the pylint-omni checkers."""
+    """Base of the pylint-omni checkers.
 
+    They all share the checker name `pylint-omni`, so `--enable=pylint-omni` turns on
+    every message of the plugin and the options live in one `[tool.pylint.pylint-omni]`.
+    """
+
+    name = "pylint-omni"
     _settings: OmniSettings | None = None
 
     def open(self) -> None:

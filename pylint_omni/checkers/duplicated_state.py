@@ -34,12 +34,12 @@ from pylint_omni.checkers.state_wording import (
 from pylint_omni.checkers.wording import searched_summary
 from pylint_omni.evidence import Status, Verdict, judge
 from pylint_omni.index import ProjectIndex
-from pylint_omni.paths import Location
+from pylint_omni.paths import Location, key_matches_patterns
 from pylint_omni.state_evidence import (
-    OwnerFacts, OwnerLookup, field_readers, infer_source_class, outside_writes, provisional_overwrites,
+    OwnerFacts, OwnerLookup, field_readers, infer_source_class, provisional_overwrites,
 )
 from pylint_omni.state_patterns import (
-    INIT_METHODS, ClassState, FieldWrite, Mirror, find_bound_maps, find_derived, keyword_mirrors,
+    INIT_METHODS, ClassState, Derived, FieldWrite, Mirror, find_bound_maps, find_derived, keyword_mirrors,
     find_mirrors, read_class_state, removes,
 )
 
@@ -51,6 +51,7 @@ KEEP_ALIVE_CALLS = frozenset({
     "ProcessPoolExecutor", "register_forward_hook", "register_forward_pre_hook", "register_hook",
     "Event", "Lock", "RLock", "Condition", "Semaphore", "Queue", "create_task", "ensure_future", "start",
 })
+CONFIG_SOURCE = re.compile(r"(config|cfg|conf|args|settings|options)$", re.I)
 CONFIG_WORDS = re.compile(r"config|cfg", re.I)
 CHEAP_CALLS = frozenset({"len", "bool", "int", "float", "str", "abs", "round"})
 
@@ -163,6 +164,29 @@ class DuplicatedStateChecker(OmniChecker, BaseTokenChecker):
             )
         return reasons
 
+    def _judge_source(self, source: nodes.NodeNG) -> tuple[str, list[str], list[str]]:
+        """The mirror source's name, and why it rejects or downgrades the finding."""
+        assert self._index is not None and self._lookup is not None
+        text = source.as_string()
+        if CONFIG_SOURCE.search(text.rpartition(".")[2]):
+            return text, [f"copies configuration values from `{text}` (constants once loaded, not live state)"], []
+        klass, written = infer_source_class(source)
+        if klass is not None and self._lookup.is_project(klass):
+            owner = self._lookup.owner(klass)
+            rejects = self._owner_rejections(owner, snapshot=False) + [
+                f"the source type {klass.name} builds on {base}, outside the project (it may be an IPC message)"
+                for base in owner.unresolved_bases[:1]
+            ]
+            return klass.name, rejects, []
+        if klass is not None:
+            return klass.name, [f"the source type {klass.qname()} is outside the project (an upstream contract)"], []
+        if written:
+            tail = written.split("[")[0].rpartition(".")[2].strip("'\"")
+            if not any(d.kind == "class" for d in self._index.definitions_named(tail)):
+                return written, [f"the source type {written} is outside the project (an upstream contract)"], []
+            return written, [], [f"the type {written} of `{text}` is not inferred"]
+        return text, [], [f"the type of `{text}` is not inferred"]
+
     def _emit(self, node: nodes.NodeNG, verdict: Verdict, text: str) -> None:
         self.emit(SYMBOL, node, verdict, (text,))
 
@@ -178,21 +202,13 @@ class DuplicatedStateChecker(OmniChecker, BaseTokenChecker):
     def _report_mirror(self, mirror: Mirror, owner: OwnerFacts, state: ClassState) -> None:
         assert self._index is not None and self._lookup is not None
         klass = state.node
-        source_class, source_name = infer_source_class(mirror.source)
-        rejects = self._owner_rejections(owner) + self._base_rejections(owner, mirror.fields)
-        mediums: list[str] = []
-        if source_class is not None and self._lookup.is_project(source_class):
-            source_owner = self._lookup.owner(source_class)
-            rejects += self._owner_rejections(source_owner, snapshot=False)
-        elif source_class is not None:
-            rejects.append(f"the source type {source_class.qname()} is outside the project (an upstream contract)")
-        else:
-            mediums.append(f"the type of `{mirror.source.as_string()}` is not inferred" + (f" (annotated {source_name})" if source_name else ""))
+        source_name, source_rejects, mediums = self._judge_source(mirror.source)
+        rejects = self._owner_rejections(owner) + self._base_rejections(owner, mirror.fields) + source_rejects
         if any(word in mirror.method.lower() for word in SNAPSHOT_METHOD_WORDS):
             rejects.append(f"deliberate snapshot: copied in {mirror.method}")
         compat = self._compat_note(klass, mirror.fields[0], [mirror.anchor.lineno])
         rejects += [compat] if compat else []
-        written = {n: outside_writes(self._index, n, self._span(klass)) for n in mirror.fields}
+        written = {n: self._lookup.foreign_writes(n) for n in mirror.fields}
         elsewhere = [f"{n} ({w[0]})" for n, w in written.items() if w]
         if elsewhere:
             mediums.append("fields also assigned outside the class, maybe on this owner: " + ", ".join(elsewhere[:3]))
@@ -210,25 +226,19 @@ class DuplicatedStateChecker(OmniChecker, BaseTokenChecker):
         target = safe_infer(mirror.call.func)
         if not isinstance(target, nodes.ClassDef):
             return
-        rejects: list[str] = []
-        mediums: list[str] = []
+        declared = self._lookup.declared_message(target.name)
+        rejects = [f"crosses a process/IPC boundary: {declared}"] if declared else []
         if not self._lookup.is_project(target):
             rejects.append(f"{target.qname()} is outside the project: its constructor is an upstream contract")
         else:
-            rejects += self._owner_rejections(self._lookup.owner(target))
-        source_class, source_name = infer_source_class(mirror.source)
-        if source_class is not None and self._lookup.is_project(source_class):
-            rejects += self._owner_rejections(self._lookup.owner(source_class), snapshot=False)
-        elif source_class is not None:
-            rejects.append(f"the source type {source_class.qname()} is outside the project (an upstream contract)")
-        elif mirror.source.as_string() == "self":
-            frame = mirror.call.frame()
-            klass = frame.parent.frame() if isinstance(frame, nodes.FunctionDef) else None
-            if isinstance(klass, nodes.ClassDef):
-                source_name = klass.name
-                rejects += self._owner_rejections(self._lookup.owner(klass), snapshot=False)
-        else:
-            mediums.append(f"the type of `{mirror.source.as_string()}` is not inferred" + (f" (annotated {source_name})" if source_name else ""))
+            target_owner = self._lookup.owner(target)
+            rejects += self._owner_rejections(target_owner)
+            rejects += [
+                f"{target.name} builds on {base}, outside the project: its constructor is an upstream contract"
+                for base in target_owner.unresolved_bases[:1]
+            ]
+        source_name, source_rejects, mediums = self._judge_source(mirror.source)
+        rejects += source_rejects
         if any(word in mirror.method.lower() for word in SNAPSHOT_METHOD_WORDS):
             rejects.append(f"deliberate snapshot: copied in {mirror.method}")
         verdict = self._verdict(rejects, mediums, "both owners are project classes holding the same fields")
@@ -237,8 +247,8 @@ class DuplicatedStateChecker(OmniChecker, BaseTokenChecker):
             searched_summary(self._index),
         ))
 
-    def _report_derived(self, derived, owner: OwnerFacts, state: ClassState) -> None:
-        assert self._index is not None
+    def _report_derived(self, derived: Derived, owner: OwnerFacts, state: ClassState) -> None:
+        assert self._index is not None and self._lookup is not None
         klass = state.node
         rejects = self._owner_rejections(owner, snapshot=False) + self._base_rejections(owner, [derived.name])
         compat = self._compat_note(klass, derived.name, [w.node.lineno for w in derived.sites])
@@ -250,7 +260,7 @@ class DuplicatedStateChecker(OmniChecker, BaseTokenChecker):
         calls = {c.func.as_string() for w in derived.sites for c in w.value.nodes_of_class(nodes.Call)}
         if calls - CHEAP_CALLS:
             mediums.append(f"recomputing {', '.join(sorted(calls - CHEAP_CALLS))}() on every read may cost more")
-        written = outside_writes(self._index, derived.name, self._span(klass))
+        written = self._lookup.foreign_writes(derived.name)
         if written:
             mediums.append(f"{derived.name} is also assigned outside the class, maybe on this owner ({', '.join(written[:3])})")
         changed = sorted({m for s in derived.sources for m in state.mutated_in.get(s, set()) | {w.method for w in state.writes.get(s, [])}} - INIT_METHODS)
@@ -322,6 +332,9 @@ class DuplicatedStateChecker(OmniChecker, BaseTokenChecker):
         compat = self._compat_note(klass, name, [w.node.lineno for w in writes])
         rejects += [compat] if compat else []
         mediums = self._value_doubts(writes, owner, rejects)
+        loaded = self._lookup.loaded_by_name(klass.name) if self._lookup else None
+        if loaded or key_matches_patterns(klass.name, self.settings.external_key_patterns):
+            mediums.append(f"{klass.name} is loaded by name ({loaded or 'an externally keyed class name'}): code outside the repository may read its fields")
         verdict = judge(readers, reject_reasons=rejects, medium_reasons=mediums)
         if verdict.status is Status.LIVE:
             return
@@ -334,13 +347,13 @@ class DuplicatedStateChecker(OmniChecker, BaseTokenChecker):
         """Values whose reference may be the point: resources, hooks, registered submodules."""
         mediums = []
         for write in writes:
-            calls = [c for c in write.value.nodes_of_class(nodes.Call)] if write.value is not None else []
+            calls = list(write.value.nodes_of_class(nodes.Call)) if write.value is not None else []
             names = {c.func.as_string().rpartition(".")[2] for c in calls}
             if names & KEEP_ALIVE_CALLS:
                 rejects.append(f"keeps {sorted(names & KEEP_ALIVE_CALLS)[0]}(...) alive (line {write.node.lineno})")
             elif owner.torch_module and not _is_plain_data(write.value):
                 rejects.append(f"{owner.name} is a torch module: the value may be a registered submodule or parameter")
-            elif calls:
+            elif isinstance(write.value, nodes.Call):  # the stored object itself, not a number made from one
                 mediums.append(f"the value of line {write.node.lineno} is a call: the reference may be kept on purpose")
         return mediums
 

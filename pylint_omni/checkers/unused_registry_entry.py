@@ -24,7 +24,6 @@ ENTRY_NODE_TYPES = (nodes.Const, nodes.Call, nodes.Assign, nodes.AssignName)
 class UnusedRegistryEntryChecker(OmniChecker):
     """Flags registry entries that nothing in production looks up."""
 
-    name = "omni-unused-registry-entry"
     msgs = {
         "R7301": (
             "%s",

@@ -170,6 +170,9 @@ def scan_toml(text: str, is_pyproject: bool) -> dict[str, Any]:
                 record_string(sink, target.split("[")[0].strip(), line, via)
                 record_string(sink, name, line, via)
                 entry_points.append({"group": group, "name": name, "target": target, "line": line})
+    if is_pyproject and isinstance(value.get("project"), dict):
+        # Entry points were recorded above with their group; do not record them again as plain TOML.
+        value = {**value, "project": {k: v for k, v in value["project"].items() if k not in ("scripts", "gui-scripts", "entry-points")}}
     _walk_plain(value, sink, line_of, "toml")
     return {"kind": "toml", "refs": sink.data, "entry_points": entry_points}
 

@@ -2,7 +2,7 @@
 
 `duplicated-state-field` judges a class in its own module, but part of its evidence
 lives in other files:
-- `attr_writes`: `var.field = value` on a local object (not `self`), with the source of
+- `attr_writes`: `obj.field = value` on another object (not `self`), with the source of
   the value when it is a plain dotted read (`config.world_size`) — a builder that
   overwrites a constructor field after construction;
 - `bound_calls`: `var = Name(...)` with a CamelCase callee — where an object is built;
@@ -142,14 +142,13 @@ class _StateVisitor(ast.NodeVisitor):
         self.generic_visit(node)
 
     def _record_write(self, target: ast.AST, value: ast.AST) -> None:
-        if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)):
-            return
-        if target.value.id in ("self", "cls"):
-            return
+        obj = _dotted(target.value) if isinstance(target, ast.Attribute) else None
+        if obj is None or obj in ("self", "cls"):
+            return  # an object's writes to its own fields are not foreign writes
         source = _dotted(value)
         if source is not None and len(source) > MAX_VALUE_CHARS:
             source = None
-        self.attr_writes.append([target.attr, target.lineno, target.value.id, source, self._func()])
+        self.attr_writes.append([target.attr, target.lineno, obj, source, self._func()])
 
     def visit_Call(self, node: ast.Call) -> None:
         tail = _tail(node.func)

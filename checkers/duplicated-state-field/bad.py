@@ -1,0 +1,61 @@
+"""Each flagged line holds a fact that another owner (or the same object) already holds."""
+
+import time
+
+
+class ClientRequest:
+    def __init__(self, request_id: str, prompt: str, max_tokens: int) -> None:
+        self.request_id = request_id
+        self.prompt = prompt
+        self.max_tokens = max_tokens
+
+
+class StageState:
+    def __init__(self, request: ClientRequest) -> None:
+        self.request_id = request.request_id  # [duplicated-state-field]
+        self.prompt = request.prompt
+        self.max_tokens = request.max_tokens
+        self.tokens: list[int] = []
+        self.num_tokens = len(self.tokens)  # [duplicated-state-field]
+        self.last_step_at = 0.0  # [duplicated-state-field]
+
+    def append(self, token: int) -> None:
+        self.tokens.append(token)
+        self.num_tokens = len(self.tokens)
+        self.last_step_at = time.monotonic()
+
+    def done(self) -> bool:
+        return self.num_tokens >= self.max_tokens or self.prompt == "" or self.request_id == ""
+
+
+class Scheduler:
+    def __init__(self) -> None:
+        self.states: dict[str, StageState] = {}  # [duplicated-state-field]
+        self.deadlines: dict[str, float] = {}
+
+    def add(self, state: StageState, deadline: float) -> None:
+        self.states[state.request_id] = state
+        self.deadlines[state.request_id] = deadline
+
+    def finish(self, request_id: str) -> float:
+        del self.states[request_id]
+        return self.deadlines.pop(request_id)
+
+
+class Topology:
+    def __init__(self, world_size: int = 1) -> None:
+        self.world_size = world_size  # [duplicated-state-field]
+
+    def ranks(self) -> list[int]:
+        return list(range(self.world_size))
+
+
+class ParallelConfig:
+    def __init__(self, world_size: int) -> None:
+        self.world_size = world_size
+
+
+def build_topology(config: ParallelConfig) -> Topology:
+    topology = Topology()
+    topology.world_size = config.world_size
+    return topology

@@ -1,0 +1,112 @@
+"""`single-implementation-abstraction`: an abstraction or factory with exactly one real implementation.
+
+Flags, at the class or function:
+- an ABC, a Protocol, or a base class with `@abstractmethod` or `raise
+  NotImplementedError`-only methods that has one real implementation in the whole
+  project (transitive subclasses and structural Protocol matches counted from the
+  index) and no open extension mechanism (`abstraction_verdict`);
+- a single-branch factory: a function that only chooses an implementation by kind
+  and has one choice (`factories`).
+Abstractions and factories under validation paths (tests, examples) are not audited.
+"""
+
+from __future__ import annotations
+
+from astroid import nodes
+from pylint.lint import PyLinter
+
+from pylint_omni.abstraction_verdict import AbstractionFinding, judge_abstraction
+from pylint_omni.checkers.base import OmniChecker
+from pylint_omni.checkers.wording import searched_summary
+from pylint_omni.evidence import Status, Verdict
+from pylint_omni.factories import FactoryChoice, judge_factory, single_choice
+from pylint_omni.index import ProjectIndex
+from pylint_omni.paths import Location
+
+SYMBOL = "single-implementation-abstraction"
+SEARCHED_FOR_CLASSES = (
+    "subclasses (transitive), Protocol matches, instantiations, import strings, YAML/JSON/TOML, "
+    "resolvers, *_cls keys, entry points, __subclasses__(), registries, docs/design pages"
+)
+SEARCHED_FOR_FACTORIES = "import strings, YAML/JSON/TOML, resolvers, entry points, registries, hardware folders"
+
+
+def _evidence(verdict: Verdict, searched: str, searched_for: str) -> str:
+    head = f"Rejected: {verdict.reason}." if verdict.status is Status.REJECTED else f"Confidence {verdict.confidence}: {verdict.reason}."
+    unknown = "; ".join(u for u in verdict.unknowns if u != verdict.reason)
+    return f"{head} Searched {searched} for {searched_for}; unknown: {unknown or 'consumers outside this repository'}."
+
+
+class SingleImplementationChecker(OmniChecker):
+    """Flags abstractions and factories that have one real implementation."""
+
+    name = "omni-single-implementation-abstraction"
+    msgs = {
+        "R7302": (
+            "%s",
+            SYMBOL,
+            "An ABC, Protocol or base class with abstract or NotImplementedError methods, or a factory "
+            "that chooses among implementations, with exactly one real implementation in the project and "
+            "no open extension mechanism (import strings, YAML, entry points, registries, __subclasses__(), "
+            "design contracts, third-party bases, hardware folders). Fold the abstraction into its "
+            "implementation, or call the implementation directly.",
+        ),
+    }
+
+    def __init__(self, linter: PyLinter) -> None:
+        super().__init__(linter)
+        self._module: tuple[ProjectIndex, str] | None = None
+
+    def visit_module(self, node: nodes.Module) -> None:
+        found = self.index_for(node)
+        if found is not None and found[0].location(found[1]) is Location.VALIDATION:
+            found = None
+        self._module = found
+
+    def visit_classdef(self, node: nodes.ClassDef) -> None:
+        if self._module is None or not isinstance(node.parent, nodes.Module):
+            return
+        index, relpath = self._module
+        finding = judge_abstraction(index, relpath, node.lineno)
+        if finding is not None:
+            self.emit(SYMBOL, node, finding.verdict, (self._class_text(finding, searched_summary(index)),))
+
+    def visit_functiondef(self, node: nodes.FunctionDef) -> None:
+        if self._module is None:
+            return
+        choice = single_choice(node)
+        if choice is None:
+            return
+        index, relpath = self._module
+        verdict = judge_factory(index, relpath, node)
+        self.emit(SYMBOL, node, verdict, (self._factory_text(node, choice, verdict, searched_summary(index)),))
+
+    visit_asyncfunctiondef = visit_functiondef
+
+    @staticmethod
+    def _class_text(finding: AbstractionFinding, searched: str) -> str:
+        base, impl = finding.base.data, finding.implementation
+        if base.get("protocol"):
+            kind = "Protocol"
+        elif base.get("abstract"):
+            kind = "Abstract base"
+        else:
+            kind = "Base class with NotImplementedError methods"
+        chain = f" (through {', '.join(d.data['name'] for d in finding.intermediates)})" if finding.intermediates else ""
+        name = impl.data["name"]
+        return (
+            f"{kind} {base['name']} has one implementation, {name} at {impl.path}:{impl.data['line']}{chain}; "
+            f"fold {base['name']} into {name} and use {name} directly. " + _evidence(finding.verdict, searched, SEARCHED_FOR_CLASSES)
+        )
+
+    @staticmethod
+    def _factory_text(node: nodes.FunctionDef, choice: FactoryChoice, verdict: Verdict, searched: str) -> str:
+        return (
+            f"Factory {node.name}() chooses among implementations but has one choice, {choice.key} -> "
+            f"{choice.implementation} (line {choice.line}); construct {choice.implementation} directly "
+            "(keep a check of the key only where it is a user-facing option). " + _evidence(verdict, searched, SEARCHED_FOR_FACTORIES)
+        )
+
+
+def register(linter: PyLinter) -> None:
+    linter.register_checker(SingleImplementationChecker(linter))

@@ -1,0 +1,1 @@
+"""Output formatters; more come from installed plugins."""

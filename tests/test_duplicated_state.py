@@ -1,0 +1,285 @@
+"""`duplicated-state-field`: the five shapes, their cross-file evidence, and the traps.
+
+Each test lints a small temporary project with real pylint runs; the evidence that
+lives in other files (builders, readers in YAML, `getattr` strings, tests) is part of
+the project, as in real code.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+from conftest import Finding, enable_args, run_pylint
+
+SYMBOL = "duplicated-state-field"
+
+
+def write_project(root: Path, files: dict[str, str]) -> None:
+    (root / "pyproject.toml").write_text("[project]\nname = 'state-case'\n")
+    for relpath, text in files.items():
+        target = root / relpath
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(textwrap.dedent(text))
+
+
+def lint(root: Path, cache_dir: Path, *extra: str) -> list[Finding]:
+    _, findings, stderr = run_pylint([*enable_args([SYMBOL]), *extra, "pkg"], cwd=root, cache_dir=cache_dir)
+    assert "Traceback" not in stderr, stderr
+    return [f for f in findings if f.symbol == SYMBOL]
+
+
+CANDIDATES = {
+    "pkg/__init__.py": "",
+    "pkg/state.py": '''
+        import time
+
+
+        class Request:
+            def __init__(self, rid: str, prompt: str, budget: int) -> None:
+                self.rid = rid
+                self.prompt = prompt
+                self.budget = budget
+
+
+        class StageState:
+            def __init__(self, request: Request) -> None:
+                self.rid = request.rid
+                self.prompt = request.prompt
+                self.budget = request.budget
+                self.items: list[int] = []
+                self.count = len(self.items)
+                self.touched_at = 0.0
+                self.by_yaml = 0
+                self.by_getattr = 0
+                self.by_tests = 0
+                self.snapshot_len = len(self.items)
+
+            def push(self, item: int) -> None:
+                self.items.append(item)
+                self.count = len(self.items)
+                self.touched_at = time.monotonic()
+
+            def reset(self) -> None:
+                self.items = []
+                self.count = len(self.items)
+
+            def done(self) -> bool:
+                return self.count > self.budget or not self.prompt or not self.rid or self.snapshot_len > 0
+
+
+        class Table:
+            def __init__(self) -> None:
+                self._states = {}
+                self._started = {}
+                self._log = {}
+
+            def add(self, state: StageState) -> None:
+                self._states[state.rid] = state
+                self._started[state.rid] = time.monotonic()
+                self._log[state.rid] = "added"
+
+            def drop(self, rid: str) -> None:
+                del self._states[rid]
+                self._started.pop(rid)
+
+            def size(self) -> int:
+                return len(self._states) + len(self._started) + len(self._log)
+
+
+        class Topology:
+            def __init__(self, world_size: int = 1, dp_size: int = 1) -> None:
+                self.world_size = world_size
+                self.dp_size = dp_size
+
+            def ranks(self) -> int:
+                return self.world_size * self.dp_size
+    ''',
+    "pkg/build.py": '''
+        from pkg.state import Topology
+
+
+        def build(config) -> Topology:
+            topology = Topology()
+            topology.world_size = config.world_size
+            return topology
+
+
+        def build_replica(replica_config) -> Topology:
+            replica = Topology(dp_size=2)
+            replica.world_size = replica_config.world_size
+            return replica
+
+
+        def build_plain(config) -> Topology:
+            return Topology(config.world_size, config.dp_size)
+
+
+        def peek(state) -> int:
+            return getattr(state, "by_getattr")
+    ''',
+    "deploy/stage.yaml": "stages:\n  - by_yaml: 1\n",
+    "tests/test_state.py": '''
+        def test_reads(state):
+            assert state.by_tests == 0
+    ''',
+}
+
+
+def test_each_shape_is_reported_with_its_evidence(tmp_path: Path, cache_dir: Path) -> None:
+    write_project(tmp_path, CANDIDATES)
+    findings = lint(tmp_path, cache_dir)
+    by_line = {(f.path, f.line): f for f in findings}
+    assert {(f.path, f.line, f.confidence) for f in findings} == {
+        ("pkg/state.py", 14, "HIGH"),  # mirror: rid, prompt, budget from Request
+        ("pkg/state.py", 18, "HIGH"),  # derivable: count = len(self.items), re-derived twice
+        ("pkg/state.py", 19, "HIGH"),  # written, never read: touched_at
+        ("pkg/state.py", 22, "INFERENCE"),  # read only by tests
+        ("pkg/state.py", 23, "INFERENCE"),  # derivable but assigned once: may be a snapshot
+        ("pkg/state.py", 40, "HIGH"),  # two maps, one binding (_log is never removed: not bound)
+        ("pkg/state.py", 59, "HIGH"),  # overwritten provisional value: every builder overwrites it
+    }
+    mirror = by_line[("pkg/state.py", 14)].message
+    assert "StageState copies rid, prompt, budget from Request" in mirror
+    assert "keep Request as the single owner" in mirror
+    maps = by_line[("pkg/state.py", 40)].message
+    assert "Table._states and Table._started" in maps and "_log" not in maps.split(":")[0]
+    provisional = by_line[("pkg/state.py", 59)].message
+    assert "config.world_size" in provisional and "pkg/build.py:7" in provisional
+    assert "tests/test_state.py" in by_line[("pkg/state.py", 22)].message
+
+
+def test_partial_overwrite_is_not_provisional(tmp_path: Path, cache_dir: Path) -> None:
+    """`build_plain` passes the value at construction: dp_size/world_size stay live."""
+    write_project(tmp_path, CANDIDATES)
+    findings = lint(tmp_path, cache_dir)
+    assert not any(f.line == 60 for f in findings)  # dp_size: never overwritten
+
+
+TRAPS = {
+    "pkg/__init__.py": "",
+    "pkg/traps.py": '''
+        import copy
+        import dataclasses
+        import threading
+        from dataclasses import dataclass
+        from typing import NamedTuple
+
+        import msgspec
+        from pydantic import BaseModel
+
+
+        class Request:
+            def __init__(self, rid: str, prompt: str, budget: int) -> None:
+                self.rid = rid
+                self.prompt = prompt
+                self.budget = budget
+
+
+        class Wire(msgspec.Struct):
+            rid: str
+            prompt: str
+            budget: int
+
+
+        class FromWire:
+            def __init__(self, wire: Wire) -> None:
+                self.rid = wire.rid
+                self.prompt = wire.prompt
+                self.budget = wire.budget
+
+
+        class Api(BaseModel):
+            rid: str
+            prompt: str
+            budget: int
+
+
+        class Msg(NamedTuple):
+            rid: str
+            prompt: str
+            budget: int
+
+
+        def to_api(request: Request) -> Api:
+            return Api(rid=request.rid, prompt=request.prompt, budget=request.budget)
+
+
+        def to_msg(request: Request) -> Msg:
+            return Msg(rid=request.rid, prompt=request.prompt, budget=request.budget)
+
+
+        class Pickled:
+            def __init__(self, request: Request) -> None:
+                self.rid = request.rid
+                self.prompt = request.prompt
+                self.budget = request.budget
+
+            def __getstate__(self) -> dict:
+                return {"rid": self.rid}
+
+
+        @dataclass(frozen=True)
+        class Frozen:
+            rid: str
+            prompt: str
+            budget: int
+
+
+        def freeze(request: Request) -> Frozen:
+            return Frozen(rid=request.rid, prompt=request.prompt, budget=request.budget)
+
+
+        class Deep:
+            def __init__(self, request: Request) -> None:
+                self.prompt = copy.deepcopy(request.prompt)
+                self.frozen = dataclasses.replace(freeze(request), prompt="")
+
+
+        class Reflected:
+            def __init__(self) -> None:
+                self.unread_a = 1
+
+            def row(self) -> dict:
+                return dict(self.__dict__)
+
+
+        class Worker(threading.Thread):
+            def __init__(self) -> None:
+                super().__init__()
+                self.daemon = True
+
+
+        class Alias:
+            def __init__(self, rid: str) -> None:
+                self.rid = rid
+                self.request_id = self.rid  # deprecated alias kept for old callers
+
+            def rekey(self, rid: str) -> None:
+                self.rid = rid
+                self.request_id = self.rid  # deprecated alias
+
+
+        def use(a: "Deep", b: "Alias") -> str:
+            return f"{a.prompt}{a.frozen}{b.request_id}"
+    ''',
+}
+
+
+def test_traps_are_silent_and_rejected_with_the_reason(tmp_path: Path, cache_dir: Path) -> None:
+    write_project(tmp_path, TRAPS)
+    assert lint(tmp_path, cache_dir) == []
+    rejected = {f.line: f.message for f in lint(tmp_path, cache_dir, "--omni-include-rejected=y")}
+    assert all("Rejected:" in message for message in rejected.values())
+    expectations = {
+        26: "Struct message",  # copies out of a msgspec message
+        44: "BaseModel message",  # pydantic
+        48: "NamedTuple message",
+        53: "(pickled)",
+        68: "frozen dataclass",
+        78: "read by reflection",
+        87: "exists on the base threading.Thread",
+        93: "documented compatibility alias",
+    }
+    for line, reason in expectations.items():
+        assert reason in rejected.get(line, ""), (line, rejected.get(line))

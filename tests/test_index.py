@@ -1,0 +1,195 @@
+"""The project index: every consumer kind it records, classification, cache and overrides."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from pylint_omni.evidence import ConsumerKind, consumers_of
+from pylint_omni.index import ProjectIndex
+from pylint_omni.paths import Location, find_project_root
+from pylint_omni.settings import OmniSettings
+
+
+def write(root: Path, files: dict[str, str]) -> None:
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text))
+
+
+PROJECT = {
+    "pyproject.toml": """
+        [project]
+        name = "demo"
+        [project.scripts]
+        demo-serve = "demo.cli:serve_main"
+        [project.entry-points."demo.plugins"]
+        fancy = "demo.plugins:FancyPlugin"
+    """,
+    "demo/__init__.py": "",
+    "demo/models.py": """
+        class UsedByName: ...
+        class UsedByImportString: ...
+        class UsedByColonPath: ...
+        class UsedByGetattr: ...
+        class UsedByFString: ...
+        class OnlyInTests: ...
+        class OnlyInDocs: ...
+        class OnlyInYaml: ...
+        class OnlyInJson: ...
+        class OnlyInCi: ...
+    """,
+    "demo/plugins.py": "class FancyPlugin: ...\n",
+    "demo/cli.py": """
+        import importlib
+        from demo import models
+
+        _MODELS_MODULE = "demo.models"
+
+        def serve_main():
+            a = models.UsedByName()
+            b = resolve_obj_by_qualname("demo.models.UsedByImportString")
+            c = load("demo.models:UsedByColonPath")
+            d = getattr(models, "UsedByGetattr")
+            e = locate(f"{_MODELS_MODULE}.UsedByFString")
+            mod = importlib.import_module("demo.plugins")
+            return a, b, c, d, e, mod
+    """,
+    "tests/test_models.py": "from demo.models import OnlyInTests\n\ndef test_it():\n    assert OnlyInTests\n",
+    "docs/models.md": "# Models\n\nUse `OnlyInDocs` for ...\n",
+    "deploy/stage.yaml": "stages:\n  - model_cls: OnlyInYaml\n    OnlyInYamlKey: 1\n",
+    "configs/model_index.json": '{"_class_name": "OnlyInJson"}\n',
+    ".github/workflows/ci.yml": "jobs:\n  test:\n    steps:\n      - run: python -c 'import demo; demo.OnlyInCi'\n",
+}
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> tuple[Path, ProjectIndex]:
+    write(tmp_path, PROJECT)
+    index = ProjectIndex(tmp_path, OmniSettings(cache_dir=tmp_path / "cache"))
+    index.refresh()
+    return tmp_path, index
+
+
+def kinds_and_vias(index: ProjectIndex, token: str) -> set[tuple[str, str]]:
+    return {(c.kind.value, c.via) for c in consumers_of(index, [token])}
+
+
+@pytest.mark.parametrize(
+    ("token", "expected"),
+    [
+        ("UsedByName", {("production", "call")}),
+        ("UsedByImportString", {("external/dynamic", "resolver")}),
+        ("UsedByColonPath", {("production", "str")}),
+        ("demo.models:UsedByColonPath", {("external/dynamic", "str")}),
+        ("UsedByGetattr", {("external/dynamic", "getattr")}),
+        ("UsedByFString", {("external/dynamic", "fstr")}),
+        ("demo.plugins", {("external/dynamic", "import_module"), ("external/dynamic", "entry-point:demo.plugins")}),
+        ("OnlyInTests", {("validation", "name")}),
+        ("OnlyInDocs", {("validation", "doc")}),
+        ("OnlyInYaml", {("production", "yaml-value")}),
+        ("OnlyInYamlKey", {("production", "yaml-key")}),
+        ("OnlyInJson", {("production", "json")}),
+        ("OnlyInCi", {("validation", "yaml-value")}),
+        ("serve_main", {("production", "script")}),
+        ("FancyPlugin", {("external/dynamic", "entry-point:demo.plugins")}),
+    ],
+)
+def test_every_consumer_kind_is_recorded(project: tuple[Path, ProjectIndex], token: str, expected: set) -> None:
+    _, index = project
+    assert kinds_and_vias(index, token) == expected
+
+
+def test_fstring_with_module_constant_prefix_is_resolved(project: tuple[Path, ProjectIndex]) -> None:
+    _, index = project
+    assert any(h.via == "fstr" for h in index.hits("demo.models.UsedByFString"))
+
+
+def test_imports_are_mentions_not_uses(project: tuple[Path, ProjectIndex]) -> None:
+    _, index = project
+    assert any(h.via == "import" for h in index.hits("OnlyInTests"))
+    assert all(c.via != "import" for c in consumers_of(index, ["OnlyInTests"]))
+
+
+def test_classification_by_glob(project: tuple[Path, ProjectIndex]) -> None:
+    _, index = project
+    assert index.location("demo/cli.py") is Location.PRODUCTION
+    assert index.location("tests/test_models.py") is Location.VALIDATION
+    assert index.location(".github/workflows/ci.yml") is Location.VALIDATION
+    custom = ProjectIndex(index.root, OmniSettings(cache_dir=index.root / "cache", validation_globs=("deploy/**",)))
+    custom.refresh()
+    assert {c.kind for c in consumers_of(custom, ["OnlyInYaml"])} == {ConsumerKind.VALIDATION}
+
+
+def test_project_root_is_nearest_marker(project: tuple[Path, ProjectIndex]) -> None:
+    root, _ = project
+    assert find_project_root(root / "demo" / "models.py") == root
+
+
+def test_warm_refresh_rereads_only_changed_files(project: tuple[Path, ProjectIndex]) -> None:
+    root, index = project
+    fresh = ProjectIndex(root, OmniSettings(cache_dir=root / "cache"))
+    stats = fresh.refresh()
+    assert stats.scanned == 0 and stats.reused == len(fresh.entries)
+    (root / "demo" / "plugins.py").write_text("class FancyPlugin: ...\nclass Renamed: ...\n")
+    stats = fresh.refresh()
+    assert stats.scanned == 1
+    assert fresh.definitions_named("Renamed")
+
+
+def test_override_replaces_one_file(project: tuple[Path, ProjectIndex]) -> None:
+    _, index = project
+    assert not consumers_of(index, ["OnlyInDocs"], []) or all(c.kind is ConsumerKind.VALIDATION for c in consumers_of(index, ["OnlyInDocs"]))
+    index.override("demo/cli.py", "from demo.models import OnlyInDocs\nx = OnlyInDocs()\n")
+    assert {c.kind for c in consumers_of(index, ["OnlyInDocs"])} == {ConsumerKind.PRODUCTION, ConsumerKind.VALIDATION}
+    assert not consumers_of(index, ["UsedByGetattr"])
+
+
+def test_registry_forms_are_found(tmp_path: Path) -> None:
+    write(tmp_path, {
+        "pyproject.toml": "[project]\nname='r'\n",
+        "r/__init__.py": "",
+        "r/impl.py": "class Alpha: ...\nclass Beta: ...\ndef f(): ...\n",
+        "r/tables.py": """
+            from enum import Enum
+            from r.impl import Alpha, Beta, f
+
+            DICT = {"a": Alpha, "b": Beta}
+            TUPLES = {"a": ("impl", "Alpha"), "b": ("impl", "Beta")}
+            ROWS = [("a", Alpha), ("b", Beta)]
+
+            class Paths(Enum):
+                A = "r.impl.Alpha"
+                B = "r.impl:Beta"
+
+            REG = {}
+            REG["f"] = f
+
+            @register_model("decorated")
+            class C: ...
+
+            @MODELS.register_module(name="by-keyword")
+            class D: ...
+
+            Factory.register("lazy", "r.impl", "Alpha")
+            NOT_A_REGISTRY = {"x": 1, "y": 2}
+        """,
+    })
+    index = ProjectIndex(tmp_path, OmniSettings(cache_enabled=False))
+    index.refresh()
+    forms = {(reg["name"], reg["form"]): [e["key"] for e in reg["entries"]] for _, reg in index.registries()}
+    assert forms == {
+        ("DICT", "dict"): ["a", "b"],
+        ("TUPLES", "dict"): ["a", "b"],
+        ("ROWS", "table"): ["a", "b"],
+        ("Paths", "enum"): ["A", "B"],
+        ("REG", "setitem"): ["f"],
+        ("register_model", "decorator"): ["decorated"],
+        ("MODELS.register_module", "decorator"): ["by-keyword"],
+        ("Factory", "register-call"): ["lazy"],
+    }
+    targets = {e["key"]: index.resolve_target(e["target"], e["suffix"]) for _, reg in index.registries() for e in reg["entries"] if reg["name"] == "TUPLES"}
+    assert {k: d.dotted for k, d in targets.items()} == {"a": "r.impl.Alpha", "b": "r.impl.Beta"}

@@ -1,0 +1,115 @@
+"""The plugin inside real pylint runs: parallel jobs, stdin, confidence, pragmas, options, CLI."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import SAMPLE_REPO, enable_args, run_pylint
+
+REGISTRY = ["--disable=all", "--enable=unused-registry-entry"]
+
+
+@pytest.fixture
+def sample_copy(tmp_path: Path) -> Path:
+    target = tmp_path / "sample_repo"
+    shutil.copytree(SAMPLE_REPO, target)
+    return target
+
+
+def test_parallel_jobs_give_the_same_messages(cache_dir: Path) -> None:
+    _, one, _ = run_pylint([*enable_args(), "-j", "1", "tinyomni"], cwd=SAMPLE_REPO, cache_dir=cache_dir)
+    _, two, _ = run_pylint([*enable_args(), "-j", "2", "tinyomni"], cwd=SAMPLE_REPO, cache_dir=cache_dir)
+    assert one and one == two
+
+
+def test_from_stdin_uses_the_buffer_for_project_facts(sample_copy: Path, cache_dir: Path) -> None:
+    envs = "tinyomni/envs.py"
+    _, full, _ = run_pylint([*REGISTRY, "tinyomni"], cwd=sample_copy, cache_dir=cache_dir)
+    _, stdin_run, _ = run_pylint([*REGISTRY, "--from-stdin", envs], cwd=sample_copy, stdin=(sample_copy / envs).read_text(), cache_dir=cache_dir)
+    assert [f for f in full if f.path == envs] == stdin_run and stdin_run
+    # The same file, edited in the buffer to read the variable: the finding goes away,
+    # although nothing on disk changed.
+    edited = (sample_copy / envs).read_text() + "\n\ndef legacy():\n    return __getattr__('TINYOMNI_USE_LEGACY_SCHEDULER')\n"
+    _, after, _ = run_pylint([*REGISTRY, "--from-stdin", envs], cwd=sample_copy, stdin=edited, cache_dir=cache_dir)
+    assert after == []
+
+
+def test_stdin_run_reports_only_that_file(cache_dir: Path) -> None:
+    path = "tinyomni/diffusion/pipelines/video.py"
+    _, found, _ = run_pylint([*REGISTRY, "--from-stdin", path], cwd=SAMPLE_REPO, stdin=(SAMPLE_REPO / path).read_text(), cache_dir=cache_dir)
+    assert found and {f.path for f in found} == {path}
+
+
+def test_confidence_high_shows_only_high(cache_dir: Path) -> None:
+    _, everything, _ = run_pylint([*REGISTRY, "tinyomni"], cwd=SAMPLE_REPO, cache_dir=cache_dir)
+    _, high, _ = run_pylint([*REGISTRY, "--confidence=HIGH", "tinyomni"], cwd=SAMPLE_REPO, cache_dir=cache_dir)
+    assert {f.confidence for f in everything} == {"HIGH", "INFERENCE"}
+    assert high == [f for f in everything if f.confidence == "HIGH"]
+
+
+def test_include_rejected_adds_rejected_findings(cache_dir: Path) -> None:
+    _, default, _ = run_pylint([*REGISTRY, "tinyomni"], cwd=SAMPLE_REPO, cache_dir=cache_dir)
+    _, with_rejected, _ = run_pylint([*REGISTRY, "--omni-include-rejected=y", "tinyomni"], cwd=SAMPLE_REPO, cache_dir=cache_dir)
+    rejected = [f for f in with_rejected if f.confidence == "UNDEFINED"]
+    assert rejected and all("Rejected:" in f.message for f in rejected)
+    assert [f for f in with_rejected if f.confidence != "UNDEFINED"] == default
+    reasons = " ".join(f.message for f in rejected)
+    for reason in ("entry-point:tinyomni.plugins", "built dynamically", "handed out or enumerated", "documented as a supported name"):
+        assert reason in reasons
+
+
+def test_disable_pragma_on_the_entry_line(sample_copy: Path, cache_dir: Path) -> None:
+    backends = sample_copy / "tinyomni/attention/backends.py"
+    text = backends.read_text().replace(
+        '"tinyomni.attention.legacy.LegacyXformersBackend"',
+        '"tinyomni.attention.legacy.LegacyXformersBackend"  # pylint: disable=unused-registry-entry',
+    )
+    backends.write_text(text)
+    _, found, _ = run_pylint([*REGISTRY, "tinyomni"], cwd=sample_copy, cache_dir=cache_dir)
+    assert "tinyomni/attention/backends.py" not in {f.path for f in found}
+    assert found
+
+
+def test_message_states_surface_evidence_search_and_unknowns(cache_dir: Path) -> None:
+    _, found, _ = run_pylint([*REGISTRY, "tinyomni/envs.py"], cwd=SAMPLE_REPO, cache_dir=cache_dir)
+    (finding,) = found
+    assert finding.message.startswith("Registry entry 'TINYOMNI_USE_LEGACY_SCHEDULER' of environment_variables")
+    for part in ("remove the entry", "Confidence high", "Evidence: production 0", "Searched", "unknown:"):
+        assert part in finding.message
+
+
+def test_validation_globs_option_from_the_command_line(cache_dir: Path) -> None:
+    # With deploy/ declared validation, the pipeline named only there loses its production consumer.
+    path = "tinyomni/diffusion/pipelines/image.py"
+    _, default, _ = run_pylint([*REGISTRY, "--omni-include-rejected=y", path], cwd=SAMPLE_REPO, cache_dir=cache_dir)
+    assert default == []
+    args = [*REGISTRY, "--omni-include-rejected=y", "--omni-validation-globs=tests/**,docs/**,deploy/**", path]
+    _, found, _ = run_pylint(args, cwd=SAMPLE_REPO, cache_dir=cache_dir)
+    assert len(found) == 1 and "validation 1 (deploy/tiny_omni_two_stage.yaml:9 (yaml-value))" in found[0].message
+
+
+def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "pylint_omni", *args], cwd=cwd, capture_output=True, text=True, timeout=300)
+
+
+def test_explain_lists_consumers_by_kind() -> None:
+    out = cli("explain", "MooncakeConnector", cwd=SAMPLE_REPO)
+    assert out.returncode == 0
+    assert "external/dynamic mentions: 1" in out.stdout
+    assert "pyproject.toml:19  (entry-point:tinyomni.plugins)" in out.stdout
+    assert "validation mentions: 1" in out.stdout and "docs/connectors.md" in out.stdout
+    assert cli("explain", "NoSuchNameAnywhere", cwd=SAMPLE_REPO).returncode == 1
+
+
+def test_index_command_reports_scan_and_times() -> None:
+    out = cli("index", "--json", "--root", str(SAMPLE_REPO), cwd=SAMPLE_REPO)
+    import json
+
+    data = json.loads(out.stdout)
+    assert data["files_by_kind"]["python"] >= 30 and data["registries"] >= 8
+    assert data["warm_files_reread"] == 0 and data["cold_seconds"] >= 0
