@@ -108,6 +108,7 @@ class ProjectIndex:
         self._defs: dict[str, list[Definition]] | None = None
         self._by_dotted: dict[str, Definition] | None = None
         self._modules: dict[str, str] | None = None
+        self.derived: dict[str, Any] = {}  # per-run results computed from the facts (contracts, ...)
 
     # -- building ----------------------------------------------------------------------
     def _cache_path(self) -> Path | None:
@@ -195,6 +196,7 @@ class ProjectIndex:
         self._locations[relpath] = classify_path(relpath, self.settings.validation_globs, self.settings.production_globs)
 
     def _invalidate(self) -> None:
+        self.derived = {}
         self._hits = None
         self._defs = None
         self._by_dotted = None

@@ -100,7 +100,9 @@ class OwnerLookup:
     def loaded_by_name(self, name: str) -> str | None:
         """Where a class is named by a string (registry, import string, entry point, config)."""
         for hit in self.index.hits(name):
-            if hit.via in LOADING_VIAS or hit.via.startswith("entry-point:"):
+            if hit.via.startswith("entry-point:") or (
+                hit.via in LOADING_VIAS and self.index.location(hit.path) is Location.PRODUCTION
+            ):
                 return f"{hit.path}:{hit.line} ({hit.via})"
         return None
 

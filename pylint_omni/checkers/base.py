@@ -13,7 +13,9 @@ from typing import Any
 from astroid import nodes
 from pylint.checkers import BaseChecker
 
+from pylint_omni.checkers.wording import searched_summary
 from pylint_omni.evidence import Status, Verdict
+from pylint_omni.findings import FindingDetails, build_record, write_record
 from pylint_omni.index import ProjectIndex, begin_run, get_index
 from pylint_omni.options import settings_from
 from pylint_omni.paths import find_project_root
@@ -29,6 +31,7 @@ class OmniChecker(BaseChecker):
 
     name = "pylint-omni"
     _settings: OmniSettings | None = None
+    _current: tuple[ProjectIndex, str] | None = None
 
     def open(self) -> None:
         begin_run()
@@ -52,12 +55,28 @@ class OmniChecker(BaseChecker):
         if module.file_bytes is not None:  # --from-stdin: the editor buffer wins
             text = module.file_bytes.decode("utf-8") if isinstance(module.file_bytes, bytes) else str(module.file_bytes)
             index.override(relpath, text)
+        self._current = (index, relpath)
         return index, relpath
 
-    def emit(self, symbol: str, node: nodes.NodeNG, verdict: Verdict, args: tuple[Any, ...]) -> None:
-        """Emit a candidate (or, when asked for the report, a rejected finding)."""
+    def emit(
+        self,
+        symbol: str,
+        node: nodes.NodeNG,
+        verdict: Verdict,
+        args: tuple[Any, ...],
+        details: FindingDetails | None = None,
+    ) -> None:
+        """Emit a candidate (or, when asked, a rejected finding) and record it for the report.
+
+        Rejected findings are always recorded (the report lists them as rejected ideas)
+        but emitted as messages only with `omni-include-rejected`.
+        """
         if verdict.status is Status.LIVE:
             return
+        if details is not None and self._current is not None:
+            index, relpath = self._current
+            message = self.msgs[self.linter.msgs_store.get_message_definitions(symbol)[0].msgid][0] % args
+            write_record(build_record(index, relpath, symbol, node.fromlineno or 0, node.col_offset or 0, verdict, message, details, searched_summary(index)))
         if verdict.status is Status.REJECTED and not self.settings.include_rejected:
             return
         self.add_message(symbol, node=node, args=args, confidence=verdict.pylint_confidence)

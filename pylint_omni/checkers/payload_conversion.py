@@ -188,7 +188,6 @@ def _encoding_key(call: nodes.Call) -> tuple[str, nodes.NodeNG] | None:
 class PayloadConversionChecker(CopyChecker):
     """Flags encode→decode round trips and repeated encodings of one payload."""
 
-    name = "omni-redundant-payload-conversion"
     symbol = "redundant-payload-conversion"
     msgs = {
         "R7305": (

@@ -195,7 +195,6 @@ def repeated_host_copy(earlier: nodes.Call, later: nodes.Call) -> CopyFinding | 
 class TensorMaterializationChecker(CopyChecker):
     """Flags redundant tensor copies, device round trips and repeated host transfers."""
 
-    name = "omni-redundant-tensor-materialization"
     symbol = "redundant-tensor-materialization"
     msgs = {
         "R7304": (

@@ -15,6 +15,7 @@ from pylint.lint import PyLinter
 
 from pylint_omni.checkers.base import OmniChecker
 from pylint_omni.checkers.wording import describe_verdict, searched_summary
+from pylint_omni.findings import FindingDetails
 from pylint_omni.paths import Location
 from pylint_omni.registry_liveness import EntryEvidence, judge_entry, read_registry
 
@@ -56,7 +57,27 @@ class UnusedRegistryEntryChecker(OmniChecker):
                 at = positions.get((entry["line"], entry["col"]))
                 if evidence is None or at is None:
                     continue
-                self.emit("unused-registry-entry", at, evidence.verdict, (self._text(registry, entry, evidence, searched),))
+                text = self._text(registry, entry, evidence, searched)
+                self.emit("unused-registry-entry", at, evidence.verdict, (text,), self._details(relpath, registry, entry, evidence))
+
+    @staticmethod
+    def _details(relpath: str, registry: dict, entry: dict, evidence: EntryEvidence) -> FindingDetails:
+        key, target = entry["key"], evidence.target
+        surface = [f"{relpath}:{entry['line']} {registry['name']}[{key!r}] ({registry['form']})"]
+        simplification = f"Remove the entry {key!r} from {registry['name']}"
+        benefit = f"one {registry['form']} registry entry and the name {key!r} as a supported choice"
+        names = [key]
+        if target is not None:
+            lines = target.data["end"] - target.data["line"] + 1
+            surface.append(f"{target.path}:{target.data['line']} {target.kind} {target.data['name']}")
+            simplification += f", then delete {target.kind} {target.data['name']} if nothing else uses it"
+            benefit += f"; {target.kind} {target.data['name']} ({lines} lines) once unused"
+            names.append(target.data["name"])
+        risk = (
+            f"A configuration, checkpoint or plugin outside this repository that names {key!r} would stop "
+            "resolving; run the tests that exercise the registry."
+        )
+        return FindingDetails(surface, simplification + ".", benefit, risk, names)
 
     @staticmethod
     def _text(registry: dict, entry: dict, evidence: EntryEvidence, searched: str) -> str:

@@ -15,6 +15,7 @@ from typing import Any
 
 import yaml
 
+from pylint_omni.scan.front_matter import parse_front_matter
 from pylint_omni.scan.tokens import RefSink, record_string
 
 if sys.version_info >= (3, 11):
@@ -186,4 +187,11 @@ def scan_text(text: str, via: str) -> dict[str, Any]:
             record_string(sink, word, number, via)
             if "/" in word and word.endswith(".py"):
                 record_string(sink, word[:-3].replace("/", "."), number, via)
-    return {"kind": "doc", "refs": sink.data}
+    facts: dict[str, Any] = {"kind": "doc", "refs": sink.data}
+    if via == "doc":
+        front_matter, problem = parse_front_matter(text)
+        if front_matter is not None:
+            facts["front_matter"] = front_matter
+        if problem:
+            facts["front_matter_error"] = problem
+    return facts

@@ -1,0 +1,158 @@
+"""`redundant-tensor-materialization` and `redundant-payload-conversion` on real pylint runs.
+
+The catalogue tests (test_catalogue.py) check where bad.py fires and that good.py is
+silent; these check what the catalogue cannot: confidence levels, the message text,
+rejection by a comment, validation paths, import resolution, alias tracking,
+`# pylint: disable=` and `-j 2`.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from conftest import Finding, enable_args, run_pylint
+
+SYMBOLS = ["redundant-tensor-materialization", "redundant-payload-conversion"]
+
+OPS = '''\
+import pickle
+
+import torch
+import torch as th
+import triton.language as tl
+
+
+def proven(logits):
+    ids = th.argmax(logits, dim=-1)
+    return torch.tensor(ids.tolist())
+
+
+def heuristic(hidden: torch.Tensor, target_dtype):
+    return hidden.to(target_dtype).to(hidden.device)
+
+
+def round_trip(x):
+    return x.cpu().cuda()
+
+
+def explained(x):
+    return x.cpu().cuda()  # sync on purpose: the kernel reads host memory
+
+
+def silenced(x):
+    return x.cpu().cuda()  # pylint: disable=redundant-tensor-materialization
+
+
+def triton_kernel(u):
+    return tl.zeros_like(u).to(tl.uint8)
+
+
+def alias_written(x: torch.Tensor):
+    flat = x.view(-1)
+    first = x.item()
+    flat.add_(1)
+    return first, x.item()
+
+
+def callee_may_write(x: torch.Tensor, step):
+    first = x.item()
+    step(x)
+    return first, x.item()
+
+
+def self_may_write(self, x: torch.Tensor):
+    first = x.tolist()
+    self.refresh()
+    return first, x.tolist()
+
+
+def pickled_twice(output, sock):
+    size = len(pickle.dumps(output))
+    sock.send(pickle.dumps(output))
+    return size
+
+
+def deep_copy(request):
+    return pickle.loads(pickle.dumps(request))
+'''
+
+TEST_FILE = '''\
+import torch
+
+
+def test_round_trip():
+    x = torch.zeros(3)
+    assert torch.equal(torch.tensor(x.tolist()), x)
+'''
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("tensor-project")
+    (root / "pyproject.toml").write_text("[project]\nname = 'tensor-case'\n")
+    (root / "pkg").mkdir()
+    (root / "pkg" / "__init__.py").write_text("")
+    (root / "pkg" / "ops.py").write_text(textwrap.dedent(OPS))
+    (root / "tests").mkdir()
+    (root / "tests" / "test_ops.py").write_text(TEST_FILE)
+    return root
+
+
+def lint(project: Path, cache: Path, *extra: str) -> list[Finding]:
+    _, findings, stderr = run_pylint([*enable_args(SYMBOLS), *extra, "pkg", "tests"], cwd=project, cache_dir=cache)
+    assert "Traceback" not in stderr, stderr
+    return findings
+
+
+def line_of(text: str) -> int:
+    return next(i for i, line in enumerate(OPS.splitlines(), start=1) if text in line)
+
+
+@pytest.fixture(scope="module")
+def default_run(project: Path, tmp_path_factory: pytest.TempPathFactory) -> list[Finding]:
+    return lint(project, tmp_path_factory.mktemp("cache"))
+
+
+def test_exact_findings_and_confidence(default_run: list[Finding]) -> None:
+    got = {(f.path, f.line, f.symbol, f.confidence) for f in default_run}
+    tensor, payload = SYMBOLS
+    assert got == {
+        ("pkg/ops.py", line_of("torch.tensor(ids.tolist())"), tensor, "HIGH"),
+        ("pkg/ops.py", line_of("hidden.to(target_dtype)"), tensor, "INFERENCE"),
+        ("pkg/ops.py", line_of("def round_trip") + 1, tensor, "HIGH"),
+        ("pkg/ops.py", line_of("sock.send(pickle.dumps(output))"), payload, "HIGH"),
+        ("pkg/ops.py", line_of("pickle.loads(pickle.dumps(request))"), payload, "INFERENCE"),
+    }
+
+
+def test_message_names_the_copy_the_transitions_and_the_fix(default_run: list[Finding]) -> None:
+    round_trip = next(f for f in default_run if f.line == line_of("def round_trip") + 1)
+    assert "`x.cpu().cuda()`" in round_trip.message
+    assert "device→host then host→device: 2 transfers" in round_trip.message
+    assert "`x.cuda()`" in round_trip.message
+    medium = next(f for f in default_run if f.confidence == "INFERENCE" and "target_dtype" in f.message)
+    assert "`hidden.to(hidden.device, target_dtype)`" in medium.message
+    assert "by its name only" in medium.message
+    twice = next(f for f in default_run if f.symbol == "redundant-payload-conversion" and f.confidence == "HIGH")
+    assert f"first at line {line_of('size = len(pickle.dumps(output))')}" in twice.message
+
+
+def test_comment_rejects_and_report_lists_it(project: Path, tmp_path: Path, default_run: list[Finding]) -> None:
+    explained = line_of("sync on purpose")
+    assert all(f.line != explained for f in default_run)
+    with_rejected = lint(project, tmp_path, "--omni-include-rejected=y")
+    rejected = [f for f in with_rejected if f.line == explained]
+    assert len(rejected) == 1
+    assert "Rejected: a comment on the line explains it" in rejected[0].message
+    assert all(f.line != line_of("pylint: disable=redundant") for f in with_rejected)
+
+
+def test_validation_files_are_not_audited(default_run: list[Finding]) -> None:
+    assert not [f for f in default_run if f.path.startswith("tests/")]
+
+
+def test_same_findings_with_two_jobs(project: Path, tmp_path: Path, default_run: list[Finding]) -> None:
+    assert lint(project, tmp_path, "-j", "2") == default_run
