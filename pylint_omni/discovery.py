@@ -8,6 +8,7 @@ costs one message, never the run.
 from __future__ import annotations
 
 import os
+from stat import S_ISREG
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
@@ -83,6 +84,9 @@ def discover(root: Path, exclude_globs: tuple[str, ...], problems: dict[str, str
                 stat = os.stat(full)
             except OSError as exc:
                 problems[rel] = f"cannot stat: {exc.strerror or exc}"
+                continue
+            if not S_ISREG(stat.st_mode):
+                problems[rel] = "not a regular file (a pipe, socket or device); not read"
                 continue
             yield SourceFile(rel, kind, stat.st_size, stat.st_mtime_ns)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pylint.lint import PyLinter
 
-from pylint_omni.checkers import unused_registry_entry
+from pylint_omni.checkers import input_problems, unused_registry_entry
 from pylint_omni.checkers import single_implementation
 from pylint_omni.checkers import duplicated_state
 from pylint_omni.checkers import tensor_materialization
@@ -14,6 +14,7 @@ from pylint_omni.options import OmniOptions
 
 def register(linter: PyLinter) -> None:
     linter.register_checker(OmniOptions(linter))
+    input_problems.register(linter)
     unused_registry_entry.register(linter)
     single_implementation.register(linter)
     duplicated_state.register(linter)

@@ -276,12 +276,12 @@ def provisional_overwrites(index: ProjectIndex, class_name: str, field_name: str
     field from a dotted source ending in the same attribute, and nothing builds
     the class another way (subclasses, names loaded by string).
     """
-    for rel, facts in index.python_files():
+    for _, facts in index.python_files():
         for record in facts.get("classes", []):
             if any(base.rpartition(".")[2] == class_name for base in record.get("bases", [])):
                 return None
-    if any(hit.via in ("getattr", "import_module", "resolver", "fstr", "str", "yaml-value", "entry-point") for hit in index.hits(class_name)):
-        return None
+    if any(hit.via in LOADING_VIAS or hit.via.startswith("entry-point:") for hit in index.hits(class_name)):
+        return None  # built by name somewhere: the construction sites are unknown
     sites = [h for h in index.hits(class_name) if h.via == "call" and index.location(h.path) is Location.PRODUCTION]
     if not sites:
         return None

@@ -6,6 +6,7 @@ every keyed write or removal on a field, and every place a field's object escape
 The detectors below read that record; the cross-file evidence lives in
 `state_evidence`:
 - `find_mirrors`: three or more `self.X = src.X` from one source in one method;
+- `keyword_mirrors`: `Cls(X=src.X, Y=src.Y, Z=src.Z)`, three or more from one source;
 - `find_derived`: a field only ever assigned from other fields of the same object;
 - `find_bound_maps`: two dict fields always written and removed together, same key.
 """

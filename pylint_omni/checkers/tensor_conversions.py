@@ -98,6 +98,8 @@ def _merge(call: nodes.Call, inner: nodes.NodeNG, kind: str, arg: nodes.NodeNG, 
     if first is None or len(first) != 1 or kind in first:
         return None  # dtype then dtype is rounding on purpose; device then device is a round trip (own check)
     (other_kind, (other_arg, other_strength)), = first.items()
+    if _built_object(receiver(inner)):
+        return None  # `Model(config).to(device).to(dtype)` converts a module's parameters, not a tensor
     device, dtype = (arg, other_arg) if kind == "device" else (other_arg, arg)
     weakest = min(strength, other_strength)
     return CopyFinding(
@@ -110,6 +112,17 @@ def _merge(call: nodes.Call, inner: nodes.NodeNG, kind: str, arg: nodes.NodeNG, 
         strength=weakest,
         unknown="" if weakest >= Strength.PROVEN else "a device or dtype is recognised by its name only",
     )
+
+
+def _built_object(expr: nodes.NodeNG) -> bool:
+    """An instance built by a class call (`CLIPVisionModel(cfg)`), the usual receiver of `Module.to`."""
+    while (step := method_call(expr)) is not None:
+        expr = receiver(step)
+    if not isinstance(expr, nodes.Call) or torch_function(expr) is not None:
+        return False
+    func = expr.func
+    name = func.attrname if isinstance(func, nodes.Attribute) else getattr(func, "name", "")
+    return name[:1].isupper() and name != "Tensor"
 
 
 def _no_op(call: nodes.Call, inner: nodes.NodeNG, kind: str, arg: nodes.NodeNG) -> CopyFinding | None:

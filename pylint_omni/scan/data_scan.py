@@ -65,7 +65,7 @@ def _walk_yaml_nodes(node: yaml.Node, sink: RefSink, budget: list[int], seen: se
         line = current.start_mark.line + 1
         if current.tag.startswith("tag:yaml.org,2002:python/"):
             if not notes:
-                notes.append(f"YAML tag !!{current.tag.rpartition(':')[2]} at line {line} skipped (Python tags are never constructed)")
+                notes.append(f"YAML tag {current.tag.replace('tag:yaml.org,2002:', '!!')} at line {line} skipped (Python tags are never constructed)")
             continue
         if isinstance(current, yaml.ScalarNode):
             _record_value(sink, str(current.value), line, "yaml-value")
