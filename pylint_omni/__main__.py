@@ -1,10 +1,11 @@
-"""Command line: `python -m pylint_omni explain NAME`, `index`, `report`.
+"""Command line: `python -m pylint_omni explain NAME`, `index`, `report`, `precommit`.
 
 - `explain NAME`: every consumer the index knows for a symbol, key or dotted path, by
   kind, with file:line; the first thing to ask when a finding surprises you.
 - `index`: what was scanned (files by kind, definitions, registries, problems) and
   the cold and warm build times.
 - `report [PATHS]`: runs pylint with the plugin and writes the audit report.
+- `precommit [FILES]`: the advisory pre-commit hook (see `precommit.py`).
 Settings come from the project's `pyproject.toml` (`[tool.pylint.*]` `omni-*` keys).
 """
 
@@ -19,6 +20,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, Sequence
 
+from pylint_omni import precommit
 from pylint_omni.evidence import ConsumerKind, consumer_kind
 from pylint_omni.index import ProjectIndex
 from pylint_omni.options import settings_from
@@ -118,7 +120,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     p_index = commands.add_parser("index", help="what the index scanned, and cold/warm build times")
     p_index.add_argument("--root")
     p_index.add_argument("--json", action="store_true")
+    p_hook = commands.add_parser("precommit", help="advisory pre-commit hook: print findings, exit 0 unless pylint breaks")
+    p_hook.add_argument("files", nargs="*")
+    p_hook.add_argument("--project", action="store_true", help="lint every top-level package instead of FILES")
     args = parser.parse_args(argv)
+    if args.command == "precommit":
+        return precommit.run(args.files, args.project)
     try:
         if args.command == "explain":
             return explain(args.name, _root(args.root))

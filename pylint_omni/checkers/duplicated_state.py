@@ -59,7 +59,6 @@ CHEAP_CALLS = frozenset({"len", "bool", "int", "float", "str", "abs", "round"})
 class DuplicatedStateChecker(OmniChecker, BaseTokenChecker):
     """Flags fields that duplicate a fact another owner (or the same object) already holds."""
 
-    name = "omni-duplicated-state-field"
     msgs = {
         "R7303": (
             "%s",
