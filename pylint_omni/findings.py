@@ -79,10 +79,15 @@ def build_record(
     column: int,
     verdict: Verdict,
     message: str,
-    details: FindingDetails,
+    details: FindingDetails | None,
     searched: str,
 ) -> FindingRecord:
-    """Join a verdict with ownership and validation (the evidence pass, not the reporter)."""
+    """Join a verdict with ownership and validation (the evidence pass, not the reporter).
+
+    Without `details` (a checker that gives none yet) surface, simplification, benefit
+    and risk stay empty: the report says so and shows the message instead.
+    """
+    details = details or FindingDetails([], "", "", "")
     owner = contracts_of(index).owner_of(relpath)
     contract = owner[0] if owner else None
     validation = list(contract.validation_paths) if contract and contract.validation_paths else _tests_naming(index, details.names)
@@ -107,6 +112,11 @@ def build_record(
         owner_path=contract.path if contract else None,
         root=str(index.root),
     )
+
+
+def recording_findings() -> bool:
+    """Whether a reporter asked for finding records (the folder variable is set)."""
+    return bool(os.environ.get(FINDINGS_DIR_ENV))
 
 
 def write_record(record: FindingRecord) -> None:

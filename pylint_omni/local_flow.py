@@ -109,10 +109,11 @@ def single_binding_value(name: nodes.Name) -> nodes.NodeNG | None:
     return None
 
 
-def binding_statement(name: nodes.Name) -> nodes.NodeNG | None:
-    """The assignment statement of a once-bound local name."""
-    value = single_binding_value(name)
-    return value.parent if value is not None and not isinstance(value, nodes.AssignName) else None
+def unchanged_after_binding(name: nodes.Name, value: nodes.NodeNG) -> bool:
+    """Nothing in the function rebinds, writes into, awaits around or hands out a once-bound local."""
+    function = enclosing_function(name)
+    binding = getattr(value.parent, "targets", [getattr(value.parent, "target", None)])[0]
+    return function is not None and not disturbed(list(function.body), {name.name}, skip=[binding])
 
 
 def uses_of(function: nodes.FunctionDef, name: str) -> list[nodes.Name]:

@@ -15,7 +15,7 @@ from pylint.checkers import BaseChecker
 
 from pylint_omni.checkers.wording import searched_summary
 from pylint_omni.evidence import Status, Verdict
-from pylint_omni.findings import FindingDetails, build_record, write_record
+from pylint_omni.findings import FindingDetails, build_record, recording_findings, write_record
 from pylint_omni.index import ProjectIndex, begin_run, get_index
 from pylint_omni.options import settings_from
 from pylint_omni.paths import find_project_root
@@ -69,14 +69,18 @@ class OmniChecker(BaseChecker):
         """Emit a candidate (or, when asked, a rejected finding) and record it for the report.
 
         Rejected findings are always recorded (the report lists them as rejected ideas)
-        but emitted as messages only with `omni-include-rejected`.
+        but emitted as messages only with `omni-include-rejected`. A finding silenced by
+        a `# pylint: disable=` pragma is not recorded either. Checkers that give no
+        `details` still get a record (evidence, owner, validation) for the report.
         """
         if verdict.status is Status.LIVE:
             return
-        if details is not None and self._current is not None:
-            index, relpath = self._current
-            message = self.msgs[self.linter.msgs_store.get_message_definitions(symbol)[0].msgid][0] % args
-            write_record(build_record(index, relpath, symbol, node.fromlineno or 0, node.col_offset or 0, verdict, message, details, searched_summary(index)))
+        if recording_findings() and self.linter.is_message_enabled(symbol, node.fromlineno):
+            found = self.index_for(node.root())  # the index is only built when a report asks
+            if found is not None:
+                index, relpath = found
+                message = self.msgs[self.linter.msgs_store.get_message_definitions(symbol)[0].msgid][0] % args
+                write_record(build_record(index, relpath, symbol, node.fromlineno or 0, node.col_offset or 0, verdict, message, details, searched_summary(index)))
         if verdict.status is Status.REJECTED and not self.settings.include_rejected:
             return
         self.add_message(symbol, node=node, args=args, confidence=verdict.pylint_confidence)

@@ -94,7 +94,8 @@ def decode_of_encode(call: nodes.Call) -> CopyFinding | None:
         surface=_code(call),
         problem=f"decodes the {what} encoding it just made{through}",
         cost="1 encode + 1 decode and a bytes copy of the payload, in one process",
-        fix=f"use `{payload}` directly" + (" (`copy.deepcopy` if an independent copy is needed)" if strength < Strength.PROVEN else ""),
+        fix=f"use `{payload}` directly"
+        + (" (`copy.deepcopy` if an independent copy is needed)" if strength < Strength.PROVEN else ""),
         evidence=f"`{call_name(encode)}` feeds `{decoder}` in this function",
         strength=strength,
         unknown=WHY_ON_PURPOSE.get(what, ""),

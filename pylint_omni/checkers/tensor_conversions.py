@@ -9,7 +9,9 @@ from __future__ import annotations
 from astroid import nodes
 
 from pylint_omni.checkers.copy_findings import CopyFinding
-from pylint_omni.local_flow import disturbed, enclosing_function, keyword_named, single_binding_value, uses_of
+from pylint_omni.local_flow import (
+    enclosing_function, keyword_named, single_binding_value, unchanged_after_binding, uses_of,
+)
 from pylint_omni.tensor_facts import (
     DEVICE_KEEPING_METHODS,
     DTYPE_KEEPING_METHODS,
@@ -88,7 +90,11 @@ def chained_conversion(call: nodes.Call) -> CopyFinding | None:
         return None
     (kind, (arg, strength)), = outer.items()
     inner = receiver(call)
-    return _merge(call, inner, kind, arg, strength) or _no_op(call, inner, kind, arg) or _late_factory(call, inner, kind, strength)
+    return (
+        _merge(call, inner, kind, arg, strength)
+        or _no_op(call, inner, kind, arg)
+        or _late_factory(call, inner, kind, strength)
+    )
 
 
 def _merge(call: nodes.Call, inner: nodes.NodeNG, kind: str, arg: nodes.NodeNG, strength: Strength) -> CopyFinding | None:
@@ -139,7 +145,11 @@ def _no_op(call: nodes.Call, inner: nodes.NodeNG, kind: str, arg: nodes.NodeNG) 
     elif given is None and factory in LIKE_FACTORIES and current.args and current.args[0].as_string() == expected_root:
         reason = f"`torch.{factory}({expected_root})` already has `{expected_root}`'s {kind}"
     elif expected_root is not None and current.as_string() == expected_root and not factory:
-        reason = f"it derives from `{expected_root}` through {kind}-keeping methods only" if current is not inner else f"it is `{expected_root}` itself"
+        reason = (
+            f"it derives from `{expected_root}` through {kind}-keeping methods only"
+            if current is not inner
+            else f"it is `{expected_root}` itself"
+        )
     else:
         return None
     return CopyFinding(
@@ -185,10 +195,7 @@ def contiguous_of_contiguous(call: nodes.Call) -> CopyFinding | None:
     subject, through = receiver(call), ""
     if isinstance(subject, nodes.Name):
         value = single_binding_value(subject)
-        function = enclosing_function(call)
-        if value is None or isinstance(value, nodes.AssignName) or function is None:
-            return None
-        if disturbed(list(function.body), {subject.name}, skip=[value.parent.targets[0]] if isinstance(value.parent, nodes.Assign) else []):
+        if value is None or isinstance(value, nodes.AssignName) or not unchanged_after_binding(subject, value):
             return None  # an in-place transpose or a callee could change the layout
         through, subject = f" (`{subject.name}`, bound at line {value.lineno})", value
     factory = torch_function(subject)

@@ -22,7 +22,7 @@ from pylint.lint import PyLinter
 
 from pylint_omni.checkers.copy_findings import CopyChecker, CopyFinding
 from pylint_omni.checkers.tensor_conversions import chained_conversion, clone_of_fresh, contiguous_of_contiguous
-from pylint_omni.local_flow import disturbed, enclosing_function, single_binding_value
+from pylint_omni.local_flow import single_binding_value, unchanged_after_binding
 from pylint_omni.repeated_values import repeated_pairs
 from pylint_omni.tensor_facts import (
     Strength,
@@ -68,10 +68,7 @@ def round_trip_to_tensor(call: nodes.Call) -> CopyFinding | None:
     source, through = call.args[0], ""
     if isinstance(source, nodes.Name):
         value = single_binding_value(source)
-        scope = enclosing_function(call)
-        if value is None or isinstance(value, nodes.AssignName) or scope is None:
-            return None
-        if disturbed(list(scope.body), {source.name}, skip=[value.parent.targets[0]] if isinstance(value.parent, nodes.Assign) else []):
+        if value is None or isinstance(value, nodes.AssignName) or not unchanged_after_binding(source, value):
             return None
         source, through = value, f" (through `{call.args[0].as_string()}`, line {value.lineno})"
     host = method_call(source, "tolist", "numpy")
@@ -91,7 +88,8 @@ def round_trip_to_tensor(call: nodes.Call) -> CopyFinding | None:
     is_tensor = kind == "numpy" or strength > Strength.NONE
     name = tensor.as_string()
     fix = (
-        f"keep it a tensor: use `{name}` (`{name}.to(device, dtype)` or `{name}.clone()` where a move, a new dtype or a copy is wanted)"
+        f"keep it a tensor: use `{name}` (`{name}.to(device, dtype)` or `{name}.clone()` "
+        "where a move, a new dtype or a copy is wanted)"
         if is_tensor
         else f"convert once: `torch.as_tensor({name})` (or `{name}.clone()` if `{name}` is a tensor)"
     )
@@ -156,7 +154,9 @@ def tensor_of_tensor(call: nodes.Call) -> CopyFinding | None:
     )
 
 
-PATTERNS = (round_trip_to_tensor, device_round_trip, tensor_of_tensor, clone_of_fresh, chained_conversion, contiguous_of_contiguous)
+PATTERNS = (
+    round_trip_to_tensor, device_round_trip, tensor_of_tensor, clone_of_fresh, chained_conversion, contiguous_of_contiguous,
+)
 
 
 def _host_key(call: nodes.Call) -> tuple[str, nodes.NodeNG] | None:
