@@ -1,0 +1,156 @@
+"""Speed and memory of pylint-omni, as ratios measured back to back in one run.
+
+    python benchmarks/run.py [TREE PACKAGE] [--synthetic N] [--repeat K] [--json OUT]
+
+Without TREE it generates a synthetic corpus (`benchmarks/synthetic.py`, 1,200 modules
+by default) in a temporary folder. Measured, each as the best of K runs:
+1. pylint parse-only (`--disable=all --enable=unused-import`) vs pylint with only this
+   plugin's messages (`--disable=all --enable=pylint-omni`, warm index cache):
+   target ratio <= 1.15; and their peak memory (target: at most +300 MB).
+2. the project index built cold (no cache) and warm (from the cache), in-process;
+   cold against `vulture` on the same tree when vulture is installed (target: faster);
+   warm target: under 0.5 s for ~1,000 modules.
+3. the editor case: one file through `--from-stdin`, plain pylint vs pylint with the
+   plugin, same enabled messages plus the plugin's, warm cache: target ratio <= 1.3.
+Machines are noisy: read the ratios, not the seconds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import replace
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from synthetic import generate  # noqa: E402
+
+from pylint_omni.__main__ import settings_for_root  # noqa: E402
+from pylint_omni.index import ProjectIndex  # noqa: E402
+
+PARSE_ONLY = ["--disable=all", "--enable=unused-import"]
+PLUGIN_ONLY = ["--load-plugins=pylint_omni", "--disable=all", "--enable=pylint-omni"]
+
+
+def timed_child(command: list[str], cwd: Path, env: dict[str, str], stdin: str | None = None) -> tuple[float, float]:
+    """(seconds, peak RSS in MB) of one child process."""
+    started = time.perf_counter()
+    proc = subprocess.Popen(command, cwd=cwd, env=env, stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True)
+    if stdin is not None:
+        assert proc.stdin is not None
+        proc.stdin.write(stdin)
+        proc.stdin.close()
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    seconds = time.perf_counter() - started
+    if proc.returncode & 1 or proc.returncode & 32:
+        raise SystemExit(f"{' '.join(command)} failed with exit {proc.returncode}")
+    return seconds, usage.ru_maxrss / 1024
+
+
+def best(runs: list[tuple[float, float]]) -> tuple[float, float]:
+    return min(r[0] for r in runs), max(r[1] for r in runs)
+
+
+def pylint_cmd(args: list[str], target: list[str]) -> list[str]:
+    return [sys.executable, "-m", "pylint", "--persistent=n", "--score=n", "-j", "1", *args, *target]
+
+
+def measure(tree: Path, package: str, repeat: int) -> dict[str, object]:
+    env = dict(os.environ)
+    cache = Path(tempfile.mkdtemp(prefix="omni-bench-cache-"))
+    env["PYLINT_OMNI_CACHE_DIR"] = str(cache)
+    results: dict[str, object] = {"tree": str(tree), "package": package}
+
+    # 1. Whole-package runs (the plugin's run is warm: the cache is filled first).
+    subprocess.run(pylint_cmd(PLUGIN_ONLY, [package]), cwd=tree, env=env, capture_output=True)
+    parse_runs, plugin_runs = [], []
+    for _ in range(repeat):
+        parse_runs.append(timed_child(pylint_cmd(PARSE_ONLY, [package]), tree, env))
+        plugin_runs.append(timed_child(pylint_cmd(PLUGIN_ONLY, [package]), tree, env))
+    (parse_s, parse_mb), (plugin_s, plugin_mb) = best(parse_runs), best(plugin_runs)
+    results["pylint_parse_only_s"] = round(parse_s, 2)
+    results["pylint_plugin_only_s"] = round(plugin_s, 2)
+    results["plugin_over_parse_ratio"] = round(plugin_s / parse_s, 3)
+    results["peak_mb_parse_only"] = round(parse_mb)
+    results["peak_mb_plugin_only"] = round(plugin_mb)
+    results["extra_peak_mb"] = round(plugin_mb - parse_mb)
+
+    # 2. The index, in-process: cold (no cache) and warm (from the cache written above).
+    settings = settings_for_root(tree)
+    colds, warms = [], []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        ProjectIndex(tree, replace(settings, cache_enabled=False)).refresh()
+        colds.append(time.perf_counter() - started)
+        started = time.perf_counter()
+        warm = ProjectIndex(tree, replace(settings, cache_dir=cache))
+        warm.refresh()
+        warms.append(time.perf_counter() - started)
+    results["python_modules"] = warm.stats.files_by_kind.get("python", 0)
+    results["index_cold_s"] = round(min(colds), 3)
+    results["index_warm_s"] = round(min(warms), 3)
+    vulture = shutil.which("vulture")
+    if vulture:
+        runs = [_vulture(vulture, tree, package, env) for _ in range(repeat)]
+        results["vulture_s"] = round(min(runs), 3)
+        results["index_cold_over_vulture_ratio"] = round(min(colds) / min(runs), 3)
+    else:
+        results["vulture_s"] = None
+
+    # 3. The editor: one file on stdin, warm cache.
+    target = _a_module(tree / package)
+    rel = str(target.relative_to(tree))
+    text = target.read_text(encoding="utf-8")
+    plain, plugged = [], []
+    for _ in range(repeat):
+        plain.append(timed_child(pylint_cmd(["--output-format=json2", "--from-stdin"], [rel]), tree, env, text))
+        plugged.append(timed_child(pylint_cmd(["--load-plugins=pylint_omni", "--output-format=json2", "--from-stdin"], [rel]), tree, env, text))
+    results["editor_file"] = rel
+    results["editor_plain_s"] = round(best(plain)[0], 3)
+    results["editor_plugin_s"] = round(best(plugged)[0], 3)
+    results["editor_ratio"] = round(best(plugged)[0] / best(plain)[0], 3)
+    shutil.rmtree(cache, ignore_errors=True)
+    return results
+
+
+def _vulture(vulture: str, tree: Path, package: str, env: dict[str, str]) -> float:
+    started = time.perf_counter()
+    subprocess.run([vulture, package], cwd=tree, env=env, capture_output=True)
+    return time.perf_counter() - started
+
+
+def _a_module(package: Path) -> Path:
+    """The largest module of the package: the editor case worth measuring."""
+    return max(package.rglob("*.py"), key=lambda p: p.stat().st_size)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("tree", nargs="?", type=Path)
+    parser.add_argument("package", nargs="?")
+    parser.add_argument("--synthetic", type=int, default=1200, help="modules of the synthetic corpus (no TREE)")
+    parser.add_argument("--repeat", type=int, default=2)
+    parser.add_argument("--json", type=Path)
+    args = parser.parse_args()
+    if args.tree is None:
+        tree = generate(Path(tempfile.mkdtemp(prefix="omni-synth-")), args.synthetic)
+        package = "synthomni"
+    else:
+        tree, package = args.tree.resolve(), args.package or args.tree.name
+    results = measure(tree, package, args.repeat)
+    for key, value in results.items():
+        print(f"{key:32} {value}")
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,74 @@
+"""The report header's facts that do not come from findings: audit base and versions.
+
+The audit base is what the findings should be compared against: `git merge-base HEAD
+origin/main` when that works, else HEAD, else nothing (not a git checkout). Only
+read-only git commands run, with optional locks off, so the analysed tree is never
+written.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import shutil
+import subprocess
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import astroid
+import pylint
+
+from pylint_omni import __version__
+
+BASE_BRANCH = "origin/main"
+GIT_TIMEOUT_S = 20
+
+
+def _git(root: Path, *args: str) -> tuple[bool, str]:
+    """(succeeded, stdout or the first line of stderr) of a read-only git command."""
+    env = dict(os.environ, GIT_OPTIONAL_LOCKS="0", GIT_TERMINAL_PROMPT="0")
+    try:
+        proc = subprocess.run(
+            ["git", "-C", str(root), *args], capture_output=True, text=True, timeout=GIT_TIMEOUT_S, env=env, check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return False, str(exc)
+    if proc.returncode == 0:
+        return True, proc.stdout.strip()
+    lines = proc.stderr.strip().splitlines()
+    return False, lines[0] if lines else f"exit {proc.returncode}"
+
+
+@lru_cache(maxsize=8)
+def _audit_base(root: str) -> tuple[tuple[str, Any], ...]:
+    path = Path(root)
+    if shutil.which("git") is None:
+        return (("method", "none"), ("commit", None), ("ref", None), ("note", "git is not installed: the report covers the files as they are"))
+    inside, _ = _git(path, "rev-parse", "--is-inside-work-tree")
+    if not inside:
+        return (("method", "none"), ("commit", None), ("ref", None), ("note", "not a git checkout: the report covers the files as they are"))
+    head_ok, head = _git(path, "rev-parse", "HEAD")
+    merged, base = _git(path, "merge-base", "HEAD", BASE_BRANCH)
+    if merged and base:
+        same = " (HEAD is that commit)" if head_ok and head == base else f" (HEAD is {head[:12]})" if head_ok else ""
+        return (("method", "merge-base"), ("commit", base), ("ref", BASE_BRANCH), ("note", f"git merge-base HEAD {BASE_BRANCH}{same}"))
+    if head_ok:
+        return (("method", "head"), ("commit", head), ("ref", "HEAD"),
+                ("note", f"HEAD, because `git merge-base HEAD {BASE_BRANCH}` failed: {base}"))
+    return (("method", "none"), ("commit", None), ("ref", None), ("note", f"no commit to compare against: {head}"))
+
+
+def audit_base(root: Path) -> dict[str, Any]:
+    """{method: merge-base|head|none, commit, ref, note} for the project root."""
+    return dict(_audit_base(str(root)))
+
+
+def tool_versions() -> dict[str, str]:
+    return {
+        "name": "pylint-omni",
+        "version": __version__,
+        "pylint": pylint.__version__,
+        "astroid": astroid.__version__,
+        "python": platform.python_version(),
+    }
