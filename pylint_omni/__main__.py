@@ -20,7 +20,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, Sequence
 
-from pylint_omni import precommit
+from pylint_omni import precommit, report_command
 from pylint_omni.evidence import ConsumerKind, consumer_kind
 from pylint_omni.index import ProjectIndex
 from pylint_omni.options import settings_from
@@ -123,7 +123,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     p_hook = commands.add_parser("precommit", help="advisory pre-commit hook: print findings, exit 0 unless pylint breaks")
     p_hook.add_argument("files", nargs="*")
     p_hook.add_argument("--project", action="store_true", help="lint every top-level package instead of FILES")
+    p_report = commands.add_parser("report", help="run pylint with the plugin and write the audit report")
+    p_report.add_argument("paths", nargs="*", help="what to audit (default: the top-level packages here)")
+    p_report.add_argument("-o", "--output", help="Markdown report file (default: stdout)")
+    p_report.add_argument("--json", help="also write the JSON report there")
+    p_report.add_argument("--sarif", help="also write the SARIF 2.1.0 report there")
+    p_report.add_argument("-j", "--jobs", type=int, default=1, help="pylint worker processes")
     args = parser.parse_args(argv)
+    if args.command == "report":
+        return report_command.run(args.paths, args.output, args.json, args.sarif, args.jobs)
     if args.command == "precommit":
         return precommit.run(args.files, args.project)
     try:

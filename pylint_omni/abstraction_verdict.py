@@ -126,7 +126,8 @@ def judge_abstraction(index: ProjectIndex, relpath: str, line: int) -> Abstracti
     ]
     reject += open_mechanisms(index, graph, base, single)
     if reject:
-        verdict = Verdict(Status.REJECTED, None, reject[0], [], [*reject, OUTSIDE_UNKNOWN])
+        reason = reject[0] + (f" (also: {'; '.join(reject[1:])})" if len(reject) > 1 else "")
+        verdict = Verdict(Status.REJECTED, None, reason, [], [OUTSIDE_UNKNOWN])
     else:
         medium = _medium_reasons(index, graph, base)
         if medium:

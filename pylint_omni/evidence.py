@@ -58,6 +58,16 @@ class Consumer:
 
 
 def consumer_kind(index: ProjectIndex, hit: Hit) -> ConsumerKind:
+    """The kind of one mention (remembered per file and via for the run: it is asked millions of times)."""
+    kinds: dict[tuple[str, str], ConsumerKind] = index.derived.setdefault("consumer_kinds", {})
+    key = (hit.path, hit.via)
+    kind = kinds.get(key)
+    if kind is None:
+        kind = kinds[key] = _consumer_kind(index, hit)
+    return kind
+
+
+def _consumer_kind(index: ProjectIndex, hit: Hit) -> ConsumerKind:
     if hit.via.startswith("entry-point:"):
         return ConsumerKind.EXTERNAL
     if hit.via in DOC_VIAS or index.location(hit.path) is Location.VALIDATION:
@@ -144,11 +154,11 @@ def judge(
 ) -> Verdict:
     """The downgrade rules of the audit method, in order."""
     reject_reasons, medium_reasons = list(reject_reasons), list(medium_reasons)
-    production = [c for c in consumers if c.kind is ConsumerKind.PRODUCTION]
+    production = next((c for c in consumers if c.kind is ConsumerKind.PRODUCTION), None)
+    if production is not None:
+        return Verdict(Status.LIVE, None, f"production consumer {production.describe()}", consumers)
     external = [c for c in consumers if c.kind is ConsumerKind.EXTERNAL]
     validation = [c for c in consumers if c.kind is ConsumerKind.VALIDATION]
-    if production:
-        return Verdict(Status.LIVE, None, f"production consumer {listed(production)}", consumers)
     if external:
         return Verdict(Status.REJECTED, None, f"loaded by name: {listed(external)}", consumers)
     if reject_reasons:

@@ -59,12 +59,21 @@ def _tokens_on_line(index: ProjectIndex, path: str, line: int, vias: frozenset[s
     }
 
 
+def _names_module_itself(index: ProjectIndex, module: str, path: str, line: int) -> bool:
+    """True when a string names `module` itself, not a member of it (`pkg.mod.Other` also records `pkg.mod`)."""
+    return not any(tok.startswith((module + ".", module + ":")) for tok in _tokens_on_line(index, path, line))
+
+
 def from_strings(index: ProjectIndex, named: list[Definition]) -> str | None:
-    tokens = [*(d.dotted for d in named), *(d.module for d in named)]
-    for token in dict.fromkeys(tokens):
+    for token in dict.fromkeys(d.dotted for d in named):
         found = _production_hits(index, token, STRING_VIAS)
         if found:
             return f"{token} is named by a string at {found[0]}"
+    for module in dict.fromkeys(d.module for d in named):
+        for hit in index.hits(module):
+            if hit.via in STRING_VIAS and index.location(hit.path) is not Location.VALIDATION \
+                    and _names_module_itself(index, module, hit.path, hit.line):
+                return f"module {module} is loaded by a string at {hit.path}:{hit.line} ({hit.via})"
     for definition in named:
         found = _production_hits(index, definition.data["name"], BARE_NAME_VIAS)
         if found:
@@ -94,8 +103,11 @@ def entry_points(index: ProjectIndex, named: list[Definition]) -> str | None:
     for definition in named:
         for token in (definition.dotted, definition.module):
             for hit in index.hits(token):
-                if hit.via.startswith("entry-point:"):
-                    return f"entry-point group '{hit.via.partition(':')[2]}' names {token} ({hit.path}:{hit.line})"
+                if not hit.via.startswith("entry-point:"):
+                    continue
+                if token == definition.module and not _names_module_itself(index, token, hit.path, hit.line):
+                    continue
+                return f"entry-point group '{hit.via.partition(':')[2]}' names {token} ({hit.path}:{hit.line})"
     base = named[0]
     folder = base.path.rpartition("/")[0] + "/"
     for path, facts in index.python_files():
@@ -167,6 +179,8 @@ def hardware_folders(index: ProjectIndex, named: list[Definition]) -> str | None
         folders = definition.path.split("/")[:-1]
         stem_words = definition.path.rpartition("/")[2].rsplit(".", 1)[0].lower().split("_")
         vendor = next((w for w in [*folders, *stem_words, *words_of(definition.data["name"])] if w.lower() in VENDOR_WORDS), None)
+        if vendor == "platforms":
+            return f"{definition.path} lives under platforms/: hardware vendors plug in in parallel"
         if vendor:
             return f"{definition.path} is hardware-specific code ('{vendor}'): other vendors plug in in parallel"
     base_folder = named[0].path.rpartition("/")[0]
@@ -184,13 +198,13 @@ def open_mechanisms(index: ProjectIndex, graph: ClassGraph, base: Definition, im
     """Every open extension mechanism found for `base` and its single `implementation`."""
     named = [base, implementation]
     finders: Iterable[Callable[[], str | None]] = (
-        lambda: upstream_base(graph, base),
-        lambda: hardware_folders(index, named),
         lambda: entry_points(index, named),
         lambda: from_strings(index, named),
-        lambda: class_keys(index, named),
-        lambda: subclass_enumeration(index, graph, base),
         lambda: registries(index, graph, named),
+        lambda: subclass_enumeration(index, graph, base),
+        lambda: class_keys(index, named),
         lambda: documented_extension_point(index, base),
+        lambda: upstream_base(graph, base),
+        lambda: hardware_folders(index, named),
     )
     return [found for found in (finder() for finder in finders) if found]

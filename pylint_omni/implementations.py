@@ -229,6 +229,11 @@ def is_null_object(definition: Definition) -> bool:
     return bool(methods) and not data.get("defaulted") and not data.get("notimpl")
 
 
+def _still_an_interface(data: dict[str, Any]) -> bool:
+    """A leaf that is itself a Protocol or keeps `@abstractmethod`s implements nothing yet."""
+    return bool(data.get("protocol") or data.get("abstract") or data["name"].endswith("Protocol"))
+
+
 def instantiated_at(graph: ClassGraph, definition: Definition) -> str | None:
     """Where a class is called by name: its own file, an import of it, or a project-unique name."""
     index = graph.index
@@ -271,7 +276,7 @@ def implementations_of(graph: ClassGraph, dotted: str) -> Implementations:
             validation.append(definition)
         elif is_null_object(definition):
             nulls.append(definition)
-        elif not graph.implements_nothing(name, dotted):
+        elif not _still_an_interface(definition.data) and not graph.implements_nothing(name, dotted):
             production.append(definition)
     return Implementations(production, validation, nulls, intermediates)
 

@@ -105,6 +105,7 @@ class ProjectIndex:
         self.cache_note: str | None = None
         self._locations: dict[str, Location] = {}
         self._hits: dict[str, list[Hit]] | None = None
+        self._postings: dict[str, list[str]] = {}
         self._defs: dict[str, list[Definition]] | None = None
         self._by_dotted: dict[str, Definition] | None = None
         self._modules: dict[str, str] | None = None
@@ -226,18 +227,26 @@ class ProjectIndex:
     def hits(self, token: str) -> list[Hit]:
         """Every mention of `token` in the project (symbols, keys, dotted paths).
 
-        Looked up file by file and remembered for the run: a run asks for a few
-        thousand tokens at most, so no global inverted table is built at start-up.
+        The token -> files table is built on the first question of a run (one pass over
+        the files' token dicts); the occurrences of a token are expanded and remembered
+        when it is first asked for.
         """
         if self._hits is None:
             self._hits = {}
+            postings: dict[str, list[str]] = {}
+            for rel, entry in self.entries.items():
+                for tok in entry["facts"].get("refs", ()):
+                    bucket = postings.get(tok)
+                    if bucket is None:
+                        postings[tok] = [rel]
+                    else:
+                        bucket.append(rel)
+            self._postings = postings
         found = self._hits.get(token)
         if found is None:
             found = []
-            for rel, entry in self.entries.items():
-                occurrences = entry["facts"].get("refs", {}).get(token)
-                if occurrences:
-                    found.extend(Hit(rel, line, via) for line, via in occurrences)
+            for rel in self._postings.get(token, ()):
+                found.extend(Hit(rel, line, via) for line, via in self.entries[rel]["facts"]["refs"][token])
             self._hits[token] = found
         return found
 

@@ -24,10 +24,19 @@ class Location(str, Enum):
     EXTERNAL = "external"
 
 
+@lru_cache(maxsize=8192)
 def find_project_root(start: str | os.PathLike[str]) -> Path:
-    """Nearest ancestor of `start` (a file or folder) holding a root marker; else its folder."""
+    """Nearest ancestor of `start` (a file or folder) holding a root marker; else its folder.
+
+    Cached: every checker asks for every module of a run, and markers do not move mid-run.
+    """
     path = Path(start).resolve()
-    folder = path if path.is_dir() else path.parent
+    return _root_of_folder(path if path.is_dir() else path.parent)
+
+
+@lru_cache(maxsize=4096)
+def _root_of_folder(folder: Path) -> Path:
+    # Cached: every module of a run asks, and the answer is the same for a folder.
     for candidate in (folder, *folder.parents):
         if any((candidate / marker).exists() for marker in ROOT_MARKERS):
             return candidate

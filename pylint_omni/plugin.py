@@ -1,4 +1,4 @@
-"""pylint entry point: `pylint --load-plugins pylint_omni` registers every checker."""
+"""pylint entry point: `pylint --load-plugins pylint_omni` registers every checker and the audit reporters."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from pylint_omni.checkers import duplicated_state
 from pylint_omni.checkers import tensor_materialization
 from pylint_omni.checkers import payload_conversion
 from pylint_omni.options import OmniOptions
+from pylint_omni import reporters
 
 
 def register(linter: PyLinter) -> None:
@@ -20,3 +21,4 @@ def register(linter: PyLinter) -> None:
     duplicated_state.register(linter)
     tensor_materialization.register(linter)
     payload_conversion.register(linter)
+    reporters.register(linter)

@@ -43,17 +43,29 @@ def _all_entries(index: ProjectIndex, relpath: str, registry: dict[str, Any]) ->
     """Every entry of the registry: a decorator or register() registry spans many files."""
     if registry["form"] in ("dict", "table", "enum"):
         return [(relpath, registry, entry) for entry in registry["entries"]]
-    return [
-        (rel, reg, entry)
-        for rel, reg in index.registries()
-        if reg["name"] == registry["name"] and reg["form"] == registry["form"]
-        for entry in reg["entries"]
-    ]
+    spread = index.derived.get("spread_registries")
+    if spread is None:
+        spread = index.derived["spread_registries"] = {}
+        for rel, reg in index.registries():
+            if reg["form"] not in ("dict", "table", "enum"):
+                spread.setdefault((reg["name"], reg["form"]), []).extend((rel, reg, entry) for entry in reg["entries"])
+    return spread.get((registry["name"], registry["form"]), [])
 
 
 def _keys_come_from_outside(index: ProjectIndex, relpath: str, registry: dict[str, Any]) -> str | None:
     """When most keys of a registry are named by no production code, the keys are chosen
-    by outside data (checkpoints, user configs, CLI text): the repo cannot see that domain."""
+    by outside data (checkpoints, user configs, CLI text): the repo cannot see that domain.
+
+    Judged once per registry and run (a decorator registry spans many modules)."""
+    memo: dict[tuple[str, str, str], str | None] = index.derived.setdefault("key_domains", {})
+    scope = relpath if registry["form"] in ("dict", "table", "enum") else ""
+    key = (scope, registry["name"], registry["form"])
+    if key not in memo:
+        memo[key] = _judge_key_domain(index, relpath, registry)
+    return memo[key]
+
+
+def _judge_key_domain(index: ProjectIndex, relpath: str, registry: dict[str, Any]) -> str | None:
     entries = _all_entries(index, relpath, registry)
     if len(entries) < MIN_ENTRIES_FOR_DOMAIN:
         return None

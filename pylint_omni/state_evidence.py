@@ -250,14 +250,21 @@ def field_readers(index: ProjectIndex, name: str, exclude: tuple[str, int, int] 
     Attribute reads, `getattr` strings, string literals, config keys and docs count;
     a local variable of the same name, an assignment or an import does not.
     """
-    found: dict[tuple[str, int], Consumer] = {}
-    for hit in index.hits(name):
-        if hit.via in NON_READING_VIAS:
-            continue
-        if exclude and hit.path == exclude[0] and exclude[1] <= hit.line <= exclude[2] and hit.via == "str":
-            continue  # the class's own docstrings and messages are not readers
-        found.setdefault((hit.path, hit.line), Consumer(hit.path, hit.line, hit.via, consumer_kind(index, hit), name))
-    return sorted(found.values(), key=lambda c: (c.kind.value, c.path, c.line))
+    memo: dict[str, list[Consumer]] = index.derived.setdefault("field_readers", {})
+    readers = memo.get(name)
+    if readers is None:
+        found: dict[tuple[str, int], Consumer] = {}
+        for hit in index.hits(name):
+            if hit.via not in NON_READING_VIAS:
+                found.setdefault((hit.path, hit.line), Consumer(hit.path, hit.line, hit.via, consumer_kind(index, hit), name))
+        readers = memo[name] = sorted(found.values(), key=lambda c: (c.kind.value, c.path, c.line))
+    if exclude is None:
+        return readers
+    # The class's own docstrings and messages are not readers.
+    return [
+        c for c in readers
+        if not (c.via == "str" and c.path == exclude[0] and exclude[1] <= c.line <= exclude[2])
+    ]
 
 
 @dataclass(frozen=True)

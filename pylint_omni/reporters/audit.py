@@ -110,7 +110,7 @@ class Audit:
     def counts_by(self, key: str) -> dict[str, dict[str, int]]:
         """{symbol or group: {high, medium, rejected}} for the summary tables."""
         table: dict[str, dict[str, int]] = {}
-        for finding in [*self.candidates, *(self.rejected if key == "symbol" else [])]:
+        for finding in [*self.candidates, *self.rejected]:
             row = table.setdefault(getattr(finding, key), {"high": 0, "medium": 0, "rejected": 0})
             row[finding.confidence if finding.status == "candidate" and finding.confidence in row else "rejected"] += 1
         return table

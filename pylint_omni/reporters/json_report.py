@@ -1,0 +1,44 @@
+"""`omni-json`: the audit as JSON, for tools. The keys are stable (docs/report.md)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pylint_omni.reporters.audit import Audit
+from pylint_omni.reporters.reporter import AuditReporter
+
+FORMAT = "pylint-omni-audit/1"  # bump when a key changes meaning or disappears
+
+
+def audit_json(audit: Audit) -> dict[str, Any]:
+    return {
+        "format": FORMAT,
+        "tool": audit.tool,
+        "root": audit.root,
+        "audit_base": audit.audit_base,
+        "scanned": audit.scanned,
+        "contracts": audit.contracts,
+        "not_run": audit.not_run,
+        "summary": {
+            "candidates": len(audit.candidates),
+            "high": sum(f.confidence == "high" for f in audit.candidates),
+            "medium": sum(f.confidence == "medium" for f in audit.candidates),
+            "rejected": len(audit.rejected),
+            "by_message": audit.counts_by("symbol"),
+            "by_owner": audit.counts_by("group"),
+            "other_messages": audit.other_messages,
+        },
+        "candidates": [f.as_json() for f in audit.candidates],
+        "rejected": [f.as_json() for f in audit.rejected],
+    }
+
+
+class JsonReporter(AuditReporter):
+    """`--output-format=omni-json[:FILE]`: the audit report as JSON."""
+
+    name = "omni-json"
+    extension = "json"
+
+    def render(self, audit: Audit) -> str:
+        return json.dumps(audit_json(audit), indent=2) + "\n"

@@ -1,0 +1,223 @@
+"""`omni-report`: the audit as Markdown, for people.
+
+Header (root, audit base, versions, what was scanned, what could not run), a summary
+table, the candidates strongest first grouped by owning design contract (else by
+package), then the rejected ideas as one table. What every finding shares (what
+was searched, the contract's validation) is said once, not per finding.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pylint_omni.reporters.audit import Audit, Finding
+from pylint_omni.reporters.reporter import AuditReporter
+
+MAX_LISTED = 3
+MAX_NOT_RUN = 12
+MAX_IDEA_CHARS = 110
+MAX_REJECTED_ROWS = 30
+ONLY_VALIDATION = "only validation/support consumers"
+# The verdict and evidence tail every pylint-omni message ends with (see checkers/wording.py).
+VERDICT_TAIL = re.compile(r"\s(?:Confidence (?:high|medium)[.:]|Rejected:)\s")
+EVIDENCE_IN_MESSAGE = re.compile(r"\bEvidence: (?P<evidence>.+?)(?:\. Searched |; searched |$)")
+
+
+def cell(text: str) -> str:
+    """Text safe inside a Markdown table cell."""
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def code(text: str) -> str:
+    return f"`{text}`" if "`" not in text else text
+
+
+def listed(items: list[str], limit: int = MAX_LISTED) -> str:
+    shown = ", ".join(code(i) for i in items[:limit])
+    return shown + (f" and {len(items) - limit} more" if len(items) > limit else "")
+
+
+def what_of(message: str) -> str:
+    """The surface and the fix: the message without its verdict and evidence tail."""
+    found = VERDICT_TAIL.search(message)
+    return message[: found.start()].strip() if found else message
+
+
+def proof_of(finding: Finding) -> str:
+    """The checker's own proof from the message, when it is not a consumer count."""
+    found = EVIDENCE_IN_MESSAGE.search(finding.message)
+    proof = found.group("evidence").rstrip(".") if found else ""
+    return "" if proof.startswith("production ") else proof
+
+
+def evidence_text(finding: Finding) -> str:
+    """Consumers by kind (or that there are none), after the checker's own proof."""
+    proof = proof_of(finding)
+    consumers = ""
+    if finding.evidence is not None:
+        if any(finding.evidence.values()):
+            consumers = "; ".join(f"{kind} {len(found)}" + (f" ({listed(found)})" if found else "")
+                                  for kind, found in finding.evidence.items())
+        elif not proof:
+            consumers = "no production, validation or external/dynamic consumer found"
+    text = ". Consumers: ".join(p for p in (proof, consumers) if p)
+    return text or "not recorded by the checker (see the finding)"
+
+
+def confidence_text(finding: Finding) -> str:
+    if finding.confidence == "high":
+        shown = finding.reason and finding.reason not in proof_of(finding)
+        return f"high: {finding.reason}" if shown else "high"
+    # The consumers are listed under Evidence already: name the kind, not the list again.
+    unknowns = [ONLY_VALIDATION if u.startswith(ONLY_VALIDATION) else u for u in finding.unknowns or [finding.reason]]
+    return f"medium, unresolved: {'; '.join(u for u in unknowns if u) or 'not named by the checker'}"
+
+
+def header(audit: Audit) -> list[str]:
+    base = audit.audit_base
+    base_text = f"`{base['commit'][:12]}` ({base['note']})" if base.get("commit") else base.get("note", "unknown")
+    tool = audit.tool
+    lines = [
+        "# pylint-omni audit report", "",
+        f"- **Project root**: `{audit.root}`",
+        f"- **Audit base**: {base_text}",
+        f"- **Tools**: pylint-omni {tool['version']}, pylint {tool['pylint']}, astroid {tool['astroid']}, Python {tool['python']}",
+    ]
+    scanned = audit.scanned
+    if scanned.get("files_by_kind"):
+        files = ", ".join(f"{count} {kind}" for kind, count in scanned["files_by_kind"].items())
+        lines.append(f"- **Scanned**: {scanned['modules_linted']} modules linted; project index of {files} files "
+                     f"({scanned['definitions']} definitions, {scanned['registries']} registries)")
+    else:
+        lines.append(f"- **Scanned**: {scanned.get('modules_linted', 0)} modules linted")
+    active = audit.contracts.get("active", [])
+    if active:
+        inactive = audit.contracts.get("inactive", [])
+        lines.append(f"- **Design contracts**: {len(active)} active ({listed([c['path'] for c in active], 6)})"
+                     + (f"; {len(inactive)} archived or deprecated, ignored" if inactive else ""))
+    if not audit.not_run:
+        lines.append("- **Checks that could not run**: none")
+    else:
+        lines.append(f"- **Checks that could not run** ({len(audit.not_run)}):")
+        lines.extend(f"  - `{item['what']}`: {item['reason']}" for item in audit.not_run[:MAX_NOT_RUN])
+        if len(audit.not_run) > MAX_NOT_RUN:
+            lines.append(f"  - and {len(audit.not_run) - MAX_NOT_RUN} more (all are in the JSON report)")
+    return lines
+
+
+def summary(audit: Audit) -> list[str]:
+    high = sum(f.confidence == "high" for f in audit.candidates)
+    lines = ["", "## Summary", "",
+             f"{len(audit.candidates)} candidates ({high} high, {len(audit.candidates) - high} medium) "
+             f"and {len(audit.rejected)} rejected ideas."]
+    if audit.scanned.get("searched"):
+        lines[-1] += f" Consumers were searched in {audit.scanned['searched']}."
+    if not audit.candidates and not audit.rejected:
+        return lines
+    lines += ["", "| message | high | medium | rejected |", "|---|---:|---:|---:|"]
+    lines += [f"| `{symbol}` | {row['high']} | {row['medium']} | {row['rejected']} |"
+              for symbol, row in sorted(audit.counts_by("symbol").items())]
+    if audit.candidates:
+        lines += ["", "| owner | high | medium |", "|---|---:|---:|"]
+        by_group = audit.counts_by("group")
+        lines += [f"| {cell(group_title(group, found[0].owner_path))} | {by_group[group]['high']} | {by_group[group]['medium']} |"
+                  for group, found in audit.groups()]
+    undetailed = sorted({f.symbol for f in audit.candidates if not f.has_details})
+    if undetailed:
+        lines += ["", f"Checkers that give no structured surface, simplification, benefit and risk yet: {listed(undetailed, 10)}; "
+                  "their findings show the message instead."]
+    return lines
+
+
+def candidate(number: int, finding: Finding, shared_validation: bool) -> list[str]:
+    lines = ["", f"#### C{number}. `{finding.symbol}` at `{finding.path}:{finding.line}` ({finding.confidence})", ""]
+    if finding.has_details:
+        lines.append(f"- **Surface**: {listed(finding.surface, 6)}")
+    else:
+        lines.append(f"- **Finding**: {what_of(finding.message)}")
+    lines.append(f"- **Evidence**: {evidence_text(finding)}")
+    if finding.has_details:
+        lines.append(f"- **Simplification**: {finding.simplification}")
+        lines.append(f"- **Benefit**: {finding.benefit}")
+    risk = [finding.risk] if finding.risk else []
+    if not shared_validation:
+        risk.append(f"Validation: {validation_text(finding)}.")
+    if risk:
+        lines.append(f"- **Risk and validation**: {' '.join(risk)}")
+    lines.append(f"- **Confidence**: {confidence_text(finding)}")
+    return lines
+
+
+def validation_text(finding: Finding) -> str:
+    if not finding.validation:
+        return "none known (no contract gives validation paths and no test names the symbol); pick the tests by hand"
+    source = "the contract's validation paths" if finding.owner_path else "tests that name the symbol"
+    return f"{listed(finding.validation, 5)} ({source})"
+
+
+def group_title(group: str, owner_path: str | None) -> str:
+    if owner_path is not None:
+        return f"{group.removesuffix(f' ({owner_path})')} (`{owner_path}`)"
+    return f"package `{group.removeprefix('package ')}` (no design contract)" if group.startswith("package ") else group
+
+
+def candidates(audit: Audit) -> list[str]:
+    if not audit.candidates:
+        return ["", "## Candidates", "", "None."]
+    lines = ["", "## Candidates"]
+    number = 0
+    for group, findings in audit.groups():
+        lines += ["", f"### {group_title(group, findings[0].owner_path)}"]
+        shared = len(findings) > 1 and len({tuple(f.validation) for f in findings}) == 1
+        if shared:
+            lines += ["", f"Validation for every finding below: {validation_text(findings[0])}."]
+        for finding in findings:
+            number += 1
+            lines += candidate(number, finding, shared)
+    return lines
+
+
+def rejected(audit: Audit) -> list[str]:
+    lines = ["", "## Rejected ideas", ""]
+    if not audit.rejected:
+        return lines + ["None."]
+    lines.append("Findings the evidence pass rejected, with the reason and the consumer that saved them, "
+                 "so that nobody investigates them again.")
+    by_symbol: dict[str, list[Finding]] = {}
+    for finding in audit.rejected:
+        by_symbol.setdefault(finding.symbol, []).append(finding)
+    for symbol, findings in sorted(by_symbol.items()):
+        lines += ["", f"<details><summary><code>{symbol}</code>: {len(findings)} rejected</summary>", "",
+                  "| where | idea | why rejected |", "|---|---|---|"]
+        for finding in findings[:MAX_REJECTED_ROWS]:
+            reason = finding.reason or what_of(finding.message)
+            saved = [c for c in finding.saved_by if c not in reason]
+            if saved:
+                reason += f"; also used by {listed(saved, 2)}"
+            lines.append(f"| `{finding.path}:{finding.line}` | {cell(idea_of(finding))} | {cell(reason)} |")
+        if len(findings) > MAX_REJECTED_ROWS:
+            lines += ["", f"And {len(findings) - MAX_REJECTED_ROWS} more: every rejected idea is in the JSON report."]
+        lines += ["", "</details>"]
+    return lines
+
+
+def idea_of(finding: Finding) -> str:
+    """What was proposed, in a few words: the first surface, else the message's first clause."""
+    if finding.surface:
+        return code(finding.surface[0].removeprefix(f"{finding.path}:{finding.line} "))
+    what = re.split(r": |; ", what_of(finding.message), maxsplit=1)[0]
+    return what if len(what) <= MAX_IDEA_CHARS else what[: MAX_IDEA_CHARS - 1].rstrip() + "…"
+
+
+def render_markdown(audit: Audit) -> str:
+    return "\n".join([*header(audit), *summary(audit), *candidates(audit), *rejected(audit)]) + "\n"
+
+
+class MarkdownReporter(AuditReporter):
+    """`--output-format=omni-report[:FILE]`: the audit report in Markdown."""
+
+    name = "omni-report"
+    extension = "md"
+
+    def render(self, audit: Audit) -> str:
+        return render_markdown(audit)
