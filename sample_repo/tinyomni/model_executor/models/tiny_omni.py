@@ -6,4 +6,4 @@ class TinyOmniForConditionalGeneration:
         self.config = config
 
     def forward(self, input_ids):
-        return input_ids
+        return input_ids[: self.config.max_len]
