@@ -112,6 +112,8 @@ def summary(audit: Audit) -> list[str]:
              f"and {len(audit.rejected)} rejected ideas."]
     if audit.scanned.get("searched"):
         lines[-1] += f" Consumers were searched in {audit.scanned['searched']}."
+    if audit.other_messages:
+        lines[-1] += f" {audit.other_messages} messages of other pylint checkers are not part of the audit."
     if not audit.candidates and not audit.rejected:
         return lines
     lines += ["", "| message | high | medium | rejected |", "|---|---:|---:|---:|"]

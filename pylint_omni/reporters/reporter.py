@@ -10,6 +10,8 @@ are not part of an audit document, so `_display` writes nothing.
 
 from __future__ import annotations
 
+from typing import TextIO
+
 from pylint.reporters import BaseReporter
 from pylint.reporters.ureports.nodes import Section
 from pylint.utils import LinterStats
@@ -21,7 +23,7 @@ from pylint_omni.reporters.findings_folder import FINDINGS_FOLDER
 class AuditReporter(BaseReporter):
     """Base of `omni-report`, `omni-json` and `omni-sarif`: subclasses only `render`."""
 
-    def __init__(self, output=None) -> None:  # type: ignore[no-untyped-def]  # pylint's signature
+    def __init__(self, output: TextIO | None = None) -> None:
         super().__init__(output)
         self.folder = FINDINGS_FOLDER.acquire()
         self.linted_files: dict[str, None] = {}  # insertion-ordered set
