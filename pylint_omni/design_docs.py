@@ -50,7 +50,13 @@ def is_archived(index: ProjectIndex, relpath: str) -> bool:
         return True
     refs = index.facts(relpath).get("refs", {})
     status_lines = {line for line, _ in refs.get("status", []) if line <= FRONT_MATTER_LINES}
-    return any(line in status_lines for word in INACTIVE_STATUSES for line, _ in refs.get(word, []))
+    inactive = {line for word in INACTIVE_STATUSES for line, _ in refs.get(word, []) if line in status_lines}
+    for line in inactive:
+        # `status: archived` holds two words; prose that merely mentions both holds more.
+        words = sum(1 for occurrences in refs.values() for found, _ in occurrences if found == line)
+        if words <= 2:
+            return True
+    return False
 
 
 def _has_wording_near(index: ProjectIndex, relpath: str, line: int) -> bool:

@@ -70,8 +70,10 @@ def from_strings(index: ProjectIndex, named: list[Definition]) -> str | None:
         if found:
             return f"{token} is named by a string at {found[0]}"
     for module in dict.fromkeys(d.module for d in named):
+        # A one-word module name is an ordinary word too: only an import counts for it.
+        vias = STRING_VIAS if "." in module else frozenset({"import_module", "resolver"})
         for hit in index.hits(module):
-            if hit.via in STRING_VIAS and index.location(hit.path) is not Location.VALIDATION \
+            if hit.via in vias and index.location(hit.path) is not Location.VALIDATION \
                     and _names_module_itself(index, module, hit.path, hit.line):
                 return f"module {module} is loaded by a string at {hit.path}:{hit.line} ({hit.via})"
     for definition in named:

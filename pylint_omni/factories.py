@@ -22,10 +22,12 @@ from pylint_omni.evidence import Status, Verdict
 from pylint_omni.extension_points import entry_points, from_strings, hardware_folders, registries
 from pylint_omni.implementations import class_graph
 from pylint_omni.index import Definition, ProjectIndex
+from pylint_omni.scan.python_scan import EXTERNAL_SOURCES
 
 MAX_MAPPING_FACTORY_STATEMENTS = 6
 SETUP_STATEMENTS = (nodes.Assign, nodes.AnnAssign, nodes.Import, nodes.ImportFrom, nodes.Expr)
 KIND_UNKNOWN = "the kind may come from user configuration, and more kinds may be planned"
+EXTERNAL_KIND_UNKNOWN = "the kind is read from outside data (model checkpoints may name other kinds)"
 
 
 @dataclass(frozen=True)
@@ -35,6 +37,7 @@ class FactoryChoice:
     key: str
     implementation: str
     line: int
+    external_kind: bool = False  # the kind is read from outside data (a checkpoint's model_type, ...)
 
 
 def _statements(func: nodes.FunctionDef) -> list[nodes.NodeNG]:
@@ -100,12 +103,23 @@ def _returned_class(statements: list[nodes.NodeNG]) -> str | None:
     return _class_name(statements[-1].value)
 
 
+def _derived_kinds(setup: list[nodes.NodeNG], params: set[str]) -> set[str]:
+    """Locals read from a parameter before the choice (`model_type = config.model_type`)."""
+    derived: set[str] = set()
+    for stmt in setup:
+        if isinstance(stmt, nodes.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], nodes.AssignName):
+            if _is_kind(stmt.value, params | derived):
+                derived.add(stmt.targets[0].name)
+    return derived
+
+
 def _if_choice(func: nodes.FunctionDef, params: set[str]) -> FactoryChoice | None:
     """`if kind == "x": return X(...)` + raise, or `if kind != "x": raise ...` + `return X(...)`."""
     body = _statements(func)
     branches = [i for i, stmt in enumerate(body) if isinstance(stmt, nodes.If)]
     if len(branches) != 1 or not all(isinstance(s, SETUP_STATEMENTS) for s in body[: branches[0]]):
         return None
+    params = params | _derived_kinds(body[: branches[0]], params)
     branch = body[branches[0]]
     rest = body[branches[0] + 1:]
     if _raises(branch.body) and not branch.orelse:  # guard clause: reject every other kind first
@@ -119,7 +133,9 @@ def _if_choice(func: nodes.FunctionDef, params: set[str]) -> FactoryChoice | Non
             return None
         key = _kind_test(branch.test, params)
         chosen = _returned_class(branch.body)
-    return FactoryChoice(key, chosen, branch.lineno) if key and chosen else None
+    source = " ".join(stmt.as_string() for stmt in body[: branches[0]]) + branch.test.as_string()
+    external = any(marker in source for marker in EXTERNAL_SOURCES)
+    return FactoryChoice(key, chosen, branch.lineno, external) if key and chosen else None
 
 
 def _one_entry_mapping(node: nodes.NodeNG) -> nodes.Dict | None:
@@ -162,7 +178,7 @@ def single_choice(func: nodes.FunctionDef) -> FactoryChoice | None:
     return _if_choice(func, params) or _mapping_choice(func, params)
 
 
-def judge_factory(index: ProjectIndex, relpath: str, func: nodes.FunctionDef) -> Verdict:
+def judge_factory(index: ProjectIndex, relpath: str, func: nodes.FunctionDef, choice: FactoryChoice) -> Verdict:
     """Rejected when the factory is reached by name, an entry point, a registry or is hardware-specific."""
     definition = next(
         (d for d in index.definitions_named(func.name) if d.path == relpath and d.data["line"] == func.lineno),
@@ -183,4 +199,5 @@ def judge_factory(index: ProjectIndex, relpath: str, func: nodes.FunctionDef) ->
         found = finder()
         if found:
             return Verdict(Status.REJECTED, None, found, [], [found])
-    return Verdict(Status.CANDIDATE, "medium", KIND_UNKNOWN, [], [KIND_UNKNOWN])
+    unknown = EXTERNAL_KIND_UNKNOWN if choice.external_kind else KIND_UNKNOWN
+    return Verdict(Status.CANDIDATE, "medium", unknown, [], [unknown])

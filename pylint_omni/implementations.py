@@ -148,15 +148,15 @@ class ClassGraph:
         return self.nodes.get(dotted) if dotted else None
 
     def descendants(self, dotted: str) -> list[str]:
-        seen: list[str] = []
+        seen: dict[str, None] = {}
         stack = list(self.children.get(dotted, []))
         while stack:
             current = stack.pop()
             if current in seen or current == dotted:
                 continue
-            seen.append(current)
+            seen[current] = None
             stack.extend(self.children.get(current, []))
-        return seen
+        return list(seen)
 
     def ancestors(self, dotted: str) -> list[str]:
         seen: list[str] = []
@@ -264,7 +264,8 @@ def implementations_of(graph: ClassGraph, dotted: str) -> Implementations:
     names = graph.descendants(dotted)
     if graph.nodes[dotted].definition.data.get("protocol"):
         names += [m for m in graph.structural_matches(dotted) if m not in names]
-    leaves = [n for n in names if not any(c in names for c in graph.children.get(n, []))]
+    members = set(names)
+    leaves = [n for n in names if not any(c in members for c in graph.children.get(n, []))]
     leaves += [n for n in names if n not in leaves and _concrete_middle(graph, n, dotted)]
     intermediates = [graph.nodes[n].definition for n in names if n not in leaves]
     production: list[Definition] = []
@@ -281,14 +282,18 @@ def implementations_of(graph: ClassGraph, dotted: str) -> Implementations:
     return Implementations(production, validation, nulls, intermediates)
 
 
-_GRAPHS: "weakref.WeakKeyDictionary[ProjectIndex, tuple[tuple[int, int, int], ClassGraph]]" = weakref.WeakKeyDictionary()
+_GRAPHS: "weakref.WeakKeyDictionary[ProjectIndex, tuple[object, object, int, ClassGraph]]" = weakref.WeakKeyDictionary()
 
 
 def class_graph(index: ProjectIndex) -> ClassGraph:
-    """The graph of the index's current state (rebuilt after a refresh or an editor override)."""
-    state = (id(index.entries), id(index.stats), hash(tuple(sorted(index.overrides.items()))))
+    """The graph of the index's current state (rebuilt after a refresh or an editor override).
+
+    A refresh replaces `entries` and `stats`; the cache holds them, so identity
+    comparison cannot be fooled by a reused id.
+    """
+    overrides = hash(tuple(sorted(index.overrides.items())))
     cached = _GRAPHS.get(index)
-    if cached is None or cached[0] != state:
-        cached = (state, ClassGraph(index))
+    if cached is None or cached[0] is not index.entries or cached[1] is not index.stats or cached[2] != overrides:
+        cached = (index.entries, index.stats, overrides, ClassGraph(index))
         _GRAPHS[index] = cached
-    return cached[1]
+    return cached[3]

@@ -229,3 +229,19 @@ def test_audit_base_says_which_commit_and_why(tmp_path: Path) -> None:
     head = subprocess.run([*git, "rev-parse", "HEAD"], capture_output=True, text=True, check=True).stdout.strip()
     assert (base["method"], base["commit"]) == ("head", head)
     assert "merge-base HEAD origin/main" in base["note"]
+
+
+def test_findings_without_records_are_listed_from_their_messages(reports: dict[str, Any], tmp_path: Path) -> None:
+    """A checker that writes no record (here: no writable findings folder) still has its findings listed."""
+    target = tmp_path / "audit.md"
+    command = [sys.executable, "-m", "pylint", "--load-plugins=pylint_omni", "--disable=all", "--enable=pylint-omni",
+               "--persistent=n", f"--output-format=omni-json,omni-report:{target}", "tinyomni"]
+    env = dict(os.environ, PYLINT_OMNI_CACHE_DIR=str(tmp_path / "cache"), PYLINT_OMNI_FINDINGS_DIR=str(tmp_path / "missing"))
+    proc = subprocess.run(command, cwd=SAMPLE_REPO, capture_output=True, text=True, env=env, timeout=600, check=False)
+    data = json.loads(proc.stdout)
+    expected = [(c["path"], c["line"], c["symbol"], c["confidence"]) for c in reports["json"]["candidates"]]
+    assert sorted((c["path"], c["line"], c["symbol"], c["confidence"]) for c in data["candidates"]) == sorted(expected)
+    assert all(c["evidence"] is None and not c["details"] for c in data["candidates"])
+    first_group = section(target.read_text(), "#### C1.")
+    assert "- **Finding**: " in first_group and "- **Evidence**: " in first_group
+    assert "**Simplification**" not in first_group  # not invented when the checker gave none

@@ -173,6 +173,12 @@ FILES = {
             if kind == "top-k":
                 return TopK()
             raise ValueError(kind)
+
+        def from_checkpoint(config) -> Greedy:
+            model_type = config.model_type
+            if model_type == "greedy":
+                return Greedy()
+            raise NotImplementedError(model_type)
     """,
 }
 
@@ -241,6 +247,9 @@ def test_single_branch_factories(with_rejected: dict[tuple[str, int], Finding]) 
     assert "Factory one_choice() chooses among implementations but has one choice, 'greedy' -> Greedy" in guard.message
     assert with_rejected[("proj/factory.py", 12)].confidence == "INFERENCE"
     assert ("proj/factory.py", 15) not in with_rejected
+    checkpoint = with_rejected[("proj/factory.py", 22)]
+    assert checkpoint.confidence == "INFERENCE"
+    assert "the kind is read from outside data" in checkpoint.message
 
 
 def test_confidence_high_shows_only_high_candidates(project: Path) -> None:

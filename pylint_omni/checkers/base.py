@@ -32,7 +32,6 @@ class OmniChecker(BaseChecker):
 
     name = "pylint-omni"
     _settings: OmniSettings | None = None
-    _current: tuple[ProjectIndex, str] | None = None
 
     def open(self) -> None:
         begin_run()
@@ -56,7 +55,6 @@ class OmniChecker(BaseChecker):
         if module.file_bytes is not None:  # --from-stdin: the editor buffer wins
             text = module.file_bytes.decode("utf-8") if isinstance(module.file_bytes, bytes) else str(module.file_bytes)
             index.override(relpath, text)
-        self._current = (index, relpath)
         return index, relpath
 
     def emit(

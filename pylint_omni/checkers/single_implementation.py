@@ -78,7 +78,7 @@ class SingleImplementationChecker(OmniChecker):
         if choice is None:
             return
         index, relpath = self._module
-        verdict = judge_factory(index, relpath, node)
+        verdict = judge_factory(index, relpath, node, choice)
         self.emit(SYMBOL, node, verdict, (self._factory_text(node, choice, verdict, searched_summary(index)),))
 
     visit_asyncfunctiondef = visit_functiondef

@@ -40,28 +40,30 @@ def _git(root: Path, *args: str) -> tuple[bool, str]:
     return False, lines[0] if lines else f"exit {proc.returncode}"
 
 
+def _base(method: str, commit: str | None, ref: str | None, note: str) -> dict[str, Any]:
+    return {"method": method, "commit": commit, "ref": ref, "note": note}
+
+
 @lru_cache(maxsize=8)
-def _audit_base(root: str) -> tuple[tuple[str, Any], ...]:
-    path = Path(root)
+def _audit_base(root: Path) -> dict[str, Any]:
     if shutil.which("git") is None:
-        return (("method", "none"), ("commit", None), ("ref", None), ("note", "git is not installed: the report covers the files as they are"))
-    inside, _ = _git(path, "rev-parse", "--is-inside-work-tree")
+        return _base("none", None, None, "git is not installed: the report covers the files as they are")
+    inside, _ = _git(root, "rev-parse", "--is-inside-work-tree")
     if not inside:
-        return (("method", "none"), ("commit", None), ("ref", None), ("note", "not a git checkout: the report covers the files as they are"))
-    head_ok, head = _git(path, "rev-parse", "HEAD")
-    merged, base = _git(path, "merge-base", "HEAD", BASE_BRANCH)
+        return _base("none", None, None, "not a git checkout: the report covers the files as they are")
+    head_ok, head = _git(root, "rev-parse", "HEAD")
+    merged, base = _git(root, "merge-base", "HEAD", BASE_BRANCH)
     if merged and base:
-        same = " (HEAD is that commit)" if head_ok and head == base else f" (HEAD is {head[:12]})" if head_ok else ""
-        return (("method", "merge-base"), ("commit", base), ("ref", BASE_BRANCH), ("note", f"git merge-base HEAD {BASE_BRANCH}{same}"))
+        same = "; HEAD is that commit" if head_ok and head == base else f"; HEAD is {head[:12]}" if head_ok else ""
+        return _base("merge-base", base, BASE_BRANCH, f"git merge-base HEAD {BASE_BRANCH}{same}")
     if head_ok:
-        return (("method", "head"), ("commit", head), ("ref", "HEAD"),
-                ("note", f"HEAD, because `git merge-base HEAD {BASE_BRANCH}` failed: {base}"))
-    return (("method", "none"), ("commit", None), ("ref", None), ("note", f"no commit to compare against: {head}"))
+        return _base("head", head, "HEAD", f"HEAD, because `git merge-base HEAD {BASE_BRANCH}` failed: {base}")
+    return _base("none", None, None, f"no commit to compare against: {head}")
 
 
 def audit_base(root: Path) -> dict[str, Any]:
-    """{method: merge-base|head|none, commit, ref, note} for the project root."""
-    return dict(_audit_base(str(root)))
+    """{method: merge-base|head|none, commit, ref, note} for the project root (git asked once per root)."""
+    return dict(_audit_base(Path(root)))
 
 
 def tool_versions() -> dict[str, str]:

@@ -2,8 +2,9 @@
 
 Header (root, audit base, versions, what was scanned, what could not run), a summary
 table, the candidates strongest first grouped by owning design contract (else by
-package), then the rejected ideas as one table. What every finding shares (what
-was searched, the contract's validation) is said once, not per finding.
+package), then the rejected ideas, one collapsible table per message. What every
+finding shares (what was searched, the contract's validation) is said once, not per
+finding.
 """
 
 from __future__ import annotations
@@ -37,31 +38,39 @@ def listed(items: list[str], limit: int = MAX_LISTED) -> str:
     return shown + (f" and {len(items) - limit} more" if len(items) > limit else "")
 
 
+def plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" + ("" if count == 1 else "s")
+
+
 def what_of(message: str) -> str:
     """The surface and the fix: the message without its verdict and evidence tail."""
     found = VERDICT_TAIL.search(message)
     return message[: found.start()].strip() if found else message
 
 
+def evidence_in_message(finding: Finding) -> str:
+    found = EVIDENCE_IN_MESSAGE.search(finding.message)
+    return found.group("evidence").rstrip(".") if found else ""
+
+
 def proof_of(finding: Finding) -> str:
     """The checker's own proof from the message, when it is not a consumer count."""
-    found = EVIDENCE_IN_MESSAGE.search(finding.message)
-    proof = found.group("evidence").rstrip(".") if found else ""
+    proof = evidence_in_message(finding)
     return "" if proof.startswith("production ") else proof
 
 
 def evidence_text(finding: Finding) -> str:
     """Consumers by kind (or that there are none), after the checker's own proof."""
+    if finding.evidence is None:  # no record: the message's own words are all there is
+        return evidence_in_message(finding) or "not recorded by the checker (see the finding)"
     proof = proof_of(finding)
     consumers = ""
-    if finding.evidence is not None:
-        if any(finding.evidence.values()):
-            consumers = "; ".join(f"{kind} {len(found)}" + (f" ({listed(found)})" if found else "")
-                                  for kind, found in finding.evidence.items())
-        elif not proof:
-            consumers = "no production, validation or external/dynamic consumer found"
-    text = ". Consumers: ".join(p for p in (proof, consumers) if p)
-    return text or "not recorded by the checker (see the finding)"
+    if any(finding.evidence.values()):
+        consumers = "; ".join(f"{kind} {len(found)}" + (f" ({listed(found)})" if found else "")
+                              for kind, found in finding.evidence.items())
+    elif not proof:
+        consumers = "no production, validation or external/dynamic consumer found"
+    return ". Consumers: ".join(p for p in (proof, consumers) if p)
 
 
 def confidence_text(finding: Finding) -> str:
@@ -108,8 +117,8 @@ def header(audit: Audit) -> list[str]:
 def summary(audit: Audit) -> list[str]:
     high = sum(f.confidence == "high" for f in audit.candidates)
     lines = ["", "## Summary", "",
-             f"{len(audit.candidates)} candidates ({high} high, {len(audit.candidates) - high} medium) "
-             f"and {len(audit.rejected)} rejected ideas."]
+             f"{plural(len(audit.candidates), 'candidate')} ({high} high, {len(audit.candidates) - high} medium) "
+             f"and {plural(len(audit.rejected), 'rejected idea')}."]
     if audit.scanned.get("searched"):
         lines[-1] += f" Consumers were searched in {audit.scanned['searched']}."
     if audit.other_messages:
