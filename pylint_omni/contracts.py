@@ -48,7 +48,8 @@ def _matches(relpath: str, patterns: tuple[str, ...]) -> bool:
 
 
 def is_design_page(relpath: str) -> bool:
-    return relpath.startswith(DESIGN_FOLDER) or f"/{DESIGN_FOLDER}" in relpath
+    """A page of the project's own `docs/design/` (a nested project's pages are not ours)."""
+    return relpath.startswith(DESIGN_FOLDER)
 
 
 @dataclass(frozen=True)

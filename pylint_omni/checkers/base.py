@@ -8,7 +8,6 @@ emitted at visit time, at the node, so `# pylint: disable=` and `-j N` just work
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 from astroid import nodes
