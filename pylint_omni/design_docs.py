@@ -48,22 +48,20 @@ def is_archived(index: ProjectIndex, relpath: str) -> bool:
     """Archived design pages are history, not contracts."""
     if "/archive/" in f"/{relpath}" or "/archived/" in f"/{relpath}":
         return True
-    refs = index.facts(relpath).get("refs", {})
-    status_lines = {line for line, _ in refs.get("status", []) if line <= FRONT_MATTER_LINES}
-    inactive = {line for word in INACTIVE_STATUSES for line, _ in refs.get(word, []) if line in status_lines}
+    status_lines = {line for line, _ in index.occurrences(relpath, "status") if line <= FRONT_MATTER_LINES}
+    inactive = {line for word in INACTIVE_STATUSES for line, _ in index.occurrences(relpath, word) if line in status_lines}
     for line in inactive:
         # `status: archived` holds two words; prose that merely mentions both holds more.
-        words = sum(1 for occurrences in refs.values() for found, _ in occurrences if found == line)
+        words = sum(1 for _, occurrences in index.file_occurrences(relpath) for found, _ in occurrences if found == line)
         if words <= 2:
             return True
     return False
 
 
 def _has_wording_near(index: ProjectIndex, relpath: str, line: int) -> bool:
-    refs = index.facts(relpath).get("refs", {})
     for word in EXTENSION_WORDS:
         for variant in (word, word.capitalize(), word.upper()):
-            if any(abs(found - line) <= NEARBY_LINES for found, _ in refs.get(variant, [])):
+            if any(abs(found - line) <= NEARBY_LINES for found, _ in index.occurrences(relpath, variant)):
                 return True
     return False
 

@@ -54,7 +54,7 @@ def _production_hits(index: ProjectIndex, token: str, vias: frozenset[str]) -> l
 
 def _tokens_on_line(index: ProjectIndex, path: str, line: int, vias: frozenset[str] | None = None) -> set[str]:
     return {
-        tok for tok, occurrences in index.facts(path).get("refs", {}).items()
+        tok for tok, occurrences in index.file_occurrences(path)
         if any(found == line and (vias is None or via in vias) for found, via in occurrences)
     }
 
@@ -112,10 +112,10 @@ def entry_points(index: ProjectIndex, named: list[Definition]) -> str | None:
                 return f"entry-point group '{hit.via.partition(':')[2]}' names {token} ({hit.path}:{hit.line})"
     base = named[0]
     folder = base.path.rpartition("/")[0] + "/"
-    for path, facts in index.python_files():
+    for path, _ in index.python_files():
         if path.rpartition("/")[0] + "/" != folder or index.location(path) is Location.VALIDATION:
             continue
-        for token, occurrences in facts.get("refs", {}).items():
+        for token, occurrences in index.file_occurrences(path):
             if PLUGIN_LOADER.search(token) and any(via == "call" for _, via in occurrences):
                 return f"its package loads plugins through `{token}` ({path}:{occurrences[0][0]})"
     return None

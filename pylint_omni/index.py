@@ -21,6 +21,7 @@ from pylint_omni.discovery import SourceFile, discover, read_text
 from pylint_omni.paths import Location, classify_path
 from pylint_omni.scan.data_scan import InputProblem, scan_json, scan_text, scan_toml, scan_yaml
 from pylint_omni.scan.python_scan import scan_python
+from pylint_omni.scan.tokens import decode_hits
 from pylint_omni.settings import OmniSettings
 
 
@@ -246,9 +247,19 @@ class ProjectIndex:
         if found is None:
             found = []
             for rel in self._postings.get(token, ()):
-                found.extend(Hit(rel, line, via) for line, via in self.entries[rel]["facts"]["refs"][token])
+                found.extend(Hit(rel, line, via) for line, via in decode_hits(self.entries[rel]["facts"]["refs"][token]))
             self._hits[token] = found
         return found
+
+    def occurrences(self, relpath: str, token: str) -> list[tuple[int, str]]:
+        """(line, via) of each mention of `token` in one file."""
+        encoded = self.facts(relpath).get("refs", {}).get(token)
+        return decode_hits(encoded) if encoded else []
+
+    def file_occurrences(self, relpath: str) -> Iterator[tuple[str, list[tuple[int, str]]]]:
+        """Every token of one file with its (line, via) mentions."""
+        for token, encoded in self.facts(relpath).get("refs", {}).items():
+            yield token, decode_hits(encoded)
 
     def _build_definitions(self) -> None:
         by_name: dict[str, list[Definition]] = {}

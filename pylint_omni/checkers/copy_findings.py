@@ -19,7 +19,10 @@ from astroid import nodes
 from pylint.checkers import BaseTokenChecker
 
 from pylint_omni.checkers.base import OmniChecker
+from pylint_omni.checkers.wording import sentence
 from pylint_omni.evidence import Status, Verdict
+from pylint_omni.findings import FindingDetails
+from pylint_omni.local_flow import enclosing_function
 from pylint_omni.paths import Location, classify_path, find_project_root
 from pylint_omni.tensor_facts import Strength
 
@@ -45,6 +48,8 @@ class CopyFinding:
     fix: str
     evidence: str  # what the function proves
     strength: Strength
+    saved: str  # what the fix removes, counted (the report's benefit; "per call of f()" is added)
+    risk: str  # the behaviour the fix could change
     unknown: str = ""
 
 
@@ -83,15 +88,17 @@ class CopyChecker(LineComments, OmniChecker):
 
     symbol = ""
     _validation_file = False
+    _relpath = ""
 
     def visit_module(self, node: nodes.Module) -> None:
-        self._validation_file = False
+        self._validation_file, self._relpath = False, ""
         if node.file and node.file.endswith(".py"):
             root = self.settings.root or find_project_root(node.file)
             try:
                 relpath = Path(node.file).resolve().relative_to(Path(root).resolve()).as_posix()
             except ValueError:  # outside the project root: judged as production code
                 return
+            self._relpath = relpath
             location = classify_path(relpath, self.settings.validation_globs, self.settings.production_globs)
             self._validation_file = location is Location.VALIDATION
 
@@ -107,7 +114,22 @@ class CopyChecker(LineComments, OmniChecker):
             verdict = Verdict(Status.CANDIDATE, "high", finding.evidence)
         else:
             verdict = Verdict(Status.CANDIDATE, "medium", finding.unknown, unknowns=[finding.unknown])
-        self.emit(self.symbol, finding.node, verdict, (message_text(finding, verdict),))
+        self.emit(self.symbol, finding.node, verdict, (message_text(finding, verdict),), finding_details(self._relpath, finding))
+
+
+def finding_details(relpath: str, finding: CopyFinding) -> FindingDetails:
+    """The report's surface, simplification, benefit and risk; the enclosing function's tests validate it."""
+    function = enclosing_function(finding.node)
+    where = ""
+    if function is not None:
+        owner = function.parent.frame() if function.parent is not None else None
+        where = f"{owner.name}.{function.name}()" if isinstance(owner, nodes.ClassDef) else f"{function.name}()"
+    surface = f"{relpath}:{finding.node.fromlineno} " + (f"{where}: " if where else "") + finding.surface
+    benefit = finding.saved + (f" per call of {where}" if where else "")
+    return FindingDetails(
+        [surface], sentence(finding.fix), benefit, sentence(finding.risk),
+        [function.name] if function is not None else [],
+    )
 
 
 def message_text(finding: CopyFinding, verdict: Verdict) -> str:

@@ -39,6 +39,11 @@ ROUND_TRIPS: dict[str, tuple[tuple[str, ...], str, Strength]] = {
     **{dec: ((enc,), "base64", Strength.PROVEN) for dec, enc in BASE64_PAIRS.items()},
     **{f"{lib}.decompress": ((f"{lib}.compress",), "compression", Strength.PROVEN) for lib in ("zlib", "gzip", "lzma", "bz2")},
 }
+ROUND_TRIP_RISK = {
+    "pickle": "the result was an independent deep copy: code that mutates it would now mutate `{payload}`",
+    "JSON": "the round trip also copied and normalised types (tuples to lists, keys to str): readers relying on that change",
+    "msgpack": "the result was an independent, type-normalised copy: code that mutates it would now mutate `{payload}`",
+}
 WHY_ON_PURPOSE = {
     "pickle": "the round trip may be a deliberate deep copy (`copy.deepcopy(x)` says so)",
     "JSON": "the round trip also normalises types (tuples to lists, keys to str), which may be the point",
@@ -98,6 +103,9 @@ def decode_of_encode(call: nodes.Call) -> CopyFinding | None:
         + (" (`copy.deepcopy` if an independent copy is needed)" if strength < Strength.PROVEN else ""),
         evidence=f"`{call_name(encode)}` feeds `{decoder}` in this function",
         strength=strength,
+        saved=f"1 {what} encode + 1 decode and 1 bytes copy of the payload",
+        risk=ROUND_TRIP_RISK.get(what, "the result is the original object, not an equal copy: in-place writes to it reach "
+                                 "`{payload}`").format(payload=payload),
         unknown=WHY_ON_PURPOSE.get(what, ""),
     )
 
@@ -121,6 +129,8 @@ def _frombuffer_of_tobytes(call: nodes.Call, decoder: str) -> CopyFinding | None
         fix=f"reinterpret in place: {view} (`.copy()` if an independent array is needed)",
         evidence=f"`.tobytes()` of `{array}` feeds `{decoder}`",
         strength=Strength.PROVEN,
+        saved="1 full bytes copy of the array",
+        risk=f"the view shares memory with `{array}` and is writable, unlike the read-only copy: writes reach `{array}`",
     )
 
 
@@ -138,6 +148,8 @@ def _array_of_host_copy(call: nodes.Call, decoder: str) -> CopyFinding | None:
             fix=f"convert once: `{subject.as_string()}.numpy()` for a tensor (`.copy()` for a NumPy array)",
             evidence=f"`.tolist()` of `{subject.as_string()}` feeds `{decoder}`",
             strength=Strength.PROVEN,
+            saved="1 Python list (one object per element) and 1 conversion",
+            risk="`np.array` of a list inferred the dtype and made a copy; `.numpy()` keeps the tensor's dtype and shares its memory",
         )
     if decoder == "numpy.asarray" or method_call(subject, "cpu") is None or keyword_named(call, "dtype") is not None:
         return None  # `.numpy()` shares memory: np.array of it is the one copy unless `.cpu()` already copied
@@ -149,6 +161,8 @@ def _array_of_host_copy(call: nodes.Call, decoder: str) -> CopyFinding | None:
         fix=f"use `{call.args[0].as_string()}` (`.cpu()` already copies a device tensor)",
         evidence="`np.array` of `.cpu().numpy()` in one expression",
         strength=Strength.HEURISTIC,
+        saved="1 host copy (np.array)",
+        risk="for a tensor already on the host `.cpu().numpy()` shares its memory: writes to the array reach the tensor",
         unknown="if the tensor is already on the host, `.cpu()` is free and `np.array` is the only copy",
     )
 
@@ -173,6 +187,8 @@ def text_round_trip(call: nodes.Call) -> CopyFinding | None:
         fix=f"use `{receiver(inner).as_string()}` (the round trip only validates the codec)",
         evidence=f"`.{inner.func.attrname}({codec[0]})` then `.{outer.func.attrname}({codec[1]})` in one expression",
         strength=Strength.PROVEN,
+        saved="2 conversions and 2 copies",
+        risk=f"the round trip raised on data invalid in {codec[0]}: without it such data passes through unchecked",
     )
 
 
@@ -220,6 +236,9 @@ class PayloadConversionChecker(CopyChecker):
                 evidence="the payload is not rebound, mutated or passed to a call between the two, "
                 "and the second always runs after the first",
                 strength=Strength.PROVEN,
+                saved="1 serialization and its byte buffer",
+                risk="if the payload changes between the two through an alias (another thread, a callback), "
+                "the reused bytes are the earlier ones",
             ))
 
     visit_asyncfunctiondef = visit_functiondef

@@ -73,6 +73,8 @@ def clone_of_fresh(call: nodes.Call) -> CopyFinding | None:
         fix="drop `.clone()`",
         evidence=f"`{subject.as_string()[:60]}` always returns new storage",
         strength=fresh,
+        saved="1 allocation and 1 full copy on the tensor's device",
+        risk="none if the storage is new; if an operand is not a tensor the expression may return shared storage",
         unknown="" if fresh >= Strength.PROVEN else "the operands are assumed to be tensors (operators allocate)",
     )
 
@@ -116,6 +118,8 @@ def _merge(call: nodes.Call, inner: nodes.NodeNG, kind: str, arg: nodes.NodeNG, 
         fix=f"use one call: `{receiver(inner).as_string()}.to({device.as_string()}, {dtype.as_string()})`",
         evidence=f"`.to({other_arg.as_string()})` then `.to({arg.as_string()})`: one names a {other_kind}, the other a {kind}",
         strength=weakest,
+        saved="1 conversion and 1 intermediate tensor",
+        risk="none beyond the order of conversion (the dtype cast may run on the other device)",
         unknown="" if weakest >= Strength.PROVEN else "a device or dtype is recognised by its name only",
     )
 
@@ -160,6 +164,8 @@ def _no_op(call: nodes.Call, inner: nodes.NodeNG, kind: str, arg: nodes.NodeNG) 
         fix=f"drop `.to({target})`",
         evidence=reason,
         strength=Strength.PROVEN,
+        saved="1 no-op `.to()` call (no copy)",
+        risk="none at run time: `.to()` returned its receiver unchanged",
     )
 
 
@@ -184,6 +190,8 @@ def _late_factory(call: nodes.Call, inner: nodes.NodeNG, kind: str, strength: St
         fix=f"pass `{kind}=` to `torch.{factory}(...)`",
         evidence=f"`torch.{factory}` has no `{kind}=` argument and its result goes straight to `.to()`",
         strength=strength,
+        saved="1 allocation and 1 host→device copy" if kind == "device" else "1 allocation and 1 dtype conversion",
+        risk=f"values built directly in the target {kind} can differ in the last bits from values converted after",
         unknown="" if strength >= Strength.PROVEN else f"the `.to()` argument is a {kind} by its name only",
     )
 
@@ -213,4 +221,6 @@ def contiguous_of_contiguous(call: nodes.Call) -> CopyFinding | None:
         fix="drop `.contiguous()`",
         evidence=reason,
         strength=Strength.PROVEN,
+        saved="1 no-op `.contiguous()` call (no copy)",
+        risk="none at run time: `.contiguous()` returned its receiver unchanged",
     )

@@ -101,6 +101,9 @@ def round_trip_to_tensor(call: nodes.Call) -> CopyFinding | None:
         fix=fix,
         evidence=f"`.{kind}()` of `{name}` feeds `torch.{function}` in this function",
         strength=Strength.PROVEN,
+        saved=f"{len(steps)} steps ({' → '.join(steps)})" if is_tensor else f"1 {'Python list' if kind == 'tolist' else 'array'} copy",
+        risk="the rebuilt tensor had an inferred dtype, no autograd history and storage of its own; "
+        "code relying on those needs the `.to(...)`/`.clone()` of the fix",
     )
 
 
@@ -127,6 +130,8 @@ def device_round_trip(call: nodes.Call) -> CopyFinding | None:
         "(`.clone()` if a same-device copy was the point)",
         evidence=f"`{inner.func.attrname}` to the host then `{call.func.attrname}` to `{target[0]}` in one expression",
         strength=target[1],
+        saved="1 device→host copy and 1 host allocation (both transfers when the tensor is already on the target)",
+        risk=f"when `{tensor.as_string()}` is already on `{target[0]}` the result is no longer a copy: in-place writes to it reach the original",
         unknown="" if target[1] >= Strength.PROVEN else f"`{target[0]}` is a device by its name only",
     )
 
@@ -150,6 +155,8 @@ def tensor_of_tensor(call: nodes.Call) -> CopyFinding | None:
         fix=f"use `{name}.clone().detach()` if a copy is needed, else `{name}` (`.to(...)` for a new dtype or device)",
         evidence=f"`{name}` is a tensor by the code that binds it",
         strength=strength,
+        saved="1 full copy and 1 UserWarning",
+        risk=f"without `.clone().detach()` the result aliases `{name}`: in-place writes and autograd reach it",
         unknown="" if strength >= Strength.PROVEN else f"`{name}` is a tensor by annotation or method name only",
     )
 
@@ -184,6 +191,9 @@ def repeated_host_copy(earlier: nodes.Call, later: nodes.Call) -> CopyFinding | 
         fix=f"keep the line-{earlier.lineno} result in a local and reuse it",
         evidence=f"`{subject.as_string()}` is not rebound, mutated in place or passed to a call between the two, "
         "and the second always runs after the first",
+        saved="1 device→host copy" + ("" if method == "cpu" else " and its device sync"),
+        risk=f"if `{subject.as_string()}` changes between the two lines through an alias (another thread, a callback), "
+        "the reused value is the earlier one",
         strength=Strength.PROVEN if sure else Strength.HEURISTIC,
         unknown="" if sure else (
             "`.cpu()` is free when the tensor is already on the host" if method == "cpu"

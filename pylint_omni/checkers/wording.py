@@ -24,3 +24,9 @@ def describe_verdict(verdict: Verdict, searched: str, subject: str) -> str:
         f"{head} Evidence: {verdict.evidence_line()}. Searched {searched} for {subject}; "
         + (f"unknown: {unknown}." if unknown else "unknown: consumers outside this repository (plugins, user configs).")
     )
+
+
+def sentence(text: str) -> str:
+    """`text` as a report sentence: capitalised, ending with a full stop."""
+    text = text.strip()
+    return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")

@@ -101,7 +101,7 @@ def scan_yaml(text: str) -> dict[str, Any]:
         raise InputProblem(f"malformed YAML{where}: {problem}") from None
     except RecursionError:
         raise InputProblem("YAML nesting too deep") from None
-    facts: dict[str, Any] = {"kind": "yaml", "refs": sink.data}
+    facts: dict[str, Any] = {"kind": "yaml", "refs": sink.encoded()}
     if notes:
         facts["warning"] = notes[0]
     return facts
@@ -143,7 +143,7 @@ def scan_json(text: str) -> dict[str, Any]:
         raise InputProblem(f"malformed JSON: {exc}") from None
     sink = RefSink()
     _walk_plain(value, sink, _first_lines(text), "json")
-    return {"kind": "json", "refs": sink.data}
+    return {"kind": "json", "refs": sink.encoded()}
 
 
 def scan_toml(text: str, is_pyproject: bool) -> dict[str, Any]:
@@ -175,7 +175,7 @@ def scan_toml(text: str, is_pyproject: bool) -> dict[str, Any]:
         # Entry points were recorded above with their group; do not record them again as plain TOML.
         value = {**value, "project": {k: v for k, v in value["project"].items() if k not in ("scripts", "gui-scripts", "entry-points")}}
     _walk_plain(value, sink, line_of, "toml")
-    return {"kind": "toml", "refs": sink.data, "entry_points": entry_points}
+    return {"kind": "toml", "refs": sink.encoded(), "entry_points": entry_points}
 
 
 def scan_text(text: str, via: str) -> dict[str, Any]:
@@ -187,7 +187,7 @@ def scan_text(text: str, via: str) -> dict[str, Any]:
             record_string(sink, word, number, via)
             if "/" in word and word.endswith(".py"):
                 record_string(sink, word[:-3].replace("/", "."), number, via)
-    facts: dict[str, Any] = {"kind": "doc", "refs": sink.data}
+    facts: dict[str, Any] = {"kind": "doc", "refs": sink.encoded()}
     if via == "doc":
         front_matter, problem = parse_front_matter(text)
         if front_matter is not None:

@@ -4,7 +4,9 @@ A file's facts are plain JSON-ready data so that the index can cache them on dis
 - `refs`: every identifier and every string that can name code, with line and how it
   was seen (`via`): a Name, an attribute, a call, a string literal, a dotted import
   path, a `getattr`/`import_module`/resolver argument, an f-string resolved against a
-  module constant, `__all__` (a re-export, not a use), an import (likewise).
+  module constant, `__all__` (a re-export, not a use), an import (likewise);
+  stored as token -> "line,via|line,via" (`tokens.encode_hits`), read through
+  `ProjectIndex.hits`/`occurrences`.
 - `classes`/`functions`: definitions with spans, bases (resolved through imports),
   decorators, abstract and `NotImplementedError` methods.
 - `registries`: module-level string-keyed tables and their entries (`registry_scan`).
@@ -392,7 +394,7 @@ def scan_python(source: str, module: str, is_package: bool, filename: str = "<un
         "kind": "python",
         "module": module,
         "error": None,
-        "refs": visitor.refs.data,
+        "refs": visitor.refs.encoded(),
         "imports": visitor.imports,
         "classes": visitor.classes,
         "functions": visitor.functions,
