@@ -1,24 +1,19 @@
 """Where documentation names a symbol, and whether it names it as an extension point.
 
-Small and self-contained on purpose (a shared design-contract module may replace
-it): it reads only what the index already holds, the words of each document with
-their lines (`via == "doc"`) and the document paths.
-- A design page is a document under `docs/design/`; it is active unless it sits
-  under an `archive/` folder or its front matter says `status: archived` (or
-  deprecated, superseded, obsolete).
+- Design pages and their status come from `contracts`: a page under `archive/` or
+  whose front matter says archived/deprecated/superseded is history, not a contract.
 - A mention names an extension point when extension wording (extension, plugin,
-  pluggable, boundary, out-of-tree, subclass, ...) appears within two lines of it.
+  pluggable, boundary, out-of-tree, subclass, ...) appears within two lines of it,
+  or when an active contract lists the symbol under `extension_points`/`boundaries`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pylint_omni.contracts import contracts_of, is_design_page
 from pylint_omni.index import ProjectIndex
 
-DESIGN_FOLDER = "docs/design/"
-INACTIVE_STATUSES = ("archived", "deprecated", "superseded", "obsolete", "historical")
-FRONT_MATTER_LINES = 40
 NEARBY_LINES = 2
 EXTENSION_WORDS = (
     "extension", "extensions", "extensible", "extend", "extending", "plugin", "plugins", "plug-in",
@@ -40,22 +35,11 @@ class DocMention:
         return f"{self.path}:{self.line}"
 
 
-def is_design_page(relpath: str) -> bool:
-    return relpath.startswith(DESIGN_FOLDER) or f"/{DESIGN_FOLDER}" in relpath
-
-
 def is_archived(index: ProjectIndex, relpath: str) -> bool:
     """Archived design pages are history, not contracts."""
     if "/archive/" in f"/{relpath}" or "/archived/" in f"/{relpath}":
         return True
-    status_lines = {line for line, _ in index.occurrences(relpath, "status") if line <= FRONT_MATTER_LINES}
-    inactive = {line for word in INACTIVE_STATUSES for line, _ in index.occurrences(relpath, word) if line in status_lines}
-    for line in inactive:
-        # `status: archived` holds two words; prose that merely mentions both holds more.
-        words = sum(1 for _, occurrences in index.file_occurrences(relpath) for found, _ in occurrences if found == line)
-        if words <= 2:
-            return True
-    return False
+    return any(c.path == relpath and not c.active for c in contracts_of(index).contracts)
 
 
 def _has_wording_near(index: ProjectIndex, relpath: str, line: int) -> bool:
@@ -75,5 +59,10 @@ def doc_mentions(index: ProjectIndex, name: str) -> list[DocMention]:
         design = is_design_page(hit.path)
         if design and is_archived(index, hit.path):
             continue
-        found.append(DocMention(hit.path, hit.line, design, _has_wording_near(index, hit.path, hit.line)))
+        declared = design and any(
+            c.path == hit.path and name in {p.rpartition(".")[2] for p in c.extension_points}
+            for c in contracts_of(index).active
+        )
+        wording = declared or _has_wording_near(index, hit.path, hit.line)
+        found.append(DocMention(hit.path, hit.line, design, wording))
     return found

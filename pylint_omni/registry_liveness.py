@@ -16,6 +16,7 @@ import fnmatch
 from dataclasses import dataclass, field
 from typing import Any
 
+from pylint_omni.contracts import contracts_of
 from pylint_omni.evidence import Consumer, ConsumerKind, Status, Verdict, consumers_of, judge
 from pylint_omni.index import Definition, ProjectIndex
 from pylint_omni.paths import Location, key_matches_patterns
@@ -182,6 +183,10 @@ def judge_entry(
     )
     reject: list[str] = []
     medium: list[str] = []
+    names = [key, *([target.data["name"], target.dotted] if target is not None else [])]
+    declaring = next((c for n in names if (c := contracts_of(index).declaring_extension_point(n))), None)
+    if declaring is not None:
+        reject.append(f"the active design contract {declaring.describe()} declares it a boundary or extension point")
     if reading.exposed:
         reject.append(f"the whole registry is handed out or enumerated at {reading.exposed}; every key is reachable")
     for pattern, where in reading.patterns:

@@ -193,3 +193,41 @@ def test_registry_forms_are_found(tmp_path: Path) -> None:
     }
     targets = {e["key"]: index.resolve_target(e["target"], e["suffix"]) for _, reg in index.registries() for e in reg["entries"] if reg["name"] == "TUPLES"}
     assert {k: d.dotted for k, d in targets.items()} == {"a": "r.impl.Alpha", "b": "r.impl.Beta"}
+
+
+def test_design_contract_front_matter_and_ownership(tmp_path: Path) -> None:
+    from pylint_omni.contracts import contracts_of
+
+    write(tmp_path, {
+        "pyproject.toml": "[project]\nname='c'\n",
+        "pkg/engine/core.py": "x = 1\n",
+        "pkg/engine/legacy.py": "x = 1\n",
+        "pkg/worker/w.py": "x = 1\n",
+        "docs/design/module/engine.md": """\
+            ---
+            title: Engine
+            status: current
+            primary_code_paths: [pkg/engine/]
+            primary_path_exceptions: [pkg/engine/legacy.py]
+            related_code_paths: [pkg/worker]
+            validation_paths: [tests/engine/]
+            extension_points: [pkg.engine.core.StagePlugin]
+            ---
+            # Engine
+            """,
+        "docs/design/module/old.md": "---\ntitle: Old\nstatus: archived\nprimary_code_paths: [pkg/]\n---\n",
+        "docs/design/archive/older.md": "---\ntitle: Older\nprimary_code_paths: [pkg/]\n---\n",
+        "docs/design/module/broken.md": "---\ntitle: [unclosed\n---\n",
+    })
+    index = ProjectIndex(tmp_path, OmniSettings(cache_enabled=False))
+    index.refresh()
+    contracts = contracts_of(index)
+    assert [c.title for c in contracts.active] == ["Engine"]
+    assert {c.title for c in contracts.contracts} == {"Engine", "Old", "Older"}
+    assert "malformed front matter" in contracts.problems["docs/design/module/broken.md"]
+    engine = contracts.active[0]
+    assert contracts.owner_of("pkg/engine/core.py") == (engine, "primary")
+    assert contracts.owner_of("pkg/engine/legacy.py") is None
+    assert contracts.owner_of("pkg/worker/w.py") == (engine, "related")
+    assert engine.validation_paths == ("tests/engine/",)
+    assert contracts.declaring_extension_point("StagePlugin") is engine

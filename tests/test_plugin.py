@@ -113,3 +113,24 @@ def test_index_command_reports_scan_and_times() -> None:
     data = json.loads(out.stdout)
     assert data["files_by_kind"]["python"] >= 30 and data["registries"] >= 8
     assert data["warm_files_reread"] == 0 and data["cold_seconds"] >= 0
+
+
+def test_contract_extension_point_rejects_naming_the_page(tmp_path: Path, cache_dir: Path) -> None:
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'p'\n")
+    (pkg / "__init__.py").write_text("")
+    (pkg / "hooks.py").write_text(
+        "def a(): ...\ndef b(): ...\ndef c(): ...\n\nHOOKS = {'alpha': a, 'beta': b, 'gamma': c}\n\n"
+        "def run(name):\n    return HOOKS[name]()\n\nDEFAULTS = ('alpha', 'beta')\n"
+    )
+    design = tmp_path / "docs" / "design"
+    design.mkdir(parents=True)
+    page = "---\ntitle: Hooks\nstatus: current\nprimary_code_paths: [pkg/]\nextension_points: [pkg.hooks.c]\n---\n# Hooks\n"
+    (design / "hooks.md").write_text(page)
+    args = [*REGISTRY, "--omni-include-rejected=y", "pkg"]
+    _, found, _ = run_pylint(args, cwd=tmp_path, cache_dir=cache_dir)
+    assert len(found) == 1 and "Rejected: the active design contract Hooks (docs/design/hooks.md)" in found[0].message
+    (design / "hooks.md").write_text(page.replace("status: current", "status: archived"))
+    _, found, _ = run_pylint(args, cwd=tmp_path, cache_dir=cache_dir)
+    assert len(found) == 1 and found[0].confidence == "HIGH"

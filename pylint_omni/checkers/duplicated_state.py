@@ -29,10 +29,12 @@ from pylint.lint import PyLinter
 
 from pylint_omni.checkers.base import OmniChecker
 from pylint_omni.checkers.state_wording import (
-    derived_text, maps_text, mirror_text, never_read_text, provisional_text,
+    derived_details, derived_text, maps_details, maps_text, mirror_details, mirror_text, never_read_details,
+    never_read_text, provisional_details, provisional_text,
 )
 from pylint_omni.checkers.wording import searched_summary
 from pylint_omni.evidence import Status, Verdict, judge
+from pylint_omni.findings import FindingDetails
 from pylint_omni.index import ProjectIndex
 from pylint_omni.paths import Location, key_matches_patterns
 from pylint_omni.state_evidence import (
@@ -186,8 +188,17 @@ class DuplicatedStateChecker(OmniChecker, BaseTokenChecker):
             return written, [], [f"the type {written} of `{text}` is not inferred"]
         return text, [], [f"the type of `{text}` is not inferred"]
 
-    def _emit(self, node: nodes.NodeNG, verdict: Verdict, text: str) -> None:
-        self.emit(SYMBOL, node, verdict, (text,))
+    def _emit(self, node: nodes.NodeNG, verdict: Verdict, text: str, details: FindingDetails) -> None:
+        self.emit(SYMBOL, node, verdict, (text,), details)
+
+    def _class_sites(self, *names: str) -> list[str]:
+        """`path:line class Name` of each project class with that name, when the index has exactly one."""
+        assert self._index is not None
+        sites = []
+        for name in names:
+            found = [d for d in self._index.definitions_named(name) if d.kind == "class"]
+            sites += [f"{found[0].path}:{found[0].data['line']} class {name}"] if len(found) == 1 else []
+        return sites
 
     @staticmethod
     def _verdict(rejects: list[str], mediums: list[str], high_reason: str) -> Verdict:
@@ -218,7 +229,8 @@ class DuplicatedStateChecker(OmniChecker, BaseTokenChecker):
         self._emit(mirror.anchor, verdict, mirror_text(
             klass.name, source_name or mirror.source.as_string(), mirror, keeps_source, verdict,
             searched_summary(self._index),
-        ))
+        ), mirror_details(self._relpath, klass.name, source_name or mirror.source.as_string(), mirror,
+                          self._class_sites(source_name)))
 
     def _report_keyword_mirror(self, mirror: Mirror) -> None:
         assert self._index is not None and self._lookup is not None and mirror.call is not None
@@ -244,7 +256,8 @@ class DuplicatedStateChecker(OmniChecker, BaseTokenChecker):
         self._emit(mirror.call, verdict, mirror_text(
             target.name, source_name or mirror.source.as_string(), mirror, False, verdict,
             searched_summary(self._index),
-        ))
+        ), mirror_details(self._relpath, target.name, source_name or mirror.source.as_string(), mirror,
+                          self._class_sites(target.name, source_name)))
 
     def _report_derived(self, derived: Derived, owner: OwnerFacts, state: ClassState) -> None:
         assert self._index is not None and self._lookup is not None
@@ -266,7 +279,7 @@ class DuplicatedStateChecker(OmniChecker, BaseTokenChecker):
         verdict = self._verdict(rejects, mediums, "re-derived by hand at every site")
         self._emit(state.first_write(derived.name).node, verdict, derived_text(
             klass.name, derived, changed, verdict, searched_summary(self._index),
-        ))
+        ), derived_details(self._relpath, klass.name, derived))
 
     def _report_maps(self, group: list[str], owner: OwnerFacts, state: ClassState) -> None:
         assert self._index is not None
@@ -291,7 +304,7 @@ class DuplicatedStateChecker(OmniChecker, BaseTokenChecker):
         verdict = self._verdict(rejects, mediums, "same keys, same methods, same removals")
         self._emit(state.first_write(group[0]).node, verdict, maps_text(
             klass.name, group, methods, verdict, searched_summary(self._index),
-        ))
+        ), maps_details(self._relpath, klass.name, group, [state.first_write(n).node.lineno for n in group], methods))
 
     def _report_provisional(self, name: str, owner: OwnerFacts, state: ClassState) -> bool:
         assert self._index is not None
@@ -311,7 +324,7 @@ class DuplicatedStateChecker(OmniChecker, BaseTokenChecker):
         verdict = self._verdict(rejects, [], "every production construction overwrites it")
         self._emit(write.node, verdict, provisional_text(
             state.node.name, name, write.value.name, overwrites, verdict, searched_summary(self._index),
-        ))
+        ), provisional_details(self._relpath, write.node.lineno, state.node.name, name, write.value.name, overwrites))
         return True
 
     def _report_never_read(self, name: str, owner: OwnerFacts, state: ClassState) -> None:
@@ -339,7 +352,7 @@ class DuplicatedStateChecker(OmniChecker, BaseTokenChecker):
             return
         self._emit(state.first_write(name).node, verdict, never_read_text(
             klass.name, name, writes, verdict, searched_summary(self._index),
-        ))
+        ), never_read_details(self._relpath, klass.name, name, writes))
 
     @staticmethod
     def _value_doubts(writes: list[FieldWrite], owner: OwnerFacts, rejects: list[str]) -> list[str]:

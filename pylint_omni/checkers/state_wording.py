@@ -1,12 +1,15 @@
-"""Message text of `duplicated-state-field`: both owners, the fields, the fix, the evidence.
+"""Wording of `duplicated-state-field`: message text and the report's details.
 
-One line each: what is duplicated (the surface), the suggested single owner, then the
-verdict, what was found, what was searched and what stays unknown.
+Message text, one line each: what is duplicated (the surface), the suggested single
+owner, then the verdict, what was found, what was searched and what stays unknown.
+Report details (`*_details`): the surface as `path:line symbol` strings, the change,
+what disappears (fields, writes), what could change, and the names whose tests validate it.
 """
 
 from __future__ import annotations
 
 from pylint_omni.evidence import Status, Verdict
+from pylint_omni.findings import FindingDetails
 from pylint_omni.state_evidence import Overwrite
 from pylint_omni.state_patterns import Derived, FieldWrite, Mirror
 
@@ -83,3 +86,59 @@ def never_read_text(owner: str, name: str, writes: list[FieldWrite], verdict: Ve
         f"remove the field (and what computes it), or read it where the fact is needed. "
         + _tail(verdict, verdict.evidence_line(), searched, f"reads of .{name} (attributes, getattr strings, literals, config keys, docs)")
     )
+
+
+# -- report details --------------------------------------------------------------------
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}" + ("" if number == 1 else "s")
+
+
+def mirror_details(relpath: str, owner: str, source: str, mirror: Mirror, sites: list[str]) -> FindingDetails:
+    """`sites`: where the classes of both owners are defined, when the index knows them."""
+    src, count = mirror.source.as_string(), len(mirror.fields)
+    if mirror.call is not None:
+        surface = f"{relpath}:{mirror.call.lineno} {owner}({', '.join(f'{f}=' for f in mirror.fields)})"
+        change = f"Build {owner} from `{src}` (or pass `{src}` itself) instead of copying {_names(mirror.fields)} field by field"
+        benefit = f"{_count(count, 'copied keyword')} at this call; {owner} keeps one reference to {source}"
+    else:
+        surface = f"{relpath}:{mirror.anchor.lineno} {owner}: {', '.join(mirror.fields)}"
+        change = f"Delete {_count(count, 'field')} of {owner} copied from `{src}` and read `{src}.<field>` instead"
+        benefit = f"{_count(count, 'field')} of {owner} ({_names(mirror.fields)}) and the {_count(count, 'copy')} in {mirror.method}"
+    risk = f"Readers now see later changes of {source}; code that relied on the copies as a frozen snapshot changes."
+    return FindingDetails([surface, *sites], change + ".", benefit, risk, [owner, *mirror.fields])
+
+
+def derived_details(relpath: str, owner: str, derived: Derived) -> FindingDetails:
+    lines = sorted(w.node.lineno for w in derived.sites)
+    surface = [f"{relpath}:{line} {owner}.{derived.name} = {derived.expression}" for line in lines]
+    change = f"Replace {owner}.{derived.name} with a property returning `{derived.expression}` and delete its assignments"
+    benefit = f"1 field and {_count(len(derived.sites), 'hand-written update')}"
+    risk = (f"Readers get the current value of {_names(derived.sources)}, not the one at the last update; "
+            "the property recomputes on every read.")
+    return FindingDetails(surface, change + ".", benefit, risk, [owner, derived.name])
+
+
+def provisional_details(relpath: str, line: int, owner: str, name: str, param: str, overwrites: list[Overwrite]) -> FindingDetails:
+    surface = [f"{relpath}:{line} {owner}.{name} = {param}"]
+    surface += [f"{o.path}:{o.line} {owner}.{name} = {o.source}" for o in overwrites]
+    sources = sorted({o.source for o in overwrites})
+    change = f"Pass {_names(sources)} when constructing {owner} and drop the {_count(len(overwrites), 'overwrite')} of .{name}"
+    benefit = f"{_count(len(overwrites), 'post-construction write')} of .{name} and a provisional value nobody reads"
+    risk = f"Code that reads .{name} between construction and the overwrite, or a builder outside this repository, sees another value."
+    return FindingDetails(surface, change + ".", benefit, risk, [owner, name])
+
+
+def maps_details(relpath: str, owner: str, group: list[str], lines: list[int], methods: list[str]) -> FindingDetails:
+    surface = [f"{relpath}:{line} {owner}.{name}" for name, line in zip(group, lines)]
+    change = f"Merge {', '.join(group)} into one map of key -> record and delete the other {_count(len(group) - 1, 'map')}"
+    benefit = f"{_count(len(group) - 1, 'map field')} and the parallel writes and removals in {_names(methods)}"
+    risk = f"Code that iterates, orders or hands out one of the maps sees a different structure; {owner}'s tests cover it."
+    return FindingDetails(surface, change + ".", benefit, risk, [owner, *group])
+
+
+def never_read_details(relpath: str, owner: str, name: str, writes: list[FieldWrite]) -> FindingDetails:
+    surface = [f"{relpath}:{line} {owner}.{name}" for line in sorted(w.node.lineno for w in writes)]
+    change = f"Delete {owner}.{name} and its {_count(len(writes), 'write')} (and what computes it, if nothing else uses it)"
+    benefit = f"1 field and {_count(len(writes), 'write')}"
+    risk = f"A reader outside this repository (a plugin, pickled state, a debugging tool) that reads .{name} would break."
+    return FindingDetails(surface, change + ".", benefit, risk, [owner, name])
