@@ -110,6 +110,11 @@ class ContractSet:
     def active(self) -> list[Contract]:
         return [c for c in self.contracts if c.active]
 
+    @property
+    def history(self) -> frozenset[str]:
+        """Paths of archived pages: what they say is history, not a consumer or a contract."""
+        return frozenset(c.path for c in self.contracts if not c.active)
+
     def owner_of(self, relpath: str) -> tuple[Contract, str] | None:
         """The owning active contract of a path: a primary owner first, else a related one."""
         for level in ("primary", "related"):

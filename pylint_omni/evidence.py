@@ -25,6 +25,7 @@ from typing import Iterable
 
 from pylint.interfaces import HIGH, INFERENCE, UNDEFINED, Confidence
 
+from pylint_omni.contracts import contracts_of
 from pylint_omni.index import Hit, ProjectIndex
 from pylint_omni.paths import Location
 from pylint_omni.scan.tokens import DOTTED_PATH
@@ -84,15 +85,17 @@ def consumers_of(
 ) -> list[Consumer]:
     """Consumers of any of `tokens`, minus non-uses and the excluded (path, first, last) spans.
 
+    Archived design pages are history: what they mention is not consumed.
     A dotted token (an import string) found in production is an external/dynamic
     consumer: the symbol is loaded by name, so the static use count says nothing.
     """
     spans = list(exclude)
+    history = contracts_of(index).history
     found: dict[tuple[str, int], Consumer] = {}
     for token in tokens:
         dotted_token = bool(DOTTED_PATH.match(token))
         for hit in index.hits(token):
-            if hit.via in NON_CONSUMING_VIAS:
+            if hit.via in NON_CONSUMING_VIAS or hit.path in history:
                 continue
             if any(hit.path == path and first <= hit.line <= last for path, first, last in spans):
                 continue

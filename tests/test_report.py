@@ -148,6 +148,10 @@ def test_json_keys_are_stable(reports: dict[str, Any]) -> None:
         assert set(finding["evidence"]) == {"production", "validation", "external/dynamic"}
     detailed = candidate(data, "tinyomni/envs.py", 9)
     assert detailed["details"] and detailed["simplification"].startswith("Remove the entry")
+    # Every checker gives the report its surface, simplification, benefit and risk.
+    missing = [f"{c['symbol']} {c['path']}:{c['line']}" for c in data["candidates"]
+               if not all(c[key] for key in ("surface", "simplification", "benefit", "risk"))]
+    assert not missing, missing
 
 
 def test_sarif_validates_against_the_2_1_0_schema(reports: dict[str, Any]) -> None:

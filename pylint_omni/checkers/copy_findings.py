@@ -124,7 +124,7 @@ def finding_details(relpath: str, finding: CopyFinding) -> FindingDetails:
     if function is not None:
         owner = function.parent.frame() if function.parent is not None else None
         where = f"{owner.name}.{function.name}()" if isinstance(owner, nodes.ClassDef) else f"{function.name}()"
-    surface = f"{relpath}:{finding.node.fromlineno} " + (f"{where}: " if where else "") + finding.surface
+    surface = f"{relpath}:{finding.node.fromlineno} " + (f"{where}: " if where else "") + finding.surface.strip("`")
     benefit = finding.saved + (f" per call of {where}" if where else "")
     return FindingDetails(
         [surface], sentence(finding.fix), benefit, sentence(finding.risk),

@@ -20,6 +20,8 @@ from pylint_omni.checkers.base import OmniChecker
 from pylint_omni.checkers.wording import searched_summary
 from pylint_omni.evidence import Status, Verdict
 from pylint_omni.factories import FactoryChoice, judge_factory, single_choice
+from pylint_omni.findings import FindingDetails
+from pylint_omni.implementations import abstract_methods
 from pylint_omni.index import ProjectIndex
 from pylint_omni.paths import Location
 
@@ -40,7 +42,6 @@ def _evidence(verdict: Verdict, searched: str, searched_for: str) -> str:
 class SingleImplementationChecker(OmniChecker):
     """Flags abstractions and factories that have one real implementation."""
 
-    name = "omni-single-implementation-abstraction"
     msgs = {
         "R7302": (
             "%s",
@@ -69,7 +70,8 @@ class SingleImplementationChecker(OmniChecker):
         index, relpath = self._module
         finding = judge_abstraction(index, relpath, node.lineno)
         if finding is not None:
-            self.emit(SYMBOL, node, finding.verdict, (self._class_text(finding, searched_summary(index)),))
+            self.emit(SYMBOL, node, finding.verdict, (self._class_text(finding, searched_summary(index)),),
+                      self._class_details(finding))
 
     def visit_functiondef(self, node: nodes.FunctionDef) -> None:
         if self._module is None:
@@ -79,7 +81,8 @@ class SingleImplementationChecker(OmniChecker):
             return
         index, relpath = self._module
         verdict = judge_factory(index, relpath, node, choice)
-        self.emit(SYMBOL, node, verdict, (self._factory_text(node, choice, verdict, searched_summary(index)),))
+        self.emit(SYMBOL, node, verdict, (self._factory_text(node, choice, verdict, searched_summary(index)),),
+                  self._factory_details(relpath, node, choice))
 
     visit_asyncfunctiondef = visit_functiondef
 
@@ -97,6 +100,39 @@ class SingleImplementationChecker(OmniChecker):
         return (
             f"{kind} {base['name']} has one implementation, {name} at {impl.path}:{impl.data['line']}{chain}; "
             f"fold {base['name']} into {name} and use {name} directly. " + _evidence(finding.verdict, searched, SEARCHED_FOR_CLASSES)
+        )
+
+    @staticmethod
+    def _class_details(finding: AbstractionFinding) -> FindingDetails:
+        base, impl = finding.base, finding.implementation
+        name, single = base.data["name"], impl.data["name"]
+        chain = [d.data["name"] for d in finding.intermediates]
+        surface = [f"{d.path}:{d.data['line']} class {d.data['name']}" for d in (base, *finding.intermediates, impl)]
+        through = f" (through {', '.join(chain)})" if chain else ""
+        methods = len(abstract_methods(base.data))
+        lines = base.data["end"] - base.data["line"] + 1
+        benefit = f"1 class of {lines} lines ({name})" + (
+            f" and {methods} abstract method declaration{'s' if methods > 1 else ''}" if methods else "")
+        users = "implementations or structural matches" if base.data.get("protocol") else "subclasses"
+        risk = (f"{users.capitalize()} of {name} outside this repository, and annotations or isinstance checks naming it, "
+                f"would need {single} instead; {single}'s behaviour does not change.")
+        return FindingDetails(
+            surface, f"Inline {name} into its only implementation {single}{through} and delete the base.",
+            benefit, risk, [name, single, *chain],
+        )
+
+    @staticmethod
+    def _factory_details(relpath: str, node: nodes.FunctionDef, choice: FactoryChoice) -> FindingDetails:
+        surface = [f"{relpath}:{node.lineno} {node.name}()", f"{relpath}:{choice.line} {choice.key} -> {choice.implementation}"]
+        lines = (node.tolineno or node.lineno) - node.lineno + 1
+        risk = (f"Callers passing a kind other than {choice.key} lose {node.name}()'s error or fallback; "
+                f"code outside this repository may still call {node.name}().")
+        return FindingDetails(
+            surface,
+            f"Construct {choice.implementation} directly at the callers of {node.name}() and delete the factory "
+            "(keep a check of the kind only where it is a user-facing option).",
+            f"1 function of {lines} lines ({node.name}) and its dispatch on the kind", risk,
+            [node.name, choice.implementation],
         )
 
     @staticmethod

@@ -89,8 +89,8 @@ def never_read_text(owner: str, name: str, writes: list[FieldWrite], verdict: Ve
 
 
 # -- report details --------------------------------------------------------------------
-def _count(number: int, noun: str) -> str:
-    return f"{number} {noun}" + ("" if number == 1 else "s")
+def _count(number: int, noun: str, nouns: str = "") -> str:
+    return f"{number} {noun}" if number == 1 else f"{number} {nouns or noun + 's'}"
 
 
 def mirror_details(relpath: str, owner: str, source: str, mirror: Mirror, sites: list[str]) -> FindingDetails:
@@ -103,7 +103,7 @@ def mirror_details(relpath: str, owner: str, source: str, mirror: Mirror, sites:
     else:
         surface = f"{relpath}:{mirror.anchor.lineno} {owner}: {', '.join(mirror.fields)}"
         change = f"Delete {_count(count, 'field')} of {owner} copied from `{src}` and read `{src}.<field>` instead"
-        benefit = f"{_count(count, 'field')} of {owner} ({_names(mirror.fields)}) and the {_count(count, 'copy')} in {mirror.method}"
+        benefit = f"{_count(count, 'field')} of {owner} ({_names(mirror.fields)}) and the {_count(count, 'copy', 'copies')} in {mirror.method}"
     risk = f"Readers now see later changes of {source}; code that relied on the copies as a frozen snapshot changes."
     return FindingDetails([surface, *sites], change + ".", benefit, risk, [owner, *mirror.fields])
 
@@ -130,7 +130,7 @@ def provisional_details(relpath: str, line: int, owner: str, name: str, param: s
 
 def maps_details(relpath: str, owner: str, group: list[str], lines: list[int], methods: list[str]) -> FindingDetails:
     surface = [f"{relpath}:{line} {owner}.{name}" for name, line in zip(group, lines)]
-    change = f"Merge {', '.join(group)} into one map of key -> record and delete the other {_count(len(group) - 1, 'map')}"
+    change = f"Merge {', '.join(group)} into one map of key -> record (1 map instead of {len(group)})"
     benefit = f"{_count(len(group) - 1, 'map field')} and the parallel writes and removals in {_names(methods)}"
     risk = f"Code that iterates, orders or hands out one of the maps sees a different structure; {owner}'s tests cover it."
     return FindingDetails(surface, change + ".", benefit, risk, [owner, *group])
