@@ -103,7 +103,8 @@ def mirror_details(relpath: str, owner: str, source: str, mirror: Mirror, sites:
     else:
         surface = f"{relpath}:{mirror.anchor.lineno} {owner}: {', '.join(mirror.fields)}"
         change = f"Delete {_count(count, 'field')} of {owner} copied from `{src}` and read `{src}.<field>` instead"
-        benefit = f"{_count(count, 'field')} of {owner} ({_names(mirror.fields)}) and the {_count(count, 'copy', 'copies')} in {mirror.method}"
+        benefit = (f"{_count(count, 'field')} of {owner} ({_names(mirror.fields)}) "
+                   f"and the {_count(count, 'copy', 'copies')} in {mirror.method}")
     risk = f"Readers now see later changes of {source}; code that relied on the copies as a frozen snapshot changes."
     return FindingDetails([surface, *sites], change + ".", benefit, risk, [owner, *mirror.fields])
 

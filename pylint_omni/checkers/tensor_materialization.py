@@ -131,7 +131,8 @@ def device_round_trip(call: nodes.Call) -> CopyFinding | None:
         evidence=f"`{inner.func.attrname}` to the host then `{call.func.attrname}` to `{target[0]}` in one expression",
         strength=target[1],
         saved="1 device→host copy and 1 host allocation (both transfers when the tensor is already on the target)",
-        risk=f"when `{tensor.as_string()}` is already on `{target[0]}` the result is no longer a copy: in-place writes to it reach the original",
+        risk=f"when `{tensor.as_string()}` is already on `{target[0]}` the result is no longer a copy: "
+        "in-place writes to it reach the original",
         unknown="" if target[1] >= Strength.PROVEN else f"`{target[0]}` is a device by its name only",
     )
 

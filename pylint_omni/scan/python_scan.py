@@ -20,6 +20,7 @@ import ast
 import re
 from typing import Any
 
+from pylint_omni.scan.ast_helpers import dotted, literal_str
 from pylint_omni.scan.registry_scan import find_registries
 from pylint_omni.scan.state_scan import scan_state
 from pylint_omni.scan.tokens import RefSink, record_string
@@ -31,24 +32,6 @@ PROTOCOL_BASES = {"Protocol", "typing.Protocol", "typing_extensions.Protocol"}
 ENUMERATING_CALLS = {"list", "sorted", "tuple", "set", "dict", "iter", "enumerate", "frozenset"}
 USER_SOURCES = ("environ", "getenv", "argv", "args.", "cli_args", "parsed_args")
 EXTERNAL_SOURCES = ("architectures", "_class_name", "model_type", "hf_config", "hf_text_config")
-
-
-def dotted(node: ast.AST) -> str | None:
-    """`a.b.c` for a Name/Attribute chain, else None."""
-    parts: list[str] = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if isinstance(node, ast.Name):
-        parts.append(node.id)
-        return ".".join(reversed(parts))
-    return None
-
-
-def literal_str(node: ast.AST | None) -> str | None:
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        return node.value
-    return None
 
 
 def fstring_pattern(node: ast.JoinedStr) -> str:

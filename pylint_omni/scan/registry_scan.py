@@ -19,6 +19,7 @@ import ast
 import re
 from typing import Any
 
+from pylint_omni.scan.ast_helpers import dotted, literal_str
 from pylint_omni.scan.tokens import DOTTED_PATH
 
 CONSTANT_NAME = re.compile(r"^_*[A-Z][A-Z0-9_]*$")
@@ -26,21 +27,6 @@ IDENTIFIER = re.compile(r"^[A-Za-z_]\w*$")
 REGISTER_CALL = re.compile(r"^_?register\w*$|^\w+_register$|^add_\w+$")
 MIN_TABLE_ENTRIES = 2
 KEY_KEYWORDS = ("name", "key", "alias", "type_name")
-
-
-def _dotted(node: ast.AST) -> str | None:
-    parts: list[str] = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if isinstance(node, ast.Name):
-        parts.append(node.id)
-        return ".".join(reversed(parts))
-    return None
-
-
-def _str(node: ast.AST | None) -> str | None:
-    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
 
 
 class _Targets:
@@ -62,25 +48,25 @@ class _Targets:
     def of(self, node: ast.AST) -> dict[str, Any] | None:
         """Target of a value that names code, or None when the value is plain data."""
         if isinstance(node, (ast.Name, ast.Attribute)):
-            written = _dotted(node)
+            written = dotted(node)
             if not written or CONSTANT_NAME.match(written.rpartition(".")[2]):
                 return None
             return {"target": self.name(written), "suffix": False}
-        text = _str(node)
+        text = literal_str(node)
         if text is not None:
             if DOTTED_PATH.match(text):
                 return {"target": text.replace(":", "."), "suffix": False}
             return None
         if isinstance(node, (ast.Tuple, ast.List)):
-            parts = [_str(elt) for elt in node.elts]
+            parts = [literal_str(elt) for elt in node.elts]
             if len(parts) >= 2 and all(p is not None and all(IDENTIFIER.match(x) for x in p.replace(":", ".").split(".")) for p in parts):
                 return {"target": ".".join(p.replace(":", ".") for p in parts), "suffix": True}  # type: ignore[union-attr]
             return None
         if isinstance(node, ast.Call):
-            func = _dotted(node.func) or ""
+            func = dotted(node.func) or ""
             if func.rpartition(".")[2] == "partial" and node.args:
                 return self.of(node.args[0])
-            parts = [_str(a) for a in node.args]
+            parts = [literal_str(a) for a in node.args]
             if len(parts) >= 2 and all(parts):
                 return {"target": ".".join(parts), "suffix": True}  # type: ignore[arg-type]
             return None
@@ -101,14 +87,14 @@ def _entry(key: str, node: ast.AST, span: tuple[int, int], target: dict[str, Any
 
 
 def _dict_registry(name: str, stmt: ast.stmt, value: ast.Dict, targets: _Targets) -> dict[str, Any] | None:
-    if len(value.keys) < MIN_TABLE_ENTRIES or any(k is None or _str(k) is None for k in value.keys):
+    if len(value.keys) < MIN_TABLE_ENTRIES or any(k is None or literal_str(k) is None for k in value.keys):
         return None
     entries = []
     for key, val in zip(value.keys, value.values):
         target = targets.of(val)
         if target is None:
             return None
-        entries.append(_entry(_str(key), key, (key.lineno, val.end_lineno or key.lineno), target))  # type: ignore[arg-type]
+        entries.append(_entry(literal_str(key), key, (key.lineno, val.end_lineno or key.lineno), target))  # type: ignore[arg-type]
     return {"name": name, "form": "dict", "line": stmt.lineno, "end": stmt.end_lineno, "entries": entries}
 
 
@@ -117,23 +103,23 @@ def _table_registry(name: str, stmt: ast.stmt, value: ast.List | ast.Tuple, targ
         return None
     entries = []
     for row in value.elts:
-        if not isinstance(row, (ast.Tuple, ast.List)) or len(row.elts) < 2 or _str(row.elts[0]) is None:
+        if not isinstance(row, (ast.Tuple, ast.List)) or len(row.elts) < 2 or literal_str(row.elts[0]) is None:
             return None
         rest = row.elts[1:]
         target = targets.of(rest[0]) or (targets.of(ast.Tuple(elts=rest)) if len(rest) >= 2 else None)
         if target is None:
             return None
-        entries.append(_entry(_str(row.elts[0]), row.elts[0], (row.lineno, row.end_lineno or row.lineno), target))  # type: ignore[arg-type]
+        entries.append(_entry(literal_str(row.elts[0]), row.elts[0], (row.lineno, row.end_lineno or row.lineno), target))  # type: ignore[arg-type]
     return {"name": name, "form": "table", "line": stmt.lineno, "end": stmt.end_lineno, "entries": entries}
 
 
 def _enum_registry(cls: ast.ClassDef) -> dict[str, Any] | None:
-    if not any((_dotted(b) or "").endswith("Enum") for b in cls.bases):
+    if not any((dotted(b) or "").endswith("Enum") for b in cls.bases):
         return None
     entries = []
     for stmt in cls.body:
         if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
-            text = _str(stmt.value)
+            text = literal_str(stmt.value)
             if text is None or not DOTTED_PATH.match(text):
                 return None
             target = {"target": text.replace(":", "."), "suffix": False}
@@ -146,10 +132,10 @@ def _enum_registry(cls: ast.ClassDef) -> dict[str, Any] | None:
 def _decorator_key(deco: ast.Call) -> str | None:
     """The key of `@register("key")` or `@REG.register_module(name="key")`."""
     if deco.args:
-        return _str(deco.args[0])
+        return literal_str(deco.args[0])
     for keyword in deco.keywords:
         if keyword.arg in KEY_KEYWORDS:
-            return _str(keyword.value)
+            return literal_str(keyword.value)
     return None
 
 
@@ -185,16 +171,16 @@ def find_registries(
             if reg:
                 found[reg["name"]] = reg
         elif isinstance(target_name, ast.Subscript) and isinstance(target_name.value, ast.Name):
-            key = _str(target_name.slice)
+            key = literal_str(target_name.slice)
             target = targets.of(value) if value is not None else None
             if key is not None and target is not None:
                 entry = _entry(key, stmt, (stmt.lineno, stmt.end_lineno or stmt.lineno), target)
                 add_entry(target_name.value.id, "setitem", entry, stmt)
         elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
             call = stmt.value
-            func = _dotted(call.func) or ""
+            func = dotted(call.func) or ""
             owner, _, tail = func.rpartition(".")
-            key = _str(call.args[0]) if call.args else None
+            key = literal_str(call.args[0]) if call.args else None
             rest = call.args[1:]
             # register("key", Target) or register("key", "pkg.module", "ClassName")
             target = targets.of(ast.Tuple(elts=rest)) if len(rest) >= 2 else (targets.of(rest[0]) if rest else None)
@@ -209,7 +195,7 @@ def find_registries(
             for deco in stmt.decorator_list:
                 if not isinstance(deco, ast.Call):
                     continue
-                func = _dotted(deco.func) or ""
+                func = dotted(deco.func) or ""
                 key = _decorator_key(deco)
                 if key is None or not decorator_pattern.match(func.rpartition(".")[2]):
                     continue

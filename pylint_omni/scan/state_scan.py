@@ -19,6 +19,8 @@ from __future__ import annotations
 import ast
 from typing import Any
 
+from pylint_omni.scan.ast_helpers import dotted
+
 SEND_CALLS = frozenset({
     "put", "put_nowait", "send", "send_pyobj", "send_multipart", "send_bytes", "send_json",
     "dumps", "dump", "serialize", "encode", "broadcast_object", "broadcast_object_list",
@@ -29,19 +31,8 @@ REFLECT_CALLS = frozenset({"fields", "asdict", "astuple", "vars", "DataFrame", "
 MAX_VALUE_CHARS = 120
 
 
-def _dotted(node: ast.AST) -> str | None:
-    parts: list[str] = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if isinstance(node, ast.Name):
-        parts.append(node.id)
-        return ".".join(reversed(parts))
-    return None
-
-
 def _tail(node: ast.AST) -> str:
-    return (_dotted(node) or "").rpartition(".")[2]
+    return (dotted(node) or "").rpartition(".")[2]
 
 
 def _is_class_name(name: str) -> bool:
@@ -142,10 +133,10 @@ class _StateVisitor(ast.NodeVisitor):
         self.generic_visit(node)
 
     def _record_write(self, target: ast.AST, value: ast.AST) -> None:
-        obj = _dotted(target.value) if isinstance(target, ast.Attribute) else None
+        obj = dotted(target.value) if isinstance(target, ast.Attribute) else None
         if obj is None or obj in ("self", "cls"):
             return  # an object's writes to its own fields are not foreign writes
-        source = _dotted(value)
+        source = dotted(value)
         if source is not None and len(source) > MAX_VALUE_CHARS:
             source = None
         self.attr_writes.append([target.attr, target.lineno, obj, source, self._func()])
