@@ -136,9 +136,7 @@ class Verdict:
         parts = []
         for kind in ConsumerKind:
             found = self.by_kind(kind)
-            listed = ", ".join(c.describe() for c in found[:MAX_LISTED])
-            more = f" +{len(found) - MAX_LISTED} more" if len(found) > MAX_LISTED else ""
-            parts.append(f"{kind.value} {len(found)}" + (f" ({listed}{more})" if found else ""))
+            parts.append(f"{kind.value} {len(found)}" + (f" ({listed(found)})" if found else ""))
         return "; ".join(parts)
 
 
