@@ -276,6 +276,19 @@ class Overwrite:
     source: str  # the dotted value written, e.g. `config.world_size`
 
 
+def _subclassed_names(index: ProjectIndex) -> frozenset[str]:
+    """Names used as a base anywhere in the project (computed once per run)."""
+    names = index.derived.get("subclassed_names")
+    if names is None:
+        names = index.derived["subclassed_names"] = frozenset(
+            base.rpartition(".")[2]
+            for _, facts in index.python_files()
+            for record in facts.get("classes", [])
+            for base in record.get("bases", [])
+        )
+    return names
+
+
 def provisional_overwrites(index: ProjectIndex, class_name: str, field_name: str) -> list[Overwrite] | None:
     """Overwrites of `field_name` after every production construction of `class_name`.
 
@@ -283,10 +296,8 @@ def provisional_overwrites(index: ProjectIndex, class_name: str, field_name: str
     field from a dotted source ending in the same attribute, and nothing builds
     the class another way (subclasses, names loaded by string).
     """
-    for _, facts in index.python_files():
-        for record in facts.get("classes", []):
-            if any(base.rpartition(".")[2] == class_name for base in record.get("bases", [])):
-                return None
+    if class_name in _subclassed_names(index):
+        return None
     if any(hit.via in LOADING_VIAS or hit.via.startswith("entry-point:") for hit in index.hits(class_name)):
         return None  # built by name somewhere: the construction sites are unknown
     sites = [h for h in index.hits(class_name) if h.via == "call" and index.location(h.path) is Location.PRODUCTION]

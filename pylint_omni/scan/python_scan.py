@@ -343,19 +343,24 @@ def _writer_params(tree: ast.Module) -> dict[str, set[int]]:
     """Module-level functions' parameters used only as `param[key] = value` targets.
 
     Passing a table to such a function adds entries; it does not hand the table out.
+    One walk per function: count each name's uses and its subscript-store uses.
     """
     writers: dict[str, set[int]] = {}
     for stmt in tree.body:
         if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
             continue
         params = [a.arg for a in stmt.args.posonlyargs + stmt.args.args]
+        if not params:
+            continue
+        uses: dict[str, int] = {}
+        stores: dict[str, int] = {}
+        for node in ast.walk(stmt):
+            if isinstance(node, ast.Name):
+                uses[node.id] = uses.get(node.id, 0) + 1
+            elif isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store) and isinstance(node.value, ast.Name):
+                stores[node.value.id] = stores.get(node.value.id, 0) + 1
         for position, param in enumerate(params):
-            uses = [n for n in ast.walk(stmt) if isinstance(n, ast.Name) and n.id == param]
-            stores = [
-                n for n in ast.walk(stmt)
-                if isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Store) and isinstance(n.value, ast.Name) and n.value.id == param
-            ]
-            if uses and len(uses) == len(stores):
+            if uses.get(param) and uses[param] == stores.get(param):
                 writers.setdefault(stmt.name, set()).add(position)
     return writers
 
