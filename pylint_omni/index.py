@@ -17,10 +17,11 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from pylint_omni import cache
-from pylint_omni.discovery import SourceFile, discover, read_text
+from pylint_omni.discovery import SourceFile, discover
 from pylint_omni.paths import Location, classify_path
-from pylint_omni.scan.data_scan import InputProblem, scan_json, scan_text, scan_toml, scan_yaml
-from pylint_omni.scan.python_scan import scan_python
+from pylint_omni.scan.data_scan import InputProblem
+from pylint_omni.scan.dispatch import scan_file
+from pylint_omni.scan_pool import scan_entries
 from pylint_omni.scan.tokens import decode_hits
 from pylint_omni.settings import OmniSettings
 
@@ -56,22 +57,6 @@ class BuildStats:
     scanned: int = 0
     reused: int = 0
     seconds: float = 0.0
-
-
-def scan_file(kind: str, text: str, relpath: str, module: str) -> dict[str, Any]:
-    """Facts of one file's text, by kind (raises InputProblem for unreadable content)."""
-    if kind == "python":
-        facts = scan_python(text, module, relpath.endswith("__init__.py"), relpath)
-        if facts.get("error"):
-            raise InputProblem(facts["error"])
-        return facts
-    if kind == "yaml":
-        return scan_yaml(text)
-    if kind == "json":
-        return scan_json(text)
-    if kind == "toml":
-        return scan_toml(text, is_pyproject=relpath.rpartition("/")[2] == "pyproject.toml")
-    return scan_text(text, "doc" if kind == "doc" else "script")
 
 
 def _module_names(files: list[SourceFile]) -> dict[str, str]:
@@ -139,20 +124,25 @@ class ProjectIndex:
         entries: dict[str, dict[str, Any]] = {}
         stats = BuildStats()
         changed = len(previous) != len(files)
+        stale: list[SourceFile] = []
         for f in files:
             stats.files_by_kind[f.kind] = stats.files_by_kind.get(f.kind, 0) + 1
-            module = modules.get(f.relpath, "")
             old = previous.get(f.relpath)
-            if old and old.get("size") == f.size and old.get("mtime") == f.mtime_ns and old.get("module") == module:
+            if old and old.get("size") == f.size and old.get("mtime") == f.mtime_ns and old.get("module") == modules.get(f.relpath, ""):
                 entries[f.relpath] = old
                 stats.reused += 1
             else:
-                entries[f.relpath] = self._scan_entry(f, module)
-                stats.scanned += 1
-                changed = True
-            note = entries[f.relpath].get("problem") or entries[f.relpath]["facts"].get("warning")
+                stale.append(f)
+        jobs = [(str(self.root), f, modules.get(f.relpath, ""), self.settings.max_file_bytes) for f in stale]
+        for f, entry in zip(stale, scan_entries(jobs)):
+            entries[f.relpath] = entry
+        stats.scanned = len(stale)
+        changed = changed or bool(stale)
+        entries = {f.relpath: entries[f.relpath] for f in files}
+        for rel, entry in entries.items():
+            note = entry.get("problem") or entry["facts"].get("warning")
             if note:
-                problems[f.relpath] = note
+                problems[rel] = note
         if changed and cache_path is not None:
             self.cache_note = cache.save_entries(cache_path, self.root, entries)
         self.entries = entries
@@ -166,16 +156,6 @@ class ProjectIndex:
         stats.seconds = time.perf_counter() - started
         self.stats = stats
         return stats
-
-    def _scan_entry(self, f: SourceFile, module: str) -> dict[str, Any]:
-        entry: dict[str, Any] = {"size": f.size, "mtime": f.mtime_ns, "module": module, "kind": f.kind}
-        try:
-            text = read_text(self.root / f.relpath, self.settings.max_file_bytes)
-            entry["facts"] = scan_file(f.kind, text, f.relpath, module)
-        except InputProblem as exc:
-            entry["problem"] = str(exc)
-            entry["facts"] = {"kind": f.kind, "refs": {}}
-        return entry
 
     def override(self, relpath: str, text: str) -> None:
         """Use `text` for `relpath` (an editor buffer on stdin) instead of the file on disk."""

@@ -22,3 +22,40 @@ def literal_str(node: ast.AST | None) -> str | None:
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return node.value
     return None
+
+
+class FastVisitor:
+    """`ast.NodeVisitor` with its per-node costs taken out (same `visit_X` protocol).
+
+    The scanners visit every node of every file on a cold index build; the stdlib
+    visitor looks its method up by string each time, walks fields through a
+    generator and visits the `ctx` of every name. This one caches the method per
+    node type and skips `ctx`: about twice as fast, the same visits otherwise.
+    """
+
+    def visit(self, node: ast.AST) -> None:
+        cls = type(node)
+        methods = type(self).__dict__.get("_method_cache")
+        if methods is None:
+            methods = {}
+            type(self)._method_cache = methods  # type: ignore[attr-defined]
+        name = methods.get(cls, "")
+        if name == "":
+            candidate = "visit_" + cls.__name__
+            name = methods[cls] = candidate if hasattr(self, candidate) else None
+        if name is None:
+            self.generic_visit(node)
+        else:
+            getattr(self, name)(node)
+
+    def generic_visit(self, node: ast.AST) -> None:
+        for field in node._fields:
+            if field == "ctx":
+                continue
+            value = getattr(node, field, None)
+            if isinstance(value, list):
+                for item in value:
+                    if isinstance(item, ast.AST):
+                        self.visit(item)
+            elif isinstance(value, ast.AST):
+                self.visit(value)

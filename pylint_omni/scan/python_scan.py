@@ -20,7 +20,7 @@ import ast
 import re
 from typing import Any
 
-from pylint_omni.scan.ast_helpers import dotted, literal_str
+from pylint_omni.scan.ast_helpers import FastVisitor, dotted, literal_str
 from pylint_omni.scan.registry_scan import find_registries
 from pylint_omni.scan.state_scan import scan_state
 from pylint_omni.scan.tokens import RefSink, record_string
@@ -63,7 +63,7 @@ def classify_key_expr(node: ast.AST) -> str:
     return "var"
 
 
-class _Visitor(ast.NodeVisitor):
+class _Visitor(FastVisitor):
     """One pass over a module: references, definitions and constant-name uses."""
 
     def __init__(self, module: str, is_package: bool) -> None:

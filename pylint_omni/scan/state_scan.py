@@ -19,7 +19,7 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from pylint_omni.scan.ast_helpers import dotted
+from pylint_omni.scan.ast_helpers import FastVisitor, dotted
 
 SEND_CALLS = frozenset({
     "put", "put_nowait", "send", "send_pyobj", "send_multipart", "send_bytes", "send_json",
@@ -56,7 +56,7 @@ def annotation_type(node: ast.AST | None) -> str | None:
     return tail if _is_class_name(tail) else None
 
 
-class _StateVisitor(ast.NodeVisitor):
+class _StateVisitor(FastVisitor):
     """Walks functions keeping each one's local types, to name what is sent or reflected."""
 
     def __init__(self) -> None:
