@@ -1,7 +1,8 @@
 """Is a registry entry used? The evidence pass of `unused-registry-entry`.
 
 First, how the registry itself is read across the project (`RegistryReading`):
-keyed by class name (`REG[type(x).__name__]`), keyed by outside data
+keyed by class name (`REG[type(x).__name__]`), by module attribute name (a module
+`__getattr__` reading the table), keyed by outside data
 (`REG[config.architectures[0]]`), keyed by user input (env vars, CLI args), keyed by
 f-strings or concatenation (`REG[f"{kind}_attn"]`: a key matching the shape is
 built, not named), enumerated or handed out whole (every key becomes reachable),
@@ -35,6 +36,7 @@ class RegistryReading:
     copied: str | None = None
     attribute_access: str | None = None
     outside_keys: str | None = None
+    attribute_keys: str | None = None
 
 
 MIN_ENTRIES_FOR_DOMAIN = 3
@@ -83,6 +85,27 @@ def _judge_key_domain(index: ProjectIndex, relpath: str, registry: dict[str, Any
     )
 
 
+def _documented_sibling(index: ProjectIndex, relpath: str, registry: dict[str, Any]) -> str | None:
+    """Where the docs name a key of this registry as a choice (once per registry and run).
+
+    When the docs list some keys, the registry is a user-facing surface (CLI values,
+    config names): a key the docs do not list is more likely a missing line of docs
+    than dead code, and removing it would break the users who type it.
+    """
+    memo: dict[tuple[str, str, str], str | None] = index.derived.setdefault("documented_siblings", {})
+    scope = relpath if registry["form"] in ("dict", "table", "enum") else ""
+    memo_key = (scope, registry["name"], registry["form"])
+    if memo_key not in memo:
+        memo[memo_key] = None
+        for rel, reg, entry in _all_entries(index, relpath, registry):
+            span = [_registry_span(rel, reg, entry)]
+            doc = next((c for c in consumers_of(index, [entry["key"]], span) if c.via == "doc"), None)
+            if doc is not None:
+                memo[memo_key] = f"{entry['key']!r} at {doc.path}:{doc.line}"
+                break
+    return memo[memo_key]
+
+
 def _storage_names(index: ProjectIndex, registry: dict[str, Any]) -> list[tuple[str, str | None]]:
     """Names whose uses reveal how the registry is read, with the module that owns each.
 
@@ -118,7 +141,9 @@ def read_registry(index: ProjectIndex, relpath: str, registry: dict[str, Any]) -
             where = f"{path}:{use['line']}"
             role, detail = use["role"], use["detail"]
             if role == "lookup":
-                if detail == "classname":
+                if detail == "attribute":
+                    reading.attribute_keys = reading.attribute_keys or where
+                elif detail == "classname":
                     reading.class_name_keys = reading.class_name_keys or where
                 elif detail == "external":
                     reading.external_keys = reading.external_keys or where
@@ -135,7 +160,7 @@ def read_registry(index: ProjectIndex, relpath: str, registry: dict[str, Any]) -
             if hit.via == "attr" and index.location(hit.path) is Location.PRODUCTION:
                 reading.attribute_access = reading.attribute_access or f"{hit.path}:{hit.line}"
                 break
-    if not reading.class_name_keys:
+    if not reading.class_name_keys and not reading.attribute_keys:
         reading.outside_keys = _keys_come_from_outside(index, relpath, registry)
     return reading
 
@@ -187,6 +212,13 @@ def judge_entry(
     declaring = next((c for n in names if (c := contracts_of(index).declaring_extension_point(n))), None)
     if declaring is not None:
         reject.append(f"the active design contract {declaring.describe()} declares it a boundary or extension point")
+    # Keys read as module attributes (`envs.X` through `__getattr__`) are named by code, not typed by users.
+    documented = None if reading.attribute_keys else _documented_sibling(index, relpath, registry)
+    if documented and not key_matches_patterns(key, settings.external_key_patterns):
+        reject.append(
+            f"the docs list keys of {registry['name']} as user-facing choices ({documented}); "
+            "an unlisted key is more likely missing from the docs than dead"
+        )
     if reading.exposed:
         reject.append(f"the whole registry is handed out or enumerated at {reading.exposed}; every key is reachable")
     for pattern, where in reading.patterns:

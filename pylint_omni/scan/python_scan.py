@@ -279,6 +279,8 @@ class _Visitor(FastVisitor):
                 role = "write"
             elif key is not None:
                 role, detail = "key", key
+            elif self.scope and self.scope[-1] == "__getattr__":
+                role, detail = "lookup", "attribute"  # module attributes: keys are names in code
             else:
                 role, detail = "lookup", classify_key_expr(parent.slice)
         elif isinstance(parent, ast.Attribute) and parent.value is node:
