@@ -7,7 +7,8 @@ says nothing else depends on the duplicate:
   frozen snapshot, read by reflection (`fields`, `asdict`, `vars`, `__dict__`, table
   builders), or built on a base outside the project that may require its fields;
 - `field_readers`: every read of a field name anywhere in the project (attribute
-  reads, `getattr` strings, string literals, YAML/JSON/TOML keys, docs), any owner;
+  reads, `getattr` strings, string literals, YAML/JSON/TOML keys, `obj.name` in docs
+  and YAML values), any owner;
 - `provisional_overwrites`: the builders that overwrite a constructor field after
   every construction, from one other source.
 Everything cross-file comes from the project index; nothing here reads a file.
@@ -32,6 +33,8 @@ SAFE_BASES = frozenset({"object", "ABC", "abc.ABC", "Generic", "typing.Generic",
 TORCH_MODULE_PREFIXES = ("torch.nn.", "nn.Module")
 LOADING_VIAS = frozenset({"dotted", "str", "yaml-value", "json", "toml", "resolver", "import_module", "fstr", "getattr", "script"})
 NON_READING_VIAS = frozenset({"name", "store", "attr-store", "import", "all", "base", "call"})
+# Words of prose (docs, YAML string values): a reader only when qualified, `obj.name`.
+PROSE_VIAS = frozenset({"doc", "yaml-value"})
 
 
 @dataclass
@@ -247,16 +250,20 @@ def _annotation_parts(annotation: nodes.NodeNG) -> list[nodes.NodeNG]:
 def field_readers(index: ProjectIndex, name: str, exclude: tuple[str, int, int] | None = None) -> list[Consumer]:
     """Every read of `name` in the project, by any owner: the name alone is the evidence.
 
-    Attribute reads, `getattr` strings, string literals, config keys and docs count;
-    a local variable of the same name, an assignment or an import does not.
+    Attribute reads, `getattr` strings, string literals, config keys and qualified
+    mentions in docs and YAML values (`obj.name`) count; a local variable of the same
+    name, an assignment, an import or the bare word in prose does not.
     """
     memo: dict[str, list[Consumer]] = index.derived.setdefault("field_readers", {})
     readers = memo.get(name)
     if readers is None:
         found: dict[tuple[str, int], Consumer] = {}
         for hit in index.hits(name):
-            if hit.via not in NON_READING_VIAS:
-                found.setdefault((hit.path, hit.line), Consumer(hit.path, hit.line, hit.via, consumer_kind(index, hit), name))
+            if hit.via in NON_READING_VIAS:
+                continue
+            if hit.via in PROSE_VIAS and hit.line not in _qualified_lines(index, hit.path).get(name, ()):
+                continue  # the bare word `stage` in prose is not a reader of `.stage`
+            found.setdefault((hit.path, hit.line), Consumer(hit.path, hit.line, hit.via, consumer_kind(index, hit), name))
         readers = memo[name] = sorted(found.values(), key=lambda c: (c.kind.value, c.path, c.line))
     if exclude is None:
         return readers
@@ -265,6 +272,25 @@ def field_readers(index: ProjectIndex, name: str, exclude: tuple[str, int, int] 
         c for c in readers
         if not (c.via == "str" and c.path == exclude[0] and exclude[1] <= c.line <= exclude[2])
     ]
+
+
+def _qualified_lines(index: ProjectIndex, path: str) -> dict[str, set[int]]:
+    """name -> lines of one doc/YAML file where it is the tail of a dotted word (`obj.name`).
+
+    The scanners record `obj.name` whole and split; the whole dotted word on the
+    same line is what tells a qualified mention from the same word in prose.
+    """
+    memo: dict[str, dict[str, set[int]]] = index.derived.setdefault("qualified_field_mentions", {})
+    table = memo.get(path)
+    if table is None:
+        table = memo[path] = {}
+        for token, mentions in index.file_occurrences(path):
+            if "." not in token:
+                continue
+            tail = token.replace(":", ".").rpartition(".")[2]
+            if tail.isidentifier():
+                table.setdefault(tail, set()).update(line for line, _ in mentions)
+    return table
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,8 @@ The detectors below read that record; the cross-file evidence lives in
 `state_evidence`:
 - `find_mirrors`: three or more `self.X = src.X` from one source in one method;
 - `keyword_mirrors`: `Cls(X=src.X, Y=src.Y, Z=src.Z)`, three or more from one source;
-- `find_derived`: a field only ever assigned from other fields of the same object;
+- `find_derived`: a field only ever assigned from other fields of the same object
+  (a single bare copy, `self.a = self.b`, is an alias or a coinciding fact: left out);
 - `find_bound_maps`: two dict fields always written and removed together, same key.
 """
 
@@ -224,6 +225,7 @@ class Derived:
     expression: str
     sources: list[str]
     sites: list[FieldWrite]
+    bare: bool = False  # `self.a = self.b` (or `self.b.c`): a copy of one value, no computation
 
 
 def _derivation_sources(value: nodes.NodeNG, self_name: str) -> set[str] | None:
@@ -287,8 +289,22 @@ def find_derived(state: ClassState) -> list[Derived]:
             continue
         if not any(state.changed_outside_init(source) for source in sources):
             continue
-        found.append(Derived(name, expressions.pop(), sorted(sources), writes))
+        bare = _is_attribute_path(writes[0].value, self_name)
+        if bare and len(writes) == 1:
+            # One copy of one value is an alias of the same object (nothing can go
+            # stale: a shared cache, a tied weight) or a second fact that coincides
+            # with the first (V heads = K heads for this model): no computation for a
+            # property to own, and no sync kept by hand.
+            continue
+        found.append(Derived(name, expressions.pop(), sorted(sources), writes, bare))
     return found
+
+
+def _is_attribute_path(value: nodes.NodeNG | None, self_name: str) -> bool:
+    """`self.b` or `self.b.c`: a plain read, no operation on the way."""
+    while isinstance(value, nodes.Attribute):
+        value = value.expr
+    return isinstance(value, nodes.Name) and value.name == self_name
 
 
 # -- two maps, one binding -------------------------------------------------------------

@@ -73,7 +73,7 @@ def test_hostile_inputs_yield_one_message_each_and_the_run_goes_on(hostile_proje
     code, findings, stderr = run_pylint(args, cwd=hostile_project, cache_dir=cache_dir)
     assert "Traceback" not in stderr
     assert code & 1 == 0 and code & 32 == 0
-    problems = {f.message.split(" could not use ")[1].split(":")[0]: f.message for f in findings if f.symbol == "omni-unreadable-input"}
+    problems = {f.message.split(" could not fully read ")[1].split(":")[0]: f.message for f in findings if f.symbol == "omni-unreadable-input"}
     expected = {
         "configs/broken.yaml": "malformed YAML",
         "configs/evil.yaml": "never constructed",

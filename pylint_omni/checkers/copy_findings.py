@@ -83,6 +83,9 @@ class LineComments(BaseTokenChecker):
         return None
 
 
+VALIDATION_FUNCTION_PREFIXES = ("test_", "benchmark", "bench_")
+
+
 class CopyChecker(LineComments, OmniChecker):
     """Base of the data-movement checkers: skips validation files, rejects explained lines."""
 
@@ -90,8 +93,11 @@ class CopyChecker(LineComments, OmniChecker):
     _validation_file = False
     _relpath = ""
 
+    _reported: set[tuple[int, int]] = set()
+
     def visit_module(self, node: nodes.Module) -> None:
         self._validation_file, self._relpath = False, ""
+        self._reported = set()
         if node.file and node.file.endswith(".py"):
             root = self.settings.root or find_project_root(node.file)
             try:
@@ -107,6 +113,14 @@ class CopyChecker(LineComments, OmniChecker):
         return self._validation_file
 
     def report(self, finding: CopyFinding) -> None:
+        function = enclosing_function(finding.node)
+        if function is not None and function.name.startswith(VALIDATION_FUNCTION_PREFIXES):
+            return  # a test or benchmark living in a production module is validation code
+        statement = finding.node.statement()
+        where = (statement.fromlineno, statement.col_offset)
+        if where in self._reported:
+            return  # one finding per statement: nested conversions of one chain are one fix
+        self._reported.add(where)
         reason = self.justification(finding.node)
         if reason is not None:
             verdict = Verdict(Status.REJECTED, None, f"a comment on the line explains it: '{reason}'")

@@ -22,7 +22,7 @@ class InputProblemsChecker(OmniChecker):
 
     msgs = {
         "I7301": (
-            "pylint-omni could not use %s: %s; its consumers are missing from the evidence",
+            "pylint-omni could not fully read %s: %s; consumers in it may be missing from the evidence",
             "omni-unreadable-input",
             "A file of the project could not be read by the index (malformed, hostile, binary, "
             "too large, a link out of the project, or a syntax error). The run goes on without it; "

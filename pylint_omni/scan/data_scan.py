@@ -65,7 +65,7 @@ def _walk_yaml_nodes(node: yaml.Node, sink: RefSink, budget: list[int], seen: se
         line = current.start_mark.line + 1
         if current.tag.startswith("tag:yaml.org,2002:python/"):
             if not notes:
-                notes.append(f"YAML tag {current.tag.replace('tag:yaml.org,2002:', '!!')} at line {line} skipped (Python tags are never constructed)")
+                notes.append(f"the value at line {line} has the YAML tag {current.tag.replace('tag:yaml.org,2002:', '!!')} and was skipped (Python tags are never constructed); the rest of the file was read")
             continue
         if isinstance(current, yaml.ScalarNode):
             _record_value(sink, str(current.value), line, "yaml-value")
