@@ -213,7 +213,8 @@ def judge_entry(
     if declaring is not None:
         reject.append(f"the active design contract {declaring.describe()} declares it a boundary or extension point")
     # Keys read as module attributes (`envs.X` through `__getattr__`) are named by code, not typed by users.
-    documented = None if reading.attribute_keys else _documented_sibling(index, relpath, registry)
+    self_documented = any(c.via == "doc" for c in key_consumers)
+    documented = None if reading.attribute_keys or self_documented else _documented_sibling(index, relpath, registry)
     if documented and not key_matches_patterns(key, settings.external_key_patterns):
         reject.append(
             f"the docs list keys of {registry['name']} as user-facing choices ({documented}); "
@@ -242,7 +243,7 @@ def judge_entry(
     verdict = judge(
         consumers,
         externally_keyed=externally_keyed,
-        documented_rejects=any(c.via == "doc" for c in key_consumers),
+        documented_rejects=self_documented,
         reject_reasons=reject,
         medium_reasons=medium,
     )

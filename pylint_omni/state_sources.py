@@ -71,7 +71,7 @@ def owner_rejections(owner: OwnerFacts, *, snapshot: bool = True) -> list[str]:
     return reasons
 
 
-def torch_wrapper_reason(index: ProjectIndex, lookup: OwnerLookup, owner: OwnerFacts, source: nodes.NodeNG) -> str | None:
+def torch_wrapper_reason(lookup: OwnerLookup, owner: OwnerFacts, source: nodes.NodeNG) -> str | None:
     """A torch module copying out of a constructor parameter that may itself be a module.
 
     Holding the parameter (`self.inner = inner`) would register it as a child module:

@@ -23,6 +23,7 @@ import re
 import tokenize
 
 from astroid import nodes
+from astroid.exceptions import InferenceError
 from pylint.checkers import BaseTokenChecker
 from pylint.checkers.utils import safe_infer
 from pylint.lint import PyLinter
@@ -37,13 +38,13 @@ from pylint_omni.evidence import Status, Verdict, judge
 from pylint_omni.findings import FindingDetails
 from pylint_omni.index import ProjectIndex
 from pylint_omni.paths import Location, key_matches_patterns
-from pylint_omni.state_evidence import (
-    OwnerFacts, OwnerLookup, field_readers, infer_source_class, provisional_overwrites,
-)
+from pylint_omni.state_evidence import OwnerFacts, OwnerLookup, field_readers, provisional_overwrites
+from pylint_omni.state_hierarchy import hierarchy_claims
 from pylint_omni.state_patterns import (
     INIT_METHODS, ClassState, Derived, FieldWrite, Mirror, find_bound_maps, find_derived, keyword_mirrors,
     find_mirrors, read_class_state, removes,
 )
+from pylint_omni.state_sources import constant_source, judge_source, owner_rejections, torch_wrapper_reason
 
 SYMBOL = "duplicated-state-field"
 COMPAT_WORDS = ("alias", "compat", "backward", "deprecat", "legacy")
@@ -53,9 +54,14 @@ KEEP_ALIVE_CALLS = frozenset({
     "ProcessPoolExecutor", "register_forward_hook", "register_forward_pre_hook", "register_hook",
     "Event", "Lock", "RLock", "Condition", "Semaphore", "Queue", "create_task", "ensure_future", "start",
 })
-CONFIG_SOURCE = re.compile(r"(config|cfg|conf|args|settings|options)$", re.I)
 CONFIG_WORDS = re.compile(r"config|cfg", re.I)
 CHEAP_CALLS = frozenset({"len", "bool", "int", "float", "str", "abs", "round"})
+# Calls whose result is a looked-up or converted value, not an object kept for its reference.
+PLAIN_VALUE_CALLS = frozenset({
+    "get", "getenv", "getattr", "len", "int", "float", "str", "bool", "abs", "round", "min", "max", "sum",
+    "format", "join", "lower", "upper", "strip", "split", "replace",
+})
+EXCEPTION_QNAMES = frozenset({"builtins.BaseException", "builtins.Exception"})
 
 
 class DuplicatedStateChecker(OmniChecker, BaseTokenChecker):
@@ -107,6 +113,8 @@ class DuplicatedStateChecker(OmniChecker, BaseTokenChecker):
             reported.update(mirror.fields)
             self._report_mirror(mirror, owner, state)
         for derived in find_derived(state):
+            if derived.name in reported:
+                continue  # one finding per field: the mirror already names it
             reported.add(derived.name)
             self._report_derived(derived, owner, state)
         for group in find_bound_maps(state):
@@ -140,17 +148,6 @@ class DuplicatedStateChecker(OmniChecker, BaseTokenChecker):
             return f"documented compatibility alias (the docstring of {klass.name} names {name})"
         return None
 
-    @staticmethod
-    def _owner_rejections(owner: OwnerFacts, *, snapshot: bool = True) -> list[str]:
-        reasons = []
-        if owner.message:
-            reasons.append(f"crosses a process/IPC boundary: {owner.message}")
-        if snapshot and owner.snapshot:
-            reasons.append(f"deliberate snapshot: {owner.snapshot}")
-        if owner.reflected:
-            reasons.append(f"{owner.reflected}: every field has a reflective reader")
-        return reasons
-
     def _base_rejections(self, owner: OwnerFacts, names: list[str]) -> list[str]:
         assert self._lookup is not None
         reasons = [
@@ -165,28 +162,15 @@ class DuplicatedStateChecker(OmniChecker, BaseTokenChecker):
             )
         return reasons
 
-    def _judge_source(self, source: nodes.NodeNG) -> tuple[str, list[str], list[str]]:
-        """The mirror source's name, and why it rejects or downgrades the finding."""
-        assert self._index is not None and self._lookup is not None
-        text = source.as_string()
-        if CONFIG_SOURCE.search(text.rpartition(".")[2]):
-            return text, [f"copies configuration values from `{text}` (constants once loaded, not live state)"], []
-        klass, written = infer_source_class(source)
-        if klass is not None and self._lookup.is_project(klass):
-            owner = self._lookup.owner(klass)
-            rejects = self._owner_rejections(owner, snapshot=False) + [
-                f"the source type {klass.name} builds on {base}, outside the project (it may be an IPC message)"
-                for base in owner.unresolved_bases[:1]
-            ]
-            return klass.name, rejects, []
-        if klass is not None:
-            return klass.name, [f"the source type {klass.qname()} is outside the project (an upstream contract)"], []
-        if written:
-            tail = written.split("[")[0].rpartition(".")[2].strip("'\"")
-            if not any(d.kind == "class" for d in self._index.definitions_named(tail)):
-                return written, [f"the source type {written} is outside the project (an upstream contract)"], []
-            return written, [], [f"the type {written} of `{text}` is not inferred"]
-        return text, [], [f"the type of `{text}` is not inferred"]
+    def _hierarchy_rejections(self, klass: nodes.ClassDef, names: list[str]) -> list[str]:
+        """Another class of the hierarchy assigns the field (or a base reads it as a slot)."""
+        assert self._index is not None
+        reasons = []
+        for name in names:
+            claims = hierarchy_claims(self._index, self._relpath, klass.lineno, name)
+            if claims:
+                reasons.append(f"{claims[0].describe(name)}: a property or a deleted copy would break it")
+        return reasons[:1]
 
     def _emit(self, node: nodes.NodeNG, verdict: Verdict, text: str, details: FindingDetails) -> None:
         self.emit(SYMBOL, node, verdict, (text,), details)
@@ -212,8 +196,11 @@ class DuplicatedStateChecker(OmniChecker, BaseTokenChecker):
     def _report_mirror(self, mirror: Mirror, owner: OwnerFacts, state: ClassState) -> None:
         assert self._index is not None and self._lookup is not None
         klass = state.node
-        source_name, source_rejects, mediums = self._judge_source(mirror.source)
-        rejects = self._owner_rejections(owner) + self._base_rejections(owner, mirror.fields) + source_rejects
+        source_name, source_rejects, mediums = judge_source(self._index, self._lookup, mirror.source)
+        rejects = owner_rejections(owner) + self._base_rejections(owner, mirror.fields) + source_rejects
+        wrapper = torch_wrapper_reason(self._lookup, owner, mirror.source)
+        rejects += [wrapper] if wrapper else []
+        rejects += self._hierarchy_rejections(klass, mirror.fields)
         if any(word in mirror.method.lower() for word in SNAPSHOT_METHOD_WORDS):
             rejects.append(f"deliberate snapshot: copied in {mirror.method}")
         compat = self._compat_note(klass, mirror.fields[0], [mirror.anchor.lineno])
@@ -243,12 +230,12 @@ class DuplicatedStateChecker(OmniChecker, BaseTokenChecker):
             rejects.append(f"{target.qname()} is outside the project: its constructor is an upstream contract")
         else:
             target_owner = self._lookup.owner(target)
-            rejects += self._owner_rejections(target_owner)
+            rejects += owner_rejections(target_owner)
             rejects += [
                 f"{target.name} builds on {base}, outside the project: its constructor is an upstream contract"
                 for base in target_owner.unresolved_bases[:1]
             ]
-        source_name, source_rejects, mediums = self._judge_source(mirror.source)
+        source_name, source_rejects, mediums = judge_source(self._index, self._lookup, mirror.source)
         rejects += source_rejects
         if any(word in mirror.method.lower() for word in SNAPSHOT_METHOD_WORDS):
             rejects.append(f"deliberate snapshot: copied in {mirror.method}")
@@ -262,11 +249,18 @@ class DuplicatedStateChecker(OmniChecker, BaseTokenChecker):
     def _report_derived(self, derived: Derived, owner: OwnerFacts, state: ClassState) -> None:
         assert self._index is not None and self._lookup is not None
         klass = state.node
-        rejects = self._owner_rejections(owner, snapshot=False) + self._base_rejections(owner, [derived.name])
+        rejects = owner_rejections(owner, snapshot=False) + self._base_rejections(owner, [derived.name])
         compat = self._compat_note(klass, derived.name, [w.node.lineno for w in derived.sites])
         rejects += [compat] if compat else []
         rejects += [f"{klass.name} reads itself by reflection ({state.dynamic_self[0]})"] if state.dynamic_self else []
+        live = [s for s in derived.sources if state.changed_outside_init(s)]
+        constants = [reason for s in live if (reason := constant_source(s))]
+        if constants and len(constants) == len(live):
+            rejects.append(f"derived from {constants[0]}")
+        rejects += self._hierarchy_rejections(klass, [derived.name])
         mediums = []
+        if derived.bare:
+            mediums.append(f"a bare copy of `{derived.expression}`: the two names may be distinct facts that coincide")
         if len(derived.sites) == 1:
             mediums.append("assigned once: it may be a deliberate snapshot of the sources at that moment")
         calls = {c.func.as_string() for w in derived.sites for c in w.value.nodes_of_class(nodes.Call)}
@@ -284,7 +278,7 @@ class DuplicatedStateChecker(OmniChecker, BaseTokenChecker):
     def _report_maps(self, group: list[str], owner: OwnerFacts, state: ClassState) -> None:
         assert self._index is not None
         klass = state.node
-        rejects = self._owner_rejections(owner, snapshot=False)
+        rejects = owner_rejections(owner, snapshot=False)
         compat = self._compat_note(klass, group[1], [state.first_write(n).node.lineno for n in group])
         rejects += [compat] if compat else []
         mediums = []
@@ -318,7 +312,7 @@ class DuplicatedStateChecker(OmniChecker, BaseTokenChecker):
         overwrites = provisional_overwrites(self._index, state.node.name, name)
         if not overwrites:
             return False
-        rejects = self._owner_rejections(owner, snapshot=False)
+        rejects = owner_rejections(owner, snapshot=False)
         compat = self._compat_note(state.node, name, [write.node.lineno])
         rejects += [compat] if compat else []
         verdict = self._verdict(rejects, [], "every production construction overwrites it")
@@ -336,7 +330,7 @@ class DuplicatedStateChecker(OmniChecker, BaseTokenChecker):
         if not writes:
             return
         readers = field_readers(self._index, name, self._span(klass))
-        rejects = self._owner_rejections(owner, snapshot=False) + self._base_rejections(owner, [name])
+        rejects = owner_rejections(owner, snapshot=False) + self._base_rejections(owner, [name])
         if state.dynamic_self:
             rejects.append(f"{klass.name} reads itself by reflection ({state.dynamic_self[0]})")
         if {"__getattr__", "__getattribute__"} & set(klass.locals):
@@ -344,6 +338,8 @@ class DuplicatedStateChecker(OmniChecker, BaseTokenChecker):
         compat = self._compat_note(klass, name, [w.node.lineno for w in writes])
         rejects += [compat] if compat else []
         mediums = self._value_doubts(writes, owner, rejects)
+        if _is_exception(klass):
+            mediums.append(f"{klass.name} is an exception: handlers read its fields as `err.{name}` on the caught object, which the index cannot tie to this class")
         loaded = self._lookup.loaded_by_name(klass.name) if self._lookup else None
         if loaded or key_matches_patterns(klass.name, self.settings.external_key_patterns):
             mediums.append(f"{klass.name} is loaded by name ({loaded or 'an externally keyed class name'}): code outside the repository may read its fields")
@@ -365,9 +361,20 @@ class DuplicatedStateChecker(OmniChecker, BaseTokenChecker):
                 rejects.append(f"keeps {sorted(names & KEEP_ALIVE_CALLS)[0]}(...) alive (line {write.node.lineno})")
             elif owner.torch_module and not _is_plain_data(write.value):
                 rejects.append(f"{owner.name} is a torch module: the value may be a registered submodule or parameter")
-            elif isinstance(write.value, nodes.Call):  # the stored object itself, not a number made from one
+            elif isinstance(write.value, nodes.Call) and write.value.func.as_string().rpartition(".")[2] not in PLAIN_VALUE_CALLS:
+                # the stored object itself, not a value looked up (`cfg.get(...)`) or converted
                 mediums.append(f"the value of line {write.node.lineno} is a call: the reference may be kept on purpose")
         return mediums
+
+
+def _is_exception(klass: nodes.ClassDef) -> bool:
+    """A subclass of BaseException (inferred, or a base written `...Error`/`...Exception`)."""
+    try:
+        if any(ancestor.qname() in EXCEPTION_QNAMES for ancestor in klass.ancestors()):
+            return True
+    except (InferenceError, RecursionError):
+        pass
+    return any(base.as_string().split("[")[0].endswith(("Error", "Exception")) for base in klass.bases)
 
 
 def _is_plain_data(value: nodes.NodeNG | None) -> bool:
