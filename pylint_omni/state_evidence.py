@@ -33,8 +33,8 @@ SAFE_BASES = frozenset({"object", "ABC", "abc.ABC", "Generic", "typing.Generic",
 TORCH_MODULE_PREFIXES = ("torch.nn.", "nn.Module")
 LOADING_VIAS = frozenset({"dotted", "str", "yaml-value", "json", "toml", "resolver", "import_module", "fstr", "getattr", "script"})
 NON_READING_VIAS = frozenset({"name", "store", "attr-store", "import", "all", "base", "call"})
-# Words of prose (docs, YAML string values): a reader only when qualified, `obj.name`.
-PROSE_VIAS = frozenset({"doc", "yaml-value"})
+# Words of prose (docs, YAML string values, shell scripts): a reader only when qualified, `obj.name`.
+PROSE_VIAS = frozenset({"doc", "yaml-value", "script"})
 
 
 @dataclass

@@ -29,8 +29,8 @@ class Claim:
     access: str  # "assigns" | "reads"
 
     def describe(self, field: str) -> str:
-        what = "assigns" if self.access == "assigns" else "reads it as a slot its subclasses fill:"
-        return f"the {self.relation} class {self.class_name} {what} .{field} ({self.path}:{self.line})"
+        slot = "" if self.access == "assigns" else " as a slot its subclasses fill"
+        return f"the {self.relation} {self.class_name} {self.access} .{field}{slot} ({self.path}:{self.line})"
 
 
 class ClassGraph:
@@ -87,12 +87,11 @@ class ClassGraph:
         for relation, keys in (("base", self._walk(start, self.bases)), ("subclass", self._walk(start, self.subclasses))):
             for key in keys:
                 record = self.records[key]
-                for hit_line, via in self.index.occurrences(key[0], field):
-                    if not record["line"] <= hit_line <= record["end"]:
-                        continue
-                    if via == "attr-store" or (via == "attr" and relation == "base"):
-                        found.append(Claim(relation, record["name"], key[0], hit_line, "assigns" if via == "attr-store" else "reads"))
-                        break
+                inside = [(line, via) for line, via in self.index.occurrences(key[0], field) if record["line"] <= line <= record["end"]]
+                writes = [line for line, via in inside if via == "attr-store"]
+                reads = [line for line, via in inside if via == "attr"] if relation == "base" else []
+                if writes or reads:
+                    found.append(Claim(relation, record["name"], key[0], (writes or reads)[0], "assigns" if writes else "reads"))
         # A write is the stronger reason: name it first.
         return sorted(found, key=lambda c: c.access != "assigns")
 

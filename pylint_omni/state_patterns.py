@@ -52,14 +52,41 @@ class ClassState:
     map_ops: dict[str, list[tuple[str, str, str]]] = field(default_factory=dict)  # field -> (method, op, key)
     escapes: set[str] = field(default_factory=set)  # fields whose object is handed out
     dynamic_self: list[str] = field(default_factory=list)  # vars(self), self.__dict__, getattr(self, var)
+    callers: dict[str, set[str]] = field(default_factory=dict)  # method -> methods calling `self.method(...)`
+    _construction: frozenset[str] | None = None
 
     def first_write(self, name: str) -> FieldWrite:
         return min(self.writes[name], key=lambda w: (w.node.lineno or 0, w.node.col_offset or 0))
 
+    def construction_methods(self) -> frozenset[str]:
+        """`__init__` and the private helpers only construction calls (`self._init_x()` from `__init__`).
+
+        A private helper is not called from outside by convention; a public one may be
+        called again later (`reset()`), so it is never counted as construction.
+        """
+        if self._construction is None:
+            self._construction = self.with_private_helpers(INIT_METHODS)
+        return self._construction
+
+    def with_private_helpers(self, roots: frozenset[str] | set[str]) -> frozenset[str]:
+        """`roots` and the private methods only they call (transitively)."""
+        phase = set(roots)
+        grown = True
+        while grown:
+            grown = False
+            for callee, callers in self.callers.items():
+                if callee not in phase and callee.startswith("_") and not callee.startswith("__") and callers <= phase:
+                    phase.add(callee)
+                    grown = True
+        return frozenset(phase)
+
+    def changed_in(self, name: str) -> set[str]:
+        """Methods that rebind the field or mutate its object."""
+        return {w.method for w in self.writes.get(name, [])} | self.mutated_in.get(name, set())
+
     def changed_outside_init(self, name: str) -> bool:
         """True when the field or its object changes after construction (a live source)."""
-        methods = {w.method for w in self.writes.get(name, [])} | self.mutated_in.get(name, set())
-        return bool(methods - INIT_METHODS)
+        return bool(self.changed_in(name) - self.construction_methods())
 
 
 def _self_name(method: nodes.FunctionDef) -> str | None:
@@ -96,6 +123,8 @@ def read_class_state(klass: nodes.ClassDef) -> ClassState:
                 if name == "__dict__":
                     state.dynamic_self.append(f"self.__dict__ at line {node.lineno}")
                 elif name is not None:
+                    if isinstance(node.parent, nodes.Call) and node.parent.func is node:
+                        state.callers.setdefault(name, set()).add(method.name)
                     _record_use(state, name, node, method.name)
             elif isinstance(node, nodes.Call):
                 _record_dynamic_call(state, node, self_name)
@@ -273,7 +302,8 @@ def find_derived(state: ClassState) -> list[Derived]:
     """Fields whose every write is the same expression of other fields (and something else).
 
     A field whose sources never change after construction is a cached constant, not
-    state kept in sync: those are left out here.
+    state kept in sync, and so is a field assigned once in the very method that changes
+    its sources: those are left out here.
     """
     found = []
     for name, writes in state.writes.items():
@@ -289,6 +319,13 @@ def find_derived(state: ClassState) -> list[Derived]:
             continue
         if not any(state.changed_outside_init(source) for source in sources):
             continue
+        if len(writes) == 1:
+            # Computed where its sources change (that method and the private helpers only
+            # it calls): recomputed with them every time, a consistent cache kept by
+            # nobody by hand. A source changed anywhere else may leave it stale: kept.
+            home = state.with_private_helpers(state.construction_methods() | {writes[0].method})
+            if all(state.changed_in(source) <= home for source in sources):
+                continue
         bare = _is_attribute_path(writes[0].value, self_name)
         if bare and len(writes) == 1:
             # One copy of one value is an alias of the same object (nothing can go

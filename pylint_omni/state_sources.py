@@ -2,12 +2,15 @@
 
 A copy (`self.X = src.X`) or a derivation (`self.n = self.config["n"] // k`) is
 judged by its source:
-- configuration (`config`, `cfg`, `args`, `settings`, `options`, `*_config`, read by
-  attribute or by key) and the constants of a loaded processor or tokenizer
+- configuration (`config`, `cfg`, `args`, `settings`, `options`, `*_params`, `*_config`,
+  read by attribute or by key, or an object whose class is named so, `YarnParameters`)
+  and the constants of a loaded processor or tokenizer
   (`self.processor.image_token`, `tokenizer.pad_token_id`): fixed once loaded, so a
   copy is a cached constant, not a second owner of live state;
 - the source's class: a message crossing a process boundary, a class outside the
-  project (an upstream contract), or a class the analysis cannot resolve (medium);
+  project (an upstream contract), or a class the analysis cannot resolve: then nothing
+  shows a project class that could be the single owner (on real code such sources are
+  per-call contexts, collaborators handed to a constructor, or upstream objects);
 - a torch module that copies values and submodules out of a constructor parameter:
   holding the parameter instead would register it as a child module.
 """
@@ -21,7 +24,7 @@ from astroid import nodes
 from pylint_omni.index import ProjectIndex
 from pylint_omni.state_evidence import OwnerFacts, OwnerLookup, infer_source_class
 
-CONFIG_NAME = re.compile(r"(config|cfg|conf|args|settings|options)$", re.I)
+CONFIG_NAME = re.compile(r"(config|cfg|conf|args|settings|options|params|parameters)$", re.I)
 PROCESSOR_NAME = re.compile(r"(processor|tokenizer)$", re.I)
 TORCH_ANNOTATIONS = ("torch.", "nn.")
 
@@ -42,6 +45,9 @@ def judge_source(index: ProjectIndex, lookup: OwnerLookup, source: nodes.NodeNG)
     if constant:
         return text, [f"copies values of {constant}"], []
     klass, written = infer_source_class(source)
+    constant = constant_source(klass.name) if klass is not None else None
+    if constant:
+        return klass.name, [f"copies values of {constant}"], []
     if klass is not None and lookup.is_project(klass):
         owner = lookup.owner(klass)
         rejects = owner_rejections(owner, snapshot=False) + [
@@ -55,8 +61,8 @@ def judge_source(index: ProjectIndex, lookup: OwnerLookup, source: nodes.NodeNG)
         tail = written.split("[")[0].rpartition(".")[2].strip("'\"")
         if written.startswith(TORCH_ANNOTATIONS) or not any(d.kind == "class" for d in index.definitions_named(tail)):
             return written, [f"the source type {written} is outside the project (an upstream contract)"], []
-        return written, [], [f"`{text}` is annotated {written}, but the annotation does not resolve to one project class here"]
-    return text, [], [f"the type of `{text}` is not inferred"]
+        return written, [f"`{text}` is annotated {written}, but the annotation does not resolve to one project class here: no single owner is shown"], []
+    return text, [f"the type of `{text}` is not inferred: no project class is shown that could be the single owner"], []
 
 
 def owner_rejections(owner: OwnerFacts, *, snapshot: bool = True) -> list[str]:

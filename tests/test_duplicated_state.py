@@ -286,3 +286,72 @@ def test_traps_are_silent_and_rejected_with_the_reason(tmp_path: Path, cache_dir
     }
     for line, reason in expectations.items():
         assert reason in rejected.get(line, ""), (line, rejected.get(line))
+
+
+HIERARCHY_AND_READERS = {
+    "pkg/__init__.py": "",
+    "pkg/models/__init__.py": "",
+    "pkg/models/base.py": '''
+        class KvBudget:
+            def __init__(self) -> None:
+                self.blocks: list[int] = []
+                self.free_blocks = len(self.blocks)
+
+            def grow(self, count: int) -> None:
+                self.blocks.extend(range(count))
+                self.free_blocks = len(self.blocks)
+    ''',
+    "pkg/models/paged.py": '''
+        from pkg.models.base import KvBudget
+
+
+        class PagedKvBudget(KvBudget):
+            def reserve(self) -> None:
+                self.blocks.pop()
+                self.free_blocks = len(self.blocks) - 1
+    ''',
+    "pkg/errors.py": '''
+        class RemoteFailure(RuntimeError):
+            def __init__(self, detail: str) -> None:
+                self.detail = detail
+                super().__init__(detail)
+    ''',
+    "pkg/runner.py": '''
+        class Runner:
+            def __init__(self, spec: dict) -> None:
+                self.stage = None
+                self.phase = "idle"
+                self.pad_id = spec.get("pad_id", 0)
+                self.items: list[int] = []
+                self.view = self.items
+
+            def reset(self) -> None:
+                self.items = []
+                self.view = self.items
+
+
+        def peek(runner: Runner, budget) -> tuple:
+            return runner.view, budget.free_blocks
+    ''',
+    "docs/guide.md": "Each stage of the pipeline runs in order.\n\nThe phase is read as `runner.phase` by the dashboard.\n",
+    "deploy/run.yaml": "description: every stage starts cold\n",
+}
+
+
+def test_hierarchy_exceptions_and_prose_readers(tmp_path: Path, cache_dir: Path) -> None:
+    """A subclass writing the derived field rejects it (naming the class and line); an
+    exception's field is medium; the bare word in prose is not a reader, `obj.x` is."""
+    write_project(tmp_path, HIERARCHY_AND_READERS)
+    findings = {(f.path, f.line): f for f in lint(tmp_path, cache_dir, "--omni-include-rejected=y")}
+    base = findings[("pkg/models/base.py", 5)].message
+    assert "Rejected: the subclass PagedKvBudget assigns .free_blocks (pkg/models/paged.py:8)" in base
+    detail = findings[("pkg/errors.py", 4)]
+    assert detail.confidence == "INFERENCE" and "RemoteFailure is an exception" in detail.message
+    stage = findings[("pkg/runner.py", 4)]
+    assert stage.confidence == "HIGH" and "docs/guide.md" not in stage.message and "deploy/run.yaml" not in stage.message
+    phase = findings[("pkg/runner.py", 5)]
+    assert phase.confidence == "INFERENCE" and "docs/guide.md:3 (doc)" in phase.message
+    pad = findings[("pkg/runner.py", 6)]
+    assert pad.confidence == "HIGH" and "is a call" not in pad.message  # `spec.get(...)` is a value, not a kept object
+    view = findings[("pkg/runner.py", 8)]
+    assert view.confidence == "INFERENCE" and "a bare copy of `self.items`" in view.message

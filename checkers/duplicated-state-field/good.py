@@ -5,6 +5,8 @@ import threading
 from dataclasses import dataclass, fields
 from typing import NamedTuple
 
+from torch import nn
+
 
 class ClientRequest:
     def __init__(self, request_id: str, prompt: str, max_tokens: int) -> None:
@@ -107,3 +109,127 @@ class ModelShape:
 
 def describe(state: EngineState, view: LegacyView, shape: ModelShape) -> str:
     return f"{state.request_id} {state.prompt} {state.max_tokens} {view.req_id} {shape.hidden_size}{shape.num_heads}{shape.head_dim}"
+
+
+class SlotPool:
+    """A subclass assigns the same field: a property here would break it."""
+
+    def __init__(self, width: int) -> None:
+        self.width = width
+        self.bytes_per_slot = self.width * 2
+
+    def grow(self, width: int) -> None:
+        self.width = width
+        self.bytes_per_slot = self.width * 2
+
+
+class PackedSlotPool(SlotPool):
+    def grow(self, width: int) -> None:
+        self.width = width
+        self.bytes_per_slot = self.width + 1
+
+
+class MarkerExpander:
+    """The base reads `marker`, `marker_count` and `marker_id` as slots its subclasses fill."""
+
+    def expand(self, prompt: str) -> str:
+        return prompt.replace("<m>", self.marker * self.marker_count) + str(self.marker_id)
+
+
+class GridMarkerExpander(MarkerExpander):
+    def attach(self, layout) -> None:
+        self.layout = layout
+        self.marker = self.layout.marker
+        self.marker_count = self.layout.marker_count
+        self.marker_id = self.layout.marker_id
+
+
+class LoadedRunner:
+    """Values read from a loaded config dict, the CLI args or a processor: constants once loaded."""
+
+    def __init__(self, args, config: dict, processor) -> None:
+        self.args = args
+        self.config = config
+        self.processor = processor
+
+    def reload(self, args, config: dict, processor) -> None:
+        self.args = args
+        self.config = config
+        self.processor = processor
+        self.vocab_size = self.config["vocab_size"]
+        self.is_decode = self.args.mode == "decode"
+        self.image_span = self.processor.image_seq_length * 2
+
+
+class TiedHead:
+    """Aliases of the same object, or two facts that coincide: nothing to keep in sync."""
+
+    def __init__(self) -> None:
+        self.embedding: list[float] = []
+        self.k_heads = 0
+
+    def load(self, weights: dict, k_heads: int) -> None:
+        self.embedding = weights["embedding"]
+        self.lm_head = self.embedding
+        self.k_heads = k_heads
+        self.v_heads = self.k_heads
+
+
+class ProjectionShim(nn.Module):
+    """Takes the submodules it needs from a wrapped module: holding it would register it as a child."""
+
+    def __init__(self, inner) -> None:
+        super().__init__()
+        self.num_heads = inner.num_heads
+        self.proj = inner.proj
+        self.norm = inner.norm
+
+
+class ShardLayout:
+    """Derived once in a private helper only the constructor calls: a constant, not state kept in sync."""
+
+    def __init__(self, ranks: int, heads: int) -> None:
+        self._setup(ranks, heads)
+
+    def _setup(self, ranks: int, heads: int) -> None:
+        self.ranks = ranks
+        self.heads = heads
+        self.heads_per_rank = self.heads // self.ranks
+
+
+def describe_more(pool: SlotPool, runner: LoadedRunner, head: TiedHead, shim: ProjectionShim, layout: ShardLayout) -> tuple:
+    return (pool.bytes_per_slot, runner.vocab_size, runner.is_decode, runner.image_span,
+            head.lm_head, head.v_heads, shim.num_heads, shim.proj, shim.norm, layout.heads_per_rank)
+
+
+class PackedKernelInput:
+    """Built every step from the step context: a per-call argument bundle, not a second owner."""
+
+    def __init__(self, q_lens: list[int], kv_lens: list[int], decoding: bool) -> None:
+        self.q_lens = q_lens
+        self.kv_lens = kv_lens
+        self.decoding = decoding
+
+
+def pack_inputs(step_context) -> PackedKernelInput:
+    return PackedKernelInput(q_lens=step_context.q_lens, kv_lens=step_context.kv_lens, decoding=step_context.decoding)
+
+
+@dataclass
+class WarpParameters:
+    low: float = 1.0
+    high: float = 32.0
+    floor: int = 0
+
+
+class WarpedRotary:
+    """Copies a parameter bundle's values to precompute tables: constants, not state."""
+
+    def __init__(self, warp: WarpParameters) -> None:
+        self.low = warp.low
+        self.high = warp.high
+        self.floor = warp.floor
+
+
+def use_packed(inputs: PackedKernelInput, rotary: WarpedRotary) -> tuple:
+    return (inputs.q_lens, inputs.kv_lens, inputs.decoding, rotary.low, rotary.high, rotary.floor)

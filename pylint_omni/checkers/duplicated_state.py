@@ -13,8 +13,11 @@ Five shapes, each proven before it is reported (same names are never proof):
   code (attributes, `getattr` strings, literals), YAML/JSON/TOML keys and docs.
 Traps (rejected with the reason): classes that cross a process/IPC boundary, frozen
 snapshots, classes read by reflection, fields a base outside the project may need,
-documented compatibility aliases. Patterns come from `state_patterns`, evidence
-from `state_evidence` and the project index.
+fields another class of the hierarchy assigns (or a base reads as a slot), copies of
+configuration or processor constants, torch wrappers taking submodules from a
+parameter, documented compatibility aliases. Patterns come from `state_patterns`,
+sources from `state_sources`, the hierarchy from `state_hierarchy`, evidence from
+`state_evidence` and the project index.
 """
 
 from __future__ import annotations
@@ -41,7 +44,7 @@ from pylint_omni.paths import Location, key_matches_patterns
 from pylint_omni.state_evidence import OwnerFacts, OwnerLookup, field_readers, provisional_overwrites
 from pylint_omni.state_hierarchy import hierarchy_claims
 from pylint_omni.state_patterns import (
-    INIT_METHODS, ClassState, Derived, FieldWrite, Mirror, find_bound_maps, find_derived, keyword_mirrors,
+    ClassState, Derived, FieldWrite, Mirror, find_bound_maps, find_derived, keyword_mirrors,
     find_mirrors, read_class_state, removes,
 )
 from pylint_omni.state_sources import constant_source, judge_source, owner_rejections, torch_wrapper_reason
@@ -197,10 +200,9 @@ class DuplicatedStateChecker(OmniChecker, BaseTokenChecker):
         assert self._index is not None and self._lookup is not None
         klass = state.node
         source_name, source_rejects, mediums = judge_source(self._index, self._lookup, mirror.source)
-        rejects = owner_rejections(owner) + self._base_rejections(owner, mirror.fields) + source_rejects
         wrapper = torch_wrapper_reason(self._lookup, owner, mirror.source)
-        rejects += [wrapper] if wrapper else []
-        rejects += self._hierarchy_rejections(klass, mirror.fields)
+        rejects = owner_rejections(owner) + self._base_rejections(owner, mirror.fields) + ([wrapper] if wrapper else [])
+        rejects += self._hierarchy_rejections(klass, mirror.fields) + source_rejects
         if any(word in mirror.method.lower() for word in SNAPSHOT_METHOD_WORDS):
             rejects.append(f"deliberate snapshot: copied in {mirror.method}")
         compat = self._compat_note(klass, mirror.fields[0], [mirror.anchor.lineno])
@@ -253,11 +255,11 @@ class DuplicatedStateChecker(OmniChecker, BaseTokenChecker):
         compat = self._compat_note(klass, derived.name, [w.node.lineno for w in derived.sites])
         rejects += [compat] if compat else []
         rejects += [f"{klass.name} reads itself by reflection ({state.dynamic_self[0]})"] if state.dynamic_self else []
+        rejects += self._hierarchy_rejections(klass, [derived.name])
         live = [s for s in derived.sources if state.changed_outside_init(s)]
         constants = [reason for s in live if (reason := constant_source(s))]
         if constants and len(constants) == len(live):
             rejects.append(f"derived from {constants[0]}")
-        rejects += self._hierarchy_rejections(klass, [derived.name])
         mediums = []
         if derived.bare:
             mediums.append(f"a bare copy of `{derived.expression}`: the two names may be distinct facts that coincide")
@@ -269,7 +271,7 @@ class DuplicatedStateChecker(OmniChecker, BaseTokenChecker):
         written = self._lookup.foreign_writes(derived.name)
         if written:
             mediums.append(f"{derived.name} is also assigned outside the class, maybe on this owner ({', '.join(written[:3])})")
-        changed = sorted({m for s in derived.sources for m in state.mutated_in.get(s, set()) | {w.method for w in state.writes.get(s, [])}} - INIT_METHODS)
+        changed = sorted({m for s in derived.sources for m in state.mutated_in.get(s, set()) | {w.method for w in state.writes.get(s, [])}} - state.construction_methods())
         verdict = self._verdict(rejects, mediums, "re-derived by hand at every site")
         self._emit(state.first_write(derived.name).node, verdict, derived_text(
             klass.name, derived, changed, verdict, searched_summary(self._index),
