@@ -141,6 +141,8 @@ class OwnerLookup:
         pickled = PICKLE_METHODS & set(klass.locals)
         if pickled:
             facts.message = facts.message or f"{klass.name} defines {sorted(pickled)[0]} (pickled)"
+        if "_fields_" in klass.locals:
+            facts.message = facts.message or f"{klass.name} is a ctypes structure (`_fields_`): its fields are a shared-memory layout"
         sent = self.sent_from(klass.name)
         if sent and is_owner:
             facts.message = facts.message or f"{klass.name} is sent through a queue/serializer in {sent}"

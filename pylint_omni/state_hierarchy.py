@@ -7,15 +7,27 @@ method) would all break on a setter-less property or a deleted copy. The hierarc
 comes from the index's class facts (bases resolved through imports), the claims
 from its `attr-store` / `attr` mentions inside each class's span; nothing here reads
 a file. Built once per index refresh.
+
+The lineage as astroid infers it (the class being linted and its ancestors) answers
+two more questions about its fields: is it an exception (handlers read `err.X` on
+the caught object), and does it route attribute access (`__getattr__`/`__setattr__`
+forwarding fields to a wrapped object)?
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from astroid import nodes
+from astroid.exceptions import InferenceError
+
 from pylint_omni.index import Definition, ProjectIndex
 
 ClassKey = tuple[str, int]  # (relpath, line of the `class` statement)
+EXCEPTION_QNAMES = frozenset({"builtins.BaseException", "builtins.Exception"})
+# Hooks that intercept every read or write, wherever in the lineage they are defined;
+# `__getattr__` only sees missing names, so it counts on the class itself only.
+ATTRIBUTE_HOOKS = frozenset({"__getattribute__", "__setattr__"})
 
 
 @dataclass(frozen=True)
@@ -109,4 +121,31 @@ def class_graph(index: ProjectIndex) -> ClassGraph:
 
 
 def hierarchy_claims(index: ProjectIndex, rel: str, line: int, field: str) -> list[Claim]:
+    """Other classes of the hierarchy of the class at (rel, line) that claim `field`, writes first."""
     return class_graph(index).claims(rel, line, field)
+
+
+def attribute_hook(klass: nodes.ClassDef) -> str | None:
+    """The class (or a project base) routes attribute access: fields may be read by name or forwarded."""
+    try:
+        lineage = [klass, *klass.ancestors()]
+    except (InferenceError, RecursionError):
+        lineage = [klass]
+    for owner in lineage:
+        if owner.qname().startswith("builtins."):
+            continue
+        hooks = sorted((ATTRIBUTE_HOOKS | ({"__getattr__"} if owner is klass else set())) & set(owner.locals))
+        if hooks:
+            via = "" if owner is klass else f" (through its base {owner.name})"
+            return f"{klass.name} defines {hooks[0]}{via}: fields may be read by name or forwarded to another object"
+    return None
+
+
+def is_exception(klass: nodes.ClassDef) -> bool:
+    """A subclass of BaseException (inferred, or a base written `...Error`/`...Exception`)."""
+    try:
+        if any(ancestor.qname() in EXCEPTION_QNAMES for ancestor in klass.ancestors()):
+            return True
+    except (InferenceError, RecursionError):
+        pass
+    return any(base.as_string().split("[")[0].endswith(("Error", "Exception")) for base in klass.bases)

@@ -333,6 +333,19 @@ HIERARCHY_AND_READERS = {
         def peek(runner: Runner, budget) -> tuple:
             return runner.view, budget.free_blocks
     ''',
+    "pkg/wrappers.py": '''
+        class ForwardingWrapper:
+            def __init__(self, inner) -> None:
+                object.__setattr__(self, "inner", inner)
+
+            def __setattr__(self, name: str, value: object) -> None:
+                setattr(self.inner, name, value)
+
+
+        class StepWrapper(ForwardingWrapper):
+            def step(self) -> None:
+                self._cursor = 1
+    ''',
     "docs/guide.md": "Each stage of the pipeline runs in order.\n\nThe phase is read as `runner.phase` by the dashboard.\n",
     "deploy/run.yaml": "description: every stage starts cold\n",
 }
@@ -340,7 +353,8 @@ HIERARCHY_AND_READERS = {
 
 def test_hierarchy_exceptions_and_prose_readers(tmp_path: Path, cache_dir: Path) -> None:
     """A subclass writing the derived field rejects it (naming the class and line); an
-    exception's field is medium; the bare word in prose is not a reader, `obj.x` is."""
+    exception's field is medium; the bare word in prose is not a reader, `obj.x` is; a
+    base forwarding `__setattr__` makes never-read fields unknowable."""
     write_project(tmp_path, HIERARCHY_AND_READERS)
     findings = {(f.path, f.line): f for f in lint(tmp_path, cache_dir, "--omni-include-rejected=y")}
     base = findings[("pkg/models/base.py", 5)].message
@@ -355,3 +369,5 @@ def test_hierarchy_exceptions_and_prose_readers(tmp_path: Path, cache_dir: Path)
     assert pad.confidence == "HIGH" and "is a call" not in pad.message  # `spec.get(...)` is a value, not a kept object
     view = findings[("pkg/runner.py", 8)]
     assert view.confidence == "INFERENCE" and "a bare copy of `self.items`" in view.message
+    forwarded = findings[("pkg/wrappers.py", 12)].message  # the base forwards writes to the wrapped object
+    assert "Rejected: StepWrapper defines __setattr__ (through its base ForwardingWrapper)" in forwarded

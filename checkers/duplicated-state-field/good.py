@@ -1,6 +1,7 @@
 """Look-alikes that are not duplicated state: each has an owner-specific reason to exist."""
 
 import copy
+import ctypes
 import threading
 from dataclasses import dataclass, fields
 from typing import NamedTuple
@@ -233,3 +234,32 @@ class WarpedRotary:
 
 def use_packed(inputs: PackedKernelInput, rotary: WarpedRotary) -> tuple:
     return (inputs.q_lens, inputs.kv_lens, inputs.decoding, rotary.low, rotary.high, rotary.floor)
+
+
+class ChunkIndex:
+    """Recomputed in the one method that changes its source: a consistent cache."""
+
+    def __init__(self) -> None:
+        self.chunks: list[int] = []
+
+    def register(self, chunks: list[int]) -> None:
+        self.chunks = list(chunks)
+        self.total_bytes = sum(self.chunks)
+
+
+class SharedSlot(ctypes.Structure):
+    """A shared-memory layout: its fields are slots of the structure, not Python state."""
+
+    _fields_ = [("input_len", ctypes.c_int), ("budget", ctypes.c_int), ("capacity", ctypes.c_int)]
+
+    def init(self, input_len: int, budget: int) -> None:
+        self.input_len = input_len
+        self.budget = budget
+        self.capacity = self.input_len + self.budget + 16
+
+    def shrink(self) -> None:
+        self.budget -= 1
+
+
+def use_more(index: ChunkIndex, slot: SharedSlot) -> tuple:
+    return (index.total_bytes, slot.capacity)

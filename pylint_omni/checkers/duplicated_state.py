@@ -26,7 +26,6 @@ import re
 import tokenize
 
 from astroid import nodes
-from astroid.exceptions import InferenceError
 from pylint.checkers import BaseTokenChecker
 from pylint.checkers.utils import safe_infer
 from pylint.lint import PyLinter
@@ -42,7 +41,7 @@ from pylint_omni.findings import FindingDetails
 from pylint_omni.index import ProjectIndex
 from pylint_omni.paths import Location, key_matches_patterns
 from pylint_omni.state_evidence import OwnerFacts, OwnerLookup, field_readers, provisional_overwrites
-from pylint_omni.state_hierarchy import hierarchy_claims
+from pylint_omni.state_hierarchy import attribute_hook, hierarchy_claims, is_exception
 from pylint_omni.state_patterns import (
     ClassState, Derived, FieldWrite, Mirror, find_bound_maps, find_derived, keyword_mirrors,
     find_mirrors, read_class_state, removes,
@@ -63,8 +62,8 @@ CHEAP_CALLS = frozenset({"len", "bool", "int", "float", "str", "abs", "round"})
 PLAIN_VALUE_CALLS = frozenset({
     "get", "getenv", "getattr", "len", "int", "float", "str", "bool", "abs", "round", "min", "max", "sum",
     "format", "join", "lower", "upper", "strip", "split", "replace",
+    "dict", "list", "set", "tuple", "frozenset", "defaultdict", "OrderedDict", "deque", "Counter",
 })
-EXCEPTION_QNAMES = frozenset({"builtins.BaseException", "builtins.Exception"})
 
 
 class DuplicatedStateChecker(OmniChecker, BaseTokenChecker):
@@ -271,7 +270,7 @@ class DuplicatedStateChecker(OmniChecker, BaseTokenChecker):
         written = self._lookup.foreign_writes(derived.name)
         if written:
             mediums.append(f"{derived.name} is also assigned outside the class, maybe on this owner ({', '.join(written[:3])})")
-        changed = sorted({m for s in derived.sources for m in state.mutated_in.get(s, set()) | {w.method for w in state.writes.get(s, [])}} - state.construction_methods())
+        changed = sorted(set().union(*(state.changed_in(s) for s in derived.sources)) - state.construction_methods())
         verdict = self._verdict(rejects, mediums, "re-derived by hand at every site")
         self._emit(state.first_write(derived.name).node, verdict, derived_text(
             klass.name, derived, changed, verdict, searched_summary(self._index),
@@ -335,12 +334,13 @@ class DuplicatedStateChecker(OmniChecker, BaseTokenChecker):
         rejects = owner_rejections(owner, snapshot=False) + self._base_rejections(owner, [name])
         if state.dynamic_self:
             rejects.append(f"{klass.name} reads itself by reflection ({state.dynamic_self[0]})")
-        if {"__getattr__", "__getattribute__"} & set(klass.locals):
-            rejects.append(f"{klass.name} defines __getattr__: fields may be read by name")
+        hook = attribute_hook(klass)
+        if hook:
+            rejects.append(hook)
         compat = self._compat_note(klass, name, [w.node.lineno for w in writes])
         rejects += [compat] if compat else []
         mediums = self._value_doubts(writes, owner, rejects)
-        if _is_exception(klass):
+        if is_exception(klass):
             mediums.append(f"{klass.name} is an exception: handlers read its fields as `err.{name}` on the caught object, which the index cannot tie to this class")
         loaded = self._lookup.loaded_by_name(klass.name) if self._lookup else None
         if loaded or key_matches_patterns(klass.name, self.settings.external_key_patterns):
@@ -367,16 +367,6 @@ class DuplicatedStateChecker(OmniChecker, BaseTokenChecker):
                 # the stored object itself, not a value looked up (`cfg.get(...)`) or converted
                 mediums.append(f"the value of line {write.node.lineno} is a call: the reference may be kept on purpose")
         return mediums
-
-
-def _is_exception(klass: nodes.ClassDef) -> bool:
-    """A subclass of BaseException (inferred, or a base written `...Error`/`...Exception`)."""
-    try:
-        if any(ancestor.qname() in EXCEPTION_QNAMES for ancestor in klass.ancestors()):
-            return True
-    except (InferenceError, RecursionError):
-        pass
-    return any(base.as_string().split("[")[0].endswith(("Error", "Exception")) for base in klass.bases)
 
 
 def _is_plain_data(value: nodes.NodeNG | None) -> bool:
