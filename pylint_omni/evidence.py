@@ -106,6 +106,32 @@ def consumers_of(
     return sorted(found.values(), key=lambda c: (c.kind.value, c.path, c.line))
 
 
+def first_consumer(
+    index: ProjectIndex,
+    token: str,
+    exclude: Iterable[tuple[str, int, int]],
+    wanted: ConsumerKind | None = None,
+    via: str | None = None,
+) -> Hit | None:
+    """The first mention of `token` that is a consumer of the wanted kind (or via), else None.
+
+    The cheap question behind registry-wide judgments (asked once per key of a
+    registry that may span a thousand modules): it stops at the first answer.
+    """
+    spans = list(exclude)
+    history = contracts_of(index).history
+    for hit in index.hits(token):
+        if hit.via in NON_CONSUMING_VIAS or hit.path in history or (via is not None and hit.via != via):
+            continue
+        if any(hit.path == path and first <= hit.line <= last for path, first, last in spans):
+            continue
+        if wanted is None or consumer_kind(index, hit) is wanted:
+            if wanted is ConsumerKind.PRODUCTION and DOTTED_PATH.match(token) and hit.via != "script":
+                continue  # an import string is a dynamic consumer, not a production one
+            return hit
+    return None
+
+
 class Status(str, Enum):
     LIVE = "live"
     REJECTED = "rejected"

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pylint_omni.contracts import contracts_of
-from pylint_omni.evidence import Consumer, ConsumerKind, Status, Verdict, consumers_of, judge
+from pylint_omni.evidence import Consumer, ConsumerKind, Status, Verdict, consumers_of, first_consumer, judge
 from pylint_omni.index import Definition, ProjectIndex
 from pylint_omni.paths import Location, key_matches_patterns
 from pylint_omni.settings import OmniSettings
@@ -74,8 +74,7 @@ def _judge_key_domain(index: ProjectIndex, relpath: str, registry: dict[str, Any
         return None
     named = 0
     for rel, reg, entry in entries:
-        span = [_registry_span(rel, reg, entry)]
-        if any(c.kind is ConsumerKind.PRODUCTION for c in consumers_of(index, [entry["key"]], span)):
+        if first_consumer(index, entry["key"], [_registry_span(rel, reg, entry)], wanted=ConsumerKind.PRODUCTION):
             named += 1
     if named * 2 >= len(entries):
         return None
@@ -98,8 +97,7 @@ def _documented_sibling(index: ProjectIndex, relpath: str, registry: dict[str, A
     if memo_key not in memo:
         memo[memo_key] = None
         for rel, reg, entry in _all_entries(index, relpath, registry):
-            span = [_registry_span(rel, reg, entry)]
-            doc = next((c for c in consumers_of(index, [entry["key"]], span) if c.via == "doc"), None)
+            doc = first_consumer(index, entry["key"], [_registry_span(rel, reg, entry)], via="doc")
             if doc is not None:
                 memo[memo_key] = f"{entry['key']!r} at {doc.path}:{doc.line}"
                 break
