@@ -11,6 +11,7 @@ editor's) calls `refresh()` at the start of each run, which re-reads only what c
 from __future__ import annotations
 
 import os
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -318,6 +319,8 @@ class ProjectIndex:
         }
 
 
+ANNOUNCE_MIN_SCANNED = 50
+_ANNOUNCED: set[Path] = set()
 _LIVE: dict[tuple[Path, OmniSettings], ProjectIndex] = {}
 _FRESH: set[tuple[Path, OmniSettings]] = set()
 
@@ -335,6 +338,14 @@ def get_index(root: Path, settings: OmniSettings) -> ProjectIndex:
         index = _LIVE[key] = ProjectIndex(root, settings)
     if key not in _FRESH:
         index.overrides.clear()
-        index.refresh()
+        stats = index.refresh()
         _FRESH.add(key)
+        if stats.scanned >= ANNOUNCE_MIN_SCANNED and root not in _ANNOUNCED:
+            # Say once per process that this run paid for a (re)build; later runs read the cache.
+            _ANNOUNCED.add(root)
+            print(
+                f"pylint-omni: indexed {stats.scanned} files of {root} in {stats.seconds:.1f} s"
+                + (f"; {index.cache_note}" if index.cache_note else "; later runs reuse the cache"),
+                file=sys.stderr,
+            )
     return index

@@ -134,3 +134,10 @@ def test_contract_extension_point_rejects_naming_the_page(tmp_path: Path, cache_
     (design / "hooks.md").write_text(page.replace("status: current", "status: archived"))
     _, found, _ = run_pylint(args, cwd=tmp_path, cache_dir=cache_dir)
     assert len(found) == 1 and found[0].confidence == "HIGH"
+
+
+def test_cold_build_is_announced_once_and_warm_runs_are_quiet(cache_dir: Path) -> None:
+    _, _, cold = run_pylint([*REGISTRY, "tinyomni/envs.py"], cwd=SAMPLE_REPO, cache_dir=cache_dir)
+    _, _, warm = run_pylint([*REGISTRY, "tinyomni/envs.py"], cwd=SAMPLE_REPO, cache_dir=cache_dir)
+    assert cold.count("pylint-omni: indexed") == 1
+    assert "pylint-omni:" not in warm
