@@ -26,6 +26,7 @@ from pylint_omni.scan.state_scan import scan_state
 from pylint_omni.scan.tokens import RefSink, record_string
 
 CONSTANT_NAME = re.compile(r"^_*[A-Z][A-Z0-9_]*$")
+IDENTIFIER_WORD = re.compile(r"[A-Za-z_]\w*")
 RESOLVER_CALL = re.compile(r"(resolve|load_class|import_string|import_from_string|locate|qualname)", re.I)
 ENUM_BASES = {"Enum", "StrEnum", "IntEnum", "enum.Enum", "enum.StrEnum", "enum.IntEnum"}
 PROTOCOL_BASES = {"Protocol", "typing.Protocol", "typing_extensions.Protocol"}
@@ -78,6 +79,7 @@ class _Visitor(FastVisitor):
         self.scope: list[str] = []
         self.parents: list[ast.AST] = []
         self.docstrings: set[int] = set()
+        self.forward_refs: set[int] = set()
         self.tracked: set[str] = set()
         self.writer_params: dict[str, set[int]] = {}
 
@@ -202,6 +204,7 @@ class _Visitor(FastVisitor):
 
     def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         self._mark_docstring(node.body)
+        self._mark_forward_refs(node.returns)
         self.functions.append(
             {
                 "name": node.name,
@@ -248,9 +251,27 @@ class _Visitor(FastVisitor):
             record_string(self.refs, first, node.lineno, "resolver")
         self.generic_visit(node)
 
+    def _mark_forward_refs(self, annotation: ast.AST | None) -> None:
+        """Strings inside an annotation are forward references: names, not data."""
+        if annotation is not None:
+            self.forward_refs.update(id(n) for n in ast.walk(annotation) if literal_str(n) is not None)
+
+    def visit_arg(self, node: ast.arg) -> None:
+        self._mark_forward_refs(node.annotation)
+        self.generic_visit(node)
+
+    def visit_AnnAssign(self, node: ast.AnnAssign) -> None:
+        self._mark_forward_refs(node.annotation)
+        self.generic_visit(node)
+
     def visit_Constant(self, node: ast.Constant) -> None:
-        if isinstance(node.value, str) and id(node) not in self.docstrings:
-            record_string(self.refs, node.value, node.lineno, "str")
+        if not isinstance(node.value, str) or id(node) in self.docstrings:
+            return
+        if id(node) in self.forward_refs:
+            for name in IDENTIFIER_WORD.findall(node.value):
+                self.refs.add(name, node.lineno, "name")
+            return
+        record_string(self.refs, node.value, node.lineno, "str")
 
     def visit_JoinedStr(self, node: ast.JoinedStr) -> None:
         # f"{_PROC}.func" with `_PROC = "pkg.mod"`: the assembled path is a reference.
