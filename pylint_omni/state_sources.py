@@ -98,3 +98,28 @@ def torch_wrapper_reason(lookup: OwnerLookup, owner: OwnerFacts, source: nodes.N
         f"{owner.name} is a torch module and `{source.name}` a parameter of {frame.name}: holding it would "
         "register it as a child module (its parameters and state_dict keys); copying its values and submodules is the design"
     )
+
+
+def collaborator_shortcuts(source: nodes.NodeNG, fields: list[str]) -> str | None:
+    """When every mirrored field is an object the source builds once, the copies are shortcuts.
+
+    `self.block_manager = scheduler.block_manager` holds the same object the scheduler
+    holds; the scheduler binds it once, in `__init__`, from a call: the two names can
+    never disagree, so there is no second owner of a fact, only a second path to one.
+    """
+    klass, _ = infer_source_class(source)
+    if klass is None:
+        return None
+    objects = [name for name in fields if not constant_source(name)]  # configs are judged as config copies
+    if not objects:
+        return None
+    for name in objects:
+        assigns = klass.instance_attrs.get(name, [])
+        if len(assigns) != 1:
+            return None
+        assign = assigns[0]
+        method = assign.frame()
+        value = assign.parent.value if isinstance(assign.parent, nodes.Assign) else None
+        if not isinstance(method, nodes.FunctionDef) or method.name != "__init__" or not isinstance(value, nodes.Call):
+            return None
+    return f"{klass.name} builds each of {', '.join(objects)} once in __init__: the copies are shortcuts to the same objects and cannot disagree"

@@ -263,3 +263,40 @@ class SharedSlot(ctypes.Structure):
 
 def use_more(index: ChunkIndex, slot: SharedSlot) -> tuple:
     return (index.total_bytes, slot.capacity)
+
+
+class _BlockAllocator:
+    def free(self, block: int) -> None:
+        del block
+
+
+class _PrefixTrie:
+    def match(self, tokens: list[int]) -> int:
+        return len(tokens)
+
+
+class _StateStore:
+    def drop(self, key: str) -> None:
+        del key
+
+
+class Scheduler:
+    def __init__(self) -> None:
+        self.allocator = _BlockAllocator()
+        self.prefix_trie = _PrefixTrie()
+        self.state_store = _StateStore()
+
+
+class EvictionHelper:
+    """Shortcuts to the scheduler's collaborators: the scheduler builds each once, so the
+    copies are the same objects and can never disagree (not a second owner of a fact)."""
+
+    def __init__(self, scheduler: Scheduler) -> None:
+        self.allocator = scheduler.allocator
+        self.prefix_trie = scheduler.prefix_trie
+        self.state_store = scheduler.state_store
+
+    def evict(self, block: int, tokens: list[int], key: str) -> int:
+        self.allocator.free(block)
+        self.state_store.drop(key)
+        return self.prefix_trie.match(tokens)

@@ -46,7 +46,13 @@ from pylint_omni.state_patterns import (
     ClassState, Derived, FieldWrite, Mirror, find_bound_maps, find_derived, keyword_mirrors,
     find_mirrors, read_class_state, removes,
 )
-from pylint_omni.state_sources import constant_source, judge_source, owner_rejections, torch_wrapper_reason
+from pylint_omni.state_sources import (
+    collaborator_shortcuts,
+    constant_source,
+    judge_source,
+    owner_rejections,
+    torch_wrapper_reason,
+)
 
 SYMBOL = "duplicated-state-field"
 COMPAT_WORDS = ("alias", "compat", "backward", "deprecat", "legacy")
@@ -202,6 +208,8 @@ class DuplicatedStateChecker(OmniChecker, BaseTokenChecker):
         wrapper = torch_wrapper_reason(self._lookup, owner, mirror.source)
         rejects = owner_rejections(owner) + self._base_rejections(owner, mirror.fields) + ([wrapper] if wrapper else [])
         rejects += self._hierarchy_rejections(klass, mirror.fields) + source_rejects
+        shortcuts = collaborator_shortcuts(mirror.source, mirror.fields)
+        rejects += [shortcuts] if shortcuts else []
         if any(word in mirror.method.lower() for word in SNAPSHOT_METHOD_WORDS):
             rejects.append(f"deliberate snapshot: copied in {mirror.method}")
         compat = self._compat_note(klass, mirror.fields[0], [mirror.anchor.lineno])
