@@ -113,7 +113,14 @@ def _storage_names(index: ProjectIndex, registry: dict[str, Any]) -> list[tuple[
     """
     if registry["form"] in ("dict", "table", "enum", "setitem"):
         return [(registry["name"], None)]
-    func = registry["name"].rpartition(".")[2]
+    memo: dict[str, list[tuple[str, str | None]]] = index.derived.setdefault("storage_names", {})
+    if registry["name"] not in memo:
+        memo[registry["name"]] = _written_tables(index, registry["name"].rpartition(".")[2])
+    return memo[registry["name"]]
+
+
+def _written_tables(index: ProjectIndex, func: str) -> list[tuple[str, str | None]]:
+    """Constant-style tables that the registering function `func` writes into."""
     names: list[tuple[str, str | None]] = []
     for definition in index.definitions_named(func):
         for use in index.facts(definition.path).get("registry_uses", []):
@@ -127,6 +134,17 @@ def _imports_name(facts: dict[str, Any], module: str, name: str) -> bool:
 
 
 def read_registry(index: ProjectIndex, relpath: str, registry: dict[str, Any]) -> RegistryReading:
+    """How the registry is read; once per run for a registry spread over many modules."""
+    if registry["form"] in ("dict", "table", "enum", "setitem"):
+        return _read_registry(index, relpath, registry)
+    memo: dict[tuple[str, str], RegistryReading] = index.derived.setdefault("registry_readings", {})
+    key = (registry["name"], registry["form"])
+    if key not in memo:
+        memo[key] = _read_registry(index, relpath, registry)
+    return memo[key]
+
+
+def _read_registry(index: ProjectIndex, relpath: str, registry: dict[str, Any]) -> RegistryReading:
     reading = RegistryReading()
     for name, owner in _storage_names(index, registry):
         owner = owner or relpath
