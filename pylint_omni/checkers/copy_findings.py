@@ -131,6 +131,12 @@ class CopyChecker(LineComments, OmniChecker):
         self.emit(self.symbol, finding.node, verdict, (message_text(finding, verdict),), finding_details(self._relpath, finding))
 
 
+def code_span(node: nodes.NodeNG) -> str:
+    """The node's source as a backticked span, cut to fit one message line."""
+    text = node.as_string()
+    return f"`{text if len(text) <= 70 else text[:67] + '...'}`"
+
+
 def finding_details(relpath: str, finding: CopyFinding) -> FindingDetails:
     """The report's surface, simplification, benefit and risk; the enclosing function's tests validate it."""
     function = enclosing_function(finding.node)

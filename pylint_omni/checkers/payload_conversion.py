@@ -17,7 +17,7 @@ from __future__ import annotations
 from astroid import nodes
 from pylint.lint import PyLinter
 
-from pylint_omni.checkers.copy_findings import CopyChecker, CopyFinding
+from pylint_omni.checkers.copy_findings import CopyChecker, CopyFinding, code_span
 from pylint_omni.local_flow import enclosing_function, keyword_named, single_binding_value, uses_of
 from pylint_omni.repeated_values import repeated_pairs
 from pylint_omni.tensor_facts import Strength, call_name, method_call, receiver
@@ -51,11 +51,6 @@ WHY_ON_PURPOSE = {
 }
 SANITISING_KEYWORDS = ("default", "cls", "enc_hook", "object_hook", "dec_hook", "type", "ext_hook")
 ENCODERS = frozenset(enc for encs, _, _ in ROUND_TRIPS.values() for enc in encs) | frozenset(BASE64_PAIRS.values())
-
-
-def _code(node: nodes.NodeNG) -> str:
-    text = node.as_string()
-    return f"`{text if len(text) <= 70 else text[:67] + '...'}`"
 
 
 def _payload_source(arg: nodes.NodeNG, call: nodes.Call) -> tuple[nodes.NodeNG, str] | None:
@@ -96,7 +91,7 @@ def decode_of_encode(call: nodes.Call) -> CopyFinding | None:
     payload = encode.args[0].as_string()
     return CopyFinding(
         node=call,
-        surface=_code(call),
+        surface=code_span(call),
         problem=f"decodes the {what} encoding it just made{through}",
         cost="1 encode + 1 decode and a bytes copy of the payload, in one process",
         fix=f"use `{payload}` directly"
@@ -123,7 +118,7 @@ def _frombuffer_of_tobytes(call: nodes.Call, decoder: str) -> CopyFinding | None
     view = f"`{array}.reshape(-1).view({dtype.as_string()})`" if dtype is not None else f"`{array}.reshape(-1)`"
     return CopyFinding(
         node=call,
-        surface=_code(call),
+        surface=code_span(call),
         problem=f"copies an array to bytes only to reinterpret those bytes{through}",
         cost="1 full bytes copy, then a read-only view of it",
         fix=f"reinterpret in place: {view} (`.copy()` if an independent array is needed)",
@@ -142,7 +137,7 @@ def _array_of_host_copy(call: nodes.Call, decoder: str) -> CopyFinding | None:
     if host.func.attrname == "tolist":
         return CopyFinding(
             node=call,
-            surface=_code(call),
+            surface=code_span(call),
             problem="rebuilds an array from its own Python list",
             cost="array → Python list (one object per element) → array: 2 conversions where one suffices",
             fix=f"convert once: `{subject.as_string()}.numpy()` for a tensor (`.copy()` for a NumPy array)",
@@ -155,7 +150,7 @@ def _array_of_host_copy(call: nodes.Call, decoder: str) -> CopyFinding | None:
         return None  # `.numpy()` shares memory: np.array of it is the one copy unless `.cpu()` already copied
     return CopyFinding(
         node=call,
-        surface=_code(call),
+        surface=code_span(call),
         problem="copies a host copy again",
         cost="device→host (.cpu()) then a second host copy (np.array): 2 copies where one suffices",
         fix=f"use `{call.args[0].as_string()}` (`.cpu()` already copies a device tensor)",
@@ -181,7 +176,7 @@ def text_round_trip(call: nodes.Call) -> CopyFinding | None:
     kinds = "bytes → str → bytes" if inner.func.attrname == "decode" else "str → bytes → str"
     return CopyFinding(
         node=call,
-        surface=_code(call),
+        surface=code_span(call),
         problem=f"converts {kinds} with one codec",
         cost="2 conversions and 2 copies that give back an equal value",
         fix=f"use `{receiver(inner).as_string()}` (the round trip only validates the codec)",
@@ -229,7 +224,7 @@ class PayloadConversionChecker(CopyChecker):
         for earlier, later in repeated_pairs(node, _encoding_key):
             self.report(CopyFinding(
                 node=later,
-                surface=_code(later),
+                surface=code_span(later),
                 problem=f"encodes the same payload again (first at line {earlier.lineno})",
                 cost="2 serializations (and 2 byte buffers) of one unchanged value",
                 fix=f"encode once at line {earlier.lineno}, keep the bytes in a local and reuse them",

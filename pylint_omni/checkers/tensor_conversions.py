@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from astroid import nodes
 
-from pylint_omni.checkers.copy_findings import CopyFinding
+from pylint_omni.checkers.copy_findings import CopyFinding, code_span
 from pylint_omni.local_flow import (
     enclosing_function, keyword_named, single_binding_value, unchanged_after_binding, uses_of,
 )
@@ -30,11 +30,6 @@ LOOPS = (nodes.For, nodes.While, nodes.Comprehension)
 # Factories whose result is the same whether built on the target or converted after.
 CONVERTIBLE_FACTORIES = (SHAPE_FACTORIES | LIKE_FACTORIES) - RANDOM_FACTORIES - {"tensor"}
 DEVICE_ONLY_FACTORIES = frozenset({"arange", "linspace", "logspace"})  # low-precision accumulation differs
-
-
-def _code(node: nodes.NodeNG) -> str:
-    text = node.as_string()
-    return f"`{text if len(text) <= 70 else text[:67] + '...'}`"
 
 
 def _loop_of(node: nodes.NodeNG, stop: nodes.NodeNG) -> nodes.NodeNG | None:
@@ -67,7 +62,7 @@ def clone_of_fresh(call: nodes.Call) -> CopyFinding | None:
         return None
     return CopyFinding(
         node=call,
-        surface=_code(call),
+        surface=code_span(call),
         problem=f"copies a tensor that was just allocated and is referenced nowhere else{through}",
         cost="1 extra allocation and full copy on the tensor's device",
         fix="drop `.clone()`",
@@ -112,7 +107,7 @@ def _merge(call: nodes.Call, inner: nodes.NodeNG, kind: str, arg: nodes.NodeNG, 
     weakest = min(strength, other_strength)
     return CopyFinding(
         node=call,
-        surface=_code(call),
+        surface=code_span(call),
         problem=f"converts {other_kind} and {kind} in two steps",
         cost="2 conversions and 1 intermediate tensor where one `.to()` does both",
         fix=f"use one call: `{receiver(inner).as_string()}.to({device.as_string()}, {dtype.as_string()})`",
@@ -158,7 +153,7 @@ def _no_op(call: nodes.Call, inner: nodes.NodeNG, kind: str, arg: nodes.NodeNG) 
         return None
     return CopyFinding(
         node=call,
-        surface=_code(call),
+        surface=code_span(call),
         problem=f"converts to the {kind} the tensor already has",
         cost="no copy: `.to()` returns its receiver unchanged, a dispatch and a line of noise",
         fix=f"drop `.to({target})`",
@@ -184,7 +179,7 @@ def _late_factory(call: nodes.Call, inner: nodes.NodeNG, kind: str, strength: St
     cost = "2 allocations and a host→device copy" if kind == "device" else "2 allocations and a conversion"
     return CopyFinding(
         node=call,
-        surface=_code(call),
+        surface=code_span(call),
         problem=f"allocates {where} and converts right after",
         cost=f"{cost} where one allocation on the target suffices",
         fix=f"pass `{kind}=` to `torch.{factory}(...)`",
@@ -215,7 +210,7 @@ def contiguous_of_contiguous(call: nodes.Call) -> CopyFinding | None:
         return None
     return CopyFinding(
         node=call,
-        surface=_code(call),
+        surface=code_span(call),
         problem=f"asks for a layout the tensor already has{through}",
         cost="no copy: `.contiguous()` returns its receiver unchanged, a check and a line of noise",
         fix="drop `.contiguous()`",

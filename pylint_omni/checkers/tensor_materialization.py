@@ -20,7 +20,7 @@ from __future__ import annotations
 from astroid import nodes
 from pylint.lint import PyLinter
 
-from pylint_omni.checkers.copy_findings import CopyChecker, CopyFinding
+from pylint_omni.checkers.copy_findings import CopyChecker, CopyFinding, code_span
 from pylint_omni.checkers.tensor_conversions import chained_conversion, clone_of_fresh, contiguous_of_contiguous
 from pylint_omni.local_flow import single_binding_value, unchanged_after_binding
 from pylint_omni.repeated_values import repeated_pairs
@@ -35,11 +35,6 @@ from pylint_omni.tensor_facts import (
 )
 
 HOST_METHODS = ("item", "tolist", "cpu")
-
-
-def _code(node: nodes.NodeNG) -> str:
-    text = node.as_string()
-    return f"`{text if len(text) <= 70 else text[:67] + '...'}`"
 
 
 def _peel_host_chain(expr: nodes.NodeNG) -> tuple[nodes.NodeNG, bool]:
@@ -95,7 +90,7 @@ def round_trip_to_tensor(call: nodes.Call) -> CopyFinding | None:
     )
     return CopyFinding(
         node=call,
-        surface=_code(call),
+        surface=code_span(call),
         problem=f"rebuilds a tensor from its own {'list' if kind == 'tolist' else 'array'} copy{through}",
         cost=" → ".join(steps) + f": {len(steps)} steps for a value that already was a tensor",
         fix=fix,
@@ -123,7 +118,7 @@ def device_round_trip(call: nodes.Call) -> CopyFinding | None:
     tensor = receiver(inner)
     return CopyFinding(
         node=call,
-        surface=_code(call),
+        surface=code_span(call),
         problem="moves a tensor to the host and straight back",
         cost="device→host then host→device: 2 transfers and 1 host allocation where at most one transfer is needed",
         fix=f"move it once: `{call.as_string().replace(inner.as_string(), tensor.as_string(), 1)}` "
@@ -150,7 +145,7 @@ def tensor_of_tensor(call: nodes.Call) -> CopyFinding | None:
     name = source.as_string()
     return CopyFinding(
         node=call,
-        surface=_code(call),
+        surface=code_span(call),
         problem="copy-constructs a tensor from a tensor",
         cost="1 full copy plus a UserWarning at run time",
         fix=f"use `{name}.clone().detach()` if a copy is needed, else `{name}` (`.to(...)` for a new dtype or device)",
@@ -186,7 +181,7 @@ def repeated_host_copy(earlier: nodes.Call, later: nodes.Call) -> CopyFinding | 
     sure = strength >= Strength.PROVEN and method != "cpu"
     return CopyFinding(
         node=later,
-        surface=_code(later),
+        surface=code_span(later),
         problem=f"materializes the same value on the host again (first at line {earlier.lineno})",
         cost="2 device→host copies, each a device sync when the tensor is on an accelerator",
         fix=f"keep the line-{earlier.lineno} result in a local and reuse it",
