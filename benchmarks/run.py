@@ -33,7 +33,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from synthetic import generate  # noqa: E402
 
-from pylint_omni.__main__ import settings_for_root  # noqa: E402
+from pylint_omni.options import settings_for_root  # noqa: E402
 from pylint_omni.index import ProjectIndex  # noqa: E402
 
 PARSE_ONLY = ["--disable=all", "--enable=unused-import"]

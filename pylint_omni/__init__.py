@@ -4,6 +4,6 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
-from pylint_omni.plugin import register
+from pylint_omni.plugin import load_configuration, register
 
-__all__ = ["register", "__version__"]
+__all__ = ["register", "load_configuration", "__version__"]

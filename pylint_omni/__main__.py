@@ -17,32 +17,14 @@ import sys
 import time
 from dataclasses import replace
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any, Sequence
 
 from pylint_omni import precommit, report_command
 from pylint_omni.evidence import ConsumerKind, consumer_kind
 from pylint_omni.index import ProjectIndex
-from pylint_omni.options import settings_from
+from pylint_omni.options import settings_for_root
 from pylint_omni.paths import find_project_root
-from pylint_omni.scan.data_scan import InputProblem, tomllib
-from pylint_omni.settings import OmniSettings
-
-
-def settings_for_root(root: Path) -> OmniSettings:
-    """The `omni-*` options of `root/pyproject.toml` (any `[tool.pylint.*]` table)."""
-    values: dict[str, Any] = {}
-    try:
-        data = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
-        data = {}
-    tables = data.get("tool", {}).get("pylint", {}) if isinstance(data.get("tool"), dict) else {}
-    for table in [tables, *[t for t in tables.values() if isinstance(t, dict)]]:
-        for key, value in table.items():
-            if key.startswith("omni-"):
-                values[key.replace("-", "_")] = tuple(value) if isinstance(value, list) else value
-    settings = settings_from(SimpleNamespace(**values))
-    return replace(settings, root=root)
+from pylint_omni.scan.data_scan import InputProblem
 
 
 def _root(arg: str | None) -> Path:
@@ -134,10 +116,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return report_command.run(args.paths, args.output, args.json, args.sarif, args.jobs)
     if args.command == "precommit":
         return precommit.run(args.files, args.project)
+    root = _root(getattr(args, "root", None))
+    if not root.is_dir():
+        print(f"pylint-omni: usage error: --root {root}: {'no such folder' if not root.exists() else 'not a folder'}", file=sys.stderr)
+        return 2
     try:
         if args.command == "explain":
-            return explain(args.name, _root(args.root))
-        return index_summary(_root(args.root), args.json)
+            return explain(args.name, root)
+        return index_summary(root, args.json)
     except InputProblem as exc:  # pragma: no cover - scanners report problems per file
         print(f"pylint-omni: {exc}", file=sys.stderr)
         return 2

@@ -320,6 +320,7 @@ class ProjectIndex:
 
 
 ANNOUNCE_MIN_SCANNED = 50
+TRACE_ENV = "PYLINT_OMNI_TRACE"  # a file: each index refresh appends "pid root scanned reused" (debugging, tests)
 _ANNOUNCED: set[Path] = set()
 _LIVE: dict[tuple[Path, OmniSettings], ProjectIndex] = {}
 _FRESH: set[tuple[Path, OmniSettings]] = set()
@@ -340,6 +341,10 @@ def get_index(root: Path, settings: OmniSettings) -> ProjectIndex:
         index.overrides.clear()
         stats = index.refresh()
         _FRESH.add(key)
+        trace = os.environ.get(TRACE_ENV)
+        if trace:
+            with open(trace, "a", encoding="utf-8") as handle:
+                handle.write(f"{os.getpid()} {root} {stats.scanned} {stats.reused}\n")
         if stats.scanned >= ANNOUNCE_MIN_SCANNED and root not in _ANNOUNCED:
             # Say once per process that this run paid for a (re)build; later runs read the cache.
             _ANNOUNCED.add(root)

@@ -1,17 +1,28 @@
-"""The `omni-*` options, declared once on an options-only checker, and their reading.
+"""The `omni-*` options: declared once on an options-only checker, validated, and read per project.
 
 Settable on the command line (`--omni-root=...`) or in the analysed project's
 `pyproject.toml` under `[tool.pylint.pylint-omni]` (any `[tool.pylint.*]` table works,
 as pylint reads them all).
+
+pylint reads one configuration file, found from the working directory. The index
+root may be another folder (`pylint sample_repo/pkg` from a parent checkout), so
+the settings of a project are its own `pyproject.toml`'s `omni-*` keys, overridden
+only by what the command line sets: a run gives the same findings from any folder.
 """
 
 from __future__ import annotations
 
+import configparser
+import sys
+from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
 from pylint.checkers import BaseChecker
+from pylint.config import find_default_config_files
 
+from pylint_omni.paths import find_project_root
 from pylint_omni.settings import (
     DEFAULT_EXCLUDE_GLOBS,
     DEFAULT_EXTERNAL_KEY_PATTERNS,
@@ -19,6 +30,13 @@ from pylint_omni.settings import (
     DEFAULT_VALIDATION_GLOBS,
     OmniSettings,
 )
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on Python 3.10 only
+    import tomli as tomllib
+
+USAGE_ERROR = 32  # pylint's exit status for a usage error
 
 OPTIONS: tuple[tuple[str, dict[str, Any]], ...] = (
     ("omni-root", {"type": "string", "default": "", "metavar": "<dir>",
@@ -39,31 +57,253 @@ OPTIONS: tuple[tuple[str, dict[str, Any]], ...] = (
     ("omni-include-rejected", {"type": "yn", "default": False, "metavar": "<y or n>",
                                "help": "Also emit findings the evidence rejected (confidence UNDEFINED), for the audit report."}),
 )
+OPTION_TYPES = {name: spec["type"] for name, spec in OPTIONS}
+DEFAULTS = {name: spec["default"] for name, spec in OPTIONS}
+YES = frozenset({"y", "yes", "true", "1", "on"})
+NO = frozenset({"n", "no", "false", "0", "off"})
 
 
 class OmniOptions(BaseChecker):
-    """Holds the `omni-*` options; emits nothing itself."""
+    """Holds the `omni-*` options; emits nothing itself (pylint never opens it: it has no messages)."""
 
     name = "pylint-omni"
     msgs: dict[str, Any] = {}
     options = OPTIONS
 
 
-def settings_from(config: Any) -> OmniSettings:
-    """OmniSettings from pylint's parsed configuration namespace."""
-    def get(name: str, default: Any) -> Any:
-        return getattr(config, name.replace("-", "_"), default)
+class OptionError(ValueError):
+    """An `omni-*` value that cannot work; the text names the option, the value and the source."""
 
-    root = get("omni-root", "")
-    cache_dir = get("omni-cache-dir", "")
+
+def _attribute(name: str) -> str:
+    return name.replace("-", "_")
+
+
+def _convert(name: str, value: Any, source: str) -> Any:
+    """A raw value (TOML or INI) as pylint's option type would give it."""
+    kind = OPTION_TYPES[name]
+    if kind == "csv":
+        items = value if isinstance(value, (list, tuple)) else str(value).split(",")
+        return tuple(str(item).strip() for item in items if str(item).strip())
+    if kind == "yn":
+        if isinstance(value, bool):
+            return value
+        text = str(value).strip().lower()
+        if text not in YES | NO:
+            raise OptionError(f"{name}={value!r} in {source}: expected y or n")
+        return text in YES
+    if kind == "int":
+        try:
+            return int(value)
+        except (TypeError, ValueError):
+            raise OptionError(f"{name}={value!r} in {source}: expected a whole number") from None
+    return str(value)
+
+
+def _omni_keys(tables: Iterable[Any]) -> dict[str, Any]:
+    found: dict[str, Any] = {}
+    for table in tables:
+        if isinstance(table, dict):
+            found.update({key: value for key, value in table.items() if key in OPTION_TYPES})
+    return found
+
+
+def _file_options(path: Path) -> tuple[tuple[str, Any], ...]:
+    """The `omni-*` keys a pylint configuration file sets (pyproject/TOML or INI), converted."""
+    try:
+        stamp = path.stat().st_mtime_ns
+    except OSError:
+        return ()
+    return _parsed_file_options(path, stamp)
+
+
+@lru_cache(maxsize=64)
+def _parsed_file_options(path: Path, stamp: int) -> tuple[tuple[str, Any], ...]:
+    """Parsed once per file version (`stamp`: its mtime), so a long-lived process sees edits."""
+    source = str(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return ()
+    raw: dict[str, Any] = {}
+    if path.suffix == ".toml":
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise OptionError(f"{source} is not valid TOML: {exc}") from None
+        tool = data.get("tool") if isinstance(data.get("tool"), dict) else {}
+        pylint_tables = tool.get("pylint") if isinstance(tool.get("pylint"), dict) else {}
+        raw = _omni_keys([pylint_tables, *pylint_tables.values()])
+    else:
+        parser = configparser.ConfigParser(interpolation=None)
+        try:
+            parser.read_string(text, source=source)
+        except configparser.Error:
+            return ()  # pylint reports its own configuration file's syntax errors
+        raw = _omni_keys(dict(parser[section]) for section in parser.sections())
+    return tuple((name, _convert(name, value, source)) for name, value in raw.items())
+
+
+def _loaded_config_file(config: Any) -> Path | None:
+    """The configuration file pylint read for this run (`--rcfile`, else the first one it finds)."""
+    given = getattr(config, "rcfile", None)
+    if given:
+        return Path(given).resolve()
+    found = next(find_default_config_files(), None)
+    return Path(found).resolve() if found else None
+
+
+def settings_of(values: dict[str, Any]) -> OmniSettings:
+    """OmniSettings from option values by name (`omni-root`, ...); missing ones take their default."""
+    def get(name: str) -> Any:
+        return values.get(name, DEFAULTS[name])
+
+    root = get("omni-root")
+    cache_dir = get("omni-cache-dir")
     return OmniSettings(
-        root=Path(root).resolve() if root else None,
-        validation_globs=tuple(get("omni-validation-globs", DEFAULT_VALIDATION_GLOBS)),
-        production_globs=tuple(get("omni-production-globs", ())),
-        exclude_globs=tuple(get("omni-exclude-globs", DEFAULT_EXCLUDE_GLOBS)),
-        external_key_patterns=tuple(get("omni-external-key-patterns", DEFAULT_EXTERNAL_KEY_PATTERNS)),
+        root=Path(root).expanduser().resolve() if root else None,
+        validation_globs=tuple(get("omni-validation-globs")),
+        production_globs=tuple(get("omni-production-globs")),
+        exclude_globs=tuple(get("omni-exclude-globs")),
+        external_key_patterns=tuple(get("omni-external-key-patterns")),
         cache_dir=Path(cache_dir).expanduser() if cache_dir else None,
-        cache_enabled=bool(get("omni-cache", True)),
-        max_file_bytes=int(get("omni-max-file-bytes", DEFAULT_MAX_FILE_BYTES)),
-        include_rejected=bool(get("omni-include-rejected", False)),
+        cache_enabled=bool(get("omni-cache")),
+        max_file_bytes=int(get("omni-max-file-bytes")),
+        include_rejected=bool(get("omni-include-rejected")),
     )
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """What a pylint run says of the `omni-*` options: the command line's and the loaded file's values."""
+
+    command_line: tuple[tuple[str, Any], ...] = ()
+    loaded_file: Path | None = None
+    from_loaded_file: tuple[tuple[str, Any], ...] = ()
+
+    @classmethod
+    def of(cls, config: Any) -> "RunOptions":
+        """Split pylint's merged values: a value that differs from the loaded file's (or the default) came from the command line."""
+        loaded = _loaded_config_file(config)
+        from_file = dict(_file_options(loaded)) if loaded is not None else {}
+        command_line: dict[str, Any] = {}
+        for name in OPTION_TYPES:
+            value = getattr(config, _attribute(name), DEFAULTS[name])
+            value = tuple(value) if isinstance(value, list) else value
+            if value != from_file.get(name, DEFAULTS[name]):
+                command_line[name] = value
+        return cls(tuple(command_line.items()), loaded, tuple(from_file.items()))
+
+    def base(self) -> OmniSettings:
+        """The settings before a project root is known (its `omni-root` says where it is)."""
+        return settings_of({**dict(self.from_loaded_file), **dict(self.command_line)})
+
+    def _values_for_root(self, root: Path) -> tuple[dict[str, Any], dict[str, str]]:
+        """(values, where each came from): the project's own pyproject.toml keys (else the loaded file's), then the command line."""
+        own_file = (root / "pyproject.toml").resolve()
+        own = dict(_file_options(own_file))
+        if own or own_file == self.loaded_file:
+            values, source = own, str(own_file)
+        else:
+            values, source = dict(self.from_loaded_file), str(self.loaded_file)
+        sources = {name: source for name in values}
+        values.update(self.command_line)
+        sources.update({name: "command line" for name, _ in self.command_line})
+        values["omni-root"] = str(root)
+        return values, sources
+
+    def for_root(self, root: Path) -> OmniSettings:
+        """The settings of the project at `root`."""
+        return settings_of(self._values_for_root(root)[0])
+
+    def sources_for_root(self, root: Path) -> dict[str, str]:
+        """Option name -> where its value for the project at `root` comes from (default: absent)."""
+        return self._values_for_root(root)[1]
+
+
+def settings_for_root(root: Path) -> OmniSettings:
+    """The settings of the project at `root` with no command-line options (the CLI commands)."""
+    return RunOptions().for_root(root)
+
+
+def problems_of(settings: OmniSettings, sources: dict[str, str]) -> list[str]:
+    """What makes these settings unusable, each naming the option, its value and where it was set."""
+    def where(name: str) -> str:
+        return sources.get(name, "default")
+
+    found = []
+    if settings.max_file_bytes <= 0:
+        found.append(f"omni-max-file-bytes={settings.max_file_bytes} ({where('omni-max-file-bytes')}): must be a positive number of bytes")
+    for name, globs in (("omni-validation-globs", settings.validation_globs), ("omni-production-globs", settings.production_globs),
+                        ("omni-exclude-globs", settings.exclude_globs)):
+        for glob in globs:
+            if glob.startswith("/") or glob.startswith("../") or "/../" in glob:
+                found.append(f"{name} entry {glob!r} ({where(name)}): globs are relative to the project root and cannot leave it")
+            elif glob.count("[") != glob.count("]"):
+                found.append(f"{name} entry {glob!r} ({where(name)}): unbalanced brackets, the glob cannot match")
+    for pattern in settings.external_key_patterns:
+        if not pattern or pattern.count("[") != pattern.count("]"):
+            found.append(f"omni-external-key-patterns entry {pattern!r} ({where('omni-external-key-patterns')}): not a usable name pattern")
+    return found
+
+
+def _linted_paths(files: Iterable[str]) -> list[Path]:
+    """The linted arguments that name files or folders (module names are left out)."""
+    return [Path(item).resolve() for item in files if Path(item).exists()]
+
+
+def root_problems(root: Path, files: Iterable[str]) -> list[str]:
+    """A root that holds none of the linted paths makes every project check go quiet."""
+    paths = _linted_paths(files)
+    if not paths or any(path == root or root in path.parents or path in root.parents for path in paths):
+        return []
+    shown = ", ".join(str(p) for p in paths[:3])
+    return [f"omni-root={root} holds none of the linted paths ({shown}): the project checks would have no facts; "
+            "point --omni-root at the project that contains them"]
+
+
+def usage_problems(config: Any) -> list[str]:
+    """Every reason the `omni-*` options of this run cannot work (empty when they can)."""
+    problems: list[str] = []
+    try:
+        run = RunOptions.of(config)
+        base = run.base()
+        files = getattr(config, "files", ()) or ()
+        if base.root is not None:
+            if not base.root.is_dir():
+                reason = "no such folder" if not base.root.exists() else "not a folder"
+                return [f"omni-root={base.root}: {reason}"]
+            problems += root_problems(base.root, files)
+        roots = [base.root] if base.root is not None else [find_project_root(p) for p in _linted_paths(files)]
+        for root in dict.fromkeys(roots or [find_project_root(Path.cwd())]):
+            problems += problems_of(run.for_root(root), run.sources_for_root(root))
+    except OptionError as exc:
+        problems.append(str(exc))
+    return list(dict.fromkeys(problems))
+
+
+def refuse_unusable_options(config: Any) -> None:
+    """Exit with pylint's usage-error status when the options cannot work, saying why once."""
+    problems = usage_problems(config)
+    if problems:
+        for problem in problems:
+            print(f"pylint-omni: usage error: {problem}", file=sys.stderr)
+        sys.exit(USAGE_ERROR)
+
+
+def load_configuration(linter: Any) -> None:
+    """pylint's plugin hook, called once the options are read: check them before linting starts.
+
+    A bad value is a usage error (exit 32, as pylint's own), said once, instead of a
+    crash per module or a quietly partial run. The linted files are not known yet
+    when pylint calls this hook (it sets them right after), and a root that holds
+    none of them must be refused too; so the check runs at the start of
+    `linter.check`, in the main process, before `-j N` workers start.
+    """
+    unchecked = linter.check
+
+    def check(files_or_modules: Any) -> None:
+        refuse_unusable_options(linter.config)
+        unchecked(files_or_modules)
+
+    linter.check = check

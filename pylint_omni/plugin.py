@@ -9,8 +9,10 @@ from pylint_omni.checkers import single_implementation
 from pylint_omni.checkers import duplicated_state
 from pylint_omni.checkers import tensor_materialization
 from pylint_omni.checkers import payload_conversion
-from pylint_omni.options import OmniOptions
+from pylint_omni.options import OmniOptions, load_configuration
 from pylint_omni import reporters
+
+__all__ = ["register", "load_configuration"]
 
 
 def register(linter: PyLinter) -> None:

@@ -8,16 +8,19 @@ emitted at visit time, at the node, so `# pylint: disable=` and `-j N` just work
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
 from typing import Any
 
 from astroid import nodes
 from pylint.checkers import BaseChecker
+from pylint.lint import parallel
 
 from pylint_omni.checkers.wording import searched_summary
 from pylint_omni.evidence import Status, Verdict
 from pylint_omni.findings import FindingDetails, build_record, recording_findings, write_record
 from pylint_omni.index import ProjectIndex, begin_run, get_index
-from pylint_omni.options import settings_from
+from pylint_omni.options import RunOptions
 from pylint_omni.paths import find_project_root
 from pylint_omni.settings import OmniSettings
 
@@ -30,24 +33,54 @@ class OmniChecker(BaseChecker):
     """
 
     name = "pylint-omni"
-    _settings: OmniSettings | None = None
+    _run: RunOptions | None = None
+    _base: OmniSettings | None = None
+    _run_pid: int | None = None  # in a pylint -j worker: the process whose run has begun
+    _by_root: dict[Path, OmniSettings]
 
     def open(self) -> None:
+        """Start a run, once per run whatever pylint calls per file.
+
+        pylint's `-j N` workers call `open()` before every file they lint; each worker
+        process is one run (its pool lives for one `check`), so only its first
+        `open()` starts one. Elsewhere (`-j 1`, an editor's long-lived process) every
+        `open()` is a new run: files may have changed since the last.
+        """
+        if parallel._worker_linter is self.linter:  # pylint: disable=protected-access
+            if self._run_pid == os.getpid():
+                return
+            self._run_pid = os.getpid()
         begin_run()
-        self._settings = settings_from(self.linter.config)
+        self._start_run()
+
+    def _start_run(self) -> None:
+        self._run = RunOptions.of(self.linter.config)
+        self._base = self._run.base()
+        self._by_root = {}
+
+    def settings_for(self, path: str | None) -> OmniSettings:
+        """The settings of the project that holds `path` (its own pyproject.toml, then the command line)."""
+        if self._run is None or self._base is None:
+            self._start_run()
+        assert self._run is not None and self._base is not None
+        root = self._base.root or find_project_root(path or Path.cwd())
+        found = self._by_root.get(root)
+        if found is None:
+            found = self._by_root[root] = self._run.for_root(root)
+        return found
 
     @property
     def settings(self) -> OmniSettings:
-        if self._settings is None:
-            self._settings = settings_from(self.linter.config)
-        return self._settings
+        """The settings of the module being checked."""
+        return self.settings_for(self.linter.current_file)
 
     def index_for(self, module: nodes.Module) -> tuple[ProjectIndex, str] | None:
         """The index of the module's project and the module's path in it (None: not a file)."""
         if not module.file or not module.file.endswith((".py", ".pyi")):
             return None
-        root = self.settings.root or find_project_root(module.file)
-        index = get_index(root, self.settings)
+        settings = self.settings_for(module.file)
+        assert settings.root is not None  # for_root always names it
+        index = get_index(settings.root, settings)
         relpath = index.relpath(module.file)
         if relpath is None:
             return None

@@ -23,7 +23,7 @@ from pylint_omni.checkers.wording import sentence
 from pylint_omni.evidence import Status, Verdict
 from pylint_omni.findings import FindingDetails
 from pylint_omni.local_flow import enclosing_function
-from pylint_omni.paths import Location, classify_path, find_project_root
+from pylint_omni.paths import Location, classify_path
 from pylint_omni.tensor_facts import Strength
 
 # Words with which authors explain a copy, a sync or a conversion they need.
@@ -99,7 +99,7 @@ class CopyChecker(LineComments, OmniChecker):
         self._validation_file, self._relpath = False, ""
         self._reported = set()
         if node.file and node.file.endswith(".py"):
-            root = self.settings.root or find_project_root(node.file)
+            root = self.settings_for(node.file).root
             try:
                 relpath = Path(node.file).resolve().relative_to(Path(root).resolve()).as_posix()
             except ValueError:  # outside the project root: judged as production code

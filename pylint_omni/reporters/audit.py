@@ -24,7 +24,7 @@ from pylint_omni.contracts import contracts_of
 from pylint_omni.evidence import ConsumerKind
 from pylint_omni.findings import read_records
 from pylint_omni.index import get_index
-from pylint_omni.options import settings_from
+from pylint_omni.options import RunOptions
 from pylint_omni.paths import find_project_root
 from pylint_omni.reporters.header import audit_base, tool_versions
 from pylint_omni.scan.data_scan import InputProblem
@@ -192,7 +192,7 @@ def join_findings(
 def _project_facts(root: Path, linter: PyLinter) -> tuple[dict[str, Any], dict[str, Any], list[dict[str, str]]]:
     """(scanned counts, contracts summary, checks that could not run) from the warm index."""
     try:
-        index = get_index(root, settings_from(linter.config))
+        index = get_index(root, RunOptions.of(linter.config).for_root(root))
     except (InputProblem, OSError) as exc:
         return {}, {}, [{"what": str(root), "reason": f"the project index could not be built: {exc}"}]
     counts = index.counts()
@@ -217,7 +217,7 @@ def _project_facts(root: Path, linter: PyLinter) -> tuple[dict[str, Any], dict[s
 
 def build_audit(linter: PyLinter, messages: list[Message], linted_files: list[str], folder: Path | None) -> Audit:
     """The audit of one pylint run: its messages, the records in `folder`, the project facts."""
-    settings = settings_from(linter.config)
+    settings = RunOptions.of(linter.config).base()
     records = list(read_records(folder)) if folder is not None and folder.is_dir() else []
     if settings.root is not None:
         root = settings.root
