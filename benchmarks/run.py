@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from synthetic import generate  # noqa: E402
 
 from pylint_omni.options import settings_for_root  # noqa: E402
-from pylint_omni.index import ProjectIndex  # noqa: E402
+from pylint_omni.index.project_index import ProjectIndex  # noqa: E402
 
 PARSE_ONLY = ["--disable=all", "--enable=unused-import"]
 PLUGIN_ONLY = ["--load-plugins=pylint_omni", "--disable=all", "--enable=pylint-omni"]

@@ -20,11 +20,12 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from pylint_omni import precommit, report_command
-from pylint_omni.evidence import ConsumerKind, consumer_kind
-from pylint_omni.index import ProjectIndex
+from pylint_omni.plugin import register_scanners
+from pylint_omni.evidence.consumers import ConsumerKind, consumer_kind
+from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.options import settings_for_root
-from pylint_omni.paths import find_project_root
-from pylint_omni.scan.data_scan import InputProblem
+from pylint_omni.index.paths import find_project_root
+from pylint_omni.index.scan.data_scan import InputProblem
 
 
 def _root(arg: str | None) -> Path:
@@ -112,6 +113,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p_report.add_argument("--sarif", help="also write the SARIF 2.1.0 report there")
     p_report.add_argument("-j", "--jobs", type=int, default=1, help="pylint worker processes")
     args = parser.parse_args(argv)
+    register_scanners()  # the same facts (and cache) as a pylint run
     if args.command == "report":
         return report_command.run(args.paths, args.output, args.json, args.sarif, args.jobs)
     if args.command == "precommit":

@@ -22,8 +22,8 @@ from typing import Any, Iterable
 from pylint.checkers import BaseChecker
 from pylint.config import find_default_config_files
 
-from pylint_omni.paths import find_project_root
-from pylint_omni.settings import (
+from pylint_omni.index.paths import find_project_root
+from pylint_omni.index.settings import (
     DEFAULT_EXCLUDE_GLOBS,
     DEFAULT_EXTERNAL_KEY_PATTERNS,
     DEFAULT_MAX_FILE_BYTES,

@@ -1,26 +1,38 @@
-"""pylint entry point: `pylint --load-plugins pylint_omni` registers every checker and the audit reporters."""
+"""pylint entry point: `pylint --load-plugins pylint_omni` registers every checker and the audit reporters.
+
+One message family is one package (`registries/`, `abstractions/`, ...); each
+family's `checker` module has a `register(linter)`, and may declare `SCANNERS`
+(key -> function) that the index runs on every Python file it reads.
+"""
 
 from __future__ import annotations
 
 from pylint.lint import PyLinter
 
-from pylint_omni.checkers import input_problems, unused_registry_entry
-from pylint_omni.checkers import single_implementation
-from pylint_omni.checkers import duplicated_state
-from pylint_omni.checkers import tensor_materialization
-from pylint_omni.checkers import payload_conversion
-from pylint_omni.options import OmniOptions, load_configuration
 from pylint_omni import reporters
+from pylint_omni.abstractions import checker as abstractions
+from pylint_omni.index.scanners import register_python_scanner
+from pylint_omni.inputs import checker as inputs
+from pylint_omni.options import OmniOptions, load_configuration
+from pylint_omni.registries import checker as registries
+from pylint_omni.state import checker as state
+from pylint_omni.tensors import materialization, payload
 
-__all__ = ["register", "load_configuration"]
+__all__ = ["register", "register_scanners", "load_configuration"]
+
+FAMILIES = (inputs, registries, abstractions, state, materialization, payload)
+
+
+def register_scanners() -> None:
+    """Hand every family's per-file scanners to the index (the CLI commands call it too)."""
+    for family in FAMILIES:
+        for key, scanner in getattr(family, "SCANNERS", {}).items():
+            register_python_scanner(key, scanner)
 
 
 def register(linter: PyLinter) -> None:
+    register_scanners()
     linter.register_checker(OmniOptions(linter))
-    input_problems.register(linter)
-    unused_registry_entry.register(linter)
-    single_implementation.register(linter)
-    duplicated_state.register(linter)
-    tensor_materialization.register(linter)
-    payload_conversion.register(linter)
+    for family in FAMILIES:
+        family.register(linter)
     reporters.register(linter)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pylint.interfaces import HIGH, INFERENCE, UNDEFINED
 
-from pylint_omni.evidence import Consumer, ConsumerKind, Status, judge
+from pylint_omni.evidence.consumers import Consumer, ConsumerKind, Status, judge
 
 PROD = Consumer("pkg/a.py", 3, "str", ConsumerKind.PRODUCTION, "k")
 TEST = Consumer("tests/test_a.py", 5, "str", ConsumerKind.VALIDATION, "k")

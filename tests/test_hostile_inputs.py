@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from conftest import run_pylint
-from pylint_omni.discovery import read_text
-from pylint_omni.index import ProjectIndex
-from pylint_omni.scan.data_scan import InputProblem
-from pylint_omni.settings import OmniSettings
+from pylint_omni.index.discovery import read_text
+from pylint_omni.index.project_index import ProjectIndex
+from pylint_omni.index.scan.data_scan import InputProblem
+from pylint_omni.index.settings import OmniSettings
 
 BILLION_LAUGHS = "a: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n" + "".join(
     f"{chr(98 + i)}: &{chr(98 + i)} [*{chr(97 + i)},*{chr(97 + i)},*{chr(97 + i)},*{chr(97 + i)},*{chr(97 + i)},*{chr(97 + i)},*{chr(97 + i)},*{chr(97 + i)},*{chr(97 + i)}]\n"

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import ast
 import textwrap
 from pathlib import Path
 
 import pytest
 
-from pylint_omni.evidence import ConsumerKind, consumers_of
-from pylint_omni.index import ProjectIndex
-from pylint_omni.paths import Location, find_project_root
-from pylint_omni.settings import OmniSettings
+from pylint_omni.evidence.consumers import ConsumerKind, consumers_of
+from pylint_omni.index.project_index import ProjectIndex
+from pylint_omni.index.paths import Location, find_project_root
+from pylint_omni.index.settings import OmniSettings
 
 
 def write(root: Path, files: dict[str, str]) -> None:
@@ -196,7 +197,7 @@ def test_registry_forms_are_found(tmp_path: Path) -> None:
 
 
 def test_design_contract_front_matter_and_ownership(tmp_path: Path) -> None:
-    from pylint_omni.contracts import contracts_of
+    from pylint_omni.evidence.contracts import contracts_of
 
     write(tmp_path, {
         "pyproject.toml": "[project]\nname='c'\n",
@@ -231,3 +232,29 @@ def test_design_contract_front_matter_and_ownership(tmp_path: Path) -> None:
     assert contracts.owner_of("pkg/worker/w.py") == (engine, "related")
     assert engine.validation_paths == ("tests/engine/",)
     assert contracts.declaring_extension_point("StagePlugin") is engine
+
+
+def test_a_family_scanner_runs_on_every_python_file_and_is_cached(tmp_path: Path) -> None:
+    from pylint_omni.index import scanners
+
+    (tmp_path / "pyproject.toml").write_text("[project]\nname='p'\n")
+    (tmp_path / "a.py").write_text("def f():\n    return 1\n\ndef g():\n    pass\n")
+    calls: list[str] = []
+
+    def count_functions(tree, context):
+        calls.append(context.relpath)
+        return sum(isinstance(node, ast.FunctionDef) for node in ast.walk(tree))
+
+    saved = scanners.python_scanners()
+    scanners.register_python_scanner("test.functions", count_functions)
+    try:
+        settings = OmniSettings(cache_dir=tmp_path / "cache")
+        index = ProjectIndex(tmp_path, settings)
+        index.refresh()
+        assert index.extra("a.py", "test.functions") == 2 and calls == ["a.py"]
+        warm = ProjectIndex(tmp_path, settings)
+        warm.refresh()
+        assert warm.extra("a.py", "test.functions") == 2 and calls == ["a.py"]  # read back, not rescanned
+    finally:
+        scanners._PYTHON_SCANNERS.clear()
+        scanners._PYTHON_SCANNERS.update(saved)

@@ -3,6 +3,9 @@
 They compose with any pylint run, e.g.
 `--output-format=omni-report:audit.md,omni-json:audit.json,omni-sarif:audit.sarif`,
 or print to stdout alone. docs/report.md describes the documents and the JSON keys.
+
+Reporters format; they never decide. May import: the index and evidence rooms and
+the options. Never a message family.
 """
 
 from __future__ import annotations

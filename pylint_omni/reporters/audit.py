@@ -19,15 +19,15 @@ from typing import Any, Iterable
 from pylint.lint import PyLinter
 from pylint.message import Message
 
-from pylint_omni.checkers.wording import searched_summary
-from pylint_omni.contracts import contracts_of
-from pylint_omni.evidence import ConsumerKind
-from pylint_omni.findings import read_records
-from pylint_omni.index import get_index
+from pylint_omni.evidence.wording import searched_summary
+from pylint_omni.evidence.contracts import contracts_of
+from pylint_omni.evidence.consumers import ConsumerKind
+from pylint_omni.evidence.findings import read_records
+from pylint_omni.index.project_index import get_index
 from pylint_omni.options import RunOptions
-from pylint_omni.paths import find_project_root
+from pylint_omni.index.paths import find_project_root
 from pylint_omni.reporters.header import audit_base, tool_versions
-from pylint_omni.scan.data_scan import InputProblem
+from pylint_omni.index.scan.data_scan import InputProblem
 
 OMNI_MSGID_PREFIX = "73"  # checker id of every pylint-omni message (R73xx, I73xx)
 CONFIDENCE_OF_PYLINT = {"HIGH": "high", "INFERENCE": "medium"}
@@ -132,7 +132,7 @@ def _from_record(record: dict[str, Any], msgid: str, message: str | None = None)
         evidence={kind: list(record.get("evidence", {}).get(kind, [])) for kind in EVIDENCE_KINDS},
         unknowns=list(record.get("unknowns") or []),
         simplification=record["simplification"] if details else None,
-        benefit=record.get("benefit") if details else None, risk=record.get("risk") if details else None,
+        benefit=(record.get("benefit") or {}).get("text") if details else None, risk=record.get("risk") if details else None,
         validation=list(record.get("validation") or []), owner=record.get("owner"), owner_path=record.get("owner_path"),
         group=record.get("owner") or package_group(record["path"]),
     )

@@ -15,7 +15,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from pylint_omni.findings import FINDINGS_DIR_ENV
+from pylint_omni.evidence.findings import FINDINGS_DIR_ENV
 
 
 class SharedFindingsFolder:

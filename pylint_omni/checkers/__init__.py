@@ -1,1 +1,0 @@
-"""One checker per module; `base.OmniChecker` gives each one the project index."""

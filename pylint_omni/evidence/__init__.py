@@ -1,0 +1,10 @@
+"""The evidence room: what every message family shares to judge and word a finding.
+
+Consumers of a surface by kind and the downgrade rules (`consumers`), design
+contracts and documentation mentions, open extension mechanisms, the structured
+finding records the reporters read, shared wording, and the base checker
+(`checker.OmniChecker`) that hands a family its index and emits at the node.
+
+May import: the index room, the options (`pylint_omni.options`), pylint and astroid.
+Never a message family or the reporters.
+"""

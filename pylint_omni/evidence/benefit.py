@@ -1,0 +1,49 @@
+"""What a candidate is worth (SPEC §5): the lines that go, the kind of saving, and how often it runs.
+
+Every candidate carries one `Benefit`, so the report can rank findings and bundle
+the small ones: a whole unused class outranks a no-op `.to()`, and a copy on a
+decode step outranks the same copy in `__init__`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+
+class BenefitKind(str, Enum):
+    """What the simplification removes."""
+
+    API = "api"  # a public surface: class, function, method, entry, route, event
+    STATE = "state"  # a field, a map, a copy of a fact kept in sync by hand
+    COPIES = "copies"  # code written twice (or written again after upstream)
+    TRANSFERS = "transfers"  # tensor materializations, host/device moves, encodings
+    CONFIG = "config"  # an option, a config field, a YAML key
+    COMPAT = "compat"  # a branch for an environment no longer supported
+
+
+class Heat(str, Enum):
+    """How often the code runs (`hot`: forward, step/decode loops, per-request paths)."""
+
+    HOT = "hot"
+    COLD = "cold"  # init, `lru_cache`d, error paths, module-level setup
+    UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True)
+class Benefit:
+    """The gain of one candidate.
+
+    `lines`: lines that disappear (the surface plus what only it uses); `micro`: a
+    real but small finding (a no-op call, one unread field) that the report bundles
+    with its kind in the same file or class; `text`: the gain in words.
+    """
+
+    lines: int
+    kind: BenefitKind
+    text: str
+    heat: Heat = Heat.UNKNOWN
+    micro: bool = False
+
+    def as_json(self) -> dict[str, object]:
+        return {"lines": self.lines, "kind": self.kind.value, "text": self.text, "heat": self.heat.value, "micro": self.micro}

@@ -1,0 +1,209 @@
+"""Evidence and downgrade: join a raw finding with its consumers and decide what it is.
+
+Every mention the index found becomes a `Consumer` of one of three kinds, as the
+audit method classifies evidence:
+- production: the package, runtime/deploy configuration, console scripts;
+- validation: tests, benchmarks, examples, docs, CI, tools (by path glob), and any
+  documentation mention;
+- external/dynamic: entry-point groups, import strings (`pkg.mod.Name` in code or
+  config), `getattr`/`import_module`/resolver arguments, f-strings assembled from
+  module constants: someone loads the symbol by name.
+
+`judge` turns consumers and the unknowns a checker found into a `Verdict`:
+production -> live (no finding); external/dynamic -> rejected, naming the consumer;
+an unresolvable dynamic path -> rejected; an externally keyed name -> rejected when
+mentioned anywhere, else medium; a user-facing name (a registry key) documented in
+the docs -> rejected, the docs make it a supported choice; validation only ->
+medium; nothing -> high.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Iterable
+
+from pylint.interfaces import HIGH, INFERENCE, UNDEFINED, Confidence
+
+from pylint_omni.evidence.contracts import contracts_of
+from pylint_omni.index.project_index import Hit, ProjectIndex
+from pylint_omni.index.paths import Location
+from pylint_omni.index.scan.tokens import DOTTED_PATH
+
+# Mentions that are not uses: an import or `__all__` re-exports, a store defines.
+NON_CONSUMING_VIAS = frozenset({"import", "all", "store", "attr-store"})
+DYNAMIC_VIAS = frozenset({"getattr", "import_module", "resolver", "fstr"})
+CONFIG_VIAS = frozenset({"yaml-key", "yaml-value", "json", "toml"})
+DOC_VIAS = frozenset({"doc"})
+MAX_LISTED = 3
+
+
+class ConsumerKind(str, Enum):
+    PRODUCTION = "production"
+    VALIDATION = "validation"
+    EXTERNAL = "external/dynamic"
+
+
+@dataclass(frozen=True)
+class Consumer:
+    """A place that uses a surface: where, how, and which kind of evidence it is."""
+
+    path: str
+    line: int
+    via: str
+    kind: ConsumerKind
+    token: str
+
+    def describe(self) -> str:
+        return f"{self.path}:{self.line} ({self.via})"
+
+
+def consumer_kind(index: ProjectIndex, hit: Hit) -> ConsumerKind:
+    """The kind of one mention (remembered per file and via for the run: it is asked millions of times)."""
+    kinds: dict[tuple[str, str], ConsumerKind] = index.derived.setdefault("consumer_kinds", {})
+    key = (hit.path, hit.via)
+    kind = kinds.get(key)
+    if kind is None:
+        kind = kinds[key] = _consumer_kind(index, hit)
+    return kind
+
+
+def _consumer_kind(index: ProjectIndex, hit: Hit) -> ConsumerKind:
+    if hit.via.startswith("entry-point:"):
+        return ConsumerKind.EXTERNAL
+    if hit.via in DOC_VIAS or index.location(hit.path) is Location.VALIDATION:
+        return ConsumerKind.VALIDATION
+    if hit.via in DYNAMIC_VIAS:
+        return ConsumerKind.EXTERNAL
+    return ConsumerKind.PRODUCTION
+
+
+def consumers_of(
+    index: ProjectIndex,
+    tokens: Iterable[str],
+    exclude: Iterable[tuple[str, int, int]] = (),
+) -> list[Consumer]:
+    """Consumers of any of `tokens`, minus non-uses and the excluded (path, first, last) spans.
+
+    Archived design pages are history: what they mention is not consumed.
+    A dotted token (an import string) found in production is an external/dynamic
+    consumer: the symbol is loaded by name, so the static use count says nothing.
+    """
+    spans = list(exclude)
+    history = contracts_of(index).history
+    found: dict[tuple[str, int], Consumer] = {}
+    for token in tokens:
+        dotted_token = bool(DOTTED_PATH.match(token))
+        for hit in index.hits(token):
+            if hit.via in NON_CONSUMING_VIAS or hit.path in history:
+                continue
+            if any(hit.path == path and first <= hit.line <= last for path, first, last in spans):
+                continue
+            kind = consumer_kind(index, hit)
+            if dotted_token and kind is ConsumerKind.PRODUCTION and hit.via not in ("script",):
+                kind = ConsumerKind.EXTERNAL
+            found.setdefault((hit.path, hit.line), Consumer(hit.path, hit.line, hit.via, kind, token))
+    return sorted(found.values(), key=lambda c: (c.kind.value, c.path, c.line))
+
+
+def first_consumer(
+    index: ProjectIndex,
+    token: str,
+    exclude: Iterable[tuple[str, int, int]],
+    wanted: ConsumerKind | None = None,
+    via: str | None = None,
+) -> Hit | None:
+    """The first mention of `token` that is a consumer of the wanted kind (or via), else None.
+
+    The cheap question behind registry-wide judgments (asked once per key of a
+    registry that may span a thousand modules): it stops at the first answer.
+    """
+    spans = list(exclude)
+    history = contracts_of(index).history
+    for hit in index.hits(token):
+        if hit.via in NON_CONSUMING_VIAS or hit.path in history or (via is not None and hit.via != via):
+            continue
+        if any(hit.path == path and first <= hit.line <= last for path, first, last in spans):
+            continue
+        if wanted is None or consumer_kind(index, hit) is wanted:
+            if wanted is ConsumerKind.PRODUCTION and DOTTED_PATH.match(token) and hit.via != "script":
+                continue  # an import string is a dynamic consumer, not a production one
+            return hit
+    return None
+
+
+class Status(str, Enum):
+    LIVE = "live"
+    REJECTED = "rejected"
+    CANDIDATE = "candidate"
+
+
+@dataclass
+class Verdict:
+    """What the evidence says of one raw finding."""
+
+    status: Status
+    confidence: str | None  # "high" | "medium" for candidates
+    reason: str
+    consumers: list[Consumer] = field(default_factory=list)
+    unknowns: list[str] = field(default_factory=list)
+
+    @property
+    def pylint_confidence(self) -> Confidence:
+        if self.status is Status.CANDIDATE:
+            return HIGH if self.confidence == "high" else INFERENCE
+        return UNDEFINED
+
+    def by_kind(self, kind: ConsumerKind) -> list[Consumer]:
+        return [c for c in self.consumers if c.kind is kind]
+
+    def evidence_line(self) -> str:
+        """Consumers found by kind, e.g. `production 0, validation 2 (tests/x.py:3 (str)), external/dynamic 0`."""
+        parts = []
+        for kind in ConsumerKind:
+            found = self.by_kind(kind)
+            parts.append(f"{kind.value} {len(found)}" + (f" ({listed(found)})" if found else ""))
+        return "; ".join(parts)
+
+
+def listed(consumers: list[Consumer]) -> str:
+    text = ", ".join(c.describe() for c in consumers[:MAX_LISTED])
+    return text + (f" and {len(consumers) - MAX_LISTED} more" if len(consumers) > MAX_LISTED else "")
+
+
+def judge(
+    consumers: list[Consumer],
+    *,
+    externally_keyed: bool = False,
+    documented_rejects: bool = False,
+    reject_reasons: Iterable[str] = (),
+    medium_reasons: Iterable[str] = (),
+) -> Verdict:
+    """The downgrade rules of the audit method, in order."""
+    reject_reasons, medium_reasons = list(reject_reasons), list(medium_reasons)
+    production = next((c for c in consumers if c.kind is ConsumerKind.PRODUCTION), None)
+    if production is not None:
+        return Verdict(Status.LIVE, None, f"production consumer {production.describe()}", consumers)
+    external = [c for c in consumers if c.kind is ConsumerKind.EXTERNAL]
+    validation = [c for c in consumers if c.kind is ConsumerKind.VALIDATION]
+    if external:
+        return Verdict(Status.REJECTED, None, f"loaded by name: {listed(external)}", consumers)
+    if reject_reasons:
+        return Verdict(Status.REJECTED, None, reject_reasons[0], consumers, reject_reasons)
+    documented = [c for c in validation if c.via in DOC_VIAS]
+    if documented_rejects and documented:
+        return Verdict(Status.REJECTED, None, f"documented as a supported name in {listed(documented)}", consumers)
+    if externally_keyed:
+        if validation:
+            return Verdict(
+                Status.REJECTED, None,
+                f"externally keyed name mentioned as supported in {listed(validation)}", consumers,
+            )
+        unknown = "the consumer may live outside this repository (model checkpoints name such keys)"
+        return Verdict(Status.CANDIDATE, "medium", unknown, consumers, [unknown, *medium_reasons])
+    if validation:
+        unknown = f"only validation/support consumers: {listed(validation)}"
+        return Verdict(Status.CANDIDATE, "medium", unknown, consumers, [unknown, *medium_reasons])
+    if medium_reasons:
+        return Verdict(Status.CANDIDATE, "medium", medium_reasons[0], consumers, medium_reasons)
+    return Verdict(Status.CANDIDATE, "high", "no consumer found", consumers)

@@ -1,0 +1,141 @@
+"""Structured findings for the reporters, written beside pylint's own messages.
+
+A pylint message carries one line of text. The audit report needs more: the
+surface, consumers by kind, the owning contract, the simplification, the benefit,
+the risk and the narrowest validation. When a pylint-omni reporter is active it sets
+`PYLINT_OMNI_FINDINGS_DIR` before linting starts; every checker (in the main process
+or in a `-j N` worker, which inherits the environment) appends one JSON line per
+finding — candidates and rejected ideas alike — to a file of its own process. The
+reporter reads them back and joins them with the messages pylint emitted, so a
+finding silenced by `# pylint: disable=` stays out of the report.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Iterator
+
+from pylint_omni.evidence.benefit import Benefit, BenefitKind
+from pylint_omni.evidence.contracts import contracts_of
+from pylint_omni.evidence.consumers import ConsumerKind, Status, Verdict
+from pylint_omni.index.project_index import ProjectIndex
+
+FINDINGS_DIR_ENV = "PYLINT_OMNI_FINDINGS_DIR"
+NO_BENEFIT = Benefit(0, BenefitKind.API, "")  # a checker that gave no details
+
+
+@dataclass
+class FindingDetails:
+    """What a checker knows about a finding beyond its verdict."""
+
+    surface: list[str]
+    simplification: str
+    benefit: Benefit
+    risk: str
+    names: list[str] = field(default_factory=list)  # symbols whose tests validate the change
+
+
+@dataclass
+class FindingRecord:
+    """One finding as the report shows it (stable keys: the JSON report exposes them)."""
+
+    symbol: str
+    path: str
+    line: int
+    column: int
+    status: str
+    confidence: str | None
+    reason: str
+    message: str
+    surface: list[str]
+    evidence: dict[str, list[str]]
+    searched: str
+    unknowns: list[str]
+    simplification: str
+    benefit: dict[str, object]  # `Benefit.as_json()`; empty when the checker gave no details
+    risk: str
+    validation: list[str]
+    owner: str | None
+    owner_path: str | None
+    root: str
+
+
+def _tests_naming(index: ProjectIndex, names: list[str]) -> list[str]:
+    found: list[str] = []
+    for name in names:
+        for hit in index.hits(name):
+            if hit.path.startswith(("tests/", "test/")) or "/tests/" in hit.path:
+                if hit.path not in found:
+                    found.append(hit.path)
+    return found[:5]
+
+
+def build_record(
+    index: ProjectIndex,
+    relpath: str,
+    symbol: str,
+    line: int,
+    column: int,
+    verdict: Verdict,
+    message: str,
+    details: FindingDetails | None,
+    searched: str,
+) -> FindingRecord:
+    """Join a verdict with ownership and validation (the evidence pass, not the reporter).
+
+    Without `details` (a checker that gives none yet) surface, simplification, benefit
+    and risk stay empty: the report says so and shows the message instead.
+    """
+    details = details or FindingDetails([], "", NO_BENEFIT, "")
+    owner = contracts_of(index).owner_of(relpath)
+    contract = owner[0] if owner else None
+    validation = list(contract.validation_paths) if contract and contract.validation_paths else _tests_naming(index, details.names)
+    return FindingRecord(
+        symbol=symbol,
+        path=relpath,
+        line=line,
+        column=column,
+        status=verdict.status.value,
+        confidence=verdict.confidence if verdict.status is Status.CANDIDATE else None,
+        reason=verdict.reason,
+        message=message,
+        surface=details.surface,
+        evidence={kind.value: [c.describe() for c in verdict.by_kind(kind)] for kind in ConsumerKind},
+        searched=searched,
+        unknowns=verdict.unknowns,
+        simplification=details.simplification,
+        benefit=details.benefit.as_json() if details.benefit is not NO_BENEFIT else {},
+        risk=details.risk,
+        validation=validation,
+        owner=contract.describe() if contract else None,
+        owner_path=contract.path if contract else None,
+        root=str(index.root),
+    )
+
+
+def recording_findings() -> bool:
+    """Whether a reporter asked for finding records (the folder variable is set)."""
+    return bool(os.environ.get(FINDINGS_DIR_ENV))
+
+
+def write_record(record: FindingRecord) -> None:
+    """Append the record to this process's findings file, when a reporter asked for them."""
+    folder = os.environ.get(FINDINGS_DIR_ENV)
+    if not folder:
+        return
+    try:
+        with open(Path(folder) / f"findings-{os.getpid()}.jsonl", "a", encoding="utf-8") as handle:
+            handle.write(json.dumps(asdict(record)) + "\n")
+    except OSError:
+        return  # the report will say the finding has no details; linting goes on
+
+
+def read_records(folder: Path) -> Iterator[dict[str, Any]]:
+    for path in sorted(folder.glob("findings-*.jsonl")):
+        with open(path, encoding="utf-8") as handle:
+            for line in handle:
+                if line.strip():
+                    yield json.loads(line)

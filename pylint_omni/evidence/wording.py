@@ -1,0 +1,48 @@
+"""Shared message wording: the evidence, what was searched, and what stays unknown."""
+
+from __future__ import annotations
+
+from pylint_omni.evidence.consumers import Status, Verdict
+from pylint_omni.index.project_index import ProjectIndex
+
+
+def searched_summary(index: ProjectIndex) -> str:
+    kinds = index.stats.files_by_kind
+    data = sum(kinds.get(k, 0) for k in ("yaml", "json", "toml"))
+    texts = sum(kinds.get(k, 0) for k in ("doc", "script"))
+    return f"{kinds.get('python', 0)} Python, {data} YAML/JSON/TOML, {texts} docs/scripts files"
+
+
+def describe_verdict(verdict: Verdict, searched: str, subject: str) -> str:
+    """`Evidence: ...; searched ...; confidence ...: reason; unknown: ...`."""
+    if verdict.status is Status.REJECTED:
+        head = f"Rejected: {verdict.reason}."
+    else:
+        head = f"Confidence {verdict.confidence}: {verdict.reason}."
+    unknown = "; ".join(u for u in verdict.unknowns if u != verdict.reason)
+    return (
+        f"{head} Evidence: {verdict.evidence_line()}. Searched {searched} for {subject}; "
+        + (f"unknown: {unknown}." if unknown else "unknown: consumers outside this repository (plugins, user configs).")
+    )
+
+
+MESSAGE_BUDGET = 250  # characters: what, the fix, one evidence clause (SPEC §3)
+
+
+def short_message(what: str, fix: str, evidence: str) -> str:
+    """`What; fix (evidence).` in about 250 characters: details live in the report, JSON and `explain`.
+
+    The evidence clause is cut first when the whole does not fit, since the report
+    carries every consumer anyway.
+    """
+    text = f"{what}; {fix} ({evidence})."
+    if len(text) > MESSAGE_BUDGET and len(evidence) > 40:
+        room = max(40, MESSAGE_BUDGET - len(what) - len(fix) - 6)
+        text = f"{what}; {fix} ({evidence[: room - 1].rstrip()}…)."
+    return text
+
+
+def sentence(text: str) -> str:
+    """`text` as a report sentence: capitalised, ending with a full stop."""
+    text = text.strip()
+    return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")

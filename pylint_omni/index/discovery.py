@@ -1,0 +1,108 @@
+"""Which files of a project the index reads, what kind each is, and how to read one safely.
+
+Reading never follows a link out of the project root, never reads more than the size
+cap, and turns every failure into an `InputProblem` naming the reason, so one bad file
+costs one message, never the run.
+"""
+
+from __future__ import annotations
+
+import os
+from stat import S_ISREG
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator
+
+from pylint_omni.index.paths import matches_any
+from pylint_omni.index.scan.data_scan import InputProblem
+
+DOC_SUFFIXES = {".md", ".rst", ".txt"}
+SCRIPT_SUFFIXES = {".sh", ".cfg", ".ini"}
+KIND_BY_SUFFIX = {
+    ".py": "python",
+    ".pyi": "python",
+    ".yaml": "yaml",
+    ".yml": "yaml",
+    ".json": "json",
+    ".toml": "toml",
+    **{s: "doc" for s in DOC_SUFFIXES},
+    **{s: "script" for s in SCRIPT_SUFFIXES},
+}
+SPECIAL_NAMES = {"Dockerfile": "script", "Makefile": "script", "setup.cfg": "script"}
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    """A file the index reads: its root-relative posix path, kind, size and mtime."""
+
+    relpath: str
+    kind: str
+    size: int
+    mtime_ns: int
+
+
+def file_kind(name: str) -> str | None:
+    if name in SPECIAL_NAMES:
+        return SPECIAL_NAMES[name]
+    return KIND_BY_SUFFIX.get(os.path.splitext(name)[1].lower())
+
+
+def discover(root: Path, exclude_globs: tuple[str, ...], problems: dict[str, str]) -> Iterator[SourceFile]:
+    """Walk `root` without following folder links; report links that leave the root."""
+    root_str = str(root)
+    for folder, dirnames, filenames in os.walk(root_str, followlinks=False):
+        rel_folder = os.path.relpath(folder, root_str).replace(os.sep, "/")
+        rel_folder = "" if rel_folder == "." else rel_folder + "/"
+        kept = []
+        for name in dirnames:
+            rel = rel_folder + name
+            if matches_any(rel + "/", exclude_globs) or matches_any(rel + "/x", exclude_globs):
+                continue
+            if name.startswith(".") and name not in (".github", ".buildkite", ".gitlab", ".circleci"):
+                continue
+            if os.path.islink(os.path.join(folder, name)):
+                target = os.path.realpath(os.path.join(folder, name))
+                if not (target + os.sep).startswith(root_str + os.sep):
+                    problems[rel] = "folder link leaves the project root; not followed"
+                continue
+            kept.append(name)
+        dirnames[:] = sorted(kept)
+        for name in sorted(filenames):
+            kind = file_kind(name)
+            if kind is None:
+                continue
+            rel = rel_folder + name
+            if matches_any(rel, exclude_globs):
+                continue
+            full = os.path.join(folder, name)
+            try:
+                if os.path.islink(full):
+                    target = os.path.realpath(full)
+                    if not (target + os.sep).startswith(root_str + os.sep):
+                        problems[rel] = "link leaves the project root; not read"
+                        continue
+                stat = os.stat(full)
+            except OSError as exc:
+                problems[rel] = f"cannot stat: {exc.strerror or exc}"
+                continue
+            if not S_ISREG(stat.st_mode):
+                problems[rel] = "not a regular file (a pipe, socket or device); not read"
+                continue
+            yield SourceFile(rel, kind, stat.st_size, stat.st_mtime_ns)
+
+
+def read_text(path: Path, max_bytes: int) -> str:
+    """The file's text as UTF-8, or an InputProblem saying why not."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(max_bytes + 1)
+    except OSError as exc:
+        raise InputProblem(f"cannot read: {exc.strerror or exc}") from None
+    if len(data) > max_bytes:
+        raise InputProblem(f"larger than the size cap of {max_bytes} bytes (omni-max-file-bytes); skipped")
+    if b"\x00" in data[:8192]:
+        raise InputProblem("binary content (NUL bytes); skipped")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise InputProblem(f"not UTF-8 (byte {exc.start}); skipped") from None

@@ -1,0 +1,96 @@
+"""The facts that cross rooms, typed: what a scanner records and every family reads.
+
+Facts stay JSON-ready (the cache stores them as they are), so they are TypedDicts:
+a family reads `registry["entries"]` and a type checker knows what it gets. Hits,
+definitions and consumers travel as frozen dataclasses (`project_index.Hit`,
+`project_index.Definition`, `evidence.consumers.Consumer`).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, TypedDict
+
+RegistryForm = Literal["dict", "table", "enum", "decorator", "setitem", "register-call"]
+
+
+class ClassFact(TypedDict):
+    """A class statement: spans, bases as written and resolved through imports, methods by role."""
+
+    name: str
+    qual: str  # dotted inside its module (`Outer.Inner`)
+    line: int
+    col: int
+    end: int
+    bases: list[str]
+    bases_written: list[str]
+    decorators: list[str]
+    methods: list[str]
+    abstract: list[str]  # @abstractmethod
+    notimpl: list[str]  # body is only `raise NotImplementedError`
+    defaulted: list[str]  # methods with a working body
+    protocol: bool
+    enum: bool
+    nested: bool
+
+
+class FunctionFact(TypedDict):
+    """A function or method statement."""
+
+    name: str
+    qual: str
+    line: int
+    end: int
+    decorators: list[str]
+    toplevel: bool
+
+
+class RegistryEntryFact(TypedDict):
+    """One key of a registry and the code it names."""
+
+    key: str
+    line: int
+    col: int
+    span: list[int]  # [first, last] lines that belong to the entry itself
+    target: str | None  # dotted path (None: a lambda)
+    suffix: bool  # `target` is only a tail of the real module path
+
+
+class RegistryFact(TypedDict):
+    """A string-keyed table that names code, in one of six forms (`scan.registry_scan`)."""
+
+    name: str
+    form: RegistryForm
+    line: int
+    end: int
+    entries: list[RegistryEntryFact]
+
+
+class RegistryUseFact(TypedDict):
+    """How a constant-style name is used at one place (a lookup, an enumeration, a write...)."""
+
+    name: str
+    line: int
+    role: str
+    detail: str
+
+
+DefinitionFact = ClassFact | FunctionFact
+
+
+class PythonFacts(TypedDict, total=False):
+    """Everything the index records of one Python file (`scan.python_scan.scan_python`)."""
+
+    kind: str
+    module: str
+    error: str | None
+    refs: dict[str, str]  # token -> "line,via|line,via" (`scan.tokens.encode_hits`)
+    imports: dict[str, str]  # local name -> dotted path it binds
+    classes: list[ClassFact]
+    functions: list[FunctionFact]
+    registries: list[RegistryFact]
+    registry_uses: list[RegistryUseFact]
+    attr_writes: list[list[Any]]
+    bound_calls: list[list[Any]]
+    sent_types: list[str]
+    reflected_types: list[str]
+    extra: dict[str, Any]  # facts of scanners that message families registered (`scanners`)

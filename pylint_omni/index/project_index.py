@@ -1,0 +1,361 @@
+"""The project index: every definition and every reference of a project, read once per run.
+
+Files -> facts (scanners, cached per file) -> derived lookups (built lazily):
+- `hits(token)`: every place a symbol, key or dotted path is mentioned, with `via`;
+- `definitions`: classes and functions by dotted path and by name;
+- `registries()`: every registry declared in the project.
+Checkers ask the index; they never read files themselves. A long-lived process (an
+editor's) calls `refresh()` at the start of each run, which re-reads only what changed.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterator
+
+from pylint_omni.index import cache
+from pylint_omni.index.facts import DefinitionFact, PythonFacts, RegistryFact
+from pylint_omni.index.discovery import SourceFile, discover
+from pylint_omni.index.paths import Location, classify_path
+from pylint_omni.index.scan.data_scan import InputProblem
+from pylint_omni.index.scan.dispatch import scan_file
+from pylint_omni.index.scan_pool import scan_entries
+from pylint_omni.index.scan.tokens import decode_hits
+from pylint_omni.index.settings import OmniSettings
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One mention of a token: where, and how it was seen."""
+
+    path: str
+    line: int
+    via: str
+
+
+@dataclass(frozen=True)
+class Definition:
+    """A class or function of the project, with the file that defines it."""
+
+    path: str
+    module: str
+    kind: str  # "class" | "function"
+    data: DefinitionFact
+
+    @property
+    def dotted(self) -> str:
+        return f"{self.module}.{self.data['qual']}"
+
+
+@dataclass
+class BuildStats:
+    """What one refresh did: files by kind, how many were read anew, and how long it took."""
+
+    files_by_kind: dict[str, int] = field(default_factory=dict)
+    scanned: int = 0
+    reused: int = 0
+    seconds: float = 0.0
+
+
+def _module_names(files: list[SourceFile]) -> dict[str, str]:
+    """Dotted module name of every Python file, climbing through package folders."""
+    packages = {f.relpath.rpartition("/")[0] for f in files if f.relpath.endswith("/__init__.py")}
+    if any(f.relpath == "__init__.py" for f in files):
+        packages.add("")
+    names: dict[str, str] = {}
+    for f in files:
+        if f.kind != "python":
+            continue
+        folder, _, filename = f.relpath.rpartition("/")
+        stem = filename.rsplit(".", 1)[0]
+        parts = [] if stem == "__init__" else [stem]
+        while folder and folder in packages:
+            folder, _, name = folder.rpartition("/")
+            parts.insert(0, name)
+        names[f.relpath] = ".".join(parts) or stem
+    return names
+
+
+class ProjectIndex:
+    """Facts of every file under one project root, kept fresh across runs."""
+
+    def __init__(self, root: Path, settings: OmniSettings) -> None:
+        self.root = root
+        self.settings = settings
+        self.entries: dict[str, dict[str, Any]] = {}
+        self.problems: dict[str, str] = {}
+        self.overrides: dict[str, str] = {}
+        self.stats = BuildStats()
+        self.cache_note: str | None = None
+        self._locations: dict[str, Location] = {}
+        self._hits: dict[str, list[Hit]] | None = None
+        self._postings: dict[str, list[str]] = {}
+        self._defs: dict[str, list[Definition]] | None = None
+        self._by_dotted: dict[str, Definition] | None = None
+        self._modules: dict[str, str] | None = None
+        self.derived: dict[str, Any] = {}  # per-run results computed from the facts (contracts, ...)
+
+    # -- building ----------------------------------------------------------------------
+    def _cache_path(self) -> Path | None:
+        if not self.settings.cache_enabled:
+            return None
+        folder = self.settings.cache_dir or cache.default_cache_dir()
+        return cache.cache_file(folder, self.root, self.settings.cache_key())
+
+    def _exclude_globs(self) -> tuple[str, ...]:
+        """The configured exclusions, plus the cache folder when it lies inside the project."""
+        folder = self.settings.cache_dir or cache.default_cache_dir()
+        try:
+            inside = Path(os.path.abspath(folder)).relative_to(self.root).as_posix()
+        except ValueError:
+            return self.settings.exclude_globs
+        return (*self.settings.exclude_globs, f"{inside}/**")
+
+    def refresh(self) -> BuildStats:
+        """Bring every file's facts up to date; read only files whose stat changed."""
+        started = time.perf_counter()
+        problems: dict[str, str] = {}
+        files = list(discover(self.root, self._exclude_globs(), problems))
+        modules = _module_names(files)
+        cache_path = self._cache_path()
+        previous = self.entries or (cache.load_entries(cache_path) if cache_path else {})
+        entries: dict[str, dict[str, Any]] = {}
+        stats = BuildStats()
+        changed = len(previous) != len(files)
+        stale: list[SourceFile] = []
+        for f in files:
+            stats.files_by_kind[f.kind] = stats.files_by_kind.get(f.kind, 0) + 1
+            old = previous.get(f.relpath)
+            if old and old.get("size") == f.size and old.get("mtime") == f.mtime_ns and old.get("module") == modules.get(f.relpath, ""):
+                entries[f.relpath] = old
+                stats.reused += 1
+            else:
+                stale.append(f)
+        jobs = [(str(self.root), f, modules.get(f.relpath, ""), self.settings.max_file_bytes) for f in stale]
+        for f, entry in zip(stale, scan_entries(jobs)):
+            entries[f.relpath] = entry
+        stats.scanned = len(stale)
+        changed = changed or bool(stale)
+        entries = {f.relpath: entries[f.relpath] for f in files}
+        for rel, entry in entries.items():
+            note = entry.get("problem") or entry["facts"].get("warning")
+            if note:
+                problems[rel] = note
+        if changed and cache_path is not None:
+            self.cache_note = cache.save_entries(cache_path, self.root, entries)
+        self.entries = entries
+        self.problems = problems
+        self._locations = {
+            rel: classify_path(rel, self.settings.validation_globs, self.settings.production_globs) for rel in entries
+        }
+        for rel, text in self.overrides.items():
+            self._apply_override(rel, text)
+        self._invalidate()
+        stats.seconds = time.perf_counter() - started
+        self.stats = stats
+        return stats
+
+    def override(self, relpath: str, text: str) -> None:
+        """Use `text` for `relpath` (an editor buffer on stdin) instead of the file on disk."""
+        if self.overrides.get(relpath) == text:
+            return
+        self.overrides[relpath] = text
+        self._apply_override(relpath, text)
+        self._invalidate()
+
+    def _apply_override(self, relpath: str, text: str) -> None:
+        old = self.entries.get(relpath, {})
+        module = old.get("module") or relpath.rsplit(".", 1)[0].replace("/", ".")
+        entry: dict[str, Any] = {"size": -1, "mtime": -1, "module": module, "kind": "python"}
+        try:
+            entry["facts"] = scan_file("python", text, relpath, module)
+        except InputProblem as exc:
+            entry["problem"] = str(exc)
+            entry["facts"] = {"kind": "python", "refs": {}}
+        self.entries[relpath] = entry
+        self._locations[relpath] = classify_path(relpath, self.settings.validation_globs, self.settings.production_globs)
+
+    def _invalidate(self) -> None:
+        self.derived = {}
+        self._hits = None
+        self._defs = None
+        self._by_dotted = None
+        self._modules = None
+
+    # -- queries -----------------------------------------------------------------------
+    def relpath(self, path: str | os.PathLike[str]) -> str | None:
+        """Root-relative posix path of a file, or None when it lies outside the root."""
+        try:
+            return Path(os.path.abspath(path)).relative_to(self.root).as_posix()
+        except ValueError:
+            return None
+
+    def location(self, relpath: str) -> Location:
+        return self._locations.get(relpath) or classify_path(
+            relpath, self.settings.validation_globs, self.settings.production_globs
+        )
+
+    def facts(self, relpath: str) -> PythonFacts:
+        return self.entries.get(relpath, {}).get("facts", {})
+
+    def extra(self, relpath: str, key: str) -> Any:
+        """The fact a family's registered scanner (`scanners`) recorded for one file, or None."""
+        return self.facts(relpath).get("extra", {}).get(key)
+
+    def python_files(self) -> Iterator[tuple[str, PythonFacts]]:
+        for rel, entry in self.entries.items():
+            if entry.get("kind") == "python" and not entry.get("problem"):
+                yield rel, entry["facts"]
+
+    def hits(self, token: str) -> list[Hit]:
+        """Every mention of `token` in the project (symbols, keys, dotted paths).
+
+        The token -> files table is built on the first question of a run (one pass over
+        the files' token dicts); the occurrences of a token are expanded and remembered
+        when it is first asked for.
+        """
+        if self._hits is None:
+            self._hits = {}
+            postings: dict[str, list[str]] = {}
+            for rel, entry in self.entries.items():
+                for tok in entry["facts"].get("refs", ()):
+                    bucket = postings.get(tok)
+                    if bucket is None:
+                        postings[tok] = [rel]
+                    else:
+                        bucket.append(rel)
+            self._postings = postings
+        found = self._hits.get(token)
+        if found is None:
+            found = []
+            for rel in self._postings.get(token, ()):
+                found.extend(Hit(rel, line, via) for line, via in decode_hits(self.entries[rel]["facts"]["refs"][token]))
+            self._hits[token] = found
+        return found
+
+    def occurrences(self, relpath: str, token: str) -> list[tuple[int, str]]:
+        """(line, via) of each mention of `token` in one file."""
+        encoded = self.facts(relpath).get("refs", {}).get(token)
+        return decode_hits(encoded) if encoded else []
+
+    def file_occurrences(self, relpath: str) -> Iterator[tuple[str, list[tuple[int, str]]]]:
+        """Every token of one file with its (line, via) mentions."""
+        for token, encoded in self.facts(relpath).get("refs", {}).items():
+            yield token, decode_hits(encoded)
+
+    def _build_definitions(self) -> None:
+        by_name: dict[str, list[Definition]] = {}
+        by_dotted: dict[str, Definition] = {}
+        modules: dict[str, str] = {}
+        for rel, facts in self.python_files():
+            module = self.entries[rel].get("module", "")
+            modules[module] = rel
+            for kind, key in (("class", "classes"), ("function", "functions")):
+                for data in facts.get(key, []):
+                    definition = Definition(rel, module, kind, data)
+                    by_name.setdefault(data["name"], []).append(definition)
+                    by_dotted.setdefault(definition.dotted, definition)
+        self._defs, self._by_dotted, self._modules = by_name, by_dotted, modules
+
+    def definitions_named(self, name: str) -> list[Definition]:
+        if self._defs is None:
+            self._build_definitions()
+        return self._defs.get(name, [])  # type: ignore[union-attr]
+
+    def module_file(self, module: str) -> str | None:
+        if self._modules is None:
+            self._build_definitions()
+        return self._modules.get(module)  # type: ignore[union-attr]
+
+    def resolve_target(self, target: str, suffix: bool = False) -> Definition | None:
+        """The project definition a registry target names (`suffix`: a tail of the path)."""
+        if self._by_dotted is None:
+            self._build_definitions()
+        assert self._by_dotted is not None
+        if not suffix:
+            found = self._by_dotted.get(target)
+            if found is None and self.module_file(target.rpartition(".")[0]) is None:
+                # `pkg.Name` re-exported by a package __init__: match by name within pkg.
+                head, _, name = target.rpartition(".")
+                candidates = [d for d in self.definitions_named(name) if d.module.startswith(head + ".")]
+                found = candidates[0] if len(candidates) == 1 else None
+            return found
+        found = self._by_dotted.get(target)
+        if found is not None:
+            return found
+        name = target.rpartition(".")[2]
+        module_tail = target.rpartition(".")[0]
+        for definition in self.definitions_named(name):
+            if definition.module == module_tail or definition.module.endswith("." + module_tail):
+                return definition
+        return None
+
+    def registries(self) -> Iterator[tuple[str, RegistryFact]]:
+        for rel, facts in self.python_files():
+            for registry in facts.get("registries", []):
+                yield rel, registry
+
+    def registry_uses(self, name: str) -> list[tuple[str, dict[str, Any]]]:
+        """How a constant-style name is used across the project (for registry liveness)."""
+        found = []
+        for hit in self.hits(name):
+            if hit.via != "name":
+                continue
+            for use in self.facts(hit.path).get("registry_uses", []):
+                if use["name"] == name and use["line"] == hit.line:
+                    found.append((hit.path, use))
+        return found
+
+    def counts(self) -> dict[str, Any]:
+        """Summary for the CLI and the report header."""
+        symbols = sum(len(f.get("classes", [])) + len(f.get("functions", [])) for _, f in self.python_files())
+        references = sum(len(e.get("facts", {}).get("refs", {})) for e in self.entries.values())
+        return {
+            "root": str(self.root),
+            "files_by_kind": dict(sorted(self.stats.files_by_kind.items())),
+            "definitions": symbols,
+            "registries": sum(1 for _ in self.registries()),
+            "distinct_tokens_per_file_summed": references,
+            "problems": dict(sorted(self.problems.items())),
+        }
+
+
+ANNOUNCE_MIN_SCANNED = 50
+TRACE_ENV = "PYLINT_OMNI_TRACE"  # a file: each index refresh appends "pid root scanned reused" (debugging, tests)
+_ANNOUNCED: set[Path] = set()
+_LIVE: dict[tuple[Path, OmniSettings], ProjectIndex] = {}
+_FRESH: set[tuple[Path, OmniSettings]] = set()
+
+
+def begin_run() -> None:
+    """Mark every live index stale: the next `get_index` of this run refreshes it once."""
+    _FRESH.clear()
+
+
+def get_index(root: Path, settings: OmniSettings) -> ProjectIndex:
+    """The index of `root` for this process, refreshed once per run."""
+    key = (root, settings)
+    index = _LIVE.get(key)
+    if index is None:
+        index = _LIVE[key] = ProjectIndex(root, settings)
+    if key not in _FRESH:
+        index.overrides.clear()
+        stats = index.refresh()
+        _FRESH.add(key)
+        trace = os.environ.get(TRACE_ENV)
+        if trace:
+            with open(trace, "a", encoding="utf-8") as handle:
+                handle.write(f"{os.getpid()} {root} {stats.scanned} {stats.reused}\n")
+        if stats.scanned >= ANNOUNCE_MIN_SCANNED and root not in _ANNOUNCED:
+            # Say once per process that this run paid for a (re)build; later runs read the cache.
+            _ANNOUNCED.add(root)
+            print(
+                f"pylint-omni: indexed {stats.scanned} files of {root} in {stats.seconds:.1f} s"
+                + (f"; {index.cache_note}" if index.cache_note else "; later runs reuse the cache"),
+                file=sys.stderr,
+            )
+    return index

@@ -1,0 +1,197 @@
+"""Facts of configuration, data and documentation files: YAML, JSON, TOML, docs, CI.
+
+YAML is read with `yaml.safe_load_all` only (no Python tags are ever constructed);
+the walk over the loaded value visits each shared node once and stops at a node
+budget, so an alias bomb costs linear time and bounded memory. `pyproject.toml`
+yields console scripts and entry-point targets with their group.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from typing import Any
+
+import yaml
+
+from pylint_omni.index.scan.front_matter import parse_front_matter
+from pylint_omni.index.scan.tokens import RefSink, record_string
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on Python 3.10 only
+    import tomli as tomllib
+
+MAX_DATA_NODES = 200_000
+WORD = re.compile(r"[A-Za-z_][\w.\-:/]*\w|[A-Za-z_]")
+SPLIT_VALUE = re.compile(r"[\s,;=()\[\]{}'\"`<>|]+")
+
+
+class InputProblem(Exception):
+    """A file that could not be read as what its name says; the message names the reason."""
+
+
+def _line_starts(text: str) -> list[int]:
+    starts = [0]
+    for i, ch in enumerate(text):
+        if ch == "\n":
+            starts.append(i + 1)
+    return starts
+
+
+def _record_value(sink: RefSink, text: str, line: int, via: str) -> None:
+    record_string(sink, text, line, via)
+    if any(ch.isspace() for ch in text) or "=" in text:
+        for piece in SPLIT_VALUE.split(text):
+            if piece:
+                record_string(sink, piece, line, via)
+
+
+def _walk_yaml_nodes(node: yaml.Node, sink: RefSink, budget: list[int], seen: set[int], notes: list[str]) -> None:
+    """Walk composed YAML nodes (aliases point at shared nodes, visited once).
+
+    A `!!python/...` tag is never constructed: its node is skipped and noted.
+    """
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if id(current) in seen:
+            continue
+        seen.add(id(current))
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise InputProblem(f"more than {MAX_DATA_NODES} YAML nodes (alias expansion or a huge file)")
+        line = current.start_mark.line + 1
+        if current.tag.startswith("tag:yaml.org,2002:python/"):
+            if not notes:
+                notes.append(f"the value at line {line} has the YAML tag {current.tag.replace('tag:yaml.org,2002:', '!!')} and was skipped (Python tags are never constructed); the rest of the file was read")
+            continue
+        if isinstance(current, yaml.ScalarNode):
+            _record_value(sink, str(current.value), line, "yaml-value")
+        elif isinstance(current, yaml.MappingNode):
+            for key, value in current.value:
+                if isinstance(key, yaml.ScalarNode):
+                    record_string(sink, str(key.value), key.start_mark.line + 1, "yaml-key")
+                else:
+                    stack.append(key)
+                stack.append(value)
+        elif isinstance(current, yaml.SequenceNode):
+            stack.extend(current.value)
+
+
+def scan_yaml(text: str) -> dict[str, Any]:
+    """Keys and scalar values of every document, with lines; never constructs objects.
+
+    `yaml.compose_all` uses the safe loader's resolver but builds no Python objects, so
+    `!!python/...` tags are reported, not run, and aliases stay shared nodes.
+    """
+    sink = RefSink()
+    budget = [MAX_DATA_NODES]
+    seen: set[int] = set()
+    notes: list[str] = []
+    try:
+        for document in yaml.compose_all(text, Loader=yaml.SafeLoader):
+            if document is not None:
+                _walk_yaml_nodes(document, sink, budget, seen, notes)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}" if mark is not None else ""
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise InputProblem(f"malformed YAML{where}: {problem}") from None
+    except RecursionError:
+        raise InputProblem("YAML nesting too deep") from None
+    facts: dict[str, Any] = {"kind": "yaml", "refs": sink.encoded()}
+    if notes:
+        facts["warning"] = notes[0]
+    return facts
+
+
+def _walk_plain(value: Any, sink: RefSink, line_of: dict[str, int], via: str) -> None:
+    stack = [value]
+    budget = MAX_DATA_NODES
+    while stack:
+        current = stack.pop()
+        budget -= 1
+        if budget < 0:
+            raise InputProblem(f"more than {MAX_DATA_NODES} values")
+        if isinstance(current, dict):
+            for key, val in current.items():
+                record_string(sink, str(key), line_of.get(str(key), 1), via)
+                stack.append(val)
+        elif isinstance(current, list):
+            stack.extend(current)
+        elif isinstance(current, str):
+            _record_value(sink, current, line_of.get(current, 1), via)
+
+
+def _first_lines(text: str) -> dict[str, int]:
+    """First line on which each quoted or bare word appears (JSON/TOML have no marks)."""
+    lines: dict[str, int] = {}
+    for number, line in enumerate(text.splitlines(), start=1):
+        for word in re.findall(r'"([^"\\]{1,200})"|([\w.\-:/]+)', line):
+            for part in word:
+                if part and part not in lines:
+                    lines[part] = number
+    return lines
+
+
+def scan_json(text: str) -> dict[str, Any]:
+    try:
+        value = json.loads(text)
+    except (json.JSONDecodeError, RecursionError) as exc:
+        raise InputProblem(f"malformed JSON: {exc}") from None
+    sink = RefSink()
+    _walk_plain(value, sink, _first_lines(text), "json")
+    return {"kind": "json", "refs": sink.encoded()}
+
+
+def scan_toml(text: str, is_pyproject: bool) -> dict[str, Any]:
+    try:
+        value = tomllib.loads(text)
+    except (tomllib.TOMLDecodeError, RecursionError) as exc:
+        raise InputProblem(f"malformed TOML: {exc}") from None
+    sink = RefSink()
+    line_of = _first_lines(text)
+    entry_points: list[dict[str, Any]] = []
+    if is_pyproject:
+        project = value.get("project", {}) if isinstance(value.get("project"), dict) else {}
+        groups: dict[str, Any] = {}
+        for table in ("scripts", "gui-scripts"):
+            if isinstance(project.get(table), dict):
+                groups["console_scripts" if table == "scripts" else "gui_scripts"] = project[table]
+        if isinstance(project.get("entry-points"), dict):
+            groups.update({g: v for g, v in project["entry-points"].items() if isinstance(v, dict)})
+        for group, table in groups.items():
+            via = "script" if group in ("console_scripts", "gui_scripts") else f"entry-point:{group}"
+            for name, target in table.items():
+                if not isinstance(target, str):
+                    continue
+                line = line_of.get(target, line_of.get(name, 1))
+                record_string(sink, target.split("[")[0].strip(), line, via)
+                record_string(sink, name, line, via)
+                entry_points.append({"group": group, "name": name, "target": target, "line": line})
+    if is_pyproject and isinstance(value.get("project"), dict):
+        # Entry points were recorded above with their group; do not record them again as plain TOML.
+        value = {**value, "project": {k: v for k, v in value["project"].items() if k not in ("scripts", "gui-scripts", "entry-points")}}
+    _walk_plain(value, sink, line_of, "toml")
+    return {"kind": "toml", "refs": sink.encoded(), "entry_points": entry_points}
+
+
+def scan_text(text: str, via: str) -> dict[str, Any]:
+    """Words of a document or script that could name code (symbols, keys, dotted paths)."""
+    sink = RefSink()
+    for number, line in enumerate(text.splitlines(), start=1):
+        for match in WORD.finditer(line):
+            word = match.group(0).rstrip(".:-/")
+            record_string(sink, word, number, via)
+            if "/" in word and word.endswith(".py"):
+                record_string(sink, word[:-3].replace("/", "."), number, via)
+    facts: dict[str, Any] = {"kind": "doc", "refs": sink.encoded()}
+    if via == "doc":
+        front_matter, problem = parse_front_matter(text)
+        if front_matter is not None:
+            facts["front_matter"] = front_matter
+        if problem:
+            facts["front_matter_error"] = problem
+    return facts

@@ -1,0 +1,24 @@
+"""One entry point for every scanner: facts of a file's text, by kind."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pylint_omni.index.scan.data_scan import InputProblem, scan_json, scan_text, scan_toml, scan_yaml
+from pylint_omni.index.scan.python_scan import scan_python
+
+
+def scan_file(kind: str, text: str, relpath: str, module: str) -> dict[str, Any]:
+    """Facts of one file's text, by kind (raises InputProblem for unreadable content)."""
+    if kind == "python":
+        facts = scan_python(text, module, relpath.endswith("__init__.py"), relpath)
+        if facts.get("error"):
+            raise InputProblem(facts["error"])
+        return facts
+    if kind == "yaml":
+        return scan_yaml(text)
+    if kind == "json":
+        return scan_json(text)
+    if kind == "toml":
+        return scan_toml(text, is_pyproject=relpath.rpartition("/")[2] == "pyproject.toml")
+    return scan_text(text, "doc" if kind == "doc" else "script")

@@ -1,0 +1,54 @@
+"""Scanners that message families hand to the index, so the index never imports a family.
+
+A family that needs a per-file fact of every module (a fingerprint of each function,
+the fields of each config class) registers a function here when the plugin loads
+(`plugin.register_scanners`). While the index reads a Python file it calls every
+registered scanner with the parsed tree and stores the JSON-ready result under
+`facts["extra"][key]`; `ProjectIndex.extra(relpath, key)` gives it back. The
+scanners' own source is part of the cache digest: a changed scanner never reuses
+stale facts.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import inspect
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+
+@dataclass(frozen=True)
+class ModuleContext:
+    """What a scanner knows of the module besides its tree."""
+
+    module: str  # dotted module name
+    relpath: str  # root-relative posix path
+    is_package: bool
+    imports: dict[str, str]  # local name -> dotted path it binds (resolved relative imports)
+    source: str  # the module's text
+
+
+PythonScanner = Callable[[ast.Module, ModuleContext], Any]
+_PYTHON_SCANNERS: dict[str, PythonScanner] = {}
+
+
+def register_python_scanner(key: str, scanner: PythonScanner) -> None:
+    """Run `scanner` on every Python file the index reads; its result is stored under `key`."""
+    _PYTHON_SCANNERS[key] = scanner
+
+
+def python_scanners() -> dict[str, PythonScanner]:
+    return dict(_PYTHON_SCANNERS)
+
+
+def scanners_digest() -> str:
+    """Digest of the registered scanners' modules (and their keys)."""
+    digest = hashlib.sha1()
+    for key in sorted(_PYTHON_SCANNERS):
+        digest.update(key.encode())
+        source = inspect.getsourcefile(_PYTHON_SCANNERS[key])
+        if source:
+            digest.update(Path(source).read_bytes())
+    return digest.hexdigest()[:12]

@@ -1,0 +1,98 @@
+"""`unused-registry-entry`: a registry entry whose key and target have no production consumer.
+
+Registries are string-keyed tables that name code (see `index.scan.registry_scan`). An
+entry is live when its key or its target is used by production code or runtime
+configuration outside the registry itself; otherwise the evidence pass decides
+between a high- or medium-confidence candidate and a rejected idea
+(`registries.liveness`). Declarations under validation paths (tests, examples) are
+not audited: they are not a supported surface.
+"""
+
+from __future__ import annotations
+
+from astroid import nodes
+from pylint.lint import PyLinter
+
+from pylint_omni.evidence.checker import OmniChecker
+from pylint_omni.evidence.wording import describe_verdict, searched_summary
+from pylint_omni.evidence.benefit import Benefit, BenefitKind
+from pylint_omni.evidence.findings import FindingDetails
+from pylint_omni.index.paths import Location
+from pylint_omni.registries.liveness import EntryEvidence, judge_entry, read_registry
+
+ENTRY_NODE_TYPES = (nodes.Const, nodes.Call, nodes.Assign, nodes.AssignName)
+
+
+class UnusedRegistryEntryChecker(OmniChecker):
+    """Flags registry entries that nothing in production looks up."""
+
+    msgs = {
+        "R7301": (
+            "%s",
+            "unused-registry-entry",
+            "A registry entry (string-keyed table, import-string Enum, @register(\"key\") "
+            "decorator, REG[key] = X) whose key and target have no production consumer: "
+            "not in code, deploy YAML, CLI choices or defaults, env defaults or entry points. "
+            "Remove the entry (and its target when nothing else uses it).",
+        ),
+    }
+
+    def visit_module(self, node: nodes.Module) -> None:
+        found = self.index_for(node)
+        if found is None:
+            return
+        index, relpath = found
+        if index.location(relpath) is Location.VALIDATION:
+            return
+        registries = index.facts(relpath).get("registries", [])
+        if not registries:
+            return
+        positions = {
+            (n.lineno, n.col_offset): n for n in node.nodes_of_class(ENTRY_NODE_TYPES) if n.lineno is not None
+        }
+        searched = searched_summary(index)
+        for registry in registries:
+            reading = read_registry(index, relpath, registry)
+            for entry in registry["entries"]:
+                evidence = judge_entry(index, self.settings, relpath, registry, entry, reading)
+                at = positions.get((entry["line"], entry["col"]))
+                if evidence is None or at is None:
+                    continue
+                text = self._text(registry, entry, evidence, searched)
+                self.emit("unused-registry-entry", at, evidence.verdict, (text,), self._details(relpath, registry, entry, evidence))
+
+    @staticmethod
+    def _details(relpath: str, registry: dict, entry: dict, evidence: EntryEvidence) -> FindingDetails:
+        key, target = entry["key"], evidence.target
+        surface = [f"{relpath}:{entry['line']} {registry['name']}[{key!r}] ({registry['form']})"]
+        simplification = f"Remove the entry {key!r} from {registry['name']}"
+        benefit = f"one {registry['form']} registry entry and the name {key!r} as a supported choice"
+        names = [key]
+        lines = entry["span"][1] - entry["span"][0] + 1
+        if target is not None:
+            target_lines = target.data["end"] - target.data["line"] + 1
+            lines += target_lines
+            surface.append(f"{target.path}:{target.data['line']} {target.kind} {target.data['name']}")
+            simplification += f", then delete {target.kind} {target.data['name']} if nothing else uses it"
+            benefit += f"; {target.kind} {target.data['name']} ({target_lines} lines) once unused"
+            names.append(target.data["name"])
+        risk = (
+            f"A configuration, checkpoint or plugin outside this repository that names {key!r} would stop "
+            "resolving; run the tests that exercise the registry."
+        )
+        return FindingDetails(surface, simplification + ".", Benefit(lines, BenefitKind.API, benefit), risk, names)
+
+    @staticmethod
+    def _text(registry: dict, entry: dict, evidence: EntryEvidence, searched: str) -> str:
+        target = evidence.target
+        target_text = f", target {target.data['name']} at {target.path}:{target.data['line']}" if target else ""
+        fix = "remove the entry" + (f" and {target.data['name']} if nothing else uses it" if target else "")
+        return (
+            f"Registry entry '{entry['key']}' of {registry['name']} ({registry['form']}{target_text}) "
+            f"has no production consumer; {fix}. "
+            + describe_verdict(evidence.verdict, searched, "the key and the target")
+        )
+
+
+def register(linter: PyLinter) -> None:
+    linter.register_checker(UnusedRegistryEntryChecker(linter))

@@ -1,0 +1,394 @@
+"""`duplicated-state-field`: the same fact held by two owners.
+
+Five shapes, each proven before it is reported (same names are never proof):
+- mirror copies: three or more `self.X = src.X` from one source in one method, never
+  written again, or `Cls(X=src.X, ...)` with three or more such keywords;
+- derivable fields: a field only ever assigned from other fields of the same object,
+  whose sources change after construction, so it is kept in sync by hand;
+- overwritten provisional values: a constructor field that every production builder
+  overwrites right after construction from the same other source;
+- two maps, one binding: two dict fields always written with the same key and
+  removed together;
+- written, never read: a field no production code reads, by any owner, searched in
+  code (attributes, `getattr` strings, literals), YAML/JSON/TOML keys and docs.
+Traps (rejected with the reason): classes that cross a process/IPC boundary, frozen
+snapshots, classes read by reflection, fields a base outside the project may need,
+fields another class of the hierarchy assigns (or a base reads as a slot), copies of
+configuration or processor constants, torch wrappers taking submodules from a
+parameter, documented compatibility aliases. Patterns come from `state.patterns`,
+sources from `state.sources`, the hierarchy from `state.hierarchy`, evidence from
+`state.evidence` and the project index.
+"""
+
+from __future__ import annotations
+
+import re
+import tokenize
+
+from astroid import nodes
+from pylint.checkers import BaseTokenChecker
+from pylint.checkers.utils import safe_infer
+from pylint.lint import PyLinter
+
+from pylint_omni.evidence.checker import OmniChecker
+from pylint_omni.state.wording import (
+    derived_details, derived_text, maps_details, maps_text, mirror_details, mirror_text, never_read_details,
+    never_read_text, provisional_details, provisional_text,
+)
+from pylint_omni.evidence.wording import searched_summary
+from pylint_omni.evidence.consumers import Status, Verdict, judge
+from pylint_omni.evidence.findings import FindingDetails
+from pylint_omni.index.project_index import ProjectIndex
+from pylint_omni.index.paths import Location, key_matches_patterns
+from pylint_omni.state.evidence import OwnerFacts, OwnerLookup, field_readers, provisional_overwrites
+from pylint_omni.state.hierarchy import attribute_hook, hierarchy_claims, is_exception
+from pylint_omni.state.patterns import (
+    ClassState, Derived, FieldWrite, Mirror, find_bound_maps, find_derived, keyword_mirrors,
+    find_mirrors, read_class_state, removes,
+)
+from pylint_omni.state.sources import (
+    collaborator_shortcuts,
+    constant_source,
+    judge_source,
+    owner_rejections,
+    torch_wrapper_reason,
+)
+
+SYMBOL = "duplicated-state-field"
+COMPAT_WORDS = ("alias", "compat", "backward", "deprecat", "legacy")
+SNAPSHOT_METHOD_WORDS = ("snapshot", "freeze", "frozen", "copy", "clone")
+KEEP_ALIVE_CALLS = frozenset({
+    "Thread", "Process", "Timer", "finalize", "socket", "Socket", "Pool", "ThreadPoolExecutor",
+    "ProcessPoolExecutor", "register_forward_hook", "register_forward_pre_hook", "register_hook",
+    "Event", "Lock", "RLock", "Condition", "Semaphore", "Queue", "create_task", "ensure_future", "start",
+})
+CONFIG_WORDS = re.compile(r"config|cfg", re.I)
+CHEAP_CALLS = frozenset({"len", "bool", "int", "float", "str", "abs", "round"})
+# Calls whose result is a looked-up or converted value, not an object kept for its reference.
+PLAIN_VALUE_CALLS = frozenset({
+    "get", "getenv", "getattr", "len", "int", "float", "str", "bool", "abs", "round", "min", "max", "sum",
+    "format", "join", "lower", "upper", "strip", "split", "replace",
+    "dict", "list", "set", "tuple", "frozenset", "defaultdict", "OrderedDict", "deque", "Counter",
+})
+
+
+class DuplicatedStateChecker(OmniChecker, BaseTokenChecker):
+    """Flags fields that duplicate a fact another owner (or the same object) already holds."""
+
+    msgs = {
+        "R7303": (
+            "%s",
+            SYMBOL,
+            "Two owners hold the same fact: field-by-field mirrors of another object, a "
+            "field derivable from other fields, a constructor field every builder overwrites, "
+            "two maps recording one binding, or a field nothing in production reads. Keep "
+            "one owner; the message names both owners, the fields and the evidence.",
+        ),
+    }
+
+    def __init__(self, linter: PyLinter) -> None:
+        super().__init__(linter)
+        self._comments: dict[int, str] = {}
+        self._index: ProjectIndex | None = None
+        self._relpath = ""
+        self._lookup: OwnerLookup | None = None
+        self._lookup_key: tuple | None = None
+
+    def process_tokens(self, tokens: list[tokenize.TokenInfo]) -> None:
+        """Comments by line: a documented compatibility alias is a trap, not a finding."""
+        self._comments = {tok.start[0]: tok.string for tok in tokens if tok.type == tokenize.COMMENT}
+
+    def visit_module(self, node: nodes.Module) -> None:
+        self._index = None
+        found = self.index_for(node)
+        if found is None or found[0].location(found[1]) is Location.VALIDATION:
+            return
+        self._index, self._relpath = found
+        key = (id(self._index), id(self._index.stats), hash(tuple(sorted(self._index.overrides.items()))))
+        if key != self._lookup_key:
+            self._lookup, self._lookup_key = OwnerLookup(self._index), key
+
+    # -- per class ------------------------------------------------------------------------
+    def visit_classdef(self, node: nodes.ClassDef) -> None:
+        if self._index is None or self._lookup is None:
+            return
+        state = read_class_state(node)
+        if not state.writes:
+            return
+        owner = self._lookup.owner(node)
+        reported: set[str] = set()
+        for mirror in find_mirrors(state):
+            reported.update(mirror.fields)
+            self._report_mirror(mirror, owner, state)
+        for derived in find_derived(state):
+            if derived.name in reported:
+                continue  # one finding per field: the mirror already names it
+            reported.add(derived.name)
+            self._report_derived(derived, owner, state)
+        for group in find_bound_maps(state):
+            reported.update(group)
+            self._report_maps(group, owner, state)
+        for name in sorted(state.writes):
+            if name not in reported and self._report_provisional(name, owner, state):
+                reported.add(name)
+        for name in sorted(state.writes):
+            if name not in reported:
+                self._report_never_read(name, owner, state)
+
+    def visit_call(self, node: nodes.Call) -> None:
+        if self._index is None or self._lookup is None or not node.keywords:
+            return
+        for mirror in keyword_mirrors(node):
+            self._report_keyword_mirror(mirror)
+
+    # -- shared rejections ---------------------------------------------------------------
+    def _span(self, klass: nodes.ClassDef) -> tuple[str, int, int]:
+        return (self._relpath, klass.fromlineno or klass.lineno, klass.tolineno or klass.lineno)
+
+    def _compat_note(self, klass: nodes.ClassDef, name: str, lines: list[int]) -> str | None:
+        for line in lines:
+            for number in (line, line - 1):
+                comment = self._comments.get(number, "")
+                if any(word in comment.lower() for word in COMPAT_WORDS):
+                    return f"documented compatibility alias ({comment.strip()!r} at line {number})"
+        doc = (klass.doc_node.value if klass.doc_node else "") or ""
+        if name in doc and any(word in doc.lower() for word in COMPAT_WORDS):
+            return f"documented compatibility alias (the docstring of {klass.name} names {name})"
+        return None
+
+    def _base_rejections(self, owner: OwnerFacts, names: list[str]) -> list[str]:
+        assert self._lookup is not None
+        reasons = [
+            f"{name} exists on the base {base} outside the project"
+            for name in names
+            if (base := self._lookup.base_mentions(owner, name))
+        ]
+        if owner.unresolved_bases:
+            reasons.append(
+                f"the base {owner.unresolved_bases[0]} of {owner.name} is outside the project and cannot be "
+                f"inspected here; it may require {', '.join(names[:3])}"
+            )
+        return reasons
+
+    def _hierarchy_rejections(self, klass: nodes.ClassDef, names: list[str]) -> list[str]:
+        """Another class of the hierarchy assigns the field (or a base reads it as a slot)."""
+        assert self._index is not None
+        reasons = []
+        for name in names:
+            claims = hierarchy_claims(self._index, self._relpath, klass.lineno, name)
+            if claims:
+                reasons.append(f"{claims[0].describe(name)}: a property or a deleted copy would break it")
+        return reasons[:1]
+
+    def _emit(self, node: nodes.NodeNG, verdict: Verdict, text: str, details: FindingDetails) -> None:
+        self.emit(SYMBOL, node, verdict, (text,), details)
+
+    def _class_sites(self, *names: str) -> list[str]:
+        """`path:line class Name` of each project class with that name, when the index has exactly one."""
+        assert self._index is not None
+        sites = []
+        for name in names:
+            found = [d for d in self._index.definitions_named(name) if d.kind == "class"]
+            sites += [f"{found[0].path}:{found[0].data['line']} class {name}"] if len(found) == 1 else []
+        return sites
+
+    @staticmethod
+    def _verdict(rejects: list[str], mediums: list[str], high_reason: str) -> Verdict:
+        if rejects:
+            return Verdict(Status.REJECTED, None, rejects[0], [], rejects)
+        if mediums:
+            return Verdict(Status.CANDIDATE, "medium", mediums[0], [], mediums)
+        return Verdict(Status.CANDIDATE, "high", high_reason, [], [])
+
+    # -- the five shapes -------------------------------------------------------------------
+    def _report_mirror(self, mirror: Mirror, owner: OwnerFacts, state: ClassState) -> None:
+        assert self._index is not None and self._lookup is not None
+        klass = state.node
+        source_name, source_rejects, mediums = judge_source(self._index, self._lookup, mirror.source)
+        wrapper = torch_wrapper_reason(self._lookup, owner, mirror.source)
+        rejects = owner_rejections(owner) + self._base_rejections(owner, mirror.fields) + ([wrapper] if wrapper else [])
+        rejects += self._hierarchy_rejections(klass, mirror.fields) + source_rejects
+        shortcuts = collaborator_shortcuts(mirror.source, mirror.fields)
+        rejects += [shortcuts] if shortcuts else []
+        if any(word in mirror.method.lower() for word in SNAPSHOT_METHOD_WORDS):
+            rejects.append(f"deliberate snapshot: copied in {mirror.method}")
+        compat = self._compat_note(klass, mirror.fields[0], [mirror.anchor.lineno])
+        rejects += [compat] if compat else []
+        written = {n: self._lookup.foreign_writes(n) for n in mirror.fields}
+        elsewhere = [f"{n} ({w[0]})" for n, w in written.items() if w]
+        if elsewhere:
+            mediums.append("fields also assigned outside the class, maybe on this owner: " + ", ".join(elsewhere[:3]))
+        verdict = self._verdict(rejects, mediums, "each field is assigned once, from the same source")
+        keeps_source = mirror.source.as_string() in {
+            w.value.as_string() for ws in state.writes.values() for w in ws if w.value is not None
+        }
+        self._emit(mirror.anchor, verdict, mirror_text(
+            klass.name, source_name or mirror.source.as_string(), mirror, keeps_source, verdict,
+            searched_summary(self._index),
+        ), mirror_details(self._relpath, klass.name, source_name or mirror.source.as_string(), mirror,
+                          self._class_sites(source_name)))
+
+    def _report_keyword_mirror(self, mirror: Mirror) -> None:
+        assert self._index is not None and self._lookup is not None and mirror.call is not None
+        target = safe_infer(mirror.call.func)
+        if not isinstance(target, nodes.ClassDef):
+            return
+        declared = self._lookup.declared_message(target.name)
+        rejects = [f"crosses a process/IPC boundary: {declared}"] if declared else []
+        if not self._lookup.is_project(target):
+            rejects.append(f"{target.qname()} is outside the project: its constructor is an upstream contract")
+        else:
+            target_owner = self._lookup.owner(target)
+            rejects += owner_rejections(target_owner)
+            rejects += [
+                f"{target.name} builds on {base}, outside the project: its constructor is an upstream contract"
+                for base in target_owner.unresolved_bases[:1]
+            ]
+        source_name, source_rejects, mediums = judge_source(self._index, self._lookup, mirror.source)
+        rejects += source_rejects
+        if any(word in mirror.method.lower() for word in SNAPSHOT_METHOD_WORDS):
+            rejects.append(f"deliberate snapshot: copied in {mirror.method}")
+        verdict = self._verdict(rejects, mediums, "both owners are project classes holding the same fields")
+        self._emit(mirror.call, verdict, mirror_text(
+            target.name, source_name or mirror.source.as_string(), mirror, False, verdict,
+            searched_summary(self._index),
+        ), mirror_details(self._relpath, target.name, source_name or mirror.source.as_string(), mirror,
+                          self._class_sites(target.name, source_name)))
+
+    def _report_derived(self, derived: Derived, owner: OwnerFacts, state: ClassState) -> None:
+        assert self._index is not None and self._lookup is not None
+        klass = state.node
+        rejects = owner_rejections(owner, snapshot=False) + self._base_rejections(owner, [derived.name])
+        compat = self._compat_note(klass, derived.name, [w.node.lineno for w in derived.sites])
+        rejects += [compat] if compat else []
+        rejects += [f"{klass.name} reads itself by reflection ({state.dynamic_self[0]})"] if state.dynamic_self else []
+        rejects += self._hierarchy_rejections(klass, [derived.name])
+        live = [s for s in derived.sources if state.changed_outside_init(s)]
+        constants = [reason for s in live if (reason := constant_source(s))]
+        if constants and len(constants) == len(live):
+            rejects.append(f"derived from {constants[0]}")
+        mediums = []
+        if derived.bare:
+            mediums.append(f"a bare copy of `{derived.expression}`: the two names may be distinct facts that coincide")
+        if len(derived.sites) == 1:
+            mediums.append("assigned once: it may be a deliberate snapshot of the sources at that moment")
+        calls = {c.func.as_string() for w in derived.sites for c in w.value.nodes_of_class(nodes.Call)}
+        if calls - CHEAP_CALLS:
+            mediums.append(f"recomputing {', '.join(sorted(calls - CHEAP_CALLS))}() on every read may cost more")
+        written = self._lookup.foreign_writes(derived.name)
+        if written:
+            mediums.append(f"{derived.name} is also assigned outside the class, maybe on this owner ({', '.join(written[:3])})")
+        changed = sorted(set().union(*(state.changed_in(s) for s in derived.sources)) - state.construction_methods())
+        verdict = self._verdict(rejects, mediums, "re-derived by hand at every site")
+        self._emit(state.first_write(derived.name).node, verdict, derived_text(
+            klass.name, derived, changed, verdict, searched_summary(self._index),
+        ), derived_details(self._relpath, klass.name, derived))
+
+    def _report_maps(self, group: list[str], owner: OwnerFacts, state: ClassState) -> None:
+        assert self._index is not None
+        klass = state.node
+        rejects = owner_rejections(owner, snapshot=False)
+        compat = self._compat_note(klass, group[1], [state.first_write(n).node.lineno for n in group])
+        rejects += [compat] if compat else []
+        mediums = []
+        if not all(removes(state, n) for n in group):
+            mediums.append("never removed: a shared lifetime is not shown")
+        escaped = [n for n in group if n in state.escapes]
+        if escaped:
+            mediums.append(f"{', '.join(escaped)} handed out of the class: other writers are unknown")
+        span = self._span(klass)
+        outside = [
+            f"{n} ({hit.path}:{hit.line})" for n in group for hit in self._index.hits(n)[:40]
+            if hit.via in ("attr", "attr-store") and not (hit.path == span[0] and span[1] <= hit.line <= span[2])
+        ]
+        if outside:
+            mediums.append("also used outside the class, maybe on this owner: " + ", ".join(outside[:3]))
+        methods = sorted({m for n in group for m, _, _ in state.map_ops[n]})
+        verdict = self._verdict(rejects, mediums, "same keys, same methods, same removals")
+        self._emit(state.first_write(group[0]).node, verdict, maps_text(
+            klass.name, group, methods, verdict, searched_summary(self._index),
+        ), maps_details(self._relpath, klass.name, group, [state.first_write(n).node.lineno for n in group], methods))
+
+    def _report_provisional(self, name: str, owner: OwnerFacts, state: ClassState) -> bool:
+        assert self._index is not None
+        writes = state.writes[name]
+        write = writes[0]
+        if len(writes) != 1 or write.method != "__init__" or not isinstance(write.value, nodes.Name):
+            return False
+        init = write.node.frame()
+        if not isinstance(init, nodes.FunctionDef) or write.value.name not in init.argnames():
+            return False
+        overwrites = provisional_overwrites(self._index, state.node.name, name)
+        if not overwrites:
+            return False
+        rejects = owner_rejections(owner, snapshot=False)
+        compat = self._compat_note(state.node, name, [write.node.lineno])
+        rejects += [compat] if compat else []
+        verdict = self._verdict(rejects, [], "every production construction overwrites it")
+        self._emit(write.node, verdict, provisional_text(
+            state.node.name, name, write.value.name, overwrites, verdict, searched_summary(self._index),
+        ), provisional_details(self._relpath, write.node.lineno, state.node.name, name, write.value.name, overwrites))
+        return True
+
+    def _report_never_read(self, name: str, owner: OwnerFacts, state: ClassState) -> None:
+        assert self._index is not None
+        klass = state.node
+        if name.startswith("__") and name.endswith("__"):
+            return
+        writes = [w for w in state.writes[name] if w.kind != "del"]
+        if not writes:
+            return
+        readers = field_readers(self._index, name, self._span(klass))
+        rejects = owner_rejections(owner, snapshot=False) + self._base_rejections(owner, [name])
+        if state.dynamic_self:
+            rejects.append(f"{klass.name} reads itself by reflection ({state.dynamic_self[0]})")
+        hook = attribute_hook(klass)
+        if hook:
+            rejects.append(hook)
+        compat = self._compat_note(klass, name, [w.node.lineno for w in writes])
+        rejects += [compat] if compat else []
+        mediums = self._value_doubts(writes, owner, rejects)
+        if is_exception(klass):
+            mediums.append(f"{klass.name} is an exception: handlers read its fields as `err.{name}` on the caught object, which the index cannot tie to this class")
+        loaded = self._lookup.loaded_by_name(klass.name) if self._lookup else None
+        if loaded or key_matches_patterns(klass.name, self.settings.external_key_patterns):
+            mediums.append(f"{klass.name} is loaded by name ({loaded or 'an externally keyed class name'}): code outside the repository may read its fields")
+        verdict = judge(readers, reject_reasons=rejects, medium_reasons=mediums)
+        if verdict.status is Status.LIVE:
+            return
+        self._emit(state.first_write(name).node, verdict, never_read_text(
+            klass.name, name, writes, verdict, searched_summary(self._index),
+        ), never_read_details(self._relpath, klass.name, name, writes))
+
+    @staticmethod
+    def _value_doubts(writes: list[FieldWrite], owner: OwnerFacts, rejects: list[str]) -> list[str]:
+        """Values whose reference may be the point: resources, hooks, registered submodules."""
+        mediums = []
+        for write in writes:
+            calls = list(write.value.nodes_of_class(nodes.Call)) if write.value is not None else []
+            names = {c.func.as_string().rpartition(".")[2] for c in calls}
+            if names & KEEP_ALIVE_CALLS:
+                rejects.append(f"keeps {sorted(names & KEEP_ALIVE_CALLS)[0]}(...) alive (line {write.node.lineno})")
+            elif owner.torch_module and not _is_plain_data(write.value):
+                rejects.append(f"{owner.name} is a torch module: the value may be a registered submodule or parameter")
+            elif isinstance(write.value, nodes.Call) and write.value.func.as_string().rpartition(".")[2] not in PLAIN_VALUE_CALLS:
+                # the stored object itself, not a value looked up (`cfg.get(...)`) or converted
+                mediums.append(f"the value of line {write.node.lineno} is a call: the reference may be kept on purpose")
+        return mediums
+
+
+def _is_plain_data(value: nodes.NodeNG | None) -> bool:
+    """Constants, arithmetic and config reads: nothing a torch module would register."""
+    if value is None:
+        return True
+    if any(isinstance(n, (nodes.Call, nodes.Lambda)) for n in value.nodes_of_class(nodes.NodeNG)):
+        return False
+    for name in value.nodes_of_class(nodes.Name):
+        chain = name.parent.as_string() if isinstance(name.parent, nodes.Attribute) else name.name
+        if not (name.name.isupper() or CONFIG_WORDS.search(chain)):
+            return False
+    return True
+
+
+def register(linter: PyLinter) -> None:
+    linter.register_checker(DuplicatedStateChecker(linter))

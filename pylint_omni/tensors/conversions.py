@@ -1,0 +1,221 @@
+"""The copy-free half of `redundant-tensor-materialization`: clones, chained `.to()`, `.contiguous()`.
+
+Split from `tensor_materialization` to keep modules small. Each function takes one
+call and returns a `CopyFinding` or None; doubt means None.
+"""
+
+from __future__ import annotations
+
+from astroid import nodes
+
+from pylint_omni.tensors.copy_findings import CopyFinding, code_span
+from pylint_omni.tensors.local_flow import (
+    enclosing_function, keyword_named, single_binding_value, unchanged_after_binding, uses_of,
+)
+from pylint_omni.tensors.facts import (
+    DEVICE_KEEPING_METHODS,
+    DTYPE_KEEPING_METHODS,
+    LIKE_FACTORIES,
+    RANDOM_FACTORIES,
+    SHAPE_FACTORIES,
+    Strength,
+    is_fresh,
+    method_call,
+    receiver,
+    to_arguments,
+    torch_function,
+)
+
+LOOPS = (nodes.For, nodes.While, nodes.Comprehension)
+# Factories whose result is the same whether built on the target or converted after.
+CONVERTIBLE_FACTORIES = (SHAPE_FACTORIES | LIKE_FACTORIES) - RANDOM_FACTORIES - {"tensor"}
+DEVICE_ONLY_FACTORIES = frozenset({"arange", "linspace", "logspace"})  # low-precision accumulation differs
+
+
+def _loop_of(node: nodes.NodeNG, stop: nodes.NodeNG) -> nodes.NodeNG | None:
+    parent = node.parent
+    while parent is not None and parent is not stop:
+        if isinstance(parent, LOOPS):
+            return parent
+        parent = parent.parent
+    return None
+
+
+def clone_of_fresh(call: nodes.Call) -> CopyFinding | None:
+    """`.clone()` of storage that nothing else can see."""
+    if method_call(call, "clone") is None or call.args or call.keywords:
+        return None
+    subject, through = receiver(call), ""
+    if isinstance(subject, nodes.Name):
+        value = single_binding_value(subject)
+        function = enclosing_function(call)
+        if value is None or isinstance(value, nodes.AssignName) or function is None:
+            return None
+        if len(uses_of(function, subject.name)) != 1:
+            return None  # read elsewhere: the clone may protect that reader from later writes
+        if _loop_of(call, function) is not _loop_of(value, function):
+            return None  # bound once, cloned every iteration: each clone is a fresh copy
+        through = f" (`{subject.name}`, bound at line {value.lineno} and used only here)"
+        subject = value
+    fresh = is_fresh(subject)
+    if fresh is Strength.NONE:
+        return None
+    return CopyFinding(
+        node=call,
+        surface=code_span(call),
+        problem=f"copies a tensor that was just allocated and is referenced nowhere else{through}",
+        cost="1 extra allocation and full copy on the tensor's device",
+        fix="drop `.clone()`",
+        evidence=f"`{subject.as_string()[:60]}` always returns new storage",
+        strength=fresh,
+        saved="1 allocation and 1 full copy on the tensor's device",
+        risk="none if the storage is new; if an operand is not a tensor the expression may return shared storage",
+        unknown="" if fresh >= Strength.PROVEN else "the operands are assumed to be tensors (operators allocate)",
+    )
+
+
+def _keeps(method: str, kind: str) -> bool:
+    return method in (DEVICE_KEEPING_METHODS if kind == "device" else DTYPE_KEEPING_METHODS)
+
+
+def chained_conversion(call: nodes.Call) -> CopyFinding | None:
+    """`.to(a).to(b)` (device + dtype), a no-op `.to(x.device)`, a factory converted after the fact."""
+    if method_call(call, "to") is None:
+        return None
+    outer = to_arguments(call)
+    if outer is None or len(outer) != 1:
+        return None
+    (kind, (arg, strength)), = outer.items()
+    inner = receiver(call)
+    return (
+        _merge(call, inner, kind, arg, strength)
+        or _no_op(call, inner, kind, arg)
+        or _late_factory(call, inner, kind, strength)
+    )
+
+
+def _merge(call: nodes.Call, inner: nodes.NodeNG, kind: str, arg: nodes.NodeNG, strength: Strength) -> CopyFinding | None:
+    if method_call(inner, "to") is None:
+        return None
+    first = to_arguments(inner)
+    if first is None or len(first) != 1 or kind in first:
+        return None  # dtype then dtype is rounding on purpose; device then device is a round trip (own check)
+    (other_kind, (other_arg, other_strength)), = first.items()
+    if _built_object(receiver(inner)):
+        return None  # `Model(config).to(device).to(dtype)` converts a module's parameters, not a tensor
+    device, dtype = (arg, other_arg) if kind == "device" else (other_arg, arg)
+    weakest = min(strength, other_strength)
+    return CopyFinding(
+        node=call,
+        surface=code_span(call),
+        problem=f"converts {other_kind} and {kind} in two steps",
+        cost="2 conversions and 1 intermediate tensor where one `.to()` does both",
+        fix=f"use one call: `{receiver(inner).as_string()}.to({device.as_string()}, {dtype.as_string()})`",
+        evidence=f"`.to({other_arg.as_string()})` then `.to({arg.as_string()})`: one names a {other_kind}, the other a {kind}",
+        strength=weakest,
+        saved="1 conversion and 1 intermediate tensor",
+        risk="none beyond the order of conversion (the dtype cast may run on the other device)",
+        unknown="" if weakest >= Strength.PROVEN else "a device or dtype is recognised by its name only",
+    )
+
+
+def _built_object(expr: nodes.NodeNG) -> bool:
+    """An instance built by a class call (`CLIPVisionModel(cfg)`), the usual receiver of `Module.to`."""
+    while (step := method_call(expr)) is not None:
+        expr = receiver(step)
+    if not isinstance(expr, nodes.Call) or torch_function(expr) is not None:
+        return False
+    func = expr.func
+    name = func.attrname if isinstance(func, nodes.Attribute) else getattr(func, "name", "")
+    return name[:1].isupper() and name != "Tensor"
+
+
+def _no_op(call: nodes.Call, inner: nodes.NodeNG, kind: str, arg: nodes.NodeNG) -> CopyFinding | None:
+    """`.to(x.device)` on something already on `x`'s device, or on a factory given `device=` the same value."""
+    target = arg.as_string()
+    expected_root = arg.expr.as_string() if isinstance(arg, nodes.Attribute) and arg.attrname == kind else None
+    current = inner
+    while (step := method_call(current)) is not None and _keeps(step.func.attrname, kind) and step.func.attrname != "to":
+        current = receiver(step)
+    factory = torch_function(current)
+    given = keyword_named(current, kind) if factory else None
+    if given is not None and given.as_string() == target:
+        reason = f"`torch.{factory}` already got `{kind}={target}`"
+    elif given is None and factory in LIKE_FACTORIES and current.args and current.args[0].as_string() == expected_root:
+        reason = f"`torch.{factory}({expected_root})` already has `{expected_root}`'s {kind}"
+    elif expected_root is not None and current.as_string() == expected_root and not factory:
+        reason = (
+            f"it derives from `{expected_root}` through {kind}-keeping methods only"
+            if current is not inner
+            else f"it is `{expected_root}` itself"
+        )
+    else:
+        return None
+    return CopyFinding(
+        node=call,
+        surface=code_span(call),
+        problem=f"converts to the {kind} the tensor already has",
+        cost="no copy: `.to()` returns its receiver unchanged, a dispatch and a line of noise",
+        fix=f"drop `.to({target})`",
+        evidence=reason,
+        strength=Strength.PROVEN,
+        saved="1 no-op `.to()` call (no copy)",
+        risk="none at run time: `.to()` returned its receiver unchanged",
+    )
+
+
+def _late_factory(call: nodes.Call, inner: nodes.NodeNG, kind: str, strength: Strength) -> CopyFinding | None:
+    """`torch.zeros(n).to(device)`: built on the default device (or dtype), then converted."""
+    factory = torch_function(inner)
+    if factory not in CONVERTIBLE_FACTORIES or keyword_named(inner, kind) is not None:
+        return None
+    if kind == "dtype" and factory in DEVICE_ONLY_FACTORIES:
+        return None
+    template = inner.args[0].as_string() if factory in LIKE_FACTORIES and inner.args else None
+    if kind == "device":
+        where = f"on `{template}`'s device" if template else "on the default device"
+    else:
+        where = f"with `{template}`'s dtype" if template else "in the default dtype"
+    cost = "2 allocations and a host→device copy" if kind == "device" else "2 allocations and a conversion"
+    return CopyFinding(
+        node=call,
+        surface=code_span(call),
+        problem=f"allocates {where} and converts right after",
+        cost=f"{cost} where one allocation on the target suffices",
+        fix=f"pass `{kind}=` to `torch.{factory}(...)`",
+        evidence=f"`torch.{factory}` has no `{kind}=` argument and its result goes straight to `.to()`",
+        strength=strength,
+        saved="1 allocation and 1 host→device copy" if kind == "device" else "1 allocation and 1 dtype conversion",
+        risk=f"values built directly in the target {kind} can differ in the last bits from values converted after",
+        unknown="" if strength >= Strength.PROVEN else f"the `.to()` argument is a {kind} by its name only",
+    )
+
+
+def contiguous_of_contiguous(call: nodes.Call) -> CopyFinding | None:
+    """`.contiguous()` of a tensor just created from a shape or from data (always contiguous)."""
+    if method_call(call, "contiguous") is None or call.args or call.keywords:
+        return None
+    subject, through = receiver(call), ""
+    if isinstance(subject, nodes.Name):
+        value = single_binding_value(subject)
+        if value is None or isinstance(value, nodes.AssignName) or not unchanged_after_binding(subject, value):
+            return None  # an in-place transpose or a callee could change the layout
+        through, subject = f" (`{subject.name}`, bound at line {value.lineno})", value
+    factory = torch_function(subject)
+    if factory in SHAPE_FACTORIES and keyword_named(subject, "memory_format") is None:
+        reason = f"`torch.{factory}` returns a contiguous tensor"
+    elif method_call(subject, "contiguous") is not None:
+        reason = "the receiver is already `.contiguous()`"
+    else:
+        return None
+    return CopyFinding(
+        node=call,
+        surface=code_span(call),
+        problem=f"asks for a layout the tensor already has{through}",
+        cost="no copy: `.contiguous()` returns its receiver unchanged, a check and a line of noise",
+        fix="drop `.contiguous()`",
+        evidence=reason,
+        strength=Strength.PROVEN,
+        saved="1 no-op `.contiguous()` call (no copy)",
+        risk="none at run time: `.contiguous()` returned its receiver unchanged",
+    )
