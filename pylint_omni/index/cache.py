@@ -16,6 +16,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from platformdirs import user_cache_dir
+
 from pylint_omni.index.scanners import scanners_digest
 
 SCHEMA_VERSION = 5
@@ -34,11 +36,12 @@ SCANNER_FINGERPRINT = _scanner_fingerprint()
 
 
 def default_cache_dir() -> Path:
+    """`$PYLINT_OMNI_CACHE_DIR`, else the platform's user cache folder (`platformdirs`:
+    `$XDG_CACHE_HOME/pylint-omni` or `~/.cache/pylint-omni` on Linux, `~/Library/Caches` on macOS)."""
     env = os.environ.get("PYLINT_OMNI_CACHE_DIR")
     if env:
         return Path(env)
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    return (Path(xdg) if xdg else Path.home() / ".cache") / "pylint-omni"
+    return Path(user_cache_dir("pylint-omni", appauthor=False))
 
 
 def cache_file(cache_dir: Path, root: Path, settings_key: tuple[Any, ...]) -> Path:

@@ -119,7 +119,7 @@ class ProjectIndex:
         """Bring every file's facts up to date; read only files whose stat changed."""
         started = time.perf_counter()
         problems: dict[str, str] = {}
-        files = list(discover(self.root, self._exclude_globs(), problems))
+        files = list(discover(self.root, self._exclude_globs(), problems, self.settings.respect_gitignore))
         modules = _module_names(files)
         cache_path = self._cache_path()
         previous = self.entries or (cache.load_entries(cache_path) if cache_path else {})

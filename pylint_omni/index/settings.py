@@ -70,6 +70,7 @@ class OmniSettings:
     cache_enabled: bool = True
     max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
     include_rejected: bool = False
+    respect_gitignore: bool = True
 
     def cache_key(self) -> tuple[Any, ...]:
         """What makes two indexes of one root differ (the options that change what is scanned)."""
@@ -78,4 +79,5 @@ class OmniSettings:
             self.production_globs,
             self.exclude_globs,
             self.max_file_bytes,
+            self.respect_gitignore,
         )
