@@ -312,3 +312,29 @@ def test_a_cache_of_other_scanners_is_never_read(tmp_path: Path) -> None:
     finally:
         scanners._PYTHON_SCANNERS.clear()
         scanners._PYTHON_SCANNERS.update(saved)
+
+
+def test_pruning_removes_stale_and_least_recently_used_caches(tmp_path: Path) -> None:
+    import os
+    import time
+
+    from pylint_omni.index import cache
+
+    folder = tmp_path / "cache"
+    folder.mkdir()
+    old, recent, current = (folder / f"index-{n}.json" for n in ("old", "recent", "current"))
+    for path in (old, recent, current):
+        path.write_text("x" * 1000)
+    (folder / "notes.txt").write_text("not ours")
+    os.utime(old, (time.time() - 40 * 86400,) * 2)
+    os.utime(recent, (time.time() - 60,) * 2)
+    assert cache.prune(folder, keep=current, max_bytes=10_000) == [old]
+    assert cache.prune(folder, keep=current, max_bytes=1500) == [recent]  # over the cap: least recently used first
+    assert sorted(p.name for p in folder.iterdir()) == ["index-current.json", "notes.txt"]
+
+
+def test_the_test_suite_never_writes_the_users_cache() -> None:
+    import os
+    import tempfile
+
+    assert os.environ["PYLINT_OMNI_CACHE_DIR"].startswith(tempfile.gettempdir())
