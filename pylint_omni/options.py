@@ -350,7 +350,7 @@ def refuse_unusable_options(config: Any, symbols: Iterable[str] = ()) -> None:
         sys.exit(USAGE_ERROR)
     for root in project_roots(config):
         for entry in keep_list(root).expired():
-            print(f"pylint-omni: keep entry expired on {entry.until}: {entry.symbol} {entry.name!r} ({entry.where}); "
+            print(f"pylint-omni: keep entry expired on {entry.until}: {entry.symbol} {entry.name} ({entry.where}); "
                   "its findings are reported again: renew the date or fix the code", file=sys.stderr)
 
 

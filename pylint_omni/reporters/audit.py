@@ -64,6 +64,7 @@ class Finding:
     group: str
     id: str = ""  # evidence.identity: stable across unrelated edits
     subject: str = ""
+    kind: str = ""  # which rule of the message found it (part of the id)
     owners: list[str] = field(default_factory=list)
     owners_source: str = ""
     kept_because: str | None = None
@@ -88,7 +89,7 @@ class Finding:
             "simplification": self.simplification, "benefit": self.benefit, "risk": self.risk,
             "validation": self.validation, "owner": self.owner, "owner_path": self.owner_path, "group": self.group,
             "saved_by": self.saved_by if self.status == "rejected" else [], "details": self.has_details,
-            "id": self.id, "subject": self.subject, "owners": self.owners, "owners_source": self.owners_source,
+            "id": self.id, "subject": self.subject, "kind": self.kind, "owners": self.owners, "owners_source": self.owners_source,
             "kept_because": self.kept_because,
         }
 
@@ -145,7 +146,7 @@ def _from_record(record: dict[str, Any], msgid: str, message: str | None = None)
         benefit=(record.get("benefit") or {}).get("text") if details else None, risk=record.get("risk") if details else None,
         validation=list(record.get("validation") or []), owner=record.get("owner"), owner_path=record.get("owner_path"),
         group=record.get("owner") or package_group(record["path"]),
-        id=record.get("id", ""), subject=record.get("subject", ""), owners=list(record.get("owners") or []),
+        id=record.get("id", ""), subject=record.get("subject", ""), kind=record.get("kind", ""), owners=list(record.get("owners") or []),
         owners_source=record.get("owners_source", ""), kept_because=record.get("kept_because"),
     )
 
