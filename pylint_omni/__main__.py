@@ -221,6 +221,7 @@ def build_parser() -> argparse.ArgumentParser:
     p_diff.add_argument("--base", help="base commit or ref (default: git merge-base HEAD origin/main)")
     p_diff.add_argument("--head", help="head commit or ref (default: the working tree)")
     p_diff.add_argument("--json", help="also write the comparison as JSON there")
+    p_diff.add_argument("--exit-zero", action="store_true", help="exit 0 when findings were added (2 still means it could not run)")
     p_diff.add_argument("-j", "--jobs", type=int, default=1, help="pylint worker processes")
     p_diff.add_argument("--confidence", help="pylint's --confidence, e.g. HIGH")
     return parser
@@ -243,7 +244,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         paths = [Path(os.path.relpath(Path(p).resolve(), root)).as_posix() for p in args.paths]
         if args.command == "baseline":
             return baseline_command.write(args.file, root, paths, _pylint_args(args, extra))
-        return diff_command.run(root, args.base, args.head, paths, _pylint_args(args, extra), args.json)
+        status = diff_command.run(root, args.base, args.head, paths, _pylint_args(args, extra), args.json)
+        return 0 if args.exit_zero and status == 1 else status
     root = _root(getattr(args, "root", None))
     if not root.is_dir():
         print(f"pylint-omni: usage error: --root {root}: {'no such folder' if not root.exists() else 'not a folder'}", file=sys.stderr)

@@ -12,8 +12,9 @@ message, rule and qualified name relative to its module in another place: code m
 without change adds nothing). Both sides are cached (`tree_lint`): a second run on
 the same commits and an unchanged tree reads them back.
 
-Exit status: 0 when nothing was added, 1 when findings were added, 2 when the
-command could not run (not a git checkout, an unknown ref, pylint failed).
+Exit status: 0 when nothing was added, 1 when findings were added (0 with
+`--exit-zero`), 2 when the command could not run (not a git checkout, an unknown
+ref, pylint failed).
 """
 
 from __future__ import annotations
