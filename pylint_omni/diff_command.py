@@ -90,11 +90,8 @@ def checked_out(toplevel: Path, commit: str) -> Iterator[Path]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def lint_commit(toplevel: Path, prefix: str, commit: str, paths: Sequence[str], extra: Sequence[str]) -> TreeFindings | None:
-    """Findings of `paths` (relative to the project root at `prefix`) at `commit`; None when none of them exists there."""
-    present = [p for p in paths if _exists_at(toplevel, commit, prefix, p)]
-    if not present:
-        return None
+def lint_commit(toplevel: Path, prefix: str, commit: str, present: Sequence[str], extra: Sequence[str]) -> TreeFindings:
+    """Findings of `present` (paths relative to the project root at `prefix`, all in `commit`) at `commit`."""
     state = f"commit:{commit}:{prefix}"
     found = cached_findings(state, present, extra)
     if found is not None:
@@ -191,6 +188,12 @@ class Side:
         return self.findings.candidates if self.findings else []
 
 
+def commit_side(name: str, label: str, toplevel: Path, prefix: str, commit: str, targets: Sequence[str],
+                extra: Sequence[str]) -> Side:
+    present = [t for t in targets if _exists_at(toplevel, commit, prefix, t)]
+    return Side(name, label, present, lint_commit(toplevel, prefix, commit, present, extra) if present else None)
+
+
 def diff(root: Path, base_ref: str | None, head_ref: str | None, paths: Sequence[str], extra: Sequence[str]) -> tuple[Side, Side, Comparison]:
     """Lint both sides and compare them."""
     toplevel = Path(git(root, "rev-parse", "--show-toplevel"))
@@ -205,14 +208,12 @@ def diff(root: Path, base_ref: str | None, head_ref: str | None, paths: Sequence
     targets = list(paths) or sorted(set(project_packages(root)) | set(_packages_at(toplevel, base_commit, prefix)))
     if not targets:
         raise DiffError(f"no package in {root}: pass the PATHS to compare")
-    base = Side("base", f"{base_commit[:12]} ({how})", [], lint_commit(toplevel, prefix, base_commit, targets, extra))
-    base.paths = [t for t in targets if _exists_at(toplevel, base_commit, prefix, t)]
+    base = commit_side("base", f"{base_commit[:12]} ({how})", toplevel, prefix, base_commit, targets, extra)
     if head_ref:
         head_commit = commit_of(root, head_ref)
         if head_commit is None:
             raise DiffError(f"--head {head_ref}: not a commit of this repository")
-        head = Side("head", f"{head_commit[:12]} ({head_ref})", [t for t in targets if _exists_at(toplevel, head_commit, prefix, t)],
-                    lint_commit(toplevel, prefix, head_commit, targets, extra))
+        head = commit_side("head", f"{head_commit[:12]} ({head_ref})", toplevel, prefix, head_commit, targets, extra)
     else:
         present = [t for t in targets if (root / t).exists()]
         head_commit = commit_of(root, "HEAD") or ""
@@ -239,6 +240,10 @@ def _packages_at(toplevel: Path, commit: str, prefix: str) -> list[str]:
 
 def run(root: Path, base_ref: str | None, head_ref: str | None, paths: Sequence[str], extra: Sequence[str],
         json_path: str | None = None) -> int:
+    if any(item.startswith(("--omni-root", "--omni-baseline")) for item in extra):
+        print("pylint-omni diff: --omni-root and --omni-baseline do not apply: each side is linted whole, "
+              "from the project folder it is run in", file=sys.stderr)
+        return 2
     try:
         base, head, result = diff(root, base_ref, head_ref, paths, extra)
     except (DiffError, LintFailed) as exc:
