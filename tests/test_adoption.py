@@ -231,3 +231,20 @@ def test_an_external_checkout_or_installed_distribution_is_a_consumer(tmp_path: 
         "used outside this repository: dist:npu-plugin/npu_plugin/__init__.py:5 (external root: str)"]
     proc, _ = pylint_json(["--omni-external-roots=no-such-plugin", "shop"], root, tmp_path / "cache")
     assert proc.returncode == 32 and "'no-such-plugin' is neither a folder nor an installed distribution" in proc.stderr
+
+
+def test_a_surface_inside_a_comprehension_is_named_by_its_function(tmp_path: Path) -> None:
+    """A constructor mirror built in a list comprehension (a real case): its frame names it, nothing crashes."""
+    root = tmp_path / "layers"
+    (root / "layers").mkdir(parents=True)
+    (root / "pyproject.toml").write_text('[project]\nname = "layers"\n')
+    (root / "layers" / "__init__.py").write_text('"""Layers."""\n')
+    (root / "layers" / "model.py").write_text(
+        '"""A model of layers."""\n\n\nclass Layer:\n    def __init__(self, width, depth, dtype):\n'
+        '        self.width = width\n        self.depth = depth\n        self.dtype = dtype\n\n    def size(self):\n'
+        '        return self.width * self.depth, self.dtype\n\n\nclass Model:\n    def __init__(self, config):\n'
+        '        self.layers = [Layer(width=config.width, depth=config.depth, dtype=config.dtype) for _ in range(4)]\n')
+    proc, data = pylint_json(["--output-format=omni-json", "--omni-include-rejected=y", "layers"], root, tmp_path / "cache")
+    assert "Traceback" not in proc.stderr and "Exception on node" not in proc.stderr, proc.stderr
+    found = [f for f in [*data["candidates"], *data["rejected"]] if f["kind"] == "keyword-mirror"]
+    assert [f["subject"] for f in found] == ["layers.model.Model.__init__: Layer <- config"]

@@ -256,7 +256,7 @@ class DuplicatedStateChecker(OmniChecker, BaseTokenChecker):
             searched_summary(self._index),
         ), mirror_details(self._relpath, target.name, source_name or mirror.source.as_string(), mirror,
                           self._class_sites(target.name, source_name)),
-            f"{mirror.call.scope().qname()}: {target.name} <- {mirror.source.as_string()}", "keyword-mirror")
+            f"{mirror.call.frame().qname()}: {target.name} <- {mirror.source.as_string()}", "keyword-mirror")
 
     def _report_derived(self, derived: Derived, owner: OwnerFacts, state: ClassState) -> None:
         assert self._index is not None and self._lookup is not None
