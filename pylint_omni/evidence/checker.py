@@ -22,7 +22,7 @@ from pylint_omni.evidence.consumers import Status, Verdict
 from pylint_omni.evidence.baseline import BaselineError, load_baseline
 from pylint_omni.evidence.findings import FindingDetails, build_record, recording_findings, write_record
 from pylint_omni.evidence.identity import fallback_subject, finding_id
-from pylint_omni.evidence.keep import keep_list
+from pylint_omni.evidence.keep import KeepList, keep_list
 from pylint_omni.index.project_index import ProjectIndex, begin_run, get_index
 from pylint_omni.options import RunOptions
 from pylint_omni.index.paths import find_project_root
@@ -42,6 +42,8 @@ class OmniChecker(BaseChecker):
     _run_pid: int | None = None  # in a pylint -j worker: the process whose run has begun
     _by_root: dict[Path, OmniSettings]
     _ordinals: dict[tuple[str, str], int]  # (relpath, id of the first such finding) -> findings so far
+    _keeps: dict[Path, KeepList]  # the keep list of each project root, read once per run
+    _relpaths: dict[str, str]  # a linted file -> its root-relative path (asked for every finding)
 
     def open(self) -> None:
         """Start a run, once per run whatever pylint calls per file.
@@ -63,6 +65,8 @@ class OmniChecker(BaseChecker):
         self._base = self._run.base()
         self._by_root = {}
         self._ordinals = {}
+        self._keeps = {}
+        self._relpaths = {}
 
     def settings_for(self, path: str | None) -> OmniSettings:
         """The settings of the project that holds `path` (its own pyproject.toml, then the command line)."""
@@ -132,7 +136,11 @@ class OmniChecker(BaseChecker):
                   settings: OmniSettings) -> tuple[str, str]:
         """(finding id, subject); the ordinal tells apart equal findings of one file."""
         file = node.root().file or ""
-        relpath = Path(os.path.relpath(file, settings.root)).as_posix() if file and settings.root else file
+        relpath = self._relpaths.get(file)
+        if relpath is None:
+            prefix = f"{settings.root}{os.sep}"
+            relpath = file[len(prefix):] if file.startswith(prefix) else os.path.relpath(file, settings.root) if file else file
+            relpath = self._relpaths[file] = relpath.replace(os.sep, "/")
         subject = details.subject if details is not None and details.subject else fallback_subject(
             relpath, details.surface if details is not None else [], message)
         kind = details.kind if details is not None else ""
@@ -140,12 +148,14 @@ class OmniChecker(BaseChecker):
         ordinal = self._ordinals[(relpath, first)] = self._ordinals.get((relpath, first), 0) + 1
         return finding_id(symbol, subject, kind, ordinal), subject
 
-    @staticmethod
-    def _held(symbol: str, identity: tuple[str, str], settings: OmniSettings) -> tuple[str, str | None] | None:
+    def _held(self, symbol: str, identity: tuple[str, str], settings: OmniSettings) -> tuple[str, str | None] | None:
         """("kept", why) for a finding the keep list keeps, ("known", None) for one in the baseline, else None."""
         finding, subject = identity
         if settings.root is not None:
-            entry = keep_list(settings.root).match(symbol, subject, finding)
+            keep = self._keeps.get(settings.root)
+            if keep is None:
+                keep = self._keeps[settings.root] = keep_list(settings.root)
+            entry = keep.match(symbol, subject, finding)
             if entry is not None and not entry.expired(datetime.date.today()):
                 return "kept", f"{entry.reason} ({entry.where})"
         if settings.baseline is not None:
