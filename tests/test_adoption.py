@@ -196,6 +196,8 @@ def test_owners_come_from_the_contract_else_codeowners_last_match_wins(tmp_path:
     report = pylint_json(["--omni-report-by=owner", "--output-format=omni-report", "shop"], root, tmp_path / "cache")[0].stdout
     assert "## Candidates by owner" in report and "### @org/perf (2 candidates)" in report
     assert "**Owners**: @org/perf (from design contract docs/design/kernels.md)" in report
+    proc, _ = pylint_json(["--omni-report-by=team", "shop"], root, tmp_path / "cache")
+    assert proc.returncode == 32 and "omni-report-by='team' (command line): expected one of contract, owner" in proc.stderr
 
 
 def test_an_external_checkout_or_installed_distribution_is_a_consumer(tmp_path: Path) -> None:
@@ -205,10 +207,11 @@ def test_an_external_checkout_or_installed_distribution_is_a_consumer(tmp_path: 
     (plugin / "npu_plugin").mkdir(parents=True)
     (plugin / "tests").mkdir()
     (plugin / "pyproject.toml").write_text('[project]\nname = "npu-plugin"\n')
-    (plugin / "npu_plugin" / "__init__.py").write_text('"""Nothing of the shop yet."""\n')
+    (plugin / "npu_plugin" / "__init__.py").write_text('"""Nothing of the shop yet."""\n\nMODES = {"paged": 1}\n')
     (plugin / "tests" / "test_paged.py").write_text('from shop.kernels import kernel\n\n\ndef test_paged():\n    kernel("paged", 1)\n')
     _, data = pylint_json(["--output-format=omni-json", "--omni-external-roots=../npu-plugin", "shop"], root, tmp_path / "cache")
-    assert [c["subject"] for c in data["candidates"]] == [SUBJECT]  # a plugin's tests are not the plugin running
+    # A plugin's tests are not the plugin running; a module that never names the shop only collides on the name.
+    assert [c["subject"] for c in data["candidates"]] == [SUBJECT]
     (plugin / "npu_plugin" / "__init__.py").write_text("from shop.kernels import kernel\n\n\ndef paged(q):\n"
                                                        + PRODUCTION_LINE)
     _, data = pylint_json(["--output-format=omni-json", "--omni-external-roots=../npu-plugin", "shop"], root, tmp_path / "cache")

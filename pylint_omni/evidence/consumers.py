@@ -114,10 +114,22 @@ def consumers_of(
 EXTERNAL_ROOT_SKIPPED_VIAS = frozenset({"store", "attr-store", *DOC_VIAS})
 
 
-def _external_roots(index: ProjectIndex) -> list[tuple[ExternalRoot, ProjectIndex]]:
+def _external_roots(index: ProjectIndex) -> list[tuple[ExternalRoot, ProjectIndex, frozenset[str]]]:
+    """Each external root, its index, and its Python files that name one of this project's packages.
+
+    Only those files can use this project's code: a same-named key or attribute in a
+    module that never mentions the project is a name collision, not a consumer.
+    """
     found = index.derived.get("external_roots")
     if found is None:
-        found = index.derived["external_roots"] = external_indexes(index.settings) if index.settings.external_roots else []
+        found = []
+        if index.settings.external_roots:
+            packages = {entry.get("module", "").partition(".")[0] for entry in index.entries.values() if entry.get("kind") == "python"}
+            packages = {p for p in packages if p and p != "__init__"}
+            for root, other in external_indexes(index.settings):
+                users = frozenset(hit.path for package in packages for hit in other.hits(package))
+                found.append((root, other, users))
+        index.derived["external_roots"] = found
     return found
 
 
@@ -125,14 +137,17 @@ def external_root_consumers(index: ProjectIndex, token: str) -> list[Consumer]:
     """Mentions of `token` in the production code of the external consumer roots (`omni-external-roots`).
 
     Each is an external consumer, named `<root label>/<path>`: an out-of-tree plugin or
-    fork uses the surface. The one place that asks other indexes, so that an upstream
+    fork uses the surface. A Python module counts only when it names one of this
+    project's top-level packages (an import, a dotted path); configuration files count. The one place that asks other indexes, so that an upstream
     index can later answer here too.
     """
     found: list[Consumer] = []
-    for root, other in _external_roots(index):
+    for root, other, users in _external_roots(index):
         for hit in other.hits(token):
             if hit.via in EXTERNAL_ROOT_SKIPPED_VIAS or other.location(hit.path) is Location.VALIDATION:
                 continue
+            if hit.path not in users and other.entries.get(hit.path, {}).get("kind") == "python":
+                continue  # a module that never names this project: a name collision
             found.append(Consumer(f"{root.label}/{hit.path}", hit.line, f"external root: {hit.via}", ConsumerKind.EXTERNAL, token))
     return found
 
