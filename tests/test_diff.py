@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from shop_project import PAGED, PAGED_ENTRY, PAGED_GONE, SUBJECT, commit_all, git, git_project, omni
+from shop_project import PAGED, PAGED_ENTRY, PAGED_GONE, SUBJECT, commit_all, git, git_project, omni, write_project
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="the diff needs git")
 
@@ -112,3 +112,17 @@ def test_an_unknown_base_is_a_clear_error(tmp_path: Path) -> None:
     (plain / "pyproject.toml").write_text('[project]\nname = "x"\n')
     proc = omni(["diff"], plain, tmp_path / "cache", GIT_CEILING_DIRECTORIES=str(tmp_path))
     assert proc.returncode == 2 and "pylint-omni diff: git rev-parse --show-toplevel failed" in proc.stderr
+
+
+def test_a_project_in_a_subfolder_of_the_repository(tmp_path: Path) -> None:
+    repo = tmp_path / "monorepo"
+    project = repo / "services" / "shop"
+    write_project(project)
+    (repo / "README.md").write_text("# Many projects\n")
+    git(repo, "init", "-q")
+    commit_all(repo, "shop in a subfolder")
+    git(repo, "update-ref", "refs/remotes/origin/main", "HEAD")
+    git(repo, "checkout", "-qb", "retire-paged")
+    (project / "shop" / "paged.py").write_text(PAGED_GONE)
+    status, data, _ = diff(project, tmp_path / "cache")
+    assert status == 1 and [(f["path"], f["subject"]) for f in data["added"]] == [("shop/kernels.py", SUBJECT)]
