@@ -71,6 +71,9 @@ class OmniSettings:
     max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
     include_rejected: bool = False
     respect_gitignore: bool = True
+    baseline: Path | None = None  # known findings by id: emitted no more (evidence.baseline)
+    external_roots: tuple[str, ...] = ()  # other checkouts (folders) or installed distributions (names)
+    report_by: str = "contract"  # how the Markdown report groups candidates: contract | owner
 
     def cache_key(self) -> tuple[Any, ...]:
         """What makes two indexes of one root differ (the options that change what is scanned)."""
