@@ -29,7 +29,8 @@ from typing import Any, Sequence
 import astroid
 import pylint
 
-from pylint_omni import __version__, baseline_command, diff_command, precommit, report_command
+from pylint_omni import __version__
+from pylint_omni.cli import baseline as baseline_command, diff as diff_command, precommit, report as report_command
 from pylint_omni.plugin import register_scanners
 from pylint_omni.evidence.consumers import ConsumerKind, consumer_kind
 from pylint_omni.index.project_index import ProjectIndex
@@ -37,8 +38,8 @@ from pylint_omni.options import settings_for_root
 from pylint_omni.index.paths import find_project_root
 from pylint_omni.index.scan.data_scan import InputProblem
 from pylint_omni.evidence.identity import looks_like_id
-from pylint_omni.precommit import project_packages
-from pylint_omni.tree_lint import LintFailed, cached_findings, lint_findings, working_tree_state
+from pylint_omni.cli.precommit import project_packages
+from pylint_omni.cli.tree_lint import LintFailed, cached_findings, lint_findings, working_tree_state
 
 
 def _root(arg: str | None) -> Path:

@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 from typing import Sequence
 
-from pylint_omni.precommit import BROKEN_MARKERS, FATAL, PYLINT_ARGS, USAGE_ERROR, project_packages
+from pylint_omni.cli.precommit import BROKEN_MARKERS, FATAL, PYLINT_ARGS, USAGE_ERROR, project_packages
 
 
 def output_formats(markdown: str | None, json_path: str | None, sarif_path: str | None) -> str:

@@ -30,8 +30,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
-from pylint_omni.precommit import project_packages
-from pylint_omni.tree_lint import LintFailed, TreeFindings, cached_findings, lint_findings, run_lint, store_findings
+from pylint_omni.cli.precommit import project_packages
+from pylint_omni.cli.tree_lint import LintFailed, TreeFindings, cached_findings, lint_findings, run_lint, store_findings
 
 BASE_CANDIDATES = ("origin/main", "origin/HEAD", "origin/master", "main", "master")
 GIT_ENV = {"GIT_OPTIONAL_LOCKS": "0", "GIT_TERMINAL_PROMPT": "0"}

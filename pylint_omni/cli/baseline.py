@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Sequence
 
 from pylint_omni.evidence.baseline import baseline_document
-from pylint_omni.precommit import project_packages
-from pylint_omni.tree_lint import LintFailed, lint_findings
+from pylint_omni.cli.precommit import project_packages
+from pylint_omni.cli.tree_lint import LintFailed, lint_findings
 
 
 def write(file: str, root: Path, paths: Sequence[str], extra: Sequence[str]) -> int:
