@@ -7,9 +7,9 @@
 - `index`: what was scanned (files by kind, definitions, registries, problems) and
   the cold and warm build times.
 - `report [PATHS]`: runs pylint with the plugin and writes the audit report.
-- `baseline write FILE [PATHS]`: records today's findings by id (see `baseline_command.py`).
-- `diff [--base REF] [PATHS]`: findings added and resolved since the merge base (`diff_command.py`).
-- `precommit [FILES]`: the advisory pre-commit hook (see `precommit.py`).
+- `baseline write FILE [PATHS]`: records today's findings by id (see `cli/baseline.py`).
+- `diff [--base REF] [PATHS]`: findings added and resolved since the merge base (`cli/diff.py`).
+- `precommit [FILES]`: the advisory pre-commit hook (see `cli/precommit.py`).
 Settings come from the project's `pyproject.toml` (`[tool.pylint.*]` `omni-*` keys).
 """
 
@@ -30,7 +30,7 @@ import astroid
 import pylint
 
 from pylint_omni import __version__
-from pylint_omni.cli import baseline as baseline_command, diff as diff_command, precommit, report as report_command
+from pylint_omni.cli import baseline, diff, precommit, report
 from pylint_omni.plugin import register_scanners
 from pylint_omni.evidence.consumers import ConsumerKind, consumer_kind
 from pylint_omni.index.project_index import ProjectIndex
@@ -239,15 +239,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     register_scanners()  # the same facts (and cache) as a pylint run
     if args.command == "report":
         passed = _pylint_args(args, extra) + ([f"--omni-report-by={args.by}"] if args.by else [])
-        return report_command.run(args.paths, args.output, args.json, args.sarif, passed)
+        return report.run(args.paths, args.output, args.json, args.sarif, passed)
     if args.command == "precommit":
         return precommit.run(args.files, args.project)
     if args.command in ("baseline", "diff"):
         root = Path(args.omni_root).resolve() if getattr(args, "omni_root", None) else find_project_root(Path.cwd())
         paths = [Path(os.path.relpath(Path(p).resolve(), root)).as_posix() for p in args.paths]
         if args.command == "baseline":
-            return baseline_command.write(args.file, root, paths, _pylint_args(args, extra))
-        status = diff_command.run(root, args.base, args.head, paths, _pylint_args(args, extra), args.json)
+            return baseline.write(args.file, root, paths, _pylint_args(args, extra))
+        status = diff.run(root, args.base, args.head, paths, _pylint_args(args, extra), args.json)
         return 0 if args.exit_zero and status == 1 else status
     root = _root(getattr(args, "root", None))
     if not root.is_dir():
