@@ -73,18 +73,27 @@ CANDIDATES = {
                 self._states = {}
                 self._started = {}
                 self._log = {}
+                self._live = set()
+                self._prompts = {}
 
             def add(self, state: StageState) -> None:
                 self._states[state.rid] = state
                 self._started[state.rid] = time.monotonic()
                 self._log[state.rid] = "added"
+                self._live.add(state.rid)
+                self._prompts[state.rid] = state.prompt
 
             def drop(self, rid: str) -> None:
                 del self._states[rid]
                 self._started.pop(rid)
+                self._live.discard(rid)
+                self._prompts.pop(rid)
 
             def size(self) -> int:
-                return len(self._states) + len(self._started) + len(self._log)
+                return len(self._states) + len(self._started) + len(self._log) + len(self._live) + len(self._prompts)
+
+            def active(self, rid: str) -> bool:
+                return rid in self._live and bool(self._prompts[rid])
 
 
         class Topology:
@@ -132,15 +141,17 @@ def test_each_shape_is_reported_with_its_evidence(tmp_path: Path, cache_dir: Pat
         ("pkg/state.py", 19, "INFERENCE"),  # written, never read: touched_at (a call's result: medium)
         ("pkg/state.py", 22, "INFERENCE"),  # read only by tests
         ("pkg/state.py", 23, "INFERENCE"),  # derivable but assigned once: may be a snapshot
-        ("pkg/state.py", 40, "HIGH"),  # two maps, one binding (_log is never removed: not bound)
-        ("pkg/state.py", 59, "HIGH"),  # overwritten provisional value: every builder overwrites it
-    }
+        ("pkg/state.py", 43, "HIGH"),  # a set always equal to a dict's keys
+        ("pkg/state.py", 44, "HIGH"),  # a map whose values are read from the other map's values
+        ("pkg/state.py", 68, "HIGH"),  # overwritten provisional value: every builder overwrites it
+    }  # _started: same keys and lifecycle as _states but another fact (a time): not reported
     mirror = by_line[("pkg/state.py", 14)].message
     assert "StageState copies rid, prompt, budget from Request" in mirror
     assert "keep Request as the single owner" in mirror
-    maps = by_line[("pkg/state.py", 40)].message
-    assert "Table._states and Table._started" in maps and "_log" not in maps.split(":")[0]
-    provisional = by_line[("pkg/state.py", 59)].message
+    assert "Table._live is always the key set of Table._states" in by_line[("pkg/state.py", 43)].message
+    derived = by_line[("pkg/state.py", 44)].message
+    assert "Table._prompts is derivable from Table._states" in derived and "`_prompts[state.rid] = state.prompt`" in derived
+    provisional = by_line[("pkg/state.py", 68)].message
     assert "config.world_size" in provisional and "pkg/build.py:7" in provisional
     assert "tests/test_state.py" in by_line[("pkg/state.py", 22)].message
 
@@ -156,7 +167,7 @@ def test_one_builder_passing_the_value_keeps_the_parameter(tmp_path: Path, cache
             return Topology(config.world_size, config.dp_size)
     '''
     write_project(tmp_path, files)
-    assert not any(f.line == 59 for f in lint(tmp_path, cache_dir))
+    assert not any(f.line == 68 for f in lint(tmp_path, cache_dir))
 
 
 TRAPS = {
@@ -273,7 +284,7 @@ def test_traps_are_silent_and_rejected_with_the_reason(tmp_path: Path, cache_dir
     write_project(tmp_path, TRAPS)
     assert lint(tmp_path, cache_dir) == []
     rejected = {f.line: f.message for f in lint(tmp_path, cache_dir, "--omni-include-rejected=y")}
-    assert all("Rejected:" in message for message in rejected.values())
+    assert all("(rejected: " in message for message in rejected.values())
     expectations = {
         27: "Struct message",  # copies out of a msgspec message
         45: "BaseModel message",  # pydantic
@@ -358,7 +369,7 @@ def test_hierarchy_exceptions_and_prose_readers(tmp_path: Path, cache_dir: Path)
     write_project(tmp_path, HIERARCHY_AND_READERS)
     findings = {(f.path, f.line): f for f in lint(tmp_path, cache_dir, "--omni-include-rejected=y")}
     base = findings[("pkg/models/base.py", 5)].message
-    assert "Rejected: the subclass PagedKvBudget assigns .free_blocks (pkg/models/paged.py:8)" in base
+    assert "rejected: the subclass PagedKvBudget assigns .free_blocks (pkg/models/paged.py:8)" in base
     detail = findings[("pkg/errors.py", 4)]
     assert detail.confidence == "INFERENCE" and "RemoteFailure is an exception" in detail.message
     stage = findings[("pkg/runner.py", 4)]
@@ -370,4 +381,4 @@ def test_hierarchy_exceptions_and_prose_readers(tmp_path: Path, cache_dir: Path)
     view = findings[("pkg/runner.py", 8)]
     assert view.confidence == "INFERENCE" and "a bare copy of `self.items`" in view.message
     forwarded = findings[("pkg/wrappers.py", 12)].message  # the base forwards writes to the wrapped object
-    assert "Rejected: StepWrapper defines __setattr__ (through its base ForwardingWrapper)" in forwarded
+    assert "rejected: StepWrapper defines __setattr__ (through its base ForwardingWrapper)" in forwarded

@@ -211,7 +211,7 @@ def with_rejected(project: Path) -> dict[tuple[str, int], Finding]:
 def test_chain_is_counted_transitively_and_reported_once(with_rejected: dict[tuple[str, int], Finding]) -> None:
     top = with_rejected[("proj/chain.py", 3)]
     assert top.confidence == "HIGH"
-    assert "one implementation, Leaf at proj/leaf.py:3 (through _Middle)" in top.message
+    assert "one implementation, Leaf (proj/leaf.py:3) (through _Middle)" in top.message
     assert ("proj/chain.py", 7) not in with_rejected  # the middle link is covered by the top
 
 
@@ -233,7 +233,7 @@ def test_rejected_with_the_mechanism_named(
 ) -> None:
     finding = with_rejected[where]
     assert finding.confidence == "UNDEFINED"
-    assert f"Rejected: {reason}" in finding.message
+    assert f"rejected: {reason}" in finding.message
 
 
 def test_archived_pages_and_plain_doc_mentions_do_not_reject(with_rejected: dict[tuple[str, int], Finding]) -> None:
@@ -244,7 +244,7 @@ def test_archived_pages_and_plain_doc_mentions_do_not_reject(with_rejected: dict
 def test_single_branch_factories(with_rejected: dict[tuple[str, int], Finding]) -> None:
     guard = with_rejected[("proj/factory.py", 7)]
     assert guard.confidence == "INFERENCE"
-    assert "Factory one_choice() chooses among implementations but has one choice, 'greedy' -> Greedy" in guard.message
+    assert "Factory one_choice() has one choice, 'greedy' -> Greedy" in guard.message
     assert with_rejected[("proj/factory.py", 12)].confidence == "INFERENCE"
     assert ("proj/factory.py", 15) not in with_rejected
     checkpoint = with_rejected[("proj/factory.py", 22)]

@@ -146,7 +146,7 @@ def test_comment_rejects_and_report_lists_it(project: Path, tmp_path: Path, defa
     with_rejected = lint(project, tmp_path, "--omni-include-rejected=y")
     rejected = [f for f in with_rejected if f.line == explained]
     assert len(rejected) == 1
-    assert "Rejected: a comment on the line explains it" in rejected[0].message
+    assert "rejected: a comment on the line explains it" in rejected[0].message
     assert all(f.line != line_of("pylint: disable=redundant") for f in with_rejected)
 
 

@@ -9,16 +9,19 @@ emitted at visit time, at the node, so `# pylint: disable=` and `-j N` just work
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 from astroid import nodes
 from pylint.checkers import BaseChecker
 from pylint.lint import parallel
 
 from pylint_omni.evidence.wording import searched_summary
+from pylint_omni.evidence.benefit import Heat
 from pylint_omni.evidence.consumers import Status, Verdict
 from pylint_omni.evidence.findings import FindingDetails, build_record, recording_findings, write_record
+from pylint_omni.evidence.heat import heat_of, hottest
 from pylint_omni.index.project_index import ProjectIndex, begin_run, get_index
 from pylint_omni.options import RunOptions
 from pylint_omni.index.paths import find_project_root
@@ -96,6 +99,7 @@ class OmniChecker(BaseChecker):
         verdict: Verdict,
         args: tuple[Any, ...],
         details: FindingDetails | None = None,
+        heat_sites: Sequence[nodes.NodeNG] = (),
     ) -> None:
         """Emit a candidate (or, when asked, a rejected finding) and record it for the report.
 
@@ -103,6 +107,8 @@ class OmniChecker(BaseChecker):
         but emitted as messages only with `omni-include-rejected`. A finding silenced by
         a `# pylint: disable=` pragma is not recorded either. Checkers that give no
         `details` still get a record (evidence, owner, validation) for the report.
+        The benefit's heat, unless the checker set it, is the hottest of `heat_sites`
+        (default: the node), read only when a report asks for records.
         """
         if verdict.status is Status.LIVE:
             return
@@ -111,6 +117,9 @@ class OmniChecker(BaseChecker):
             if found is not None:
                 index, relpath = found
                 message = self.msgs[self.linter.msgs_store.get_message_definitions(symbol)[0].msgid][0] % args
+                if details is not None and details.benefit.heat is Heat.UNKNOWN and not details.benefit.heat_reason:
+                    reading = hottest([heat_of(site, index, relpath) for site in heat_sites or (node,)])
+                    details = replace(details, benefit=details.benefit.with_heat(reading.heat, reading.reason))
                 write_record(build_record(index, relpath, symbol, node.fromlineno or 0, node.col_offset or 0, verdict, message, details, searched_summary(index)))
         if verdict.status is Status.REJECTED and not self.settings.include_rejected:
             return

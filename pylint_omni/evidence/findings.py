@@ -36,6 +36,7 @@ class FindingDetails:
     benefit: Benefit
     risk: str
     names: list[str] = field(default_factory=list)  # symbols whose tests validate the change
+    proof: str = ""  # the checker's own proof, in full (the message keeps one short clause of it)
 
 
 @dataclass
@@ -50,6 +51,7 @@ class FindingRecord:
     confidence: str | None
     reason: str
     message: str
+    proof: str
     surface: list[str]
     evidence: dict[str, list[str]]
     searched: str
@@ -102,6 +104,7 @@ def build_record(
         confidence=verdict.confidence if verdict.status is Status.CANDIDATE else None,
         reason=verdict.reason,
         message=message,
+        proof=details.proof,
         surface=details.surface,
         evidence={kind.value: [c.describe() for c in verdict.by_kind(kind)] for kind in ConsumerKind},
         searched=searched,

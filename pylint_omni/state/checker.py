@@ -7,8 +7,9 @@ Five shapes, each proven before it is reported (same names are never proof):
   whose sources change after construction, so it is kept in sync by hand;
 - overwritten provisional values: a constructor field that every production builder
   overwrites right after construction from the same other source;
-- two maps, one binding: two dict fields always written with the same key and
-  removed together;
+- two containers, one fact: a set that is always a dict's key set, two maps (or
+  sets) with the same members, or a map whose values are computed from another's
+  under the same key (`state.maps`; same keys and lifecycle alone are not enough);
 - written, never read: a field no production code reads, by any owner, searched in
   code (attributes, `getattr` strings, literals), YAML/JSON/TOML keys and docs.
 Traps (rejected with the reason): classes that cross a process/IPC boundary, frozen
@@ -32,19 +33,18 @@ from pylint.lint import PyLinter
 
 from pylint_omni.evidence.checker import OmniChecker
 from pylint_omni.state.wording import (
-    derived_details, derived_text, maps_details, maps_text, mirror_details, mirror_text, never_read_details,
-    never_read_text, provisional_details, provisional_text,
+    derived_details, derived_proof, derived_text, maps_details, maps_proof, maps_text, mirror_details, mirror_proof,
+    mirror_text, never_read_details, never_read_text, provisional_details, provisional_proof, provisional_text,
 )
-from pylint_omni.evidence.wording import searched_summary
 from pylint_omni.evidence.consumers import Status, Verdict, judge
 from pylint_omni.evidence.findings import FindingDetails
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.index.paths import Location, key_matches_patterns
 from pylint_omni.state.evidence import OwnerFacts, OwnerLookup, field_readers, provisional_overwrites
-from pylint_omni.state.hierarchy import attribute_hook, hierarchy_claims, is_exception
+from pylint_omni.state.hierarchy import attribute_hook, class_graph, hierarchy_claims, is_exception
+from pylint_omni.state.maps import MapPair, find_map_pairs
 from pylint_omni.state.patterns import (
-    ClassState, Derived, FieldWrite, Mirror, find_bound_maps, find_derived, keyword_mirrors,
-    find_mirrors, read_class_state, removes,
+    ClassState, Derived, FieldWrite, Mirror, find_derived, keyword_mirrors, find_mirrors, read_class_state,
 )
 from pylint_omni.state.sources import (
     collaborator_shortcuts,
@@ -81,8 +81,9 @@ class DuplicatedStateChecker(OmniChecker, BaseTokenChecker):
             SYMBOL,
             "Two owners hold the same fact: field-by-field mirrors of another object, a "
             "field derivable from other fields, a constructor field every builder overwrites, "
-            "two maps recording one binding, or a field nothing in production reads. Keep "
-            "one owner; the message names both owners, the fields and the evidence.",
+            "a set or map that follows from another one (its key set, its values), or a field "
+            "nothing in production reads. Keep one owner; the message names both owners and "
+            "the evidence.",
         ),
     }
 
@@ -125,9 +126,10 @@ class DuplicatedStateChecker(OmniChecker, BaseTokenChecker):
                 continue  # one finding per field: the mirror already names it
             reported.add(derived.name)
             self._report_derived(derived, owner, state)
-        for group in find_bound_maps(state):
-            reported.update(group)
-            self._report_maps(group, owner, state)
+        for pair in find_map_pairs(state):
+            if pair.derived not in reported:
+                reported.update((pair.primary, pair.derived))
+                self._report_maps(pair, owner, state)
         for name in sorted(state.writes):
             if name not in reported and self._report_provisional(name, owner, state):
                 reported.add(name)
@@ -180,8 +182,15 @@ class DuplicatedStateChecker(OmniChecker, BaseTokenChecker):
                 reasons.append(f"{claims[0].describe(name)}: a property or a deleted copy would break it")
         return reasons[:1]
 
-    def _emit(self, node: nodes.NodeNG, verdict: Verdict, text: str, details: FindingDetails) -> None:
-        self.emit(SYMBOL, node, verdict, (text,), details)
+    def _emit(self, node: nodes.NodeNG, verdict: Verdict, text: str, details: FindingDetails,
+              writes: list[FieldWrite] | None = None) -> None:
+        """Emit at `node`; the benefit's heat is the hottest of the field's `writes` (default: the node)."""
+        self.emit(SYMBOL, node, verdict, (text,), details, heat_sites=[w.node for w in writes or []])
+
+    def _family(self, klass: nodes.ClassDef) -> set[str]:
+        """The class and its project bases and subclasses: the only owners whose writes count as evidence."""
+        assert self._index is not None
+        return class_graph(self._index).family(self._relpath, klass.lineno) or {klass.name}
 
     def _class_sites(self, *names: str) -> list[str]:
         """`path:line class Name` of each project class with that name, when the index has exactly one."""
@@ -214,19 +223,19 @@ class DuplicatedStateChecker(OmniChecker, BaseTokenChecker):
             rejects.append(f"deliberate snapshot: copied in {mirror.method}")
         compat = self._compat_note(klass, mirror.fields[0], [mirror.anchor.lineno])
         rejects += [compat] if compat else []
-        written = {n: self._lookup.foreign_writes(n) for n in mirror.fields}
+        family = self._family(klass)
+        written = {n: self._lookup.foreign_writes(n, family) for n in mirror.fields}
         elsewhere = [f"{n} ({w[0]})" for n, w in written.items() if w]
         if elsewhere:
-            mediums.append("fields also assigned outside the class, maybe on this owner: " + ", ".join(elsewhere[:3]))
+            mediums.append(f"also assigned outside {klass.name} on an object that may be one: " + ", ".join(elsewhere[:2]))
         verdict = self._verdict(rejects, mediums, "each field is assigned once, from the same source")
         keeps_source = mirror.source.as_string() in {
             w.value.as_string() for ws in state.writes.values() for w in ws if w.value is not None
         }
-        self._emit(mirror.anchor, verdict, mirror_text(
-            klass.name, source_name or mirror.source.as_string(), mirror, keeps_source, verdict,
-            searched_summary(self._index),
-        ), mirror_details(self._relpath, klass.name, source_name or mirror.source.as_string(), mirror,
-                          self._class_sites(source_name)))
+        source = source_name or mirror.source.as_string()
+        self._emit(mirror.anchor, verdict, mirror_text(klass.name, source, mirror, verdict), mirror_details(
+            self._relpath, klass.name, source, mirror, self._class_sites(source_name),
+            mirror_proof(mirror, keeps_source, klass.name)))
 
     def _report_keyword_mirror(self, mirror: Mirror) -> None:
         assert self._index is not None and self._lookup is not None and mirror.call is not None
@@ -249,11 +258,10 @@ class DuplicatedStateChecker(OmniChecker, BaseTokenChecker):
         if any(word in mirror.method.lower() for word in SNAPSHOT_METHOD_WORDS):
             rejects.append(f"deliberate snapshot: copied in {mirror.method}")
         verdict = self._verdict(rejects, mediums, "both owners are project classes holding the same fields")
-        self._emit(mirror.call, verdict, mirror_text(
-            target.name, source_name or mirror.source.as_string(), mirror, False, verdict,
-            searched_summary(self._index),
-        ), mirror_details(self._relpath, target.name, source_name or mirror.source.as_string(), mirror,
-                          self._class_sites(target.name, source_name)))
+        source = source_name or mirror.source.as_string()
+        self._emit(mirror.call, verdict, mirror_text(target.name, source, mirror, verdict), mirror_details(
+            self._relpath, target.name, source, mirror, self._class_sites(target.name, source_name),
+            mirror_proof(mirror, False, target.name)))
 
     def _report_derived(self, derived: Derived, owner: OwnerFacts, state: ClassState) -> None:
         assert self._index is not None and self._lookup is not None
@@ -275,39 +283,34 @@ class DuplicatedStateChecker(OmniChecker, BaseTokenChecker):
         calls = {c.func.as_string() for w in derived.sites for c in w.value.nodes_of_class(nodes.Call)}
         if calls - CHEAP_CALLS:
             mediums.append(f"recomputing {', '.join(sorted(calls - CHEAP_CALLS))}() on every read may cost more")
-        written = self._lookup.foreign_writes(derived.name)
+        written = self._lookup.foreign_writes(derived.name, self._family(klass))
         if written:
-            mediums.append(f"{derived.name} is also assigned outside the class, maybe on this owner ({', '.join(written[:3])})")
+            mediums.append(f"{derived.name} is also assigned outside {klass.name} on an object that may be one ({', '.join(written[:2])})")
         changed = sorted(set().union(*(state.changed_in(s) for s in derived.sources)) - state.construction_methods())
         verdict = self._verdict(rejects, mediums, "re-derived by hand at every site")
-        self._emit(state.first_write(derived.name).node, verdict, derived_text(
-            klass.name, derived, changed, verdict, searched_summary(self._index),
-        ), derived_details(self._relpath, klass.name, derived))
+        self._emit(state.first_write(derived.name).node, verdict, derived_text(klass.name, derived, changed, verdict),
+                   derived_details(self._relpath, klass.name, derived, derived_proof(derived, changed)), derived.sites)
 
-    def _report_maps(self, group: list[str], owner: OwnerFacts, state: ClassState) -> None:
-        assert self._index is not None
+    def _report_maps(self, pair: MapPair, owner: OwnerFacts, state: ClassState) -> None:
+        assert self._index is not None and self._lookup is not None
         klass = state.node
+        group = [pair.primary, pair.derived]
         rejects = owner_rejections(owner, snapshot=False)
-        compat = self._compat_note(klass, group[1], [state.first_write(n).node.lineno for n in group])
+        compat = self._compat_note(klass, pair.derived, [state.first_write(n).node.lineno for n in group])
         rejects += [compat] if compat else []
         mediums = []
-        if not all(removes(state, n) for n in group):
-            mediums.append("never removed: a shared lifetime is not shown")
         escaped = [n for n in group if n in state.escapes]
         if escaped:
-            mediums.append(f"{', '.join(escaped)} handed out of the class: other writers are unknown")
-        span = self._span(klass)
-        outside = [
-            f"{n} ({hit.path}:{hit.line})" for n in group for hit in self._index.hits(n)[:40]
-            if hit.via in ("attr", "attr-store") and not (hit.path == span[0] and span[1] <= hit.line <= span[2])
-        ]
+            mediums.append(f"{', '.join(escaped)} handed out of {klass.name}: a holder may change one without the other")
+        family = self._family(klass)
+        outside = [f"{n} ({w})" for n in group for w in self._lookup.foreign_writes(n, family)[:1]]
         if outside:
-            mediums.append("also used outside the class, maybe on this owner: " + ", ".join(outside[:3]))
-        methods = sorted({m for n in group for m, _, _ in state.map_ops[n]})
-        verdict = self._verdict(rejects, mediums, "same keys, same methods, same removals")
-        self._emit(state.first_write(group[0]).node, verdict, maps_text(
-            klass.name, group, methods, verdict, searched_summary(self._index),
-        ), maps_details(self._relpath, klass.name, group, [state.first_write(n).node.lineno for n in group], methods))
+            mediums.append(f"also assigned outside {klass.name} on an object that may be one: " + ", ".join(outside[:2]))
+        verdict = self._verdict(rejects, mediums, pair.how.replace("`", ""))
+        lines = [state.first_write(n).node.lineno for n in group]
+        writes = [w for n in group for w in state.writes[n]]
+        self._emit(state.first_write(pair.derived).node, verdict, maps_text(klass.name, pair, verdict),
+                   maps_details(self._relpath, klass.name, pair, lines, maps_proof(pair)), writes)
 
     def _report_provisional(self, name: str, owner: OwnerFacts, state: ClassState) -> bool:
         assert self._index is not None
@@ -325,9 +328,10 @@ class DuplicatedStateChecker(OmniChecker, BaseTokenChecker):
         compat = self._compat_note(state.node, name, [write.node.lineno])
         rejects += [compat] if compat else []
         verdict = self._verdict(rejects, [], "every production construction overwrites it")
-        self._emit(write.node, verdict, provisional_text(
-            state.node.name, name, write.value.name, overwrites, verdict, searched_summary(self._index),
-        ), provisional_details(self._relpath, write.node.lineno, state.node.name, name, write.value.name, overwrites))
+        klass = state.node.name
+        self._emit(write.node, verdict, provisional_text(klass, name, write.value.name, overwrites, verdict),
+                   provisional_details(self._relpath, write.node.lineno, klass, name, write.value.name, overwrites,
+                                       provisional_proof(klass, name, overwrites)))
         return True
 
     def _report_never_read(self, name: str, owner: OwnerFacts, state: ClassState) -> None:
@@ -356,9 +360,8 @@ class DuplicatedStateChecker(OmniChecker, BaseTokenChecker):
         verdict = judge(readers, reject_reasons=rejects, medium_reasons=mediums)
         if verdict.status is Status.LIVE:
             return
-        self._emit(state.first_write(name).node, verdict, never_read_text(
-            klass.name, name, writes, verdict, searched_summary(self._index),
-        ), never_read_details(self._relpath, klass.name, name, writes))
+        self._emit(state.first_write(name).node, verdict, never_read_text(klass.name, name, writes, verdict),
+                   never_read_details(self._relpath, klass.name, name, writes), writes)
 
     @staticmethod
     def _value_doubts(writes: list[FieldWrite], owner: OwnerFacts, rejects: list[str]) -> list[str]:

@@ -59,7 +59,7 @@ class OwnerLookup:
         self._sent: dict[str, str] | None = None
         self._reflected: dict[str, str] | None = None
         self._mentions: dict[str, set[str]] = {}
-        self._foreign: dict[str, list[str]] | None = None
+        self._foreign: dict[str, list[tuple[str, int, str]]] | None = None
 
     def _payload_tables(self) -> None:
         sent: dict[str, str] = {}
@@ -81,16 +81,31 @@ class OwnerLookup:
             self._payload_tables()
         return self._reflected.get(name)  # type: ignore[union-attr]
 
-    def foreign_writes(self, name: str) -> list[str]:
-        """Production `obj.name = ...` on objects other than `self` (this owner's or another's)."""
+    def foreign_writes(self, name: str, family: set[str]) -> list[str]:
+        """Production `obj.name = ...` (obj not `self`) that may write this owner's field, as `path:line`.
+
+        Evidence only from the same owner: a write whose receiver is known to be
+        another class (a parameter annotated `Other`, a local bound to `Other(...)`)
+        is that class's field. A receiver of unknown class counts only in a module
+        that names one of the owner's classes (`family`): elsewhere it cannot be
+        this owner's object without an untyped hand-over the index cannot see.
+        """
         if self._foreign is None:
-            table: dict[str, list[str]] = {}
+            table: dict[str, list[tuple[str, int, str]]] = {}
             for rel, facts in self.index.python_files():
                 if self.index.location(rel) is Location.PRODUCTION:
-                    for attr, line, *_ in facts.get("attr_writes", []):
-                        table.setdefault(attr, []).append(f"{rel}:{line}")
+                    for attr, line, *rest in facts.get("attr_writes", []):
+                        table.setdefault(attr, []).append((rel, line, rest[3] if len(rest) > 3 else ""))
             self._foreign = table
-        return self._foreign.get(name, [])
+        found = []
+        for rel, line, owner in self._foreign.get(name, []):
+            if owner:
+                same = owner in family
+            else:
+                same = any(self.index.occurrences(rel, cls) for cls in family)
+            if same:
+                found.append(f"{rel}:{line}")
+        return found
 
     def declared_message(self, name: str) -> str | None:
         """Why a project class of that name is a message, read from the index's bases."""
@@ -345,7 +360,7 @@ def _overwrite_after(facts: dict[str, Any], path: str, line: int, class_name: st
     for callee, call_line, var, func in facts.get("bound_calls", []):
         if callee != class_name or call_line != line:
             continue
-        for attr, write_line, obj, source, write_func in facts.get("attr_writes", []):
+        for attr, write_line, obj, source, write_func, *_ in facts.get("attr_writes", []):
             if attr == field_name and obj == var and write_func == func and write_line > line and source:
                 return Overwrite(path, write_line, source)
     return None

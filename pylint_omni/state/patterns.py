@@ -8,8 +8,8 @@ The detectors below read that record; the cross-file evidence lives in
 - `find_mirrors`: three or more `self.X = src.X` from one source in one method;
 - `keyword_mirrors`: `Cls(X=src.X, Y=src.Y, Z=src.Z)`, three or more from one source;
 - `find_derived`: a field only ever assigned from other fields of the same object
-  (a single bare copy, `self.a = self.b`, is an alias or a coinciding fact: left out);
-- `find_bound_maps`: two dict fields always written and removed together, same key.
+  (a single bare copy, `self.a = self.b`, is an alias or a coinciding fact: left out).
+Maps and sets whose contents follow one another are found in `state.maps`.
 """
 
 from __future__ import annotations
@@ -27,7 +27,9 @@ MUTATING_METHODS = frozenset({
 })
 PURE_FUNCTIONS = frozenset({"len", "bool", "int", "float", "str", "min", "max", "abs", "sum", "any", "all", "round", "tuple", "frozenset"})
 READ_ONLY_CALLS = PURE_FUNCTIONS | {"isinstance", "iter", "list", "sorted", "enumerate", "zip", "print", "repr", "id", "hash", "next"}
-DICT_FACTORIES = frozenset({"dict", "defaultdict", "OrderedDict"})
+# Keyed operations of dicts and sets: a set's `add(k)` / `discard(k)` mirror a dict's `d[k] = v` / `del d[k]`.
+MAP_OPS = {"setdefault": "set", "add": "set", "pop": "del", "popitem": "del", "discard": "del", "remove": "del",
+           "clear": "clear", "update": "update"}
 SNAPSHOT_WORDS = ("initial", "init_", "orig", "prev", "last", "old_", "saved", "start", "snapshot", "baseline", "first")
 
 
@@ -50,6 +52,7 @@ class ClassState:
     writes: dict[str, list[FieldWrite]] = field(default_factory=dict)
     mutated_in: dict[str, set[str]] = field(default_factory=dict)  # field -> methods mutating its object
     map_ops: dict[str, list[tuple[str, str, str]]] = field(default_factory=dict)  # field -> (method, op, key)
+    map_values: dict[str, list[tuple[str, str, nodes.NodeNG]]] = field(default_factory=dict)  # field -> (method, key, value)
     escapes: set[str] = field(default_factory=set)  # fields whose object is handed out
     dynamic_self: list[str] = field(default_factory=list)  # vars(self), self.__dict__, getattr(self, var)
     callers: dict[str, set[str]] = field(default_factory=dict)  # method -> methods calling `self.method(...)`
@@ -150,6 +153,8 @@ def _record_use(state: ClassState, name: str, node: nodes.Attribute, method: str
         if parent.ctx is not None and parent.ctx.name == "Store":
             state.map_ops.setdefault(name, []).append((method, "set", key))
             state.mutated_in.setdefault(name, set()).add(method)
+            if isinstance(parent.parent, nodes.Assign) and parent in parent.parent.targets:
+                state.map_values.setdefault(name, []).append((method, key, parent.parent.value))
         elif parent.ctx is not None and parent.ctx.name == "Del":
             state.map_ops.setdefault(name, []).append((method, "del", key))
             state.mutated_in.setdefault(name, set()).add(method)
@@ -159,9 +164,11 @@ def _record_use(state: ClassState, name: str, node: nodes.Attribute, method: str
         if parent.attrname in MUTATING_METHODS:
             state.mutated_in.setdefault(name, set()).add(method)
             key = call.args[0].as_string() if call.args else ""
-            op = {"setdefault": "set", "pop": "del", "popitem": "del", "clear": "clear", "update": "update"}.get(parent.attrname)
+            op = MAP_OPS.get(parent.attrname)
             if op:
                 state.map_ops.setdefault(name, []).append((method, op, key if op in ("set", "del") else ""))
+            if parent.attrname == "setdefault" and len(call.args) > 1:
+                state.map_values.setdefault(name, []).append((method, key, call.args[1]))
         return
     if isinstance(parent, (nodes.AssignAttr, nodes.DelAttr)) and parent.expr is node:
         state.mutated_in.setdefault(name, set()).add(method)  # self.x.y = v
@@ -342,40 +349,3 @@ def _is_attribute_path(value: nodes.NodeNG | None, self_name: str) -> bool:
     while isinstance(value, nodes.Attribute):
         value = value.expr
     return isinstance(value, nodes.Name) and value.name == self_name
-
-
-# -- two maps, one binding -------------------------------------------------------------
-def _is_dict_init(write: FieldWrite) -> bool:
-    value = write.value
-    if isinstance(value, nodes.Dict):
-        return not value.items
-    if isinstance(value, nodes.Call):
-        return value.func.as_string().rpartition(".")[2] in DICT_FACTORIES and not value.args[1:]
-    return False
-
-
-def find_bound_maps(state: ClassState) -> list[list[str]]:
-    """Groups of dict fields that every method writes and removes with the same keys."""
-    maps = []
-    for name, writes in state.writes.items():
-        resets = [w for w in writes if w.method not in INIT_METHODS]
-        if writes and all(_is_dict_init(w) for w in writes) and not resets and state.map_ops.get(name):
-            maps.append(name)
-    signatures: dict[str, frozenset] = {}
-    for name in maps:
-        per_method: dict[str, Counter] = {}
-        for method, op, key in state.map_ops[name]:
-            per_method.setdefault(method, Counter())[(op, key)] += 1
-        if any(op == "update" for _, op, _ in state.map_ops[name]):
-            continue
-        if not any(op == "set" for _, op, _ in state.map_ops[name]):
-            continue
-        signatures[name] = frozenset((m, frozenset(c.items())) for m, c in per_method.items())
-    groups: dict[frozenset, list[str]] = {}
-    for name, signature in signatures.items():
-        groups.setdefault(signature, []).append(name)
-    return [sorted(g, key=lambda n: state.first_write(n).node.lineno or 0) for g in groups.values() if len(g) >= 2]
-
-
-def removes(state: ClassState, name: str) -> bool:
-    return any(op in ("del", "clear") for _, op, _ in state.map_ops.get(name, []))
