@@ -40,8 +40,9 @@ class Benefit:
     real but small finding (a no-op call, one unread field) that the report bundles
     with its kind in the same file or class; `text`: the gain in words.
     `heat_reason` says why the code is hot or cold (`in forward()`, `error path`);
-    `bundle` names one micro finding for a bundle title (`no-op .to() call`), and
-    `scope` the class or function it sits in (`Sampler.forward()`).
+    `bundle` names one micro finding for a bundle title (`no-op .to() call`),
+    `scope` the class or function it sits in (`Sampler.forward()`), and `sites` how
+    many places the one finding covers (identical sibling lines reported once).
     """
 
     lines: int
@@ -52,6 +53,7 @@ class Benefit:
     heat_reason: str = ""
     bundle: str = ""
     scope: str = ""
+    sites: int = 1
 
     def with_heat(self, heat: Heat, reason: str) -> Benefit:
         return replace(self, heat=heat, heat_reason=reason)
@@ -60,6 +62,7 @@ class Benefit:
         return {
             "lines": self.lines, "kind": self.kind.value, "text": self.text, "heat": self.heat.value,
             "heat_reason": self.heat_reason, "micro": self.micro, "bundle": self.bundle, "scope": self.scope,
+            "sites": self.sites,
         }
 
     @classmethod
@@ -76,4 +79,5 @@ class Benefit:
         return cls(
             int(data.get("lines") or 0), kind, str(data.get("text") or ""), heat, bool(data.get("micro")),
             str(data.get("heat_reason") or ""), str(data.get("bundle") or ""), str(data.get("scope") or ""),
+            int(data.get("sites") or 1),
         )

@@ -36,7 +36,8 @@ def score(benefit: Benefit) -> float:
     """The benefit as one number: weighted lines, plus heat-scaled run-time gain for data movement."""
     value = max(benefit.lines, 1) * KIND_WEIGHT.get(benefit.kind, 1.0)
     if benefit.kind is BenefitKind.TRANSFERS:
-        value = value * HEAT_FACTOR[benefit.heat] + (0.0 if benefit.micro else RUNTIME_GAIN * HEAT_FACTOR[benefit.heat])
+        gain = 0.0 if benefit.micro else RUNTIME_GAIN * benefit.sites
+        value = (value + gain) * HEAT_FACTOR[benefit.heat]
     elif benefit.kind is BenefitKind.STATE:
         value *= STATE_HEAT_FACTOR[benefit.heat]
     return round(value * (MICRO_FACTOR if benefit.micro else 1.0), 2)
@@ -100,9 +101,11 @@ def bundle_title(members: list[Ranked]) -> str:
     noun = members[0].benefit.bundle or members[0].symbol
     classes = {_scope_class(m.benefit.scope) for m in members}
     owner = f" of `{classes.pop()}`" if len(classes) == 1 and "" not in classes else ""
-    lines = sorted({m.line for m in members})
-    shown = ", ".join(str(n) for n in lines[:MAX_LINES_LISTED]) + (", ..." if len(lines) > MAX_LINES_LISTED else "")
-    return f"{len(members)} {_plural(noun, len(members))}{owner} in `{members[0].path}`: lines {shown}"
+    ordered = sorted(members, key=lambda m: m.line)
+    shown = ", ".join(f"{m.line}" + (f" (×{m.benefit.sites})" if m.benefit.sites > 1 else "") for m in ordered[:MAX_LINES_LISTED])
+    count = sum(m.benefit.sites for m in members)
+    return f"{count} {_plural(noun, count)}{owner} in `{members[0].path}`: lines {shown}" + (
+        ", ..." if len(members) > MAX_LINES_LISTED else "")
 
 
 def _entry(members: list[Ranked]) -> Entry:

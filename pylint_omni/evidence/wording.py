@@ -54,8 +54,18 @@ def short_message(what: str, fix: str, evidence: str) -> str:
     text = f"{what}; {fix} ({evidence})."
     if len(text) > MESSAGE_BUDGET and len(evidence) > 40:
         room = max(40, MESSAGE_BUDGET - len(what) - len(fix) - 6)
-        text = f"{what}; {fix} ({evidence[: room - 1].rstrip()}…)."
+        text = f"{what}; {fix} ({_cut(evidence, room - 1)}…)."
     return text
+
+
+def _cut(text: str, room: int) -> str:
+    """`text` cut to `room` characters at the last clause or word boundary (never inside a path)."""
+    head = text[:room]
+    for separator in ("; ", ", ", " "):
+        at = head.rfind(separator)
+        if at >= room // 2:
+            return head[:at].rstrip(" ,;:")
+    return head.rstrip()
 
 
 def sentence(text: str) -> str:
