@@ -39,7 +39,7 @@ from pylint_omni.state.wording import (
 from pylint_omni.evidence.consumers import Status, Verdict, judge
 from pylint_omni.evidence.findings import FindingDetails
 from pylint_omni.index.project_index import ProjectIndex
-from pylint_omni.index.paths import Location, key_matches_patterns
+from pylint_omni.index.paths import Location
 from pylint_omni.state.evidence import OwnerFacts, OwnerLookup, field_readers, provisional_overwrites
 from pylint_omni.state.hierarchy import attribute_hook, class_graph, hierarchy_claims, is_exception
 from pylint_omni.state.maps import MapPair, find_map_pairs
@@ -278,8 +278,6 @@ class DuplicatedStateChecker(OmniChecker, BaseTokenChecker):
         mediums = []
         if derived.bare:
             mediums.append(f"a bare copy of `{derived.expression}`: the two names may be distinct facts that coincide")
-        if len(derived.sites) == 1:
-            mediums.append("assigned once: it may be a deliberate snapshot of the sources at that moment")
         calls = {c.func.as_string() for w in derived.sites for c in w.value.nodes_of_class(nodes.Call)}
         if calls - CHEAP_CALLS:
             mediums.append(f"recomputing {', '.join(sorted(calls - CHEAP_CALLS))}() on every read may cost more")
@@ -299,9 +297,6 @@ class DuplicatedStateChecker(OmniChecker, BaseTokenChecker):
         compat = self._compat_note(klass, pair.derived, [state.first_write(n).node.lineno for n in group])
         rejects += [compat] if compat else []
         mediums = []
-        escaped = [n for n in group if n in state.escapes]
-        if escaped:
-            mediums.append(f"{', '.join(escaped)} handed out of {klass.name}: a holder may change one without the other")
         family = self._family(klass)
         outside = [f"{n} ({w})" for n in group for w in self._lookup.foreign_writes(n, family)[:1]]
         if outside:
@@ -353,10 +348,10 @@ class DuplicatedStateChecker(OmniChecker, BaseTokenChecker):
         rejects += [compat] if compat else []
         mediums = self._value_doubts(writes, owner, rejects)
         if is_exception(klass):
-            mediums.append(f"{klass.name} is an exception: handlers read its fields as `err.{name}` on the caught object, which the index cannot tie to this class")
-        loaded = self._lookup.loaded_by_name(klass.name) if self._lookup else None
-        if loaded or key_matches_patterns(klass.name, self.settings.external_key_patterns):
-            mediums.append(f"{klass.name} is loaded by name ({loaded or 'an externally keyed class name'}): code outside the repository may read its fields")
+            mediums.append(f"{klass.name} is an exception: callers outside the repository may read .{name} of the caught error")
+        loaded = self._lookup.loaded_by_name(klass.name) if self._lookup and not name.startswith("_") else None
+        if loaded:
+            mediums.append(f"{klass.name} is loaded by name ({loaded}): code outside the repository may read .{name}")
         verdict = judge(readers, reject_reasons=rejects, medium_reasons=mediums)
         if verdict.status is Status.LIVE:
             return
@@ -374,10 +369,28 @@ class DuplicatedStateChecker(OmniChecker, BaseTokenChecker):
                 rejects.append(f"keeps {sorted(names & KEEP_ALIVE_CALLS)[0]}(...) alive (line {write.node.lineno})")
             elif owner.torch_module and not _is_plain_data(write.value):
                 rejects.append(f"{owner.name} is a torch module: the value may be a registered submodule or parameter")
-            elif isinstance(write.value, nodes.Call) and write.value.func.as_string().rpartition(".")[2] not in PLAIN_VALUE_CALLS:
-                # the stored object itself, not a value looked up (`cfg.get(...)`) or converted
-                mediums.append(f"the value of line {write.node.lineno} is a call: the reference may be kept on purpose")
+            elif isinstance(write.value, nodes.Call) and _kept_object(write.value):
+                # the stored object itself, not a value looked up (`cfg.get(...)`) or computed
+                callee = write.value.func.as_string().rpartition(".")[2]
+                mediums.append(f"line {write.node.lineno} keeps the {callee}(...) object: it may need to stay alive")
         return mediums
+
+
+RESOURCE_WORDS = re.compile(
+    r"socket|connect|client|server|thread|process|pool|executor|stream|session|engine|open|start|spawn|launch|"
+    r"hook|handle|lock|event|queue|listen|subscri|watch|timer|context|manager", re.I)
+
+
+def _kept_object(call: nodes.Call) -> bool:
+    """A call whose result may matter by being kept: a constructed object, or a resource-like factory.
+
+    A function returning a value (`get_dtype(cfg)`, `time.monotonic()`) does not: an
+    unread field holding it is simply unread.
+    """
+    callee = call.func.as_string().rpartition(".")[2]
+    if callee in PLAIN_VALUE_CALLS:
+        return False
+    return callee[:1].isupper() or bool(RESOURCE_WORDS.search(callee))
 
 
 def _is_plain_data(value: nodes.NodeNG | None) -> bool:

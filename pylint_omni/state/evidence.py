@@ -32,6 +32,7 @@ PICKLE_METHODS = frozenset({"__getstate__", "__setstate__", "__reduce__", "__red
 SAFE_BASES = frozenset({"object", "ABC", "abc.ABC", "Generic", "typing.Generic", "Protocol", "typing.Protocol", "Exception"})
 TORCH_MODULE_PREFIXES = ("torch.nn.", "nn.Module")
 LOADING_VIAS = frozenset({"dotted", "str", "yaml-value", "json", "toml", "resolver", "import_module", "fstr", "getattr", "script"})
+DYNAMIC_LOADING_VIAS = frozenset({"resolver", "import_module", "fstr"})
 NON_READING_VIAS = frozenset({"name", "store", "attr-store", "import", "all", "base", "call"})
 # Words of prose (docs, YAML string values, shell scripts): a reader only when qualified, `obj.name`.
 PROSE_VIAS = frozenset({"doc", "yaml-value", "script"})
@@ -116,11 +117,19 @@ class OwnerLookup:
         return None
 
     def loaded_by_name(self, name: str) -> str | None:
-        """Where a class is named by a string (registry, import string, entry point, config)."""
+        """Where a class is loaded by a path that names it (`pkg.mod.Cls` in code or config, an entry point,
+        a resolver or `import_module` argument), as `path:line (via)`.
+
+        A bare string equal to the class name (a log label, a list of supported
+        architectures, a dashboard title) only picks which class this repository
+        builds; it hands no instance to code outside, so it is not a loader here.
+        """
         for hit in self.index.hits(name):
-            if hit.via.startswith("entry-point:") or (
-                hit.via in LOADING_VIAS and self.index.location(hit.path) is Location.PRODUCTION
-            ):
+            if hit.via.startswith("entry-point:"):
+                return f"{hit.path}:{hit.line} ({hit.via})"
+            if hit.via not in LOADING_VIAS or self.index.location(hit.path) is not Location.PRODUCTION:
+                continue
+            if hit.via in DYNAMIC_LOADING_VIAS or hit.line in _qualified_lines(self.index, hit.path).get(name, ()):
                 return f"{hit.path}:{hit.line} ({hit.via})"
         return None
 

@@ -10,8 +10,11 @@ facts. A pair is reported only with a derivation the report can name:
 - **derived values**: a map whose every value is computed from the value the other
   map gets under the same key in the same method (`b[k] = len(v)` beside `a[k] = v`),
   or read from it (`b[k] = self.a[k].x`).
-Both containers must be created empty in the constructor only, and every method must
-do the same keyed operations on both (`state.patterns` records them).
+Both containers must be created empty in the constructor only, every block of every
+method must do the same keyed operations on both (`state.patterns` records them: an
+`add` in one branch of an `if` and the dict write in the other are not paired), and neither
+may be handed out of the class (a holder could change one without the other, so the
+derivation would not be proven).
 """
 
 from __future__ import annotations
@@ -58,19 +61,28 @@ def _containers(state: ClassState) -> dict[str, str]:
     found = {}
     for name, writes in state.writes.items():
         kinds = {_container(w) for w in writes}
-        if len(kinds) != 1 or None in kinds or any(w.method not in INIT_METHODS for w in writes):
+        if len(kinds) != 1 or None in kinds or any(w.method not in INIT_METHODS for w in writes) or name in state.escapes:
             continue
         ops = state.map_ops.get(name, [])
-        if ops and any(op == "set" for _, op, _ in ops) and not any(op == "update" for _, op, _ in ops):
+        if ops and any(op == "set" for _, op, _, _ in ops) and not any(op == "update" for _, op, _, _ in ops):
             found[name] = kinds.pop()  # type: ignore[assignment]
     return found
 
 
+def _block(node: nodes.NodeNG) -> tuple[int, str]:
+    """The statement list that runs `node`: its parent and the field (`body`, `orelse`, ...) holding it."""
+    statement = node.statement()
+    parent = statement.parent
+    for name in ("body", "orelse", "handlers", "finalbody"):
+        if statement in (getattr(parent, name, None) or []):
+            return id(parent), name
+    return id(parent), ""
+
+
 def _signature(state: ClassState, name: str) -> frozenset:
-    per_method: dict[str, Counter] = {}
-    for method, op, key in state.map_ops[name]:
-        per_method.setdefault(method, Counter())[(op, key)] += 1
-    return frozenset((m, frozenset(c.items())) for m, c in per_method.items())
+    """Keyed operations per method and block: two containers with one signature change together."""
+    counted = Counter((method, op, key, _block(where)) for method, op, key, where in state.map_ops[name])
+    return frozenset(counted.items())
 
 
 def _names(value: nodes.NodeNG) -> set[str]:
@@ -155,6 +167,6 @@ def _pair(state: ClassState, containers: dict[str, str], first: str, second: str
         if not found[1].startswith(f"`{second}"):
             first, second = second, first
         relation, how = found
-    methods = tuple(sorted({m for n in (first, second) for m, _, _ in state.map_ops[n]}))
-    removed = all(any(op in ("del", "clear") for _, op, _ in state.map_ops[n]) for n in (first, second))
+    methods = tuple(sorted({m for n in (first, second) for m, _, _, _ in state.map_ops[n]}))
+    removed = all(any(op in ("del", "clear") for _, op, _, _ in state.map_ops[n]) for n in (first, second))
     return MapPair(first, second, relation, how, methods, removed)
