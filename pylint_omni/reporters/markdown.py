@@ -1,10 +1,12 @@
 """`omni-report`: the audit as Markdown, for people.
 
 Header (root, audit base, versions, what was scanned, what could not run), a summary
-table, the candidates strongest first grouped by owning design contract (else by
-package), then the rejected ideas, one collapsible table per message. What every
-finding shares (what was searched, the contract's validation) is said once, not per
-finding.
+table, the top candidates, the candidates grouped by owning design contract (else by
+package) with bundles of micro findings and a compact table of small medium ones, then
+the rejected ideas, one collapsible table per message. What every finding shares (what
+was searched, the contract's validation) is said once, not per finding. The order,
+the bundles and the top come from `evidence.ranking` (through `Audit.entries`): this
+module only renders them.
 """
 
 from __future__ import annotations
