@@ -175,7 +175,7 @@ def _merge(call: nodes.Call, inner: nodes.NodeNG, kind: str, arg: nodes.NodeNG, 
         return None
     keywords = [f"{kw.arg}={kw.value.as_string()}" for c in (inner, call) for kw in c.keywords or () if kw.arg not in ("device", "dtype")]
     merged = f"{receiver(inner).as_string()}.to({', '.join([device.as_string(), dtype.as_string(), *keywords])})"
-    why = f"{source} and {target} have the same width" if same_width else "the conversion stays on the device (non-blocking)"
+    why = f"same bytes: {source} and {target} have one width" if same_width else "same bytes: the conversion stays on the device"
     weakest = min(strength, other_strength)
     return CopyFinding(
         node=call,
