@@ -56,6 +56,8 @@ from pylint_omni.state.sources import (
 
 SYMBOL = "duplicated-state-field"
 COMPAT_WORDS = ("alias", "compat", "backward", "deprecat", "legacy")
+# A comment naming a reader elsewhere ("so that the patched function can access it", "read by the runner").
+READER_WORDS = re.compile(r"\b(can|could|to|will|may)\s+(\w+\s+)?access\b|\b(read|used|needed|consumed|expected|looked up) by\b", re.I)
 SNAPSHOT_METHOD_WORDS = ("snapshot", "freeze", "frozen", "copy", "clone")
 KEEP_ALIVE_CALLS = frozenset({
     "Thread", "Process", "Timer", "finalize", "socket", "Socket", "Pool", "ThreadPoolExecutor",
@@ -156,6 +158,24 @@ class DuplicatedStateChecker(OmniChecker, BaseTokenChecker):
         doc = (klass.doc_node.value if klass.doc_node else "") or ""
         if name in doc and any(word in doc.lower() for word in COMPAT_WORDS):
             return f"documented compatibility alias (the docstring of {klass.name} names {name})"
+        return None
+
+    def _reader_note(self, writes: list[FieldWrite]) -> str | None:
+        """A comment on a write, or right above it or above the block holding it, saying the field is read elsewhere."""
+        for write in writes:
+            starts = [write.node.lineno]
+            parent = write.node.statement().parent
+            if isinstance(parent, (nodes.If, nodes.With, nodes.Try)):
+                starts.append(parent.fromlineno)  # `# set it so that X can access it` above the `if`
+            for line in starts:
+                said = [self._comments.get(line, "")]
+                above = line - 1
+                while above in self._comments and above >= line - 4:
+                    said.append(self._comments[above])
+                    above -= 1
+                found = next((c for c in said if READER_WORDS.search(c)), None)
+                if found:
+                    return found.lstrip("# ").strip()
         return None
 
     def _base_rejections(self, owner: OwnerFacts, names: list[str]) -> list[str]:
@@ -347,6 +367,9 @@ class DuplicatedStateChecker(OmniChecker, BaseTokenChecker):
         compat = self._compat_note(klass, name, [w.node.lineno for w in writes])
         rejects += [compat] if compat else []
         mediums = self._value_doubts(writes, owner, rejects)
+        said = self._reader_note(writes)
+        if said:
+            mediums.append(f"a comment says something outside reads it: {said!r}")
         if is_exception(klass):
             mediums.append(f"{klass.name} is an exception: callers outside the repository may read .{name} of the caught error")
         loaded = self._lookup.loaded_by_name(klass.name) if self._lookup and not name.startswith("_") else None
