@@ -138,8 +138,8 @@ def test_benefit_heat_and_proof_reach_json_and_sarif(reports: dict[str, Any]) ->
     round_trip = candidate(reports["json"], "tinyomni/model_executor/decode_step.py", 17)
     assert (round_trip["benefit_kind"], round_trip["heat"], round_trip["micro"]) == ("transfers", "hot", False)
     assert "feeds `torch.tensor`" in round_trip["proof"] and "cost:" in round_trip["proof"]
-    unread = candidate(reports["json"], "tinyomni/engine/stage_handle.py", 21)
-    assert unread["micro"] and unread["benefit_kind"] == "state"
+    unread = candidate(reports["json"], "tinyomni/engine/state_request.py", 36)
+    assert unread["benefit_kind"] == "state" and "written at run time in poll" in unread["benefit"]
     results = reports["sarif"]["runs"][0]["results"]
     sarif = next(r for r in results if r["locations"][0]["physicalLocation"]["region"]["startLine"] == 17
                  and r["ruleId"] == "redundant-tensor-materialization")

@@ -43,6 +43,7 @@ from pylint_omni.index.paths import Location
 from pylint_omni.state.evidence import OwnerFacts, OwnerLookup, field_readers, provisional_overwrites
 from pylint_omni.state.hierarchy import attribute_hook, class_graph, hierarchy_claims, is_exception
 from pylint_omni.state.maps import MapPair, find_map_pairs
+from pylint_omni.state.unread import MIN_CLUSTER, local_handover, value_doubts, worth
 from pylint_omni.state.patterns import (
     ClassState, Derived, FieldWrite, Mirror, find_derived, keyword_mirrors, find_mirrors, read_class_state,
 )
@@ -59,19 +60,7 @@ COMPAT_WORDS = ("alias", "compat", "backward", "deprecat", "legacy")
 # A comment naming a reader elsewhere ("so that the patched function can access it", "read by the runner").
 READER_WORDS = re.compile(r"\b(can|could|to|will|may)\s+(\w+\s+)?access\b|\b(read|used|needed|consumed|expected|looked up) by\b", re.I)
 SNAPSHOT_METHOD_WORDS = ("snapshot", "freeze", "frozen", "copy", "clone")
-KEEP_ALIVE_CALLS = frozenset({
-    "Thread", "Process", "Timer", "finalize", "socket", "Socket", "Pool", "ThreadPoolExecutor",
-    "ProcessPoolExecutor", "register_forward_hook", "register_forward_pre_hook", "register_hook",
-    "Event", "Lock", "RLock", "Condition", "Semaphore", "Queue", "create_task", "ensure_future", "start",
-})
-CONFIG_WORDS = re.compile(r"config|cfg", re.I)
 CHEAP_CALLS = frozenset({"len", "bool", "int", "float", "str", "abs", "round"})
-# Calls whose result is a looked-up or converted value, not an object kept for its reference.
-PLAIN_VALUE_CALLS = frozenset({
-    "get", "getenv", "getattr", "len", "int", "float", "str", "bool", "abs", "round", "min", "max", "sum",
-    "format", "join", "lower", "upper", "strip", "split", "replace",
-    "dict", "list", "set", "tuple", "frozenset", "defaultdict", "OrderedDict", "deque", "Counter",
-})
 
 
 class DuplicatedStateChecker(OmniChecker, BaseTokenChecker):
@@ -135,9 +124,7 @@ class DuplicatedStateChecker(OmniChecker, BaseTokenChecker):
         for name in sorted(state.writes):
             if name not in reported and self._report_provisional(name, owner, state):
                 reported.add(name)
-        for name in sorted(state.writes):
-            if name not in reported:
-                self._report_never_read(name, owner, state)
+        self._report_never_read([n for n in sorted(state.writes) if n not in reported], owner, state)
 
     def visit_call(self, node: nodes.Call) -> None:
         if self._index is None or self._lookup is None or not node.keywords:
@@ -349,24 +336,23 @@ class DuplicatedStateChecker(OmniChecker, BaseTokenChecker):
                                        provisional_proof(klass, name, overwrites)))
         return True
 
-    def _report_never_read(self, name: str, owner: OwnerFacts, state: ClassState) -> None:
+    def _judge_never_read(self, name: str, owner: OwnerFacts, state: ClassState) -> tuple[Verdict, list[FieldWrite]] | None:
+        """The verdict on a field nothing reads (None: it is read, or it is no field to judge)."""
         assert self._index is not None
         klass = state.node
         if name.startswith("__") and name.endswith("__"):
-            return
+            return None
         writes = [w for w in state.writes[name] if w.kind != "del"]
         if not writes:
-            return
+            return None
         readers = field_readers(self._index, name, self._span(klass))
         rejects = owner_rejections(owner, snapshot=False) + self._base_rejections(owner, [name])
         if state.dynamic_self:
             rejects.append(f"{klass.name} reads itself by reflection ({state.dynamic_self[0]})")
-        hook = attribute_hook(klass)
-        if hook:
-            rejects.append(hook)
+        rejects += [reason for reason in (attribute_hook(klass), local_handover(klass)) if reason]
         compat = self._compat_note(klass, name, [w.node.lineno for w in writes])
         rejects += [compat] if compat else []
-        mediums = self._value_doubts(writes, owner, rejects)
+        mediums = value_doubts(writes, owner, rejects)
         said = self._reader_note(writes)
         if said:
             mediums.append(f"a comment says something outside reads it: {said!r}")
@@ -376,57 +362,20 @@ class DuplicatedStateChecker(OmniChecker, BaseTokenChecker):
         if loaded:
             mediums.append(f"{klass.name} is loaded by name ({loaded}): code outside the repository may read .{name}")
         verdict = judge(readers, reject_reasons=rejects, medium_reasons=mediums)
-        if verdict.status is Status.LIVE:
-            return
-        self._emit(state.first_write(name).node, verdict, never_read_text(klass.name, name, writes, verdict),
-                   never_read_details(self._relpath, klass.name, name, writes), writes)
+        return None if verdict.status is Status.LIVE else (verdict, writes)
 
-    @staticmethod
-    def _value_doubts(writes: list[FieldWrite], owner: OwnerFacts, rejects: list[str]) -> list[str]:
-        """Values whose reference may be the point: resources, hooks, registered submodules."""
-        mediums = []
-        for write in writes:
-            calls = list(write.value.nodes_of_class(nodes.Call)) if write.value is not None else []
-            names = {c.func.as_string().rpartition(".")[2] for c in calls}
-            if names & KEEP_ALIVE_CALLS:
-                rejects.append(f"keeps {sorted(names & KEEP_ALIVE_CALLS)[0]}(...) alive (line {write.node.lineno})")
-            elif owner.torch_module and not _is_plain_data(write.value):
-                rejects.append(f"{owner.name} is a torch module: the value may be a registered submodule or parameter")
-            elif isinstance(write.value, nodes.Call) and _kept_object(write.value):
-                # the stored object itself, not a value looked up (`cfg.get(...)`) or computed
-                callee = write.value.func.as_string().rpartition(".")[2]
-                mediums.append(f"line {write.node.lineno} keeps the {callee}(...) object: it may need to stay alive")
-        return mediums
-
-
-RESOURCE_WORDS = re.compile(
-    r"socket|connect|client|server|thread|process|pool|executor|stream|session|engine|open|start|spawn|launch|"
-    r"hook|handle|lock|event|queue|listen|subscri|watch|timer|context|manager", re.I)
-
-
-def _kept_object(call: nodes.Call) -> bool:
-    """A call whose result may matter by being kept: a constructed object, or a resource-like factory.
-
-    A function returning a value (`get_dtype(cfg)`, `time.monotonic()`) does not: an
-    unread field holding it is simply unread.
-    """
-    callee = call.func.as_string().rpartition(".")[2]
-    if callee in PLAIN_VALUE_CALLS:
-        return False
-    return callee[:1].isupper() or bool(RESOURCE_WORDS.search(callee))
-
-
-def _is_plain_data(value: nodes.NodeNG | None) -> bool:
-    """Constants, arithmetic and config reads: nothing a torch module would register."""
-    if value is None:
-        return True
-    if any(isinstance(n, (nodes.Call, nodes.Lambda)) for n in value.nodes_of_class(nodes.NodeNG)):
-        return False
-    for name in value.nodes_of_class(nodes.Name):
-        chain = name.parent.as_string() if isinstance(name.parent, nodes.Attribute) else name.name
-        if not (name.name.isupper() or CONFIG_WORDS.search(chain)):
-            return False
-    return True
+    def _report_never_read(self, names: list[str], owner: OwnerFacts, state: ClassState) -> None:
+        """Unread fields worth an audit line: run-time work, a kept object, a computation, or a cluster."""
+        judged = {name: found for name in names if (found := self._judge_never_read(name, owner, state))}
+        candidates = [n for n, (verdict, _) in judged.items() if verdict.status is Status.CANDIDATE]
+        cluster = len(candidates) >= MIN_CLUSTER
+        for name, (verdict, writes) in judged.items():
+            gain = worth(name, writes, state)
+            if gain is None and not cluster and verdict.status is Status.CANDIDATE:
+                continue  # an isolated constant or copy written once: lint, not an audit candidate
+            klass = state.node.name
+            self._emit(state.first_write(name).node, verdict, never_read_text(klass, name, writes, verdict),
+                       never_read_details(self._relpath, klass, name, writes, gain, len(candidates) if cluster else 0), writes)
 
 
 def register(linter: PyLinter) -> None:

@@ -159,12 +159,16 @@ def never_read_text(owner: str, name: str, writes: list[FieldWrite], verdict: Ve
                          evidence_clause(verdict))
 
 
-def never_read_details(relpath: str, owner: str, name: str, writes: list[FieldWrite]) -> FindingDetails:
+def never_read_details(relpath: str, owner: str, name: str, writes: list[FieldWrite], gain: str | None,
+                       cluster: int) -> FindingDetails:
+    """`gain`: what the removal takes with it (`unread.worth`); `cluster`: unread fields of the class, 0 when few."""
     surface = [f"{relpath}:{line} {owner}.{name}" for line in sorted(w.node.lineno for w in writes)]
     change = f"Delete {owner}.{name} and its {_count(len(writes), 'write')} (and what computes it, if nothing else uses it)"
-    benefit = f"1 field and {_count(len(writes), 'write')}"
+    benefit = f"1 field and {_count(len(writes), 'write')}" + (f"; it is {gain}" if gain else "") + (
+        f"; one of {cluster} unread fields of {owner}" if cluster else "")
     risk = f"A reader outside this repository (a plugin, pickled state, a debugging tool) that reads .{name} would break."
     methods = sorted({w.method for w in writes})
     proof = f"written in {_names(methods)}; no read of .{name} by any owner (attributes, getattr strings, literals, config keys, docs)"
-    gain = Benefit(len(writes), BenefitKind.STATE, benefit, micro=True, bundle="unread field", scope=owner)
-    return FindingDetails(surface, change + ".", gain, risk, [owner, name], proof)
+    gain_of = Benefit(len(writes) + (1 if gain else 0), BenefitKind.STATE, benefit, micro=gain is None,
+                      bundle="unread field", scope=owner)
+    return FindingDetails(surface, change + ".", gain_of, risk, [owner, name], proof)

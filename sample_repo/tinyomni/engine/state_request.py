@@ -34,7 +34,7 @@ class StageRequestState:
         self.pending: list[int] = []
         self.num_pending = len(self.pending)
         self._last_poll_ms = 0.0
-        self.trace_label = f"stage:{request.request_id}"  # candidate (read only by tests: medium)
+        self.trace_label = f"stage:{request.request_id}"  # trap: a constant written once, unread: lint
 
     def push(self, token: int) -> None:
         self.pending.append(token)
