@@ -353,6 +353,15 @@ HIERARCHY_AND_READERS = {
                 self.eos = "</s>"
 
 
+        class Dispatcher:
+            def __init__(self) -> None:
+                self.expert_num = 0
+
+            def dispatch(self, experts: list) -> dict:
+                self.expert_num = len(experts)
+                return {"expert_num": self.expert_num}
+
+
         def peek(runner: Runner, budget) -> tuple:
             return runner.view, budget.free_blocks
     ''',
@@ -394,5 +403,7 @@ def test_hierarchy_exceptions_and_prose_readers(tmp_path: Path, cache_dir: Path)
     assert view.confidence == "INFERENCE" and "a bare copy of `self.items`" in view.message
     # An isolated constant written once in the constructor is lint: not an audit candidate.
     assert not [f for f in findings.values() if "Tokens.eos" in f.message]
+    # `{"expert_num": self.expert_num}`: the key string on that line does not hide the read.
+    assert not [f for f in findings.values() if "Dispatcher.expert_num" in f.message]
     forwarded = findings[("pkg/wrappers.py", 12)].message  # the base forwards writes to the wrapped object
     assert "rejected: StepWrapper defines __setattr__ (through its base ForwardingWrapper)" in forwarded

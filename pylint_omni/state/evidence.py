@@ -289,7 +289,10 @@ def field_readers(index: ProjectIndex, name: str, exclude: tuple[str, int, int] 
                 continue
             if hit.via in PROSE_VIAS and hit.line not in _qualified_lines(index, hit.path).get(name, ()):
                 continue  # the bare word `stage` in prose is not a reader of `.stage`
-            found.setdefault((hit.path, hit.line), Consumer(hit.path, hit.line, hit.via, consumer_kind(index, hit), name))
+            known = found.get((hit.path, hit.line))
+            if known is None or (known.via == "str" and hit.via != "str"):
+                # `{"n": self.n}`: the attribute read, not the key string, is the consumer of that line
+                found[(hit.path, hit.line)] = Consumer(hit.path, hit.line, hit.via, consumer_kind(index, hit), name)
         readers = memo[name] = sorted(found.values(), key=lambda c: (c.kind.value, c.path, c.line))
     if exclude is None:
         return readers

@@ -20,6 +20,8 @@ import re
 
 from astroid import nodes
 
+from pylint_omni.evidence.benefit import Heat
+from pylint_omni.evidence.heat import judge_function
 from pylint_omni.state.evidence import OwnerFacts
 from pylint_omni.state.patterns import ClassState, FieldWrite
 
@@ -85,7 +87,9 @@ def value_doubts(writes: list[FieldWrite], owner: OwnerFacts, rejects: list[str]
 def worth(name: str, writes: list[FieldWrite], state: ClassState) -> str | None:
     """What removing the unread field removes beyond the line itself, or None for a lint-level field."""
     construction = state.construction_methods()
-    runtime = sorted(({w.method for w in writes} | state.mutated_in.get(name, set())) - construction)
+    # `_init_weight_names()` called from a base's `__init__`, `load_weights()`, `setup()`: construction too.
+    changed = ({w.method for w in writes} | state.mutated_in.get(name, set())) - construction
+    runtime = sorted(m for m in changed if judge_function(m, []) is not Heat.COLD)
     if runtime:
         return f"written at run time in {', '.join(runtime[:3])}"
     for write in writes:

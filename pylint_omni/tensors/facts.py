@@ -175,6 +175,10 @@ def conversion_kind(arg: nodes.NodeNG) -> tuple[str | None, Strength]:
         bound = _bound_kind(arg)
         if bound is not None:
             return bound, Strength.PROVEN
+    if isinstance(arg, nodes.Call):
+        returned = _returned_kind(arg)
+        if returned is not None:
+            return returned, Strength.PROVEN
     last = _last_identifier(arg)
     if last in ("device", "dtype"):
         return last, Strength.PROVEN if isinstance(arg, nodes.Attribute) else Strength.HEURISTIC
@@ -185,6 +189,20 @@ def conversion_kind(arg: nodes.NodeNG) -> tuple[str | None, Strength]:
     return None, Strength.NONE
 
 
+KIND_ANNOTATIONS = {"torch.device": "device", "torch.dtype": "dtype"}
+
+
+def _returned_kind(call: nodes.Call) -> str | None:
+    """"device" / "dtype" for a call of a function the code annotates `-> torch.device` / `-> torch.dtype`."""
+    try:
+        function = next(iter(call.func.infer()), None)
+    except Exception:  # astroid inference can fail on any code; no evidence then
+        return None
+    if isinstance(function, nodes.FunctionDef) and function.returns is not None:
+        return KIND_ANNOTATIONS.get(function.returns.as_string().strip("'\""))
+    return None
+
+
 def _bound_kind(name: nodes.Name) -> str | None:
     """"device" / "dtype" when the code binds the name so: a parameter annotated `torch.device` / `torch.dtype`,
     or a local bound once to `torch.device(...)`, `x.device` or `x.dtype`."""
@@ -192,7 +210,7 @@ def _bound_kind(name: nodes.Name) -> str | None:
     if isinstance(value, nodes.AssignName):
         note = _annotation_of(value)
         text = note.as_string().replace("Optional[", "").rstrip("]").split(" | ")[0] if note is not None else ""
-        return {"torch.device": "device", "torch.dtype": "dtype"}.get(text)
+        return KIND_ANNOTATIONS.get(text)
     if isinstance(value, nodes.Call) and call_name(value) == "torch.device":
         return "device"
     if isinstance(value, nodes.Attribute) and value.attrname in ("device", "dtype"):
