@@ -277,6 +277,29 @@ TRAPS = {
 
         def use(a: "Deep", b: "Alias") -> str:
             return f"{a.prompt}{a.frozen}{b.request_id}"
+
+
+        @dataclasses.dataclass
+        class Shared:
+            ids: list[str]
+            keys: list[str]
+            flags: list[bool]
+
+
+        @dataclasses.dataclass
+        class PerLayer:
+            ids: list[str]
+            keys: list[str]
+            flags: list[bool]
+            layer: int
+
+
+        def per_layer(shared: Shared, layer: int) -> PerLayer:
+            return PerLayer(ids=shared.ids, keys=shared.keys, flags=shared.flags, layer=layer)
+
+
+        def run(meta: PerLayer) -> int:
+            return len(meta.ids) + len(meta.keys) + len(meta.flags) + meta.layer
     ''',
 }
 
@@ -295,6 +318,7 @@ def test_traps_are_silent_and_rejected_with_the_reason(tmp_path: Path, cache_dir
         81: "read by reflection",
         90: "exists on the base threading.Thread",
         96: "documented compatibility alias",
+        123: "copies references to the same mutable objects of Shared",  # lists shared, not copied
     }
     for line, reason in expectations.items():
         assert reason in rejected.get(line, ""), (line, rejected.get(line))

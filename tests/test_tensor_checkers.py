@@ -92,6 +92,11 @@ def pickled_twice(output, sock):
 
 def deep_copy(request):
     return pickle.loads(pickle.dumps(request))
+
+
+def unpack_reference(weight):
+    """Test function to check the packing; not used in inference."""
+    return torch.zeros(4, 4).to(weight.device)
 '''
 
 TEST_FILE = '''\
@@ -188,6 +193,7 @@ def test_comment_rejects_and_report_lists_it(project: Path, tmp_path: Path, defa
 
 def test_validation_files_are_not_audited(default_run: list[Finding]) -> None:
     assert not [f for f in default_run if f.path.startswith("tests/")]
+    assert not [f for f in default_run if f.line == line_of("def unpack_reference") + 2]  # a docstring says: test code
 
 
 def test_same_findings_with_two_jobs(project: Path, tmp_path: Path, default_run: list[Finding]) -> None:

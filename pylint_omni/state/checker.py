@@ -49,6 +49,7 @@ from pylint_omni.state.patterns import (
 )
 from pylint_omni.state.sources import (
     collaborator_shortcuts,
+    reference_copies,
     constant_source,
     judge_source,
     owner_rejections,
@@ -224,7 +225,7 @@ class DuplicatedStateChecker(OmniChecker, BaseTokenChecker):
         wrapper = torch_wrapper_reason(self._lookup, owner, mirror.source)
         rejects = owner_rejections(owner) + self._base_rejections(owner, mirror.fields) + ([wrapper] if wrapper else [])
         rejects += self._hierarchy_rejections(klass, mirror.fields) + source_rejects
-        shortcuts = collaborator_shortcuts(mirror.source, mirror.fields)
+        shortcuts = collaborator_shortcuts(mirror.source, mirror.fields) or reference_copies(mirror.source, mirror.fields)
         rejects += [shortcuts] if shortcuts else []
         if any(word in mirror.method.lower() for word in SNAPSHOT_METHOD_WORDS):
             rejects.append(f"deliberate snapshot: copied in {mirror.method}")
@@ -262,6 +263,8 @@ class DuplicatedStateChecker(OmniChecker, BaseTokenChecker):
             ]
         source_name, source_rejects, mediums = judge_source(self._index, self._lookup, mirror.source)
         rejects += source_rejects
+        references = reference_copies(mirror.source, mirror.fields)
+        rejects += [references] if references else []
         if any(word in mirror.method.lower() for word in SNAPSHOT_METHOD_WORDS):
             rejects.append(f"deliberate snapshot: copied in {mirror.method}")
         verdict = self._verdict(rejects, mediums, "both owners are project classes holding the same fields")

@@ -84,6 +84,16 @@ def value_doubts(writes: list[FieldWrite], owner: OwnerFacts, rejects: list[str]
     return mediums
 
 
+LOOKUP_PREFIXES = ("get_", "is_", "has_", "_get_")
+LOOKUP_METHODS = frozenset({"data_ptr", "item", "numel", "size", "dim", "element_size", "stride", "keys", "values", "items"})
+
+
+def _computes(call: nodes.Call) -> bool:
+    """A call that does work worth removing with the field (not a getter or a plain value lookup)."""
+    callee = call.func.as_string().rpartition(".")[2]
+    return not (callee in PLAIN_VALUE_CALLS or callee in LOOKUP_METHODS or callee.startswith(LOOKUP_PREFIXES))
+
+
 def worth(name: str, writes: list[FieldWrite], state: ClassState) -> str | None:
     """What removing the unread field removes beyond the line itself, or None for a lint-level field."""
     construction = state.construction_methods()
@@ -96,8 +106,7 @@ def worth(name: str, writes: list[FieldWrite], state: ClassState) -> str | None:
         value = write.value
         if isinstance(value, nodes.Call) and kept_object(value):
             return f"holds a {value.func.as_string().rpartition('.')[2]}(...) object"
-        calls = [c for c in value.nodes_of_class(nodes.Call)] if value is not None else []
-        work = [c for c in calls if c.func.as_string().rpartition(".")[2] not in PLAIN_VALUE_CALLS]
+        work = [c for c in value.nodes_of_class(nodes.Call) if _computes(c)] if value is not None else []
         if work:
             return f"computed by {work[0].func.as_string()}(...)"
     return None

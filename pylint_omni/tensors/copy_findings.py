@@ -91,6 +91,8 @@ class LineComments(BaseTokenChecker):
 
 
 VALIDATION_FUNCTION_PREFIXES = ("test_", "benchmark", "bench_")
+# A docstring that says so: "Test function to verify ...", "Benchmark ...", "Only used in tests".
+VALIDATION_DOCSTRING = re.compile(r"\A\s*(test|benchmark)\b|only used (in|by|for) tests?|not (be )?used in (model )?inference", re.I)
 
 
 class CopyChecker(LineComments, OmniChecker):
@@ -123,7 +125,8 @@ class CopyChecker(LineComments, OmniChecker):
     def report(self, finding: CopyFinding) -> None:
         """Judge a finding; it goes out when its function (or the module) has been walked."""
         function = enclosing_function(finding.node)
-        if function is not None and function.name.startswith(VALIDATION_FUNCTION_PREFIXES):
+        if function is not None and (function.name.startswith(VALIDATION_FUNCTION_PREFIXES) or (
+                function.doc_node is not None and VALIDATION_DOCSTRING.search(str(function.doc_node.value)))):
             return  # a test or benchmark living in a production module is validation code
         statement = finding.node.statement()
         where = (statement.fromlineno, statement.col_offset)
