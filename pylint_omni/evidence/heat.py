@@ -33,11 +33,12 @@ HOT_NAME = re.compile(
     r"create_image\w*|infer\w*|predict\w*)\Z"
 )
 COLD_NAME = re.compile(
-    r"(?:__init__|__post_init__|__new__|__init_subclass__|__del__|__enter__|__exit__|setup\w*|_?init_\w+|"
-    r"initialize\w*|_?load\w*|_?build\w*|from_pretrained|from_config|from_\w+|create_model\w*|_?register\w*|"
+    r"(?:__init__|__post_init__|__new__|__init_subclass__|__del__|__enter__|__exit__|setup\w*|_?init_weights?\w*|"
+    r"initialize\w*|_?load_(?:weights|model|state_dict)\w*|load_hf_weights|_?build_model\w*|from_pretrained|"
+    r"from_config|from_\w+|create_model\w*|_?register\w*|"
     r"configure\w*|_?dummy_run|_?dummy_\w+|profile_run|capture_model|compile_or_warm_up_model|_?warm_?up\w*|"
     r"\w+_warmup|determine_available_memory|initialize_kv_cache\w*|get_kv_cache_spec|shutdown|close|"
-    r"cleanup|destroy\w*|main|cli|parse_args|add_cli_args|validate\w*|_?check_\w+|get_\w*config\w*|__repr__|__str__)\Z"
+    r"cleanup|destroy\w*|main|cli|parse_args|add_cli_args|get_\w*config\w*|__repr__|__str__)\Z"
 )
 CACHING_DECORATORS = re.compile(r"(?:\A|\.)(?:lru_cache|cache|cached_property|cached)\b")
 ROUTE_DECORATOR = re.compile(r"\.(?:get|post|put|delete|patch|websocket|route|api_route)\(")

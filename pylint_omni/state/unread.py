@@ -2,8 +2,9 @@
 
 The audit method bundles small cleanups only when they support a substantive removal.
 An unread field is a candidate when removing it removes something:
-- work done at run time: it is written (or filled) outside construction, so every
-  step or request pays for a value nobody reads;
+- work done at run time: it is written (or filled) outside construction and set-up
+  methods (`_init_*`, `setup*`, `load*`, `build*`, ...), so every step or request pays
+  for a value nobody reads;
 - an object kept alive: a constructed `Cls(...)` or a resource-like factory
   (`socket`, `client`, `thread`, `engine`, ...);
 - a computation: a call that is not a plain value lookup (`new_group(...)`, `get_ip()`);
@@ -20,12 +21,12 @@ import re
 
 from astroid import nodes
 
-from pylint_omni.evidence.benefit import Heat
-from pylint_omni.evidence.heat import judge_function
 from pylint_omni.state.evidence import OwnerFacts
 from pylint_omni.state.patterns import ClassState, FieldWrite
 
 MIN_CLUSTER = 3
+# Methods that set an object up (called from a base's `__init__`, or once after construction).
+SETUP_METHOD = re.compile(r"_?(init|setup|build|load|configure|register|from)\w*\Z|initialize\w*\Z")
 KEEP_ALIVE_CALLS = frozenset({
     "Thread", "Process", "Timer", "finalize", "socket", "Socket", "Pool", "ThreadPoolExecutor",
     "ProcessPoolExecutor", "register_forward_hook", "register_forward_pre_hook", "register_hook",
@@ -99,7 +100,7 @@ def worth(name: str, writes: list[FieldWrite], state: ClassState) -> str | None:
     construction = state.construction_methods()
     # `_init_weight_names()` called from a base's `__init__`, `load_weights()`, `setup()`: construction too.
     changed = ({w.method for w in writes} | state.mutated_in.get(name, set())) - construction
-    runtime = sorted(m for m in changed if judge_function(m, []) is not Heat.COLD)
+    runtime = sorted(m for m in changed if not SETUP_METHOD.match(m))
     if runtime:
         return f"written at run time in {', '.join(runtime[:3])}"
     for write in writes:

@@ -169,6 +169,7 @@ def never_read_details(relpath: str, owner: str, name: str, writes: list[FieldWr
     risk = f"A reader outside this repository (a plugin, pickled state, a debugging tool) that reads .{name} would break."
     methods = sorted({w.method for w in writes})
     proof = f"written in {_names(methods)}; no read of .{name} by any owner (attributes, getattr strings, literals, config keys, docs)"
-    gain_of = Benefit(len(writes) + (1 if gain else 0), BenefitKind.STATE, benefit, micro=gain is None,
+    # Members of a cluster are bundled into one candidate of the report, whatever each one takes with it.
+    gain_of = Benefit(len(writes) + (1 if gain else 0), BenefitKind.STATE, benefit, micro=gain is None or cluster > 0,
                       bundle="unread field", scope=owner)
     return FindingDetails(surface, change + ".", gain_of, risk, [owner, name], proof)
