@@ -377,6 +377,26 @@ HIERARCHY_AND_READERS = {
                 self.eos = "</s>"
 
 
+        class OffloadServer:
+            def __init__(self, port: int) -> None:
+                self.port = port
+
+            def serve(self) -> int:
+                return self.port
+
+
+        class Connector:
+            def __init__(self) -> None:
+                self.ready = False
+
+            def start(self) -> None:
+                self.server = OffloadServer(5555)  # the field keeps the server alive
+                self.ready = True
+
+            def is_ready(self) -> bool:
+                return self.ready
+
+
         class Dispatcher:
             def __init__(self) -> None:
                 self.expert_num = 0
@@ -427,6 +447,8 @@ def test_hierarchy_exceptions_and_prose_readers(tmp_path: Path, cache_dir: Path)
     assert view.confidence == "INFERENCE" and "a bare copy of `self.items`" in view.message
     # An isolated constant written once in the constructor is lint: not an audit candidate.
     assert not [f for f in findings.values() if "Tokens.eos" in f.message]
+    server = next(f for f in findings.values() if "Connector.server" in f.message)
+    assert "(rejected: keeps OffloadServer(...) alive" in server.message
     # `{"expert_num": self.expert_num}`: the key string on that line does not hide the read.
     assert not [f for f in findings.values() if "Dispatcher.expert_num" in f.message]
     forwarded = findings[("pkg/wrappers.py", 12)].message  # the base forwards writes to the wrapped object

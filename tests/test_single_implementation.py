@@ -179,6 +179,12 @@ FILES = {
             if model_type == "greedy":
                 return Greedy()
             raise NotImplementedError(model_type)
+
+        def validated(output) -> Greedy:
+            data = output.data
+            if data.ndim != 1:
+                raise ValueError("a 1-D vector")
+            return Greedy()
     """,
 }
 
@@ -250,6 +256,7 @@ def test_single_branch_factories(with_rejected: dict[tuple[str, int], Finding]) 
     checkpoint = with_rejected[("proj/factory.py", 22)]
     assert checkpoint.confidence == "INFERENCE"
     assert "the kind is read from outside data" in checkpoint.message
+    assert ("proj/factory.py", 27) not in with_rejected  # `data.ndim != 1` validates; it chooses no kind
 
 
 def test_confidence_high_shows_only_high_candidates(project: Path) -> None:

@@ -81,7 +81,11 @@ def value_doubts(writes: list[FieldWrite], owner: OwnerFacts, rejects: list[str]
             rejects.append(f"{owner.name} is a torch module: the value may be a registered submodule or parameter")
         elif isinstance(write.value, nodes.Call) and kept_object(write.value):
             callee = write.value.func.as_string().rpartition(".")[2]
-            mediums.append(f"line {write.node.lineno} keeps the {callee}(...) object: it may need to stay alive")
+            if callee[:1].isupper() and RESOURCE_WORDS.search(callee):
+                # `self.offload_server = ZMQOffloadServer(...)`: the field is the reference that keeps it running
+                rejects.append(f"keeps {callee}(...) alive (line {write.node.lineno}): the field may be its only reference")
+            else:
+                mediums.append(f"line {write.node.lineno} keeps the {callee}(...) object: it may need to stay alive")
     return mediums
 
 
