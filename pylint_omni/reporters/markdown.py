@@ -172,10 +172,11 @@ def risk_lines(finding: Finding, shared_validation: bool) -> list[str]:
 
 
 def same_or_by_line(findings: list[Finding], text: list[str]) -> str:
-    """One text when every member says the same, else `line N: text` for each."""
+    """One text when every member says the same, else the first member's and "likewise" for the others."""
     if len(set(text)) == 1:
         return text[0]
-    return "; ".join(f"line {f.line}: {t}" for f, t in zip(findings, text))
+    others = ", ".join(str(f.line) for f in findings[1:])
+    return f"line {findings[0].line}: {text[0].rstrip('.')}; likewise at line{'s' if len(findings) > 2 else ''} {others}."
 
 
 def bundle(number: int, entry: Entry, findings: list[Finding], shared_validation: bool) -> list[str]:

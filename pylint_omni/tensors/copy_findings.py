@@ -201,8 +201,20 @@ def finding_details(relpath: str, finding: CopyFinding, others: list[CopyFinding
     fix = finding.fix + (f" (and the same at line{'s' if len(others) > 1 else ''} "
                          f"{', '.join(str(f.node.fromlineno) for f in others)})" if others else "")
     proof = f"{finding.evidence}; cost: {finding.cost}" + (f"; unknown: {finding.unknown}" if finding.unknown else "")
-    return FindingDetails(surface, sentence(fix), benefit, sentence(finding.risk),
-                          [function.name] if function is not None else [], proof)
+    return FindingDetails(surface, sentence(fix), benefit, sentence(finding.risk), _validation_names(function), proof)
+
+
+GENERIC_NAMES = frozenset({"forward", "__call__", "__init__", "step", "run", "main", "apply", "process"})
+
+
+def _validation_names(function: nodes.FunctionDef | None) -> list[str]:
+    """Names whose tests validate the fix: the method's class (a `forward` is named by every model test), else the function."""
+    if function is None:
+        return []
+    owner = function.parent.frame() if function.parent is not None else None
+    if isinstance(owner, nodes.ClassDef):
+        return [owner.name] if function.name in GENERIC_NAMES else [owner.name, function.name]
+    return [] if function.name in GENERIC_NAMES else [function.name]
 
 
 def message_text(finding: CopyFinding, verdict: Verdict, others: list[CopyFinding]) -> str:
