@@ -27,6 +27,7 @@ from pylint_omni.index.settings import (
     DEFAULT_EXCLUDE_GLOBS,
     DEFAULT_EXTERNAL_KEY_PATTERNS,
     DEFAULT_MAX_FILE_BYTES,
+    DEFAULT_UPSTREAM_PACKAGES,
     DEFAULT_VALIDATION_GLOBS,
     OmniSettings,
 )
@@ -54,6 +55,10 @@ OPTIONS: tuple[tuple[str, dict[str, Any]], ...] = (
     ("omni-cache", {"type": "yn", "default": True, "metavar": "<y or n>", "help": "Cache per-file facts on disk."}),
     ("omni-max-file-bytes", {"type": "int", "default": DEFAULT_MAX_FILE_BYTES, "metavar": "<bytes>",
                              "help": "Files larger than this are skipped with a message."}),
+    ("omni-upstream-packages", {"type": "csv", "default": DEFAULT_UPSTREAM_PACKAGES, "metavar": "<names>",
+                                "help": "Upstream packages read from their installed source (never imported) when the project imports them: what they read, call and define is evidence."}),
+    ("omni-upstream-paths", {"type": "csv", "default": (), "metavar": "<dirs>",
+                             "help": "Extra folders holding upstream package sources (an unpacked wheel, e.g. /tmp/upstream/vllm-0.12.0); relative paths start at the project root."}),
     ("omni-include-rejected", {"type": "yn", "default": False, "metavar": "<y or n>",
                                "help": "Also emit findings the evidence rejected (confidence UNDEFINED), for the audit report."}),
 )
@@ -170,7 +175,15 @@ def settings_of(values: dict[str, Any]) -> OmniSettings:
         cache_enabled=bool(get("omni-cache")),
         max_file_bytes=int(get("omni-max-file-bytes")),
         include_rejected=bool(get("omni-include-rejected")),
+        upstream_packages=tuple(get("omni-upstream-packages")),
+        upstream_paths=tuple(_under_root(root, p) for p in get("omni-upstream-paths")),
     )
+
+
+def _under_root(root: str, path: str) -> str:
+    """An upstream folder as an absolute path (a relative one starts at the project root)."""
+    given = Path(path).expanduser()
+    return str(given if given.is_absolute() or not root else (Path(root) / given).resolve())
 
 
 @dataclass(frozen=True)
@@ -241,6 +254,9 @@ def problems_of(settings: OmniSettings, sources: dict[str, str]) -> list[str]:
                 found.append(f"{name} entry {glob!r} ({where(name)}): globs are relative to the project root and cannot leave it")
             elif glob.count("[") != glob.count("]"):
                 found.append(f"{name} entry {glob!r} ({where(name)}): unbalanced brackets, the glob cannot match")
+    for folder in settings.upstream_paths:
+        if not Path(folder).is_dir():
+            found.append(f"omni-upstream-paths entry {folder!r} ({where('omni-upstream-paths')}): no such folder")
     for pattern in settings.external_key_patterns:
         if not pattern or pattern.count("[") != pattern.count("]"):
             found.append(f"omni-external-key-patterns entry {pattern!r} ({where('omni-external-key-patterns')}): not a usable name pattern")
