@@ -1,7 +1,8 @@
 """Command line: `python -m pylint_omni explain NAME`, `index`, `report`, `precommit`.
 
-- `explain NAME`: every consumer the index knows for a symbol, key or dotted path, by
-  kind, with file:line; the first thing to ask when a finding surprises you.
+- `explain NAME`: resolved consumers, name-only mentions and upstream readers of a
+  symbol, key or dotted path, and a registry entry's verdict as the message gives it
+  (`explain_command`); the first thing to ask when a finding surprises you.
 - `index`: what was scanned (files by kind, definitions, registries, problems) and
   the cold and warm build times.
 - `report [PATHS]`: runs pylint with the plugin and writes the audit report.
@@ -20,8 +21,8 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from pylint_omni import precommit, report_command
+from pylint_omni.explain_command import explain
 from pylint_omni.plugin import register_scanners
-from pylint_omni.evidence.consumers import ConsumerKind, consumer_kind
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.options import settings_for_root
 from pylint_omni.index.paths import find_project_root
@@ -30,34 +31,6 @@ from pylint_omni.index.scan.data_scan import InputProblem
 
 def _root(arg: str | None) -> Path:
     return Path(arg).resolve() if arg else find_project_root(Path.cwd())
-
-
-def explain(name: str, root: Path, out: Any = sys.stdout) -> int:
-    """Print every consumer of `name` by kind; exit 0 when anything is known of it."""
-    index = ProjectIndex(root, settings_for_root(root))
-    index.refresh()
-    known = False
-    definitions = index.definitions_named(name.rpartition(".")[2])
-    if definitions:
-        known = True
-        print(f"definitions of {name}:", file=out)
-        for d in definitions:
-            print(f"  {d.path}:{d.data['line']}  {d.kind} {d.dotted}", file=out)
-    for rel, registry in index.registries():
-        for entry in registry["entries"]:
-            if entry["key"] == name:
-                known = True
-                print(f"registry entry: {rel}:{entry['line']}  key of {registry['name']} ({registry['form']})", file=out)
-    by_kind: dict[ConsumerKind, list[str]] = {kind: [] for kind in ConsumerKind}
-    for hit in index.hits(name):
-        by_kind[consumer_kind(index, hit)].append(f"  {hit.path}:{hit.line}  ({hit.via})")
-    for kind, rows in by_kind.items():
-        print(f"{kind.value} mentions: {len(rows)}", file=out)
-        for row in rows:
-            print(row, file=out)
-        known = known or bool(rows)
-    print("(imports and __all__ are listed as mentions but never count as uses)", file=out)
-    return 0 if known else 1
 
 
 def index_summary(root: Path, as_json: bool, out: Any = sys.stdout) -> int:

@@ -17,8 +17,11 @@ from pylint_omni.evidence.checker import OmniChecker
 from pylint_omni.evidence.wording import describe_verdict, searched_summary
 from pylint_omni.evidence.benefit import Benefit, BenefitKind
 from pylint_omni.evidence.findings import FindingDetails
+from pylint_omni.index.graph import graph_of
 from pylint_omni.index.paths import Location
+from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.registries.liveness import EntryEvidence, judge_entry, read_registry
+from pylint_omni.registries.qualname_modules import judge_module
 
 ENTRY_NODE_TYPES = (nodes.Const, nodes.Call, nodes.Assign, nodes.AssignName)
 
@@ -44,6 +47,7 @@ class UnusedRegistryEntryChecker(OmniChecker):
         index, relpath = found
         if index.location(relpath) is Location.VALIDATION:
             return
+        self._qualname_functions(node, index, relpath)
         registries = index.facts(relpath).get("registries", [])
         if not registries:
             return
@@ -60,6 +64,20 @@ class UnusedRegistryEntryChecker(OmniChecker):
                     continue
                 text = self._text(registry, entry, evidence, searched)
                 self.emit("unused-registry-entry", at, evidence.verdict, (text,), self._details(relpath, registry, entry, evidence))
+
+    def _qualname_functions(self, node: nodes.Module, index: ProjectIndex, relpath: str) -> None:
+        """Functions of a module loaded by qualname that no built qualname reaches (`qualname_modules`)."""
+        functions = {f.name: f for f in node.body if isinstance(f, (nodes.FunctionDef, nodes.AsyncFunctionDef))}
+        for judged in judge_module(index, graph_of(index), relpath):
+            data = judged.function.data
+            at = functions.get(data["name"])
+            if at is None:
+                continue
+            registry = {"name": judged.function.module, "form": "qualname-loaded module", "line": data["line"], "end": data["end"], "entries": []}
+            entry = {"key": data["name"], "line": data["line"], "col": 0, "span": [data["line"], data["end"]], "target": None, "suffix": False}
+            evidence = EntryEvidence(judged.verdict, None, judged.consumers, [])
+            text = self._text(registry, entry, evidence, searched_summary(index))
+            self.emit("unused-registry-entry", at, judged.verdict, (text,), self._details(relpath, registry, entry, evidence))
 
     @staticmethod
     def _details(relpath: str, registry: dict, entry: dict, evidence: EntryEvidence) -> FindingDetails:

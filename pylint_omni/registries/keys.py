@@ -59,7 +59,9 @@ def key_mentions(index: ProjectIndex, key: str, own: list[tuple[str, int, int]])
     for hit in index.hits(key):
         if any(hit.path == p and a <= hit.line <= b for p, a, b in own):
             continue
-        if hit.via in MENTION_VIAS and not _sibling_key(index, hit, key):
+        if hit.via in MENTION_VIAS and _sibling_key(index, hit, key):
+            continue  # a key of another table keyed by the same names: not a use, not a mention
+        if hit.via in MENTION_VIAS:
             feeding.append(hit)
         elif hit.via not in ("import", "all", "store", "attr-store"):
             other.append(hit)
@@ -79,7 +81,7 @@ def _classes_named(index: ProjectIndex, key: str) -> tuple[str | None, str | Non
         )
         if referenced:
             return f"{package.name} {package.version} defines {found.dotted} and the project refers to it", None
-        return None, f"{package.name} defines {found.dotted}, which the project never refers to"
+        return None, None  # upstream defines it, but the project never names it: no instance of it reaches the read
     if upstream.missing:
         return None, f"a class {key} may exist in {', '.join(upstream.missing)} (not installed where pylint runs)"
     return None, None
@@ -111,7 +113,7 @@ def reach(index: ProjectIndex, graph: ReferenceGraph, paths: ReadPaths, key: str
             elif doubt:
                 found.unknown.append(f"keyed by class name at {read.where}; {doubt}")
             else:
-                found.no_match.append(f"{read.describe()}, and no class named {key} exists in the project or an indexed upstream package")
+                found.no_match.append(f"{read.describe()}, and no class named {key} exists in the project, nor in an indexed upstream package that the project refers to")
         elif kind == "attribute":
             found.consumers += _attribute_consumers(index, graph, f"{module}.{key}", own)
         elif kind == "external":

@@ -181,11 +181,12 @@ def judge_entry(
             consumers += _attribute_consumers(index, graph, f"{module}.{registry['name']}.{key}", own)
         _path_reasons(index, relpath, registry, paths, found, reject, medium)
     _, other = key_mentions(index, key, own)
-    docs = [_consumer(index, h.path, h.line, h.via, key) for h in other if h.via == "doc"]
-    documented_elsewhere = None if paths.attribute_keyed or docs else _documented_sibling(index, relpath, registry)
+    typed = _user_facing(paths, form)
+    docs = [_consumer(index, h.path, h.line, h.via, key) for h in other if h.via == "doc"] if typed else []
+    documented_elsewhere = None if not typed or docs else _documented_sibling(index, relpath, registry)
     if documented_elsewhere and not key_matches_patterns(key, settings.external_key_patterns) and form not in ("lazy-export", "custom-op"):
         reject.append(f"the docs list keys of {registry['name']} as user-facing choices ({documented_elsewhere}); an unlisted key is more likely missing from the docs than dead")
-    externally_keyed = bool(found.outside) or key_matches_patterns(key, settings.external_key_patterns)
+    externally_keyed = bool(found.outside) or (typed and key_matches_patterns(key, settings.external_key_patterns))
     if found.outside:
         medium.append(f"keys come from outside data at {', '.join(found.outside[:2])}")
     production_mentions = [h for h in found.unrelated if h.via != "doc" and index.location(h.path).value == "production"]
@@ -197,6 +198,23 @@ def judge_entry(
     if verdict.status is Status.CANDIDATE and verdict.confidence == "high":
         verdict.reason = _high_reason(registry, paths, found, form)
     return EntryEvidence(verdict, target, consumers, target_consumers, paths)
+
+
+def _user_facing(paths: ReadPaths, form: str) -> bool:
+    """Whether users or configs can type the keys: only then do the docs make a key a supported name.
+
+    A table keyed by class names or module attribute names is read by code; a
+    documented string of the same text (an env var users set, a model name) does
+    not reach it.
+    """
+    if form == "lazy-export":
+        return True
+    if form == "custom-op":
+        return False
+    reads = paths.production_reads()
+    if not reads:
+        return bool(paths.unresolved)
+    return any(r.source.partition(":")[0] in ("user", "config", "var", "external") for r in reads)
 
 
 def _path_reasons(index: ProjectIndex, relpath: str, registry: RegistryFact, paths: ReadPaths, found: KeyReach,
@@ -234,6 +252,9 @@ def _high_reason(registry: RegistryFact, paths: ReadPaths, found: KeyReach, form
     if paths.attribute_keyed:
         where = paths.production_reads()[0].where
         return f"no code reads it as a module attribute (the table is read only by the module's __getattr__ at {where})"
-    if found.no_match:
-        return "no read can produce this key: " + "; ".join(found.no_match[:2])
-    return f"no code or configuration names it, and the reads of {storage} take their keys from elsewhere ({reads_summary(paths.production_reads() or paths.reads)})"
+    reads = paths.production_reads() or paths.reads
+    classname = [m for m in found.no_match if "class name" in m]
+    if classname:
+        return "no read can produce this key: " + classname[0]
+    untraced = any(not r.source.startswith(("lit:", "pattern:")) for r in reads)
+    return f"no read of {storage} can produce it ({reads_summary(reads)})" + ("; no code or configuration names it" if untraced else "")

@@ -40,6 +40,7 @@ from pylint_omni.evidence.consumers import Status, Verdict, judge
 from pylint_omni.evidence.findings import FindingDetails
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.index.paths import Location, key_matches_patterns
+from pylint_omni.evidence.upstream_readers import upstream_consumers
 from pylint_omni.state.evidence import OwnerFacts, OwnerLookup, field_readers, provisional_overwrites
 from pylint_omni.state.hierarchy import attribute_hook, hierarchy_claims, is_exception
 from pylint_omni.state.patterns import (
@@ -345,6 +346,9 @@ class DuplicatedStateChecker(OmniChecker, BaseTokenChecker):
         hook = attribute_hook(klass)
         if hook:
             rejects.append(hook)
+        upstream = upstream_consumers(self._index, klass.qname(), name)
+        if upstream:
+            rejects.append(f"upstream reads it on the same kind of object: {upstream[0].describe()}")
         compat = self._compat_note(klass, name, [w.node.lineno for w in writes])
         rejects += [compat] if compat else []
         mediums = self._value_doubts(writes, owner, rejects)

@@ -51,6 +51,8 @@ class FileResolver:
 
     def _ref(self, target: Target, line: int, via: str) -> None:
         self._add(target.dotted, line, via)
+        if target.kind == "member":  # `Cls.attr` uses the class too
+            self._add(target.dotted.rpartition(".")[0], line, "load" if via in ("call", "getattr") else via)
         for hop in target.hops:
             self._add(hop, line, "hop")
 
