@@ -100,10 +100,11 @@ def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 def test_explain_lists_consumers_by_kind() -> None:
     out = cli("explain", "MooncakeConnector", cwd=SAMPLE_REPO)
     assert out.returncode == 0
-    assert "external/dynamic mentions: 1" in out.stdout
-    assert "pyproject.toml:19  (entry-point:tinyomni.plugins)" in out.stdout
-    assert "validation mentions: 1" in out.stdout and "docs/connectors.md" in out.stdout
-    assert cli("explain", "NoSuchNameAnywhere", cwd=SAMPLE_REPO).returncode == 1
+    assert f"project root: {SAMPLE_REPO}" in out.stdout
+    assert "unused-registry-entry verdict: rejected: its target is loaded by the entry-point group 'tinyomni.plugins'" in out.stdout
+    assert "pyproject.toml:19 (entry-point:tinyomni.plugins)" in out.stdout
+    missing = cli("explain", "NoSuchNameAnywhere", cwd=SAMPLE_REPO)
+    assert missing.returncode == 1 and "not found: NoSuchNameAnywhere" in missing.stdout
 
 
 def test_index_command_reports_scan_and_times() -> None:

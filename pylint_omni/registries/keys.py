@@ -116,6 +116,10 @@ def reach(index: ProjectIndex, graph: ReferenceGraph, paths: ReadPaths, key: str
                 found.no_match.append(f"{read.describe()}, and no class named {key} exists in the project, nor in an indexed upstream package that the project refers to")
         elif kind == "attribute":
             found.consumers += _attribute_consumers(index, graph, f"{module}.{key}", own)
+            found.consumers += [  # `__getattr__("KEY")` called directly
+                _consumer(index, site.path, site.line, "call", key)
+                for site in graph.calls_to(f"{module}.__getattr__") if site.argument(0, "name") == f"s:{key}"
+            ]
         elif kind == "external":
             found.outside.append(read.where)
         elif kind == "user":
