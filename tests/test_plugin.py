@@ -59,7 +59,7 @@ def test_include_rejected_adds_rejected_findings(cache_dir: Path) -> None:
     assert rejected and all("Rejected:" in f.message for f in rejected)
     assert [f for f in with_rejected if f.confidence != "UNDEFINED"] == default
     reasons = " ".join(f.message for f in rejected)
-    for reason in ("entry-point:tinyomni.plugins", "built dynamically", "handed out or enumerated", "documented as a supported name"):
+    for reason in ("entry-point group 'tinyomni.plugins'", "built dynamically", "handed out or enumerated", "documented as a supported name"):
         assert reason in reasons
 
 
