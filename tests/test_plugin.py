@@ -90,7 +90,7 @@ def test_validation_globs_option_from_the_command_line(cache_dir: Path) -> None:
     assert default == []
     args = [*REGISTRY, "--omni-include-rejected=y", "--omni-validation-globs=tests/**,docs/**,deploy/**", path]
     _, found, _ = run_pylint(args, cwd=SAMPLE_REPO, cache_dir=cache_dir)
-    assert len(found) == 1 and "validation 1 (deploy/tiny_omni_two_stage.yaml:9 (yaml-value))" in found[0].message
+    assert len(found) == 1 and "validation 1 (deploy/tiny_omni_two_stage.yaml:10 (yaml-value))" in found[0].message
 
 
 def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
