@@ -59,7 +59,7 @@ def test_include_rejected_adds_rejected_findings(cache_dir: Path) -> None:
     assert rejected and all("Rejected:" in f.message for f in rejected)
     assert [f for f in with_rejected if f.confidence != "UNDEFINED"] == default
     reasons = " ".join(f.message for f in rejected)
-    for reason in ("entry-point group 'tinyomni.plugins'", "built dynamically", "handed out or enumerated", "documented as a supported name"):
+    for reason in ("entry-point:tinyomni.plugins", "built dynamically", "handed out or enumerated", "documented as a supported name"):
         assert reason in reasons
 
 
@@ -101,7 +101,7 @@ def test_explain_lists_consumers_by_kind() -> None:
     out = cli("explain", "MooncakeConnector", cwd=SAMPLE_REPO)
     assert out.returncode == 0
     assert f"project root: {SAMPLE_REPO}" in out.stdout
-    assert "unused-registry-entry verdict: rejected: its target is loaded by the entry-point group 'tinyomni.plugins'" in out.stdout
+    assert "unused-registry-entry verdict: rejected: loaded by name: pyproject.toml:19 (entry-point:tinyomni.plugins)" in out.stdout
     assert "pyproject.toml:19 (entry-point:tinyomni.plugins)" in out.stdout
     missing = cli("explain", "NoSuchNameAnywhere", cwd=SAMPLE_REPO)
     assert missing.returncode == 1 and "not found: NoSuchNameAnywhere" in missing.stdout

@@ -37,7 +37,7 @@ def key_of(finding: Finding) -> str:
     ("flush-metrics", "HIGH", "is never read"),
     ("VocoderStage", "HIGH", "nothing imports it from the package"),
     ("rms_norm_legacy", "HIGH", "no torch.ops call uses the op"),
-    ("UpstreamAudioTransformer", "HIGH", "no class named UpstreamAudioTransformer exists in the project, nor in an indexed upstream package"),
+    ("UpstreamAudioTransformer", "HIGH", "no class named UpstreamAudioTransformer is defined in the project or named by its code"),
     ("thinker_to_vocoder_direct", "HIGH", "no qualname built in code or configuration reaches it"),
     ("fused_add_norm", "UNDEFINED", "tinyupstream/ops.py:11 (upstream torch.ops)"),
 ])

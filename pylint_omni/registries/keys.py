@@ -69,22 +69,25 @@ def key_mentions(index: ProjectIndex, key: str, own: list[tuple[str, int, int]])
 
 
 def _classes_named(index: ProjectIndex, key: str) -> tuple[str | None, str | None]:
-    """(a class of that name that can reach a read, a doubt) — project first, then indexed upstream."""
+    """(a class of that name that can reach a read, a doubt).
+
+    A project class of that name can. Otherwise an instance can only reach the read
+    if project code names the class (imports, builds or subclasses it): when it
+    never does, no package — indexed or not — changes the answer. When it does, an
+    indexed upstream class of that name makes the key live; a missing package or a
+    name from an unindexed library leaves a doubt.
+    """
     project = next((d for d in index.definitions_named(key) if d.kind == "class"), None)
     if project is not None:
         return f"class {key} exists ({project.path}:{project.data['line']})", None
+    named = [h for h in index.hits(key) if h.via in ("import", "name", "attr", "call", "base") and index.location(h.path) is Location.PRODUCTION]
+    if not named:
+        return None, None
     upstream = upstream_of(index)
     for package, found in upstream.classes_named(key):
-        referenced = any(
-            hit.via in ("import", "name", "attr", "call", "base") and index.location(hit.path) is Location.PRODUCTION
-            for hit in index.hits(key)
-        )
-        if referenced:
-            return f"{package.name} {package.version} defines {found.dotted} and the project refers to it", None
-        return None, None  # upstream defines it, but the project never names it: no instance of it reaches the read
-    if upstream.missing:
-        return None, f"a class {key} may exist in {', '.join(upstream.missing)} (not installed where pylint runs)"
-    return None, None
+        return f"{package.name} {package.version} defines {found.dotted} and the project refers to it ({named[0].path}:{named[0].line})", None
+    missing = f" (maybe from {', '.join(upstream.missing)}, not installed where pylint runs)" if upstream.missing else ""
+    return None, f"the project names a class {key} at {named[0].path}:{named[0].line} that the index cannot place{missing}"
 
 
 def reach(index: ProjectIndex, graph: ReferenceGraph, paths: ReadPaths, key: str, module: str,
@@ -113,7 +116,7 @@ def reach(index: ProjectIndex, graph: ReferenceGraph, paths: ReadPaths, key: str
             elif doubt:
                 found.unknown.append(f"keyed by class name at {read.where}; {doubt}")
             else:
-                found.no_match.append(f"{read.describe()}, and no class named {key} exists in the project, nor in an indexed upstream package that the project refers to")
+                found.no_match.append(f"{read.describe()}, and no class named {key} is defined in the project or named by its code")
         elif kind == "attribute":
             found.consumers += _attribute_consumers(index, graph, f"{module}.{key}", own)
             found.consumers += [  # `__getattr__("KEY")` called directly

@@ -168,9 +168,8 @@ def judge_entry(
     declaring = next((c for n in names if (c := contracts_of(index).declaring_extension_point(n))), None)
     if declaring is not None:
         reject.append(f"the active design contract {declaring.describe()} declares it a boundary or extension point")
-    plugin = next((c for c in target_consumers if c.via.startswith("entry-point:")), None)
-    if plugin is not None:
-        reject.append(f"its target is loaded by the entry-point group '{plugin.via.partition(':')[2]}' ({plugin.path}:{plugin.line})")
+    # An entry-point group loading the target is a plugin contract: an external consumer of the entry.
+    plugins = [c for c in target_consumers if c.via.startswith("entry-point:")]
     consumers = _form_consumers(index, graph, relpath, registry, key, own)
     medium.extend(_form_doubts(index, registry))
     found = KeyReach()
@@ -193,7 +192,7 @@ def judge_entry(
     if production_mentions and not consumers:
         medium.append("named elsewhere without reaching a read: " + ", ".join(f"{h.path}:{h.line} ({h.via})" for h in production_mentions[:3]))
     seen = {(c.path, c.line) for c in consumers}
-    all_consumers = consumers + [c for c in docs if (c.path, c.line) not in seen]
+    all_consumers = [*plugins, *consumers, *(c for c in docs if (c.path, c.line) not in seen)]
     verdict = judge(all_consumers, externally_keyed=externally_keyed, documented_rejects=bool(docs), reject_reasons=reject, medium_reasons=medium)
     if verdict.status is Status.CANDIDATE and verdict.confidence == "high":
         verdict.reason = _high_reason(registry, paths, found, form)

@@ -46,12 +46,17 @@ class ModuleTable:
     digest: str
 
     @classmethod
-    def of(cls, links: dict[str, Any]) -> "ModuleTable":
-        bindings = dict(links.get("bindings") or {})
-        stars = bindings.pop("*", [])
-        lazy = dict(links.get("lazy") or {})
-        text = json.dumps([bindings, lazy, stars], sort_keys=True, separators=(",", ":"))
-        return cls(bindings, lazy, list(stars), hashlib.sha1(text.encode()).hexdigest()[:12])
+    def of(cls, links: dict[str, Any], digest: str | None = None) -> "ModuleTable":
+        """The table of a module's link facts (`digest`: a known digest of the same facts, skips hashing)."""
+        bindings = links.get("bindings") or {}
+        stars = bindings.get("*", [])
+        if stars:
+            bindings = {k: v for k, v in bindings.items() if k != "*"}
+        lazy = links.get("lazy") or {}
+        if digest is None:
+            text = json.dumps([bindings, lazy, stars], sort_keys=True, separators=(",", ":"))
+            digest = hashlib.sha1(text.encode()).hexdigest()[:12]
+        return cls(bindings, lazy, list(stars), digest)
 
 
 @dataclass

@@ -233,12 +233,16 @@ class ReferenceGraph:
 
 
 def _tables_of(index: ProjectIndex, state: _State) -> dict[str, ModuleTable]:
+    """Every module's export table; a file whose stamp is unchanged keeps its known digest."""
     tables: dict[str, ModuleTable] = {}
     for rel, facts in index.python_files():
-        module = index.entries[rel].get("module", "")
+        entry = index.entries[rel]
+        module = entry.get("module", "")
         links = facts.get("links")
         if module and links is not None:
-            tables[module] = ModuleTable.of(links)
+            old = state.entries.get(rel)
+            known = old.get("export") if old and old.get("stamp") == store.file_stamp(entry) else None
+            tables[module] = ModuleTable.of(links, known)
     return tables
 
 
@@ -266,7 +270,9 @@ def build_graph(index: ProjectIndex) -> ReferenceGraph:
             stats.reused += 1
             continue
         resolved = resolve_file(entry.get("facts", {}), resolver, tops)
-        entries[rel] = {"stamp": stamp, "deps": resolved.pop("deps"), "resolved": resolved}
+        table = tables.get(entry.get("module", ""))
+        entries[rel] = {"stamp": stamp, "deps": resolved.pop("deps"), "resolved": resolved,
+                        "export": table.digest if table is not None else None}
         stats.resolved += 1
     state.entries = entries
     if stats.resolved and store_file is not None:

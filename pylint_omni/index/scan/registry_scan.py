@@ -41,10 +41,23 @@ CUSTOM_OP_DECORATORS = frozenset({"custom_op", "register_custom_op"})
 class _Targets:
     """Turns a table value into a target path, through the module's imports."""
 
-    def __init__(self, imports: dict[str, str], module: str, local_defs: set[str]) -> None:
+    def __init__(self, imports: dict[str, str], module: str, local_defs: set[str], constants: dict[str, str] | None = None) -> None:
         self.imports = imports
         self.module = module
         self.local_defs = local_defs
+        self.constants = constants or {}
+
+    def _fstring(self, node: ast.JoinedStr) -> str | None:
+        """`f"{_MODELS}.llama.Llama"` with `_MODELS = "pkg.models"`: the assembled path."""
+        parts = []
+        for part in node.values:
+            text = literal_str(part)
+            if text is None and isinstance(part, ast.FormattedValue) and isinstance(part.value, ast.Name):
+                text = self.constants.get(part.value.id)
+            if text is None:
+                return None
+            parts.append(text)
+        return "".join(parts)
 
     def name(self, written: str) -> str:
         head, _, rest = written.partition(".")
@@ -61,7 +74,7 @@ class _Targets:
             if not written or CONSTANT_NAME.match(written.rpartition(".")[2]):
                 return None
             return {"target": self.name(written), "suffix": False}
-        text = literal_str(node)
+        text = literal_str(node) if not isinstance(node, ast.JoinedStr) else self._fstring(node)
         if text is not None:
             if DOTTED_PATH.match(text):
                 return {"target": text.replace(":", "."), "suffix": False}
@@ -211,7 +224,11 @@ def find_registries(
     local_defs = {
         s.name for s in tree.body if isinstance(s, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
     }
-    targets = _Targets(imports, module, local_defs)
+    constants = {
+        s.targets[0].id: text for s in tree.body
+        if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name) and (text := literal_str(s.value)) is not None
+    }
+    targets = _Targets(imports, module, local_defs, constants)
     found: dict[str, dict[str, Any]] = {}
 
     def add_entry(name: str, form: str, entry: dict[str, Any], stmt: ast.stmt) -> None:
