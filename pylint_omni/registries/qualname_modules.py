@@ -42,14 +42,18 @@ def loaded_modules(index: ProjectIndex, graph: ReferenceGraph) -> dict[str, str]
     memo = index.derived.get("qualname_loaded_modules")
     if memo is None:
         memo = index.derived["qualname_loaded_modules"] = {}
-        for target in graph.postings():
-            refs = [r for r in graph.refs_to(target) if r.via in LOADING_VIAS and index.location(r.path) is Location.PRODUCTION]
-            if not refs:
+        markers = tuple(f",{via}" for via in LOADING_VIAS)
+        for rel, resolved in graph.resolutions.items():
+            if index.location(rel) is not Location.PRODUCTION:
                 continue
-            definition = index.resolve_target(target)
-            if definition is None or definition.kind != "function" or not definition.data.get("toplevel"):
-                continue
-            memo.setdefault(definition.module, f"{refs[0].path}:{refs[0].line} loads {target} ({refs[0].via})")
+            for target, encoded in resolved.get("refs", {}).items():
+                if not any(marker in encoded for marker in markers):
+                    continue  # cheap: most targets are only named by code
+                definition = index.resolve_target(target)
+                if definition is None or definition.kind != "function" or not definition.data.get("toplevel"):
+                    continue
+                line, _, via = next(i for i in encoded.split("|") if i.endswith(markers)).partition(",")
+                memo.setdefault(definition.module, f"{rel}:{line} loads {target} ({via})")
     return memo
 
 
