@@ -17,7 +17,6 @@ from pylint_omni.evidence.checker import OmniChecker
 from pylint_omni.evidence.wording import describe_verdict, searched_summary
 from pylint_omni.evidence.benefit import Benefit, BenefitKind
 from pylint_omni.evidence.findings import FindingDetails
-from pylint_omni.index.graph import graph_of
 from pylint_omni.index.paths import Location
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.registries.liveness import EntryEvidence, judge_entry, read_registry
@@ -68,7 +67,7 @@ class UnusedRegistryEntryChecker(OmniChecker):
     def _qualname_functions(self, node: nodes.Module, index: ProjectIndex, relpath: str) -> None:
         """Functions of a module loaded by qualname that no built qualname reaches (`qualname_modules`)."""
         functions = {f.name: f for f in node.body if isinstance(f, (nodes.FunctionDef, nodes.AsyncFunctionDef))}
-        for judged in judge_module(index, graph_of(index), relpath):
+        for judged in judge_module(index, relpath):
             data = judged.function.data
             at = functions.get(data["name"])
             if at is None:

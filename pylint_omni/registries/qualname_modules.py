@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pylint_omni.evidence.consumers import Consumer, ConsumerKind, Verdict, judge
-from pylint_omni.index.graph import ReferenceGraph
+from pylint_omni.index.graph import ReferenceGraph, graph_of
 from pylint_omni.index.graph.resolve import STRING_VIAS
 from pylint_omni.index.paths import Location
 from pylint_omni.index.project_index import Definition, ProjectIndex
@@ -57,9 +57,13 @@ def loaded_modules(index: ProjectIndex, graph: ReferenceGraph) -> dict[str, str]
     return memo
 
 
-def judge_module(index: ProjectIndex, graph: ReferenceGraph, relpath: str) -> list[QualnameEntry]:
-    """The public top-level functions of a qualname-loaded module, each judged."""
+def judge_module(index: ProjectIndex, relpath: str) -> list[QualnameEntry]:
+    """The public top-level functions of a qualname-loaded module, each judged (the graph is built only when
+    some string names the module)."""
     module = index.entries.get(relpath, {}).get("module", "")
+    if not any(h.via in LOADING_VIAS or h.via.startswith("entry-point:") for h in index.hits(module)):
+        return []  # no string names the module or one of its members: not loaded by qualname
+    graph = graph_of(index)
     loaded_by = loaded_modules(index, graph).get(module)
     if loaded_by is None:
         return []

@@ -66,6 +66,19 @@ def is_classname(node: ast.AST) -> bool:
     return isinstance(node, ast.Attribute) and node.attr in ("__name__", "__qualname__")
 
 
+def _shallow_text(node: ast.AST) -> str:
+    """The dotted names an expression is made of (`cfg.architectures[0]`, `os.getenv(...)`), cheaply:
+    the scanners classify every call argument, and `ast.unparse` would dominate the scan."""
+    parts = []
+    for child in (node, *(getattr(node, f, None) for f in ("value", "func", "slice"))):
+        text = dotted(child) if child is not None else None
+        if text:
+            parts.append(text)
+    if isinstance(node, ast.Call):
+        parts += [d for a in node.args if (d := dotted(a))]
+    return " ".join(parts) + ("." if isinstance(node, ast.Attribute) else "")
+
+
 def key_source(node: ast.AST | None, scope: FunctionScope | None, constants: dict[str, str], depth: int = 0) -> str:
     """The source of the value `node` evaluates to (see the module docstring)."""
     if node is None:
@@ -86,7 +99,7 @@ def key_source(node: ast.AST | None, scope: FunctionScope | None, constants: dic
         if node.id in constants:
             return f"lit:{constants[node.id]}"
         return "var"
-    source = ast.unparse(node) if isinstance(node, (ast.Attribute, ast.Subscript, ast.Call)) else ""
+    source = _shallow_text(node)
     if any(marker in source for marker in EXTERNAL_MARKERS):
         return "external"
     if any(marker in source for marker in ENV_MARKERS):

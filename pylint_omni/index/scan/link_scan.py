@@ -98,8 +98,10 @@ class LinkScanner(TableUses, FastVisitor):
         if not written:
             return None
         head, _, rest = written.partition(".")
-        if self.functions and head in self.functions[-1].params + list(self.functions[-1].values):
-            return None  # a local shadows the module name
+        if self.functions:
+            scope = self.functions[-1]
+            if head in scope.values or head in scope.params:
+                return None  # a local shadows the module name
         if head in self.imports:
             return self.imports[head] + ("." + rest if rest else "")
         if head in self.bindings:
