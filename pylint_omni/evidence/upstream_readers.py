@@ -91,5 +91,11 @@ def upstream_consumers(index: ProjectIndex, class_dotted: str, attr: str) -> lis
     ]
 
 
+def indexed_bases(index: ProjectIndex, bases: list[str]) -> list[str]:
+    """The subset of `bases` (dotted, as written through imports) that an indexed upstream package defines."""
+    upstream = upstream_of(index)
+    return [base for base in bases if upstream.ancestors(upstream.canonical(base))]
+
+
 def upstream_unknowns(index: ProjectIndex) -> list[str]:
     return upstream_of(index).unknowns()
