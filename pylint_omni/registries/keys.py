@@ -119,6 +119,7 @@ def reach(index: ProjectIndex, graph: ReferenceGraph, paths: ReadPaths, key: str
                 found.no_match.append(f"{read.describe()}, and no class named {key} is defined in the project or named by its code")
         elif kind == "attribute":
             found.consumers += _attribute_consumers(index, graph, f"{module}.{key}", own)
+            found.consumers += _same_named_module_reads(index, module, key, own)
             found.consumers += [  # `__getattr__("KEY")` called directly
                 _consumer(index, site.path, site.line, "call", key)
                 for site in graph.calls_to(f"{module}.__getattr__") if site.argument(0, "name") == f"s:{key}"
@@ -147,6 +148,19 @@ def _attribute_consumers(index: ProjectIndex, graph: ReferenceGraph, dotted: str
         if ref.via == "import" and index.location(ref.path) is Location.PRODUCTION and _only_reexported(index, ref.path, dotted):
             continue
         found.append(_consumer(index, ref.path, ref.line, ref.via if ref.via != "hop" else "import", dotted.rpartition(".")[2]))
+    return found
+
+
+def _same_named_module_reads(index: ProjectIndex, module: str, key: str, own: list[tuple[str, int, int]]) -> list[Consumer]:
+    """`envs.KEY` where `envs` is a module loaded some other way (`load_module_from_path("envs", ...)`):
+    the receiver carries the module's own name, which the graph cannot resolve but a reader would."""
+    tail = module.rpartition(".")[2]
+    found = []
+    for hit in index.hits(key):
+        if hit.via != "attr" or any(hit.path == p and a <= hit.line <= b for p, a, b in own):
+            continue
+        if any(line == hit.line and via == "name" for line, via in index.occurrences(hit.path, tail)):
+            found.append(_consumer(index, hit.path, hit.line, "attr", key))
     return found
 
 
