@@ -45,7 +45,7 @@ class KeyReach:
     no_match: list[str] = field(default_factory=list)  # reads that cannot produce it, with their key source
 
 
-def _consumer(index: ProjectIndex, path: str, line: int, via: str, token: str) -> Consumer:
+def consumer_at(index: ProjectIndex, path: str, line: int, via: str, token: str) -> Consumer:
     return Consumer(path, line, via, consumer_kind(index, Hit(path, line, via)), token)
 
 
@@ -99,7 +99,7 @@ def reach(index: ProjectIndex, graph: ReferenceGraph, paths: ReadPaths, key: str
         kind, _, rest = read.source.partition(":")
         if kind == "lit":
             if rest == key:
-                found.consumers.append(_consumer(index, read.path, read.line, "key", key))
+                found.consumers.append(consumer_at(index, read.path, read.line, "key", key))
             else:
                 found.no_match.append(read.describe())
         elif kind == "pattern":
@@ -112,16 +112,16 @@ def reach(index: ProjectIndex, graph: ReferenceGraph, paths: ReadPaths, key: str
             if live:
                 found.proofs.append(f"keyed by class name at {read.where}; {live}")
                 if not read.validation:
-                    found.consumers.append(_consumer(index, read.path, read.line, "classname", key))
+                    found.consumers.append(consumer_at(index, read.path, read.line, "classname", key))
             elif doubt:
                 found.unknown.append(f"keyed by class name at {read.where}; {doubt}")
             else:
                 found.no_match.append(f"{read.describe()}, and no class named {key} is defined in the project or named by its code")
         elif kind == "attribute":
-            found.consumers += _attribute_consumers(index, graph, f"{module}.{key}", own)
+            found.consumers += attribute_consumers(index, graph, f"{module}.{key}", own)
             found.consumers += _same_named_module_reads(index, module, key, own)
             found.consumers += [  # `__getattr__("KEY")` called directly
-                _consumer(index, site.path, site.line, "call", key)
+                consumer_at(index, site.path, site.line, "call", key)
                 for site in graph.calls_to(f"{module}.__getattr__") if site.argument(0, "name") == f"s:{key}"
             ]
         elif kind == "external":
@@ -132,14 +132,14 @@ def reach(index: ProjectIndex, graph: ReferenceGraph, paths: ReadPaths, key: str
             if feeding is None:
                 feeding, other = key_mentions(index, key, own)
                 found.unrelated = other
-            found.consumers += [_consumer(index, h.path, h.line, h.via, key) for h in feeding]
+            found.consumers += [consumer_at(index, h.path, h.line, h.via, key) for h in feeding]
     if feeding is None:
         feeding, other = key_mentions(index, key, own)
         found.unrelated = [h for h in [*feeding, *other] if not any(c.path == h.path and c.line == h.line for c in found.consumers)]
     return found
 
 
-def _attribute_consumers(index: ProjectIndex, graph: ReferenceGraph, dotted: str, own: list[tuple[str, int, int]]) -> list[Consumer]:
+def attribute_consumers(index: ProjectIndex, graph: ReferenceGraph, dotted: str, own: list[tuple[str, int, int]]) -> list[Consumer]:
     """Reads of a module attribute served by `__getattr__`: `mod.KEY`, `from mod import KEY`, `"mod.KEY"`."""
     found = []
     for ref in graph.refs_to(dotted):
@@ -147,7 +147,7 @@ def _attribute_consumers(index: ProjectIndex, graph: ReferenceGraph, dotted: str
             continue
         if ref.via == "import" and index.location(ref.path) is Location.PRODUCTION and _only_reexported(index, ref.path, dotted):
             continue
-        found.append(_consumer(index, ref.path, ref.line, ref.via if ref.via != "hop" else "import", dotted.rpartition(".")[2]))
+        found.append(consumer_at(index, ref.path, ref.line, ref.via if ref.via != "hop" else "import", dotted.rpartition(".")[2]))
     return found
 
 
@@ -160,7 +160,7 @@ def _same_named_module_reads(index: ProjectIndex, module: str, key: str, own: li
         if hit.via != "attr" or any(hit.path == p and a <= hit.line <= b for p, a, b in own):
             continue
         if any(line == hit.line and via == "name" for line, via in index.occurrences(hit.path, tail)):
-            found.append(_consumer(index, hit.path, hit.line, "attr", key))
+            found.append(consumer_at(index, hit.path, hit.line, "attr", key))
     return found
 
 

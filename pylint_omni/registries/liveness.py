@@ -21,6 +21,7 @@ Enum members (`Enum.MEMBER`).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 from pylint_omni.evidence.contracts import contracts_of
 from pylint_omni.evidence.consumers import Consumer, ConsumerKind, Status, Verdict, judge
@@ -30,7 +31,7 @@ from pylint_omni.index.paths import key_matches_patterns
 from pylint_omni.index.project_index import Definition, ProjectIndex
 from pylint_omni.index.settings import OmniSettings
 from pylint_omni.index.upstream import upstream_of
-from pylint_omni.registries.keys import KeyReach, key_mentions, reach, reads_summary, _attribute_consumers, _consumer
+from pylint_omni.registries.keys import KeyReach, key_mentions, reach, reads_summary, attribute_consumers, consumer_at
 from pylint_omni.registries.ops import op_consumers
 from pylint_omni.registries.read_paths import TABLE_FORMS, ReadPaths, read_paths
 
@@ -73,7 +74,8 @@ def _all_entries(index: ProjectIndex, relpath: str, registry: RegistryFact) -> l
     return spread.get((registry["name"], registry["form"]), [])
 
 
-def _memo(index: ProjectIndex, name: str, relpath: str, registry: RegistryFact, compute) -> str | None:  # type: ignore[no-untyped-def]
+def _memo(index: ProjectIndex, name: str, relpath: str, registry: RegistryFact, compute: Callable[[], str | None]) -> str | None:
+    """A per-registry judgment, once per run (a decorator registry spans many modules)."""
     memo: dict[tuple[str, str, str], str | None] = index.derived.setdefault(name, {})
     key = (relpath if registry["form"] in TABLE_FORMS else "", registry["name"], registry["form"])
     if key not in memo:
@@ -124,7 +126,7 @@ def _target_consumers(index: ProjectIndex, graph: ReferenceGraph, target: Defini
     for ref in graph.refs_to(target.dotted):
         if ref.via in ("import", "hop") or any(ref.path == p and a <= ref.line <= b for p, a, b in spans):
             continue
-        found.append(_consumer(index, ref.path, ref.line, ref.via, target.data["name"]))
+        found.append(consumer_at(index, ref.path, ref.line, ref.via, target.data["name"]))
     return found
 
 
@@ -133,7 +135,7 @@ def _form_consumers(index: ProjectIndex, graph: ReferenceGraph, relpath: str, re
     """Consumers of forms with their own read path (None: judged by the registry's reads)."""
     module = index.entries.get(relpath, {}).get("module", "")
     if registry["form"] == "lazy-export":
-        return _attribute_consumers(index, graph, f"{module}.{key}", [(relpath, 1, 10**9)])
+        return attribute_consumers(index, graph, f"{module}.{key}", [(relpath, 1, 10**9)])
     if registry["form"] == "custom-op":
         return op_consumers(index, key, own)
     return None
@@ -177,11 +179,11 @@ def judge_entry(
         found = reach(index, graph, paths, key, module, own)
         consumers = list(found.consumers)
         if form == "enum":
-            consumers += _attribute_consumers(index, graph, f"{module}.{registry['name']}.{key}", own)
+            consumers += attribute_consumers(index, graph, f"{module}.{registry['name']}.{key}", own)
         _path_reasons(index, relpath, registry, paths, found, reject, medium)
     _, other = key_mentions(index, key, own)
     typed = _user_facing(paths, form)
-    docs = [_consumer(index, h.path, h.line, h.via, key) for h in other if h.via == "doc"] if typed else []
+    docs = [consumer_at(index, h.path, h.line, h.via, key) for h in other if h.via == "doc"] if typed else []
     documented_elsewhere = None if not typed or docs else _documented_sibling(index, relpath, registry)
     if documented_elsewhere and not key_matches_patterns(key, settings.external_key_patterns) and form not in ("lazy-export", "custom-op"):
         reject.append(f"the docs list keys of {registry['name']} as user-facing choices ({documented_elsewhere}); an unlisted key is more likely missing from the docs than dead")

@@ -22,7 +22,7 @@ from pylint_omni.index.graph import ReferenceGraph, graph_of
 from pylint_omni.index.graph.resolve import STRING_VIAS
 from pylint_omni.index.paths import Location
 from pylint_omni.index.project_index import Definition, ProjectIndex
-from pylint_omni.registries.keys import _consumer
+from pylint_omni.registries.keys import consumer_at
 
 LOADING_VIAS = STRING_VIAS - {"doc"}
 
@@ -77,7 +77,7 @@ def judge_module(index: ProjectIndex, relpath: str) -> list[QualnameEntry]:
         for ref in graph.refs_to(definition.dotted):
             if ref.path == relpath and data["line"] <= ref.line <= data["end"]:
                 continue
-            consumer = _consumer(index, ref.path, ref.line, ref.via, data["name"])
+            consumer = consumer_at(index, ref.path, ref.line, ref.via, data["name"])
             if ref.via in LOADING_VIAS and consumer.kind is ConsumerKind.EXTERNAL:
                 # a qualname that resolves to this very function is the load path itself
                 consumer = Consumer(consumer.path, consumer.line, consumer.via, ConsumerKind.PRODUCTION, consumer.token)
@@ -86,7 +86,7 @@ def judge_module(index: ProjectIndex, relpath: str) -> list[QualnameEntry]:
             h for h in graph.name_only(data["name"], {definition.dotted})
             if h.via not in ("import", "all") and not (h.path == relpath and data["line"] <= h.line <= data["end"])
         ]
-        docs = [_consumer(index, h.path, h.line, h.via, data["name"]) for h in unresolved if h.via == "doc"]
+        docs = [consumer_at(index, h.path, h.line, h.via, data["name"]) for h in unresolved if h.via == "doc"]
         others = [f"{h.path}:{h.line} ({h.via})" for h in unresolved if h.via != "doc" and index.location(h.path) is Location.PRODUCTION]
         reject = [f"qualnames over {module} are built with a hole ({patterns[0]}); this function may be one of them"] if patterns else []
         medium = [f"its name appears without resolving to it: {', '.join(others[:3])}"] if others else []

@@ -10,8 +10,9 @@ A file's facts are plain JSON-ready data so that the index can cache them on dis
 - `classes`/`functions`: definitions with spans, bases (resolved through imports),
   decorators, abstract and `NotImplementedError` methods.
 - `registries`: module-level string-keyed tables and their entries (`registry_scan`).
-- `registry_uses`: how constant-style names are used (keyed lookups, dynamic lookups,
-  enumeration), so that a registry's liveness can be judged across files.
+- `links`: what the reference graph resolves — chains, receivers of a known class,
+  calls, `*_cls` flows, table reads with their key sources, the export table
+  (`link_scan`).
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ PROTOCOL_BASES = {"Protocol", "typing.Protocol", "typing_extensions.Protocol"}
 
 
 class _Visitor(FastVisitor):
-    """One pass over a module: references, definitions and constant-name uses."""
+    """One pass over a module: references and definitions."""
 
     def __init__(self, module: str, is_package: bool) -> None:
         self.module = module
