@@ -23,7 +23,9 @@ from typing import Any, Sequence
 from pylint_omni import precommit, report_command
 from pylint_omni.explain_command import explain
 from pylint_omni.plugin import register_scanners
+from pylint_omni.index.graph import graph_of
 from pylint_omni.index.project_index import ProjectIndex
+from pylint_omni.index.upstream import upstream_of
 from pylint_omni.options import settings_for_root
 from pylint_omni.index.paths import find_project_root
 from pylint_omni.index.scan.data_scan import InputProblem
@@ -45,7 +47,16 @@ def index_summary(root: Path, as_json: bool, out: Any = sys.stdout) -> int:
     started = time.perf_counter()
     warm.refresh()
     warm_seconds = time.perf_counter() - started
+    graph = graph_of(warm)
+    upstream = upstream_of(warm)
     summary = warm.counts()
+    summary.update(
+        graph_files_resolved=graph.stats.resolved,
+        graph_files_reused=graph.stats.reused,
+        graph_seconds=round(graph.stats.seconds, 3),
+        upstream={p.name: f"{p.version} ({p.located.folder})" for p in upstream.packages()},
+        upstream_missing=upstream.missing,
+    )
     summary.update(
         cold_seconds=round(cold_seconds, 3),
         warm_seconds=round(warm_seconds, 3),
@@ -62,6 +73,11 @@ def index_summary(root: Path, as_json: bool, out: Any = sys.stdout) -> int:
     print(f"definitions: {summary['definitions']}; registries: {summary['registries']}", file=out)
     print(f"cold build: {cold_seconds:.2f} s; warm build: {warm_seconds:.2f} s ({warm.stats.scanned} files re-read)", file=out)
     print(f"cache: {summary['cache']}" + (f" ({warm.cache_note})" if warm.cache_note else ""), file=out)
+    print(f"reference graph: {graph.stats.resolved} files resolved, {graph.stats.reused} reused, {graph.stats.seconds:.2f} s", file=out)
+    for name, where in summary["upstream"].items():
+        print(f"upstream: {name} {where}", file=out)
+    for name in upstream.missing:
+        print(f"upstream: {name} imported by the project but not installed (findings that depend on it stay medium)", file=out)
     for rel, reason in summary["problems"].items():
         print(f"input problem: {rel}: {reason}", file=out)
     return 0
