@@ -173,6 +173,9 @@ def judge_entry(
     # An entry-point group loading the target is a plugin contract: an external consumer of the entry.
     plugins = [c for c in target_consumers if c.via.startswith("entry-point:")]
     consumers = _form_consumers(index, graph, relpath, registry, key, own)
+    if form == "custom-op" and consumers is not None:
+        # `@torch.library.custom_op` returns the op itself: calling the decorated function calls it too.
+        consumers += [c for c in target_consumers if c.via in ("call", "load", "getattr")]
     medium.extend(_form_doubts(index, registry))
     found = KeyReach()
     if consumers is None:
