@@ -56,6 +56,13 @@ OPTIONS: tuple[tuple[str, dict[str, Any]], ...] = (
                              "help": "Files larger than this are skipped with a message."}),
     ("omni-include-rejected", {"type": "yn", "default": False, "metavar": "<y or n>",
                                "help": "Also emit findings the evidence rejected (confidence UNDEFINED), for the audit report."}),
+    ("omni-runtime-metadata", {"type": "csv", "default": (), "metavar": "<paths>",
+                               "help": "Metadata of distributions the project runs on but does not declare (a *.dist-info folder, "
+                                       "its METADATA file, or a folder holding *.dist-info folders), used before the installed ones; "
+                                       "relative paths are relative to the project root."}),
+    ("omni-upstream-source", {"type": "csv", "default": (), "metavar": "<folders>",
+                              "help": "Source folders of upstream packages (e.g. an unpacked vllm wheel's vllm/), read with ast, never "
+                                      "imported: names upstream code reads; relative paths are relative to the project root."}),
 )
 OPTION_TYPES = {name: spec["type"] for name, spec in OPTIONS}
 DEFAULTS = {name: spec["default"] for name, spec in OPTIONS}
@@ -170,6 +177,8 @@ def settings_of(values: dict[str, Any]) -> OmniSettings:
         cache_enabled=bool(get("omni-cache")),
         max_file_bytes=int(get("omni-max-file-bytes")),
         include_rejected=bool(get("omni-include-rejected")),
+        runtime_metadata=tuple(get("omni-runtime-metadata")),
+        upstream_source=tuple(get("omni-upstream-source")),
     )
 
 

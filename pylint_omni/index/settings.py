@@ -70,6 +70,13 @@ class OmniSettings:
     cache_enabled: bool = True
     max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
     include_rejected: bool = False
+    runtime_metadata: tuple[str, ...] = ()  # dist-info of undeclared runtime distributions
+    upstream_source: tuple[str, ...] = ()  # upstream source folders, read with ast
+
+    def resolve(self, path: str) -> Path:
+        """A path option's value: absolute as given, else relative to the project root."""
+        given = Path(path).expanduser()
+        return given if given.is_absolute() or self.root is None else self.root / given
 
     def cache_key(self) -> tuple[Any, ...]:
         """What makes two indexes of one root differ (the options that change what is scanned)."""
