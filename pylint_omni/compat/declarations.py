@@ -147,10 +147,12 @@ def _from_pyproject(root: Path, notes: list[str], roles: list[tuple[str, str]]) 
     if found:
         python.append(found)
     deps: list[Declared] = []
-    for item in project.get("dependencies", []) or []:
+    listed = project.get("dependencies")
+    for item in listed if isinstance(listed, list) else []:
         if isinstance(item, str):
             deps += [d for d in [_requirement(item, f"pyproject.toml:{_line_of(text, item)}", False)] if d]
-    for extra in (project.get("optional-dependencies") or {}).values():
+    extras = project.get("optional-dependencies")
+    for extra in extras.values() if isinstance(extras, dict) else []:
         for item in extra if isinstance(extra, list) else []:
             if isinstance(item, str):
                 deps += [d for d in [_requirement(item, f"pyproject.toml:{_line_of(text, item)}", True)] if d]
