@@ -104,6 +104,28 @@ def test_fields_readers_and_traps(tmp_path: Path, cache_dir: Path) -> None:
     assert lint(root, cache_dir) == [("pkg/config.py", 8, "HIGH"), ("pkg/config.py", 9, "HIGH"), ("pkg/config.py", 10, "HIGH")]
 
 
+def test_a_known_receiver_does_not_hide_an_unknown_one_on_the_same_line(tmp_path: Path, cache_dir: Path) -> None:
+    root = write(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/layout.py": """
+            from dataclasses import dataclass
+
+            @dataclass
+            class LayoutConfig:
+                device_num: int
+
+            class Engine:
+                def __init__(self) -> None:
+                    self.device_num = 0
+
+            def apply(engine: Engine, layout_factory) -> None:
+                layout = layout_factory()
+                engine.device_num = layout.device_num
+        """,
+    })
+    assert lint(root, cache_dir) == []  # `layout.device_num` (receiver unknown) reads the field
+
+
 def test_cli_options_are_never_high_and_whole_namespaces_reach_receivers(tmp_path: Path, cache_dir: Path) -> None:
     root = write(tmp_path, {
         "pkg/__init__.py": "",

@@ -104,7 +104,7 @@ class Support:
             found = floor_of_specifiers(specifiers) if specifiers is not None else None
             if found is None:
                 return None  # this declaration allows every older version
-            if lowest is None or found[0] < lowest[0]:
+            if lowest is None or found[0] < lowest[0] or (found[0] == lowest[0] and item.primary and not lowest[3].primary):
                 lowest = (*found, item)
         assert lowest is not None
         version, inclusive, exact, item = lowest

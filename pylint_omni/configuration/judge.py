@@ -101,6 +101,9 @@ def judge_field(
         medium.append(f"upstream code reads `.{option.name}` by name ({read_upstream}); if this config reaches it, it is read")
     elif bases:
         medium.append(f"{klass['name']} extends {bases[0]}, outside the project, which may read it" + ("" if upstream else " (no upstream source indexed)"))
+    flag = reader_index(index).cli.get(option.name)
+    if flag:
+        medium.append(f"users may set it on the command line: {flag} has the same name")
     if klass.get("kind") == "namedtuple":
         medium.append("a NamedTuple is also read by position (unpacking, indexing), which names cannot show")
     elif klass.get("kind") in ("pydantic", "struct"):

@@ -27,6 +27,7 @@ from typing import Any
 
 from pylint_omni.evidence.consumers import Consumer, ConsumerKind, consumer_kind
 from pylint_omni.index.class_graph import class_graph
+from pylint_omni.index.paths import Location
 from pylint_omni.index.project_index import Hit, ProjectIndex
 
 SCANNER_KEY = "configuration.options"
@@ -72,10 +73,15 @@ class ReaderIndex:
         self._related: dict[str, set[str]] = {}
         self._holds: dict[tuple[str, str], bool] = {}
         self.fields: dict[str, str] = {}  # field name -> "Class.field (path:line)" of the first config class declaring it
+        self.cli: dict[str, str] = {}  # CLI destination -> "--flag (path:line)" of a production parser
         for rel, _ in index.python_files():
-            for klass in (index.extra(rel, SCANNER_KEY) or {}).get("classes", []):
+            facts = index.extra(rel, SCANNER_KEY) or {}
+            for klass in facts.get("classes", []):
                 for name, line, *_ in klass["fields"]:
                     self.fields.setdefault(name, f"{klass['name']}.{name} ({rel}:{line})")
+            if index.location(rel) is Location.PRODUCTION:
+                for dest, flags, line, *_ in facts.get("cli", []):
+                    self.cli.setdefault(dest, f"{flags[0]} ({rel}:{line})")
 
     def facts(self, relpath: str) -> dict[str, Any]:
         return self.index.extra(relpath, SCANNER_KEY) or {}
@@ -112,8 +118,8 @@ class ReaderIndex:
 
     def unrelated_owner(self, types: set[str], option: Option) -> str | None:
         """A class the read belongs to that is not the option's, or None when the read may be the option's."""
-        if not types or not option.owner:
-            return None
+        if not types or not option.owner or "" in types:
+            return None  # no receiver class known, or one read on the line is of an unknown receiver
         related = self.related(option.owner)
         for type_name in types:
             if type_name in related or not self.holds(type_name, option.name):

@@ -195,7 +195,7 @@ class _Visitor(FastVisitor):
     def __init__(self) -> None:
         self.classes: list[str] = []
         self.types: list[dict[str, str]] = [{}]
-        self.typed_reads: list[list[Any]] = []
+        self.loads: dict[tuple[str, int], set[str]] = {}
         self.copies: list[list[Any]] = []
         self.writer_keys: list[list[Any]] = []
         self.whole: list[list[Any]] = []
@@ -272,11 +272,14 @@ class _Visitor(FastVisitor):
         self.generic_visit(node)
 
     def visit_Attribute(self, node: ast.Attribute) -> None:
-        if isinstance(node.value, ast.Name):
-            owner = self.types[-1].get(node.value.id)
-            if owner:
-                self.typed_reads.append([node.attr, node.lineno, owner])
+        if isinstance(node.ctx, ast.Load):
+            owner = self.types[-1].get(node.value.id, "") if isinstance(node.value, ast.Name) else ""
+            self.loads.setdefault((node.attr, node.lineno), set()).add(owner)  # "": a receiver of unknown class
         self.generic_visit(node)
+
+    def typed_loads(self) -> list[list[Any]]:
+        """`[attr, line, class]` for lines where some receiver's class is known; `""` marks an unknown one on that line."""
+        return [[attr, line, owner] for (attr, line), owners in self.loads.items() if owners - {""} for owner in sorted(owners)]
 
     def visit_Call(self, node: ast.Call) -> None:
         tail = _tail(node.func)
@@ -336,7 +339,7 @@ def scan_options(tree: ast.Module, context: ModuleContext) -> dict[str, Any]:
                     and len(n.value) <= 200 and PATH_LIKE.search(n.value)})
     whole = [list(w) for w in dict.fromkeys(tuple(w) for w in visitor.whole if w[0])]
     return {
-        "classes": classes, "cli": visitor.cli, "env": env, "typed_reads": visitor.typed_reads,
+        "classes": classes, "cli": visitor.cli, "env": env, "typed_reads": visitor.typed_loads(),
         "copies": visitor.copies, "writer_keys": visitor.writer_keys, "whole": whole, "paths": paths,
         "owned": owned,
     }

@@ -26,6 +26,7 @@ from pylint_omni.configuration.readers import SCANNER_KEY, Option, reader_index,
 from pylint_omni.index.paths import Location
 from pylint_omni.index.project_index import ProjectIndex
 
+TOOL_FILES = frozenset({"mkdocs", "codecov", "docker-compose", "compose", "environment", "conda", "action", "dependabot", "readthedocs"})
 IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 GENERIC = frozenset({"**", "items", "keys", "values", "merge"})
 
@@ -37,8 +38,12 @@ def _loaded(relpath: str, fragments: set[str]) -> bool:
     name = relpath.rpartition("/")[2]
     parts = relpath.split("/")
     folders = {"/".join(parts[i:j]) for j in range(1, len(parts)) for i in range(j)}
+    if name.startswith(".") or name.partition(".")[0] in TOOL_FILES:
+        return False  # configuration of other tools (CI, docs builds, linters, containers)
     for fragment in fragments:
         text = fragment.removeprefix("./").strip("/")
+        if "*" in text and not re.search(r"[\w-]{3,}[/.]", text.replace("yaml", "").replace("yml", "")):
+            continue  # `*.yaml` names no file of its own
         if name in text.split("/") or text in folders or any(text.endswith("/" + f) or text == f for f in folders if "/" in f):
             return True
         if "*" in text and (fnmatch.fnmatchcase(relpath, text) or fnmatch.fnmatchcase(relpath, "*/" + text)):

@@ -111,7 +111,9 @@ class OmniChecker(BaseChecker):
             if found is not None:
                 index, relpath = found
                 message = self.msgs[self.linter.msgs_store.get_message_definitions(symbol)[0].msgid][0] % args
-                write_record(build_record(index, relpath, symbol, node.fromlineno or 0, node.col_offset or 0, verdict, message, details, searched_summary(index)))
+                # pylint puts a message on a module at line 1 (a module's fromlineno is 0): the record must match it.
+                line = node.fromlineno or (1 if isinstance(node, nodes.Module) else 0)
+                write_record(build_record(index, relpath, symbol, line, node.col_offset or 0, verdict, message, details, searched_summary(index)))
         if verdict.status is Status.REJECTED and not self.settings.include_rejected:
             return
         self.add_message(symbol, node=node, args=args, confidence=verdict.pylint_confidence)
