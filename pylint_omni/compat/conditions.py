@@ -9,7 +9,7 @@ per file and is cached with the file. Per module it records:
 - `names`: module-level names bound to a version (`TORCH_VERSION = version.parse(torch.__version__)`)
   or to a version test (`IS_TORCH_2 = ...`), including `"NAME": lambda: ...` entries
   of a table read through a module `__getattr__`;
-- `helpers`: module-level functions that compare a version with a parameter
+- `helpers`: module-level functions, named for it, that compare a version with a parameter
   (`def vllm_version_is(v): return Version(vllm.__version__) == Version(v)`);
 - `imports`/`bound`/`raises`: the module's unconditional imports, the names it binds
   and whether it raises `ImportError` itself, to judge whether importing it can fail.
@@ -28,8 +28,10 @@ from pylint_omni.index.scan.ast_helpers import dotted, literal_str
 from pylint_omni.index.scanners import ModuleContext
 
 IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError"})
+# A module whose text has none of these tests no environment (checked before any walk).
+MAY_TEST_ENVIRONMENT = re.compile(r"(\b|_)version|ImportError|ModuleNotFoundError|at_?least|_\d+_\d+\b", re.I)
 # Imported names worth resolving as version flags (`TORCH_VERSION_AT_LEAST_2_4`, `IS_TORCH_2`, `envs.PY311`).
-FLAG_NAME = re.compile(r"version|at_?least|_(ge|gt|lt|le)_|torch|vllm|python|py3|transformers|triton|\d_\d", re.I)
+FLAG_NAME = re.compile(r"version|at_?least|newer|older|_(ge|gt|lt|le)_|torch|vllm|python|py3|transformers|triton|\d_\d", re.I)
 MAX_SOURCE = 90
 Sym = dict[str, Any]
 UNKNOWN: Sym = {"t": "?"}
@@ -58,20 +60,28 @@ def has_atoms(sym: Sym) -> bool:
 
 
 class _Scope:
-    """Names assigned in one function body (nested definitions excluded)."""
+    """Names assigned in one function body (nested definitions excluded), read on first use."""
 
     def __init__(self, body: list[ast.stmt]) -> None:
-        self.values: dict[str, list[ast.AST]] = {}
-        stack: list[ast.AST] = list(body)
-        while stack:
-            node = stack.pop()
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-                continue
-            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-                self.values.setdefault(node.targets[0].id, []).append(node.value)
-            elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value is not None:
-                self.values.setdefault(node.target.id, []).append(node.value)
-            stack.extend(ast.iter_child_nodes(node))
+        self.body = body
+        self._values: dict[str, list[ast.AST]] | None = None
+
+    @property
+    def values(self) -> dict[str, list[ast.AST]]:
+        if self._values is None:
+            self._values = {}
+            stack: list[ast.AST] = list(self.body)
+            while stack:
+                node = stack.pop()
+                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+                    continue
+                if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+                    self._values.setdefault(node.targets[0].id, []).append(node.value)
+                elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value is not None:
+                    self._values.setdefault(node.target.id, []).append(node.value)
+                if isinstance(node, ast.stmt):
+                    stack.extend(n for n in ast.iter_child_nodes(node) if isinstance(n, ast.stmt))
+        return self._values
 
 
 class _Reader:
@@ -347,40 +357,53 @@ def _may_raise_import_error(tree: ast.Module) -> bool:
     return False
 
 
-def _module_level_nodes(tree: ast.Module) -> list[ast.AST]:
-    """Nodes that run when the module is imported (function and class bodies excluded)."""
-    found: list[ast.AST] = []
-    stack: list[ast.AST] = list(tree.body)
+def _module_level_statements(tree: ast.Module) -> list[ast.stmt]:
+    """Statements that run when the module is imported (function and class bodies excluded)."""
+    found: list[ast.stmt] = []
+    stack: list[ast.stmt] = list(tree.body)
     while stack:
-        node = stack.pop()
-        found.append(node)
-        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-            stack.extend(ast.iter_child_nodes(node))
+        stmt = stack.pop()
+        found.append(stmt)
+        if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            for field in ("body", "orelse", "finalbody", "handlers"):
+                stack.extend(getattr(stmt, field, ()))
+            if isinstance(stmt, ast.ExceptHandler):
+                stack.extend(stmt.body)
     return found
+
+
+def _bound_names(tree: ast.Module) -> set[str]:
+    """Names the module binds at import time: definitions, imports, assignment targets."""
+    bound: set[str] = set()
+    for stmt in _module_level_statements(tree):
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound.add(stmt.name)
+        elif isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            bound.update((a.asname or a.name.partition(".")[0]) for a in stmt.names)
+        elif isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For, ast.With)):
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target] if isinstance(stmt, (ast.AnnAssign, ast.AugAssign, ast.For)) \
+                else [i.optional_vars for i in stmt.items if i.optional_vars is not None]
+            for target in targets:
+                bound.update(n.id for n in ast.walk(target) if isinstance(n, ast.Name))
+    return bound
 
 
 def scan_compat(tree: ast.Module, context: ModuleContext) -> dict[str, Any]:
     """The compat facts of one module (see the module docstring)."""
-    reader = _Reader(tree, context)
-    helpers = {}
-    for stmt in tree.body:
-        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            found = reader.helper(stmt)
-            if found is not None:
-                helpers[stmt.name] = found
-    bound: set[str] = set()
-    for node in _module_level_nodes(tree):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            bound.add(node.name)
-        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-            bound.add(node.id)
-        elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            bound.update((a.asname or a.name.partition(".")[0]) for a in node.names)
-    return {
-        "sites": _sites(tree, reader, context),
-        "names": _module_names(tree, reader),
-        "helpers": helpers,
+    facts: dict[str, Any] = {
+        "sites": [], "names": {}, "helpers": {},
         "imports": import_facts([s for s in tree.body if isinstance(s, (ast.Import, ast.ImportFrom))], context.module, context.is_package),
-        "bound": sorted(bound),
+        "bound": sorted(_bound_names(tree)),
         "raises": _may_raise_import_error(tree),
     }
+    if not MAY_TEST_ENVIRONMENT.search(context.source):
+        return facts  # most modules test no environment: one regex instead of a walk
+    reader = _Reader(tree, context)
+    for stmt in tree.body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and FLAG_NAME.search(stmt.name):
+            found = reader.helper(stmt)
+            if found is not None:
+                facts["helpers"][stmt.name] = found
+    facts["sites"] = _sites(tree, reader, context)
+    facts["names"] = _module_names(tree, reader)
+    return facts

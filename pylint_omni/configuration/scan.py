@@ -146,21 +146,6 @@ def _own_state(node: ast.ClassDef) -> tuple[list[list[Any]], int | None]:
     return writes, reflective
 
 
-def _owned(node: ast.ClassDef) -> set[str]:
-    """Attributes a class declares in its body or assigns through `self` in its methods."""
-    names: set[str] = set()
-    for stmt in node.body:
-        if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
-            names.add(stmt.target.id)
-        elif isinstance(stmt, ast.Assign):
-            names.update(t.id for t in stmt.targets if isinstance(t, ast.Name))
-        elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.args.args:
-            self_name = stmt.args.args[0].arg
-            names.update(t.attr for t in ast.walk(stmt) if isinstance(t, ast.Attribute) and isinstance(t.ctx, ast.Store)
-                         and isinstance(t.value, ast.Name) and t.value.id == self_name)
-    return names
-
-
 def _cli_option(call: ast.Call) -> list[Any] | None:
     flags = [literal_str(a) for a in call.args]
     if not flags or any(f is None for f in flags):
@@ -192,7 +177,7 @@ def _env_var(value: ast.AST) -> str | None:
 class _Visitor(FastVisitor):
     """One pass: typed reads, copies, writer keys, whole uses and CLI options."""
 
-    def __init__(self) -> None:
+    def __init__(self, want_paths: bool) -> None:
         self.classes: list[str] = []
         self.types: list[dict[str, str]] = [{}]
         self.loads: dict[tuple[str, int], set[str]] = {}
@@ -201,6 +186,12 @@ class _Visitor(FastVisitor):
         self.whole: list[list[Any]] = []
         self.cli: list[list[Any]] = []
         self.aliases: list[dict[str, str]] = [{}]  # local name -> the section it holds (`params = to_dict(x.sampling)`)
+        self.owned: dict[str, set[str]] = {}  # "Class:line" -> attributes it declares or assigns through self
+        self.owners: list[set[str]] = []
+        self.selves: list[str] = [""]  # the first parameter of the enclosing method ("" outside methods)
+        self.config_classes: list[ast.ClassDef] = []
+        self.want_paths = want_paths
+        self.paths: set[str] = set()
 
     def _use(self, node: ast.AST, line: int, how: str) -> None:
         """Record an object used whole, under its last name and the section a local alias holds."""
@@ -214,8 +205,22 @@ class _Visitor(FastVisitor):
 
     def visit_ClassDef(self, node: ast.ClassDef) -> None:
         self.classes.append(node.name)
+        owned = self.owned.setdefault(f"{node.name}:{node.lineno}", set())
+        for stmt in node.body:
+            if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+                owned.add(stmt.target.id)
+            elif isinstance(stmt, ast.Assign):
+                owned.update(t.id for t in stmt.targets if isinstance(t, ast.Name))
+        if CONFIG_NAME.search(node.name):
+            self.config_classes.append(node)
+        self.owners.append(owned)
         self.generic_visit(node)
+        self.owners.pop()
         self.classes.pop()
+
+    def visit_Constant(self, node: ast.Constant) -> None:
+        if self.want_paths and isinstance(node.value, str) and len(node.value) <= 200 and PATH_LIKE.search(node.value):
+            self.paths.add(node.value.strip())
 
     def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         types: dict[str, str] = {}
@@ -224,11 +229,14 @@ class _Visitor(FastVisitor):
             found = annotation_type(arg.annotation)
             if found:
                 types[arg.arg] = found
-        if self.classes and arguments and not any(_tail(d) == "staticmethod" for d in node.decorator_list):
+        method = bool(self.classes) and bool(arguments) and not any(_tail(d) == "staticmethod" for d in node.decorator_list)
+        if method:
             types.setdefault(arguments[0].arg, self.classes[-1])
         self.types.append(types)
         self.aliases.append({})
+        self.selves.append(arguments[0].arg if method else "")
         self.generic_visit(node)
+        self.selves.pop()
         self.aliases.pop()
         self.types.pop()
 
@@ -275,6 +283,8 @@ class _Visitor(FastVisitor):
         if isinstance(node.ctx, ast.Load):
             owner = self.types[-1].get(node.value.id, "") if isinstance(node.value, ast.Name) else ""
             self.loads.setdefault((node.attr, node.lineno), set()).add(owner)  # "": a receiver of unknown class
+        elif self.owners and self.selves[-1] and isinstance(node.value, ast.Name) and node.value.id == self.selves[-1]:
+            self.owners[-1].add(node.attr)  # `self.x = ...` in a method: the class holds x
         self.generic_visit(node)
 
     def typed_loads(self) -> list[list[Any]]:
@@ -310,36 +320,30 @@ class _Visitor(FastVisitor):
 
 
 def scan_options(tree: ast.Module, context: ModuleContext) -> dict[str, Any]:
-    """The configuration facts of one module (see the module docstring)."""
-    classes = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ClassDef) and CONFIG_NAME.search(node.name):
-            kind = _class_kind(node, context.imports)
-            if kind is None:
-                continue
-            writes, reflective = _own_state(node)
-            classes.append({
-                "name": node.name, "line": node.lineno, "end": node.end_lineno or node.lineno, "kind": kind,
-                "bases": [_resolved(dotted(b) or "", context.imports) for b in node.bases],
-                "fields": _fields(node), "writes": writes, "reflective": reflective,
-            })
-    owned: dict[str, list[str]] = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ClassDef):
-            owned[f"{node.name}:{node.lineno}"] = sorted(_owned(node))
-    env = []
-    for stmt in tree.body:
-        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
-            var = _env_var(stmt.value)
-            if var:
-                env.append([stmt.targets[0].id, var, stmt.lineno, stmt.col_offset])
-    visitor = _Visitor()
+    """The configuration facts of one module (see the module docstring), in one pass over the tree."""
+    visitor = _Visitor(want_paths="yml" in context.source or "yaml" in context.source)
     visitor.visit(tree)
-    paths = sorted({n.value.strip() for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)
-                    and len(n.value) <= 200 and PATH_LIKE.search(n.value)})
+    classes = []
+    for node in visitor.config_classes:
+        kind = _class_kind(node, context.imports)
+        if kind is None:
+            continue
+        writes, reflective = _own_state(node)
+        classes.append({
+            "name": node.name, "line": node.lineno, "end": node.end_lineno or node.lineno, "kind": kind,
+            "bases": [_resolved(dotted(b) or "", context.imports) for b in node.bases],
+            "fields": _fields(node), "writes": writes, "reflective": reflective,
+        })
+    env = []
+    if "environ" in context.source or "getenv" in context.source:
+        for stmt in tree.body:
+            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+                var = _env_var(stmt.value)
+                if var:
+                    env.append([stmt.targets[0].id, var, stmt.lineno, stmt.col_offset])
     whole = [list(w) for w in dict.fromkeys(tuple(w) for w in visitor.whole if w[0])]
     return {
         "classes": classes, "cli": visitor.cli, "env": env, "typed_reads": visitor.typed_loads(),
-        "copies": visitor.copies, "writer_keys": visitor.writer_keys, "whole": whole, "paths": paths,
-        "owned": owned,
+        "copies": visitor.copies, "writer_keys": visitor.writer_keys, "whole": whole, "paths": sorted(visitor.paths),
+        "owned": {key: sorted(names) for key, names in visitor.owned.items() if names},
     }
