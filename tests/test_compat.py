@@ -178,3 +178,26 @@ def test_bad_declarations_cost_nothing(tmp_path: Path, cache_dir: Path) -> None:
         """,
     })
     assert lint(root, cache_dir, "--omni-runtime-metadata=/no/such/folder") == [("pkg/m.py", 3, "HIGH")]
+
+
+def test_feature_probes_need_one_allowed_version_and_its_source(tmp_path: Path, cache_dir: Path) -> None:
+    root = write(tmp_path, {
+        "pyproject.toml": "[project]\nname = 'pkg'\nrequires-python = '>=3.10'\ndependencies = ['eng==1.2']\n",
+        "src/eng/__init__.py": "def fast_path():\n    return 1\n",
+        "pkg/__init__.py": "",
+        "pkg/probe.py": """
+            import eng
+            import torch
+            def pick():
+                if hasattr(eng, "fast_path"):
+                    return eng.fast_path
+                if hasattr(eng, "future_path"):
+                    return None
+                if hasattr(torch, "npu"):
+                    return None
+                return None
+        """,
+    })
+    args = ["--omni-upstream-source=src/eng", "--omni-exclude-globs=src/**"]
+    assert lint(root, cache_dir, *args) == [("pkg/probe.py", 4, "HIGH")]  # declared `==` pin and its source define it
+    assert lint(root, cache_dir) == []  # no source: nothing is known

@@ -4,7 +4,8 @@ Handed to the index as `compat.conditions` (see `checker.SCANNERS`), so it runs 
 per file and is cached with the file. Per module it records:
 - `sites`: `if`/`elif` statements and conditional expressions whose test compares a
   version (`sys.version_info`, `torch.__version__`, `importlib.metadata.version`,
-  version flags and helpers, see `subjects`), and `try` statements whose body only
+  version flags and helpers, see `subjects`) or probes a third-party module for a
+  feature (`hasattr(vllm.utils, "cdiv")`), and `try` statements whose body only
   imports and whose handlers only catch `ImportError`/`ModuleNotFoundError`;
 - `names`: module-level names bound to a version (`TORCH_VERSION = version.parse(torch.__version__)`)
   or to a version test (`IS_TORCH_2 = ...`), including `"NAME": lambda: ...` entries
@@ -29,7 +30,7 @@ from pylint_omni.index.scanners import ModuleContext
 
 IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError"})
 # A module whose text has none of these tests no environment (checked before any walk).
-MAY_TEST_ENVIRONMENT = re.compile(r"(\b|_)version|ImportError|ModuleNotFoundError|at_?least|_\d+_\d+\b", re.I)
+MAY_TEST_ENVIRONMENT = re.compile(r"(\b|_)version|ImportError|ModuleNotFoundError|at_?least|_\d+_\d+\b|hasattr\(\w+[.,]", re.I)
 # Imported names worth resolving as version flags (`TORCH_VERSION_AT_LEAST_2_4`, `IS_TORCH_2`, `envs.PY311`).
 FLAG_NAME = re.compile(r"version|at_?least|newer|older|_(ge|gt|lt|le)_|torch|vllm|python|py3|transformers|triton|\d_\d", re.I)
 MAX_SOURCE = 90
@@ -50,7 +51,7 @@ def _short(node: ast.AST) -> str:
 
 def has_atoms(sym: Sym) -> bool:
     kind = sym.get("t")
-    if kind in ("cmp", "call", "ref"):
+    if kind in ("cmp", "call", "ref", "has"):
         return True
     if kind in ("and", "or"):
         return any(has_atoms(a) for a in sym["a"])
@@ -168,6 +169,13 @@ class _Reader:
         if found is not None:
             return {**found, "src": _short(node)}
         name = dotted(node.func) or ""
+        if name == "hasattr" and len(node.args) == 2 and literal_str(node.args[1]) and dotted(node.args[0]):
+            target = dotted(node.args[0]) or ""
+            head = target.partition(".")[0]
+            if head in self.imports and not self.is_project(self.imports[head]):
+                module = self.imports[head] + target[len(head):]
+                return {"t": "has", "mod": module, "name": literal_str(node.args[1]), "src": _short(node)}
+            return UNKNOWN
         args = [literal_str(a) for a in node.args]
         if not args or node.keywords or any(a is None for a in args) or not any(threshold_of(a) for a in node.args):
             return UNKNOWN

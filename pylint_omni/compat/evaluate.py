@@ -13,15 +13,17 @@ the index facts of the module that defines them.
 from __future__ import annotations
 
 import operator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
 from packaging.version import InvalidVersion, Version
 
 from pylint_omni.compat.support import SCANNER_KEY, Floor, Support
+from pylint_omni.evidence.upstream_names import upstream_defines
 from pylint_omni.index.project_index import ProjectIndex
 
 MAX_DEPTH = 8
+BUILD_PROBES = frozenset({"npu", "musa", "xpu", "mlu", "hpu", "cuda", "hip", "mps", "_C", "ops", "backends", "version", "distributed", "compiler"})
 TEXT_OPS: dict[str, Callable[[Any, Any], bool]] = {
     "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge, "==": operator.eq, "!=": operator.ne,
 }
@@ -122,6 +124,8 @@ class Evaluator:
                 found = self.evaluate(bound["cond"], depth + 1)
                 return Outcome(found.value, [Decided(f"{sym['src']} ({d.src})", d.value, d.floor, d.subject) for d in found.decided])
             return Outcome(None)
+        if kind == "has":
+            return self._probe(sym)
         if kind == "call":
             module, _, name = sym["f"].rpartition(".")
             helper = self._module_facts(module).get("helpers", {}).get(name)
@@ -142,6 +146,26 @@ class Evaluator:
         if sym.get("flag"):
             src = f"{sym['flag']} ({src})"
         return Outcome(value, [Decided(src, value, floor, subject)])
+
+    def _probe(self, sym: dict[str, Any]) -> Outcome:
+        """`hasattr(module, "name")`: true when the one allowed upstream version's source defines the name.
+
+        Only against an exact floor (an `==` pin or the installed version): a range may
+        hold older releases without the name. Build and plugin probes (`torch.npu`,
+        `torch.ops`, CUDA/ROCm attributes) are never judged: they are not versions.
+        """
+        parts = {*sym["mod"].split(".")[1:], sym["name"]}
+        if parts & BUILD_PROBES:
+            return Outcome(None)
+        found = self.subject_floor({"imp": sym["mod"]})
+        if found is None or not found[1].exact:
+            return Outcome(None)
+        where = upstream_defines(self.support.settings, sym["mod"], sym["name"])
+        if where is None:
+            return Outcome(None)
+        subject, floor = found
+        note = (floor.note + "; " if floor.note else "") + f"`{sym['name']}` is defined at {where}"
+        return Outcome(True, [Decided(sym["src"], True, replace(floor, note=note), subject)])
 
     @staticmethod
     def _combine(kind: str, parts: list[Outcome]) -> Outcome:

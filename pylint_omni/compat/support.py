@@ -86,6 +86,7 @@ class Support:
 
     def __init__(self, index: ProjectIndex, settings: OmniSettings) -> None:
         self.index = index
+        self.settings = settings
         self.declarations: Declarations = declarations_of(index)
         self.runtime = RuntimeMetadata(settings)
         self._floors: dict[str, Floor | None] = {}

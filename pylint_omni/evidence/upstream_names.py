@@ -1,7 +1,7 @@
 """Names upstream code reads, from the source folders the `omni-upstream-source` option names.
 
-A stop-gap for the upstream index of SPEC §2.3, kept behind one function
-(`upstream_names`): when that index lands, this module is where it plugs in.
+A stop-gap for the upstream index of SPEC §2.3, kept behind two functions
+(`upstream_names`, `upstream_defines`): when that index lands, this module is where it plugs in.
 Upstream source (e.g. an unpacked vllm wheel's `vllm/`) is read with `ast`, never
 imported. For each name it remembers the first place upstream code reads it:
 an attribute read (`x.name`), a literal `getattr`/`hasattr` name, a string key
@@ -138,3 +138,41 @@ def upstream_names(settings: OmniSettings) -> UpstreamNames | None:
     folders = tuple(settings.resolve(f).resolve() for f in settings.upstream_source)
     cache_dir = (settings.cache_dir or cache.default_cache_dir()) if settings.cache_enabled else None
     return _names(folders, cache_dir)
+
+
+@lru_cache(maxsize=512)
+def _top_level_names(path: Path) -> dict[str, int]:
+    """Names a module file binds at import time (definitions, assignments, imports), with their lines."""
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+    except (OSError, SyntaxError, ValueError, UnicodeDecodeError, RecursionError):
+        return {}
+    found: dict[str, int] = {}
+    for stmt in tree.body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            found.setdefault(stmt.name, stmt.lineno)
+        elif isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            for alias in stmt.names:
+                found.setdefault(alias.asname or alias.name.partition(".")[0], stmt.lineno)
+        elif isinstance(stmt, (ast.Assign, ast.AnnAssign)):
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+            for target in targets:
+                if isinstance(target, ast.Name):
+                    found.setdefault(target.id, stmt.lineno)
+    return found
+
+
+def upstream_defines(settings: OmniSettings, module: str, name: str) -> str | None:
+    """Where the upstream source defines `module.name` (a name bound in the module, or a submodule), or None."""
+    head, _, rest = module.partition(".")
+    for folder in (settings.resolve(f) for f in settings.upstream_source):
+        if folder.name != head:
+            continue
+        base = folder.joinpath(*rest.split(".")) if rest else folder
+        if (base / name).is_dir() or (base / f"{name}.py").is_file():
+            return f"{head}/{(base / name).relative_to(folder).as_posix()}"
+        for candidate in (base / "__init__.py", base.with_suffix(".py")):
+            line = _top_level_names(candidate).get(name) if candidate.is_file() else None
+            if line is not None:
+                return f"{head}/{candidate.relative_to(folder).as_posix()}:{line}"
+    return None

@@ -1,6 +1,7 @@
 """Kernel selection for the worker (uses the version helpers of tinyomni.compat)."""
 
 import torch
+import tinyvllm.engine_args as tv_args
 
 from tinyomni.compat import TORCH_VERSION, torch_at_least
 from packaging import version
@@ -30,3 +31,15 @@ def maybe_compile(fn):
     if hasattr(torch, "npu"):  # trap: a build/plugin probe, not a version
         fn = getattr(torch, "npu").wrap(fn)
     return fn
+
+
+def engine_factory():
+    if hasattr(tv_args, "create_engine"):  # planted, medium: tinyvllm 0.4.0 (the only allowed version) defines it
+        return tv_args.create_engine
+    return None
+
+
+def fused_engine_factory():
+    if hasattr(tv_args, "create_fused_engine"):  # trap: not in tinyvllm 0.4.0's source: a newer feature
+        return tv_args.create_fused_engine
+    return None
