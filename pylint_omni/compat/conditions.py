@@ -398,20 +398,20 @@ def _bound_names(tree: ast.Module) -> set[str]:
 
 def scan_compat(tree: ast.Module, context: ModuleContext) -> dict[str, Any]:
     """The compat facts of one module (see the module docstring)."""
-    facts: dict[str, Any] = {
-        "sites": [], "names": {}, "helpers": {},
-        "imports": import_facts([s for s in tree.body if isinstance(s, (ast.Import, ast.ImportFrom))], context.module, context.is_package),
-        "bound": sorted(_bound_names(tree)),
-        "raises": _may_raise_import_error(tree),
-    }
+    # Kept small: every run loads these facts of every module from the cache. `imports` is always present.
+    module_imports = import_facts([s for s in tree.body if isinstance(s, (ast.Import, ast.ImportFrom))], context.module, context.is_package)
+    facts: dict[str, Any] = {"imports": [item[:2] for item in module_imports], "bound": sorted(_bound_names(tree))}
+    if _may_raise_import_error(tree):
+        facts["raises"] = True
     if not MAY_TEST_ENVIRONMENT.search(context.source):
         return facts  # most modules test no environment: one regex instead of a walk
     reader = _Reader(tree, context)
+    helpers = {}
     for stmt in tree.body:
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and FLAG_NAME.search(stmt.name):
             found = reader.helper(stmt)
             if found is not None:
-                facts["helpers"][stmt.name] = found
-    facts["sites"] = _sites(tree, reader, context)
-    facts["names"] = _module_names(tree, reader)
+                helpers[stmt.name] = found
+    found_sites, names = _sites(tree, reader, context), _module_names(tree, reader)
+    facts.update({key: value for key, value in (("sites", found_sites), ("names", names), ("helpers", helpers)) if value})
     return facts

@@ -267,8 +267,8 @@ class Support:
         """The module's own unconditional imports cannot fail (weakest reason), or None."""
         relpath = self.index.module_file(module)
         facts: dict[str, Any] = (self.index.extra(relpath, SCANNER_KEY) or {}) if relpath else {}
-        if not facts or facts.get("raises"):
-            return None
+        if "imports" not in facts or facts.get("raises"):
+            return None  # no facts (a file the scanner could not read), or the module raises ImportError itself
         weakest = Guarantee("", "high")
         for target, imported, *_ in facts.get("imports", []):
             found = self._guarded(target, imported, module, False, depth + 1)

@@ -52,6 +52,10 @@ class UnreadConfigOptionChecker(OmniChecker):
             return
         facts: dict[str, Any] = index.extra(relpath, SCANNER_KEY) or {}
         module = index.entries.get(relpath, {}).get("module", "")
+        for option, judgment, lines, where, surface in yaml_findings(index, relpath):
+            self._emit(option, judgment, node, lines, where, surface)
+        if not (facts.get("classes") or facts.get("cli") or facts.get("env")):
+            return  # most modules declare no option: no walk of their tree
         upstream = upstream_names(self.settings)
         positions = {(n.lineno, n.col_offset): n for n in node.nodes_of_class((nodes.AnnAssign, nodes.Assign, nodes.Call))}
         for klass in facts.get("classes", []):
@@ -74,8 +78,6 @@ class UnreadConfigOptionChecker(OmniChecker):
                 option = Option("env", name, relpath, line, module, (var,))
                 end = getattr(at, "end_lineno", None) or line
                 self._emit(option, judge_env(index, option, (line, end)), at, end - line + 1)
-        for option, judgment, lines, where, surface in yaml_findings(index, relpath):
-            self._emit(option, judgment, node, lines, where, surface)
 
     def _field(self, index: Any, relpath: str, dotted: str, klass: dict[str, Any], field: tuple[str, int, int],
                upstream: Any, at: nodes.NodeNG) -> None:

@@ -90,8 +90,10 @@ class ReaderIndex:
         found = self._typed.get(relpath)
         if found is None:
             found = self._typed[relpath] = {}
-            for attr, line, owner in self.facts(relpath).get("typed_reads", []):
-                found.setdefault((attr, line), set()).add(owner)
+            for attr, encoded in self.facts(relpath).get("typed_reads", {}).items():
+                for item in encoded.split(","):
+                    line, _, owner = item.partition(":")
+                    found.setdefault((attr, int(line)), set()).add(owner)
         return found
 
     def writers(self, relpath: str) -> set[tuple[str, int]]:
@@ -104,8 +106,10 @@ class ReaderIndex:
         found = self._copies.get(relpath)
         if found is None:
             found = self._copies[relpath] = {}
-            for attr, line, target, keyword in self.facts(relpath).get("copies", []):
-                found.setdefault((attr, line), []).append([target, keyword])
+            for attr, encoded in self.facts(relpath).get("copies", {}).items():
+                for item in encoded.split(","):
+                    line, target, keyword = item.split(":")
+                    found.setdefault((attr, int(line)), []).append([target, keyword])
         return found
 
     def related(self, owner: str) -> set[str]:

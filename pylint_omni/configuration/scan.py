@@ -287,9 +287,14 @@ class _Visitor(FastVisitor):
             self.owners[-1].add(node.attr)  # `self.x = ...` in a method: the class holds x
         self.generic_visit(node)
 
-    def typed_loads(self) -> list[list[Any]]:
-        """`[attr, line, class]` for lines where some receiver's class is known; `""` marks an unknown one on that line."""
-        return [[attr, line, owner] for (attr, line), owners in self.loads.items() if owners - {""} for owner in sorted(owners)]
+    def typed_loads(self) -> dict[str, str]:
+        """attr -> `"line:Class,line:"` for lines where some receiver's class is known (`line:` marks an unknown one
+        on that line); encoded as one string per attribute to keep the cached facts small."""
+        found: dict[str, list[str]] = {}
+        for (attr, line), owners in self.loads.items():
+            if owners - {""}:
+                found.setdefault(attr, []).extend(f"{line}:{owner}" for owner in sorted(owners))
+        return {attr: ",".join(items) for attr, items in found.items()}
 
     def visit_Call(self, node: ast.Call) -> None:
         tail = _tail(node.func)
@@ -319,6 +324,14 @@ class _Visitor(FastVisitor):
     visit_AsyncFor = visit_For
 
 
+def _encoded(copies: list[list[Any]]) -> dict[str, str]:
+    """`[[attr, line, Target, keyword], ...]` as attr -> `"line:Target:keyword,..."` (smaller in the cache)."""
+    found: dict[str, list[str]] = {}
+    for attr, line, target, keyword in copies:
+        found.setdefault(attr, []).append(f"{line}:{target}:{keyword}")
+    return {attr: ",".join(items) for attr, items in found.items()}
+
+
 def scan_options(tree: ast.Module, context: ModuleContext) -> dict[str, Any]:
     """The configuration facts of one module (see the module docstring), in one pass over the tree."""
     visitor = _Visitor(want_paths="yml" in context.source or "yaml" in context.source)
@@ -342,8 +355,9 @@ def scan_options(tree: ast.Module, context: ModuleContext) -> dict[str, Any]:
                 if var:
                     env.append([stmt.targets[0].id, var, stmt.lineno, stmt.col_offset])
     whole = [list(w) for w in dict.fromkeys(tuple(w) for w in visitor.whole if w[0])]
-    return {
+    found = {
         "classes": classes, "cli": visitor.cli, "env": env, "typed_reads": visitor.typed_loads(),
-        "copies": visitor.copies, "writer_keys": visitor.writer_keys, "whole": whole, "paths": sorted(visitor.paths),
+        "copies": _encoded(visitor.copies), "writer_keys": visitor.writer_keys, "whole": whole, "paths": sorted(visitor.paths),
         "owned": {key: sorted(names) for key, names in visitor.owned.items() if names},
     }
+    return {key: value for key, value in found.items() if value}  # every run loads these from the cache: keep them small

@@ -37,6 +37,7 @@ class OmniChecker(BaseChecker):
     _base: OmniSettings | None = None
     _run_pid: int | None = None  # in a pylint -j worker: the process whose run has begun
     _by_root: dict[Path, OmniSettings]
+    _root_of_folder: dict[str, Path]
 
     def open(self) -> None:
         """Start a run, once per run whatever pylint calls per file.
@@ -57,13 +58,19 @@ class OmniChecker(BaseChecker):
         self._run = RunOptions.of(self.linter.config)
         self._base = self._run.base()
         self._by_root = {}
+        self._root_of_folder = {}  # folder -> its project root, for this run (every module of a folder asks)
 
     def settings_for(self, path: str | None) -> OmniSettings:
         """The settings of the project that holds `path` (its own pyproject.toml, then the command line)."""
         if self._run is None or self._base is None:
             self._start_run()
         assert self._run is not None and self._base is not None
-        root = self._base.root or find_project_root(path or Path.cwd())
+        root = self._base.root
+        if root is None:
+            folder = os.path.dirname(os.path.abspath(path)) if path else os.getcwd()
+            root = self._root_of_folder.get(folder)
+            if root is None:
+                root = self._root_of_folder[folder] = find_project_root(path or Path.cwd())
         found = self._by_root.get(root)
         if found is None:
             found = self._by_root[root] = self._run.for_root(root)
