@@ -30,6 +30,8 @@ OMNI_SYMBOLS = (
     "duplicated-state-field",
     "redundant-tensor-materialization",
     "redundant-payload-conversion",
+    "unread-config-option",
+    "dead-compat-branch",
 )
 
 

@@ -47,6 +47,7 @@ class OmniChecker(BaseChecker):
     _ordinals: dict[tuple[str, str], int]  # (relpath, id of the first such finding) -> findings so far
     _keeps: dict[Path, KeepList]  # the keep list of each project root, read once per run
     _relpaths: dict[str, str]  # a linted file -> its root-relative path (asked for every finding)
+    _root_of_folder: dict[str, Path]
 
     def open(self) -> None:
         """Start a run, once per run whatever pylint calls per file.
@@ -70,13 +71,19 @@ class OmniChecker(BaseChecker):
         self._ordinals = {}
         self._keeps = {}
         self._relpaths = {}
+        self._root_of_folder = {}  # folder -> its project root, for this run (every module of a folder asks)
 
     def settings_for(self, path: str | None) -> OmniSettings:
         """The settings of the project that holds `path` (its own pyproject.toml, then the command line)."""
         if self._run is None or self._base is None:
             self._start_run()
         assert self._run is not None and self._base is not None
-        root = self._base.root or find_project_root(path or Path.cwd())
+        root = self._base.root
+        if root is None:
+            folder = os.path.dirname(os.path.abspath(path)) if path else os.getcwd()
+            root = self._root_of_folder.get(folder)
+            if root is None:
+                root = self._root_of_folder[folder] = find_project_root(path or Path.cwd())
         found = self._by_root.get(root)
         if found is None:
             found = self._by_root[root] = self._run.for_root(root)
@@ -135,7 +142,9 @@ class OmniChecker(BaseChecker):
                 if details is not None and details.benefit.heat is Heat.UNKNOWN and not details.benefit.heat_reason:
                     reading = hottest([heat_of(site, index, relpath) for site in heat_sites or (node,)])
                     details = replace(details, benefit=details.benefit.with_heat(reading.heat, reading.reason))
-                write_record(build_record(index, relpath, symbol, node.fromlineno or 0, node.col_offset or 0, verdict, message,
+                # pylint puts a message on a module at line 1 (a module's fromlineno is 0): the record must match it.
+                line = node.fromlineno or (1 if isinstance(node, nodes.Module) else 0)
+                write_record(build_record(index, relpath, symbol, line, node.col_offset or 0, verdict, message,
                                           details, searched_summary(index), identity, held))
         if held is not None or (verdict.status is Status.REJECTED and not settings.include_rejected):
             return

@@ -141,10 +141,20 @@ def _form_consumers(index: ProjectIndex, graph: ReferenceGraph, relpath: str, re
     return None
 
 
-def _form_doubts(index: ProjectIndex, registry: RegistryFact) -> list[str]:
-    if registry["form"] == "custom-op":
-        return [f"{name} may call the op by name: it is imported but not indexed" for name in upstream_of(index).missing]
-    return []
+def _form_doubts(index: ProjectIndex, relpath: str, registry: RegistryFact) -> list[str]:
+    """Upstream packages that are imported but not indexed and could call a custom op by name.
+
+    `direct_register_custom_op` registers into the library of the package that
+    provides it (vLLM's helper, vLLM's `torch.ops.vllm`): only that package can call
+    the op by name. Other registrations keep every missing package as a doubt.
+    """
+    if registry["form"] != "custom-op":
+        return []
+    missing = upstream_of(index).missing
+    helper = index.facts(relpath).get("imports", {}).get("direct_register_custom_op", "")
+    if helper and "." in helper:
+        missing = [name for name in missing if name == helper.split(".")[0]]
+    return [f"{name} may call the op by name: it is imported but not indexed" for name in missing]
 
 
 def judge_entry(
@@ -176,7 +186,7 @@ def judge_entry(
     if form == "custom-op" and consumers is not None:
         # `@torch.library.custom_op` returns the op itself: calling the decorated function calls it too.
         consumers += [c for c in target_consumers if c.via in ("call", "load", "getattr")]
-    medium.extend(_form_doubts(index, registry))
+    medium.extend(_form_doubts(index, relpath, registry))
     found = KeyReach()
     if consumers is None:
         found = reach(index, graph, paths, key, module, own)

@@ -25,6 +25,7 @@ else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib
 
 MAX_DATA_NODES = 200_000
+MAX_KEY_PATHS = 20_000
 WORD = re.compile(r"[A-Za-z_][\w.\-:/]*\w|[A-Za-z_]")
 TEMPLATE_MARK = re.compile(r"\{\{.*?\}\}|\{%.*?%\}", re.S)
 SPLIT_VALUE = re.compile(r"[\s,;=()\[\]{}'\"`<>|]+")
@@ -50,14 +51,20 @@ def _record_value(sink: RefSink, text: str, line: int, via: str) -> None:
                 record_string(sink, piece, line, via)
 
 
-def _walk_yaml_nodes(node: yaml.Node, sink: RefSink, budget: list[int], seen: set[int], notes: list[str], flows: list[list[Any]]) -> None:
+def _walk_yaml_nodes(
+    node: yaml.Node, sink: RefSink, budget: list[int], seen: set[int], notes: list[str],
+    paths: list[list[Any]], flows: list[list[Any]],
+) -> None:
     """Walk composed YAML nodes (aliases point at shared nodes, visited once).
 
-    A `!!python/...` tag is never constructed: its node is skipped and noted.
+    A `!!python/...` tag is never constructed: its node is skipped and noted. Each
+    mapping key's place in the document is kept in `paths` as `[path, line]`, the
+    path written `stages[].runtime.devices` (`[]`: any item of a list); a scalar under
+    a `*_cls` key is a class flowing into that slot (`flows`).
     """
-    stack = [node]
+    stack: list[tuple[yaml.Node, str]] = [(node, "")]
     while stack:
-        current = stack.pop()
+        current, path = stack.pop()
         if id(current) in seen:
             continue
         seen.add(id(current))
@@ -73,15 +80,19 @@ def _walk_yaml_nodes(node: yaml.Node, sink: RefSink, budget: list[int], seen: se
             _record_value(sink, str(current.value), line, "yaml-value")
         elif isinstance(current, yaml.MappingNode):
             for key, value in current.value:
+                child = path
                 if isinstance(key, yaml.ScalarNode):
                     record_string(sink, str(key.value), key.start_mark.line + 1, "yaml-key")
+                    child = f"{path}.{key.value}" if path else str(key.value)
+                    if len(paths) < MAX_KEY_PATHS:
+                        paths.append([child, key.start_mark.line + 1])
                     if CLS_SLOT.match(str(key.value)) and isinstance(value, yaml.ScalarNode):
                         flows.append([str(key.value), f"s:{value.value}", value.start_mark.line + 1, "yaml"])
                 else:
-                    stack.append(key)
-                stack.append(value)
+                    stack.append((key, path))
+                stack.append((value, child))
         elif isinstance(current, yaml.SequenceNode):
-            stack.extend(current.value)
+            stack.extend((item, f"{path}[]") for item in current.value)
 
 
 def scan_yaml(text: str) -> dict[str, Any]:
@@ -94,11 +105,12 @@ def scan_yaml(text: str) -> dict[str, Any]:
     budget = [MAX_DATA_NODES]
     seen: set[int] = set()
     notes: list[str] = []
+    paths: list[list[Any]] = []
     flows: list[list[Any]] = []  # `worker_cls: pkg.mod.Cls` values: classes flowing into a `*_cls` slot
     try:
         for document in yaml.compose_all(text, Loader=yaml.SafeLoader):
             if document is not None:
-                _walk_yaml_nodes(document, sink, budget, seen, notes, flows)
+                _walk_yaml_nodes(document, sink, budget, seen, notes, paths, flows)
     except yaml.YAMLError as exc:
         if TEMPLATE_MARK.search(text):
             return scan_template(text)
@@ -108,7 +120,7 @@ def scan_yaml(text: str) -> dict[str, Any]:
         raise InputProblem(f"malformed YAML{where}: {problem}") from None
     except RecursionError:
         raise InputProblem("YAML nesting too deep") from None
-    facts: dict[str, Any] = {"kind": "yaml", "refs": sink.encoded()}
+    facts: dict[str, Any] = {"kind": "yaml", "refs": sink.encoded(), "key_paths": sorted(paths, key=lambda p: p[1])}
     if flows:
         facts["flows"] = flows
     if notes:

@@ -12,6 +12,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--sampler", choices=sorted(SAMPLERS), default="greedy")
     parser.add_argument("--pipeline", default="tiny-edit", help="diffusion pipeline when the config names none")
     parser.add_argument("--log-level", default=envs.TINYOMNI_LOG_LEVEL)
+    parser.add_argument("--legacy-scheduler", action="store_true", help="kept for old launch scripts")  # planted, medium
     return parser
 
 
@@ -19,5 +20,5 @@ def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
     cache_root = envs.TINYOMNI_CACHE_ROOT
     timeout = envs.TINYOMNI_STAGE_TIMEOUT_S
-    print(f"serving {args.deploy} (cache {cache_root}, timeout {timeout}s)")
+    print(f"serving {args.deploy} with {args.sampler} at {args.log_level} (cache {cache_root}, timeout {timeout}s)")
     return 0

@@ -1,0 +1,118 @@
+"""`dead-compat-branch` (R7311): a branch for an environment the project no longer supports.
+
+The scanner (`conditions`) records each module's environment tests; here each one is
+evaluated against what the project declares (`support`): a `sys.version_info` test
+below `requires-python`, a version gate (`torch.__version__`, `importlib.metadata.version`,
+version flags and helpers) older than the dependency's floor, an `except ImportError`
+fallback around imports that cannot fail (project modules, standard-library modules
+present since the Python floor, hard dependencies). Gates inside the allowed range,
+extras, marker-guarded requirements, submodules and names of third-party packages
+(which may be newer than the floor) stay unknown and silent. When the project does
+not declare what it runs on, the runtime metadata decides, at medium confidence.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from typing import Any
+
+from astroid import nodes
+from pylint.lint import PyLinter
+
+from pylint_omni.compat.conditions import scan_compat
+from pylint_omni.compat.evaluate import Evaluator, Outcome
+from pylint_omni.compat.support import SCANNER_KEY, Support
+from pylint_omni.compat.wording import DeadBranch, branch_details, branch_text, decided_why, guarantee_why
+from pylint_omni.evidence.checker import OmniChecker
+from pylint_omni.evidence.consumers import Status, Verdict
+from pylint_omni.index.paths import Location
+from pylint_omni.index.project_index import ProjectIndex
+
+SYMBOL = "dead-compat-branch"
+SCANNERS = {SCANNER_KEY: scan_compat}
+SITE_NODES = (nodes.If, nodes.IfExp, nodes.ExceptHandler)
+
+
+class DeadCompatBranchChecker(OmniChecker):
+    """Flags branches that only run on Python or dependency versions the project does not support."""
+
+    msgs = {
+        "R7311": (
+            "%s",
+            SYMBOL,
+            "A compatibility or fallback branch for an environment the project no longer supports: a "
+            "sys.version_info test below requires-python, a dependency version gate older than its declared "
+            "floor, or an ImportError fallback around an import that cannot fail (a project module, a standard "
+            "library module, a hard dependency). Delete the branch; the other one becomes unconditional.",
+        ),
+    }
+
+    def _evaluator(self, index: ProjectIndex) -> Evaluator:
+        found = index.derived.get("compat_evaluator")
+        if found is None:
+            found = index.derived["compat_evaluator"] = Evaluator(index, Support(index, self.settings))
+        return found
+
+    def visit_module(self, node: nodes.Module) -> None:
+        found = self.index_for(node)
+        if found is None:
+            return
+        index, relpath = found
+        if index.location(relpath) is Location.VALIDATION:
+            return
+        facts: dict[str, Any] = index.extra(relpath, SCANNER_KEY) or {}
+        if not facts.get("sites"):
+            return
+        evaluator = self._evaluator(index)
+        positions = {(n.lineno, n.col_offset): n for n in node.nodes_of_class(SITE_NODES)}
+        module = index.entries.get(relpath, {}).get("module", "")
+        for site in facts["sites"]:
+            if site["k"] == "try":
+                finding, at = self._fallback(evaluator, relpath, module, site), positions.get(tuple(site["handlers"][0][:2]))
+                value: bool | None = None
+            else:
+                outcome = evaluator.evaluate(site["test"])
+                finding, at = self._branch(relpath, site, outcome), positions.get((site["line"], site["col"]))
+                value = outcome.value if outcome.value is not None else (outcome.decided[0].value if outcome.decided else None)
+            if finding is None or at is None:
+                continue
+            verdict = Verdict(Status.CANDIDATE, finding.confidence, "; ".join(finding.why), [], finding.notes)
+            # The id's subject: where the test lives and what it tests, never its line (ids survive edits above it).
+            details = replace(branch_details(finding), subject=f"{at.scope().qname()}: {finding.test}", kind=f"compat-{finding.kind}")
+            self.emit(SYMBOL, at, verdict, (branch_text(finding, value),), details)
+
+    @staticmethod
+    def _branch(relpath: str, site: dict[str, Any], outcome: Outcome) -> DeadBranch | None:
+        module_level = site["col"] == 0
+        if outcome.value is None:
+            if not outcome.decided:
+                return None
+            why, notes, confidence = decided_why(outcome.decided[:1])
+            return DeadBranch("operand", relpath, site["line"], outcome.decided[0].src, None, None, why, confidence, notes, [], module_level)
+        why, notes, confidence = decided_why(outcome.decided)
+        body, orelse = site.get("body"), site.get("orelse")
+        dead, live = (orelse, body) if outcome.value else (body, orelse)
+        arms = (site.get("orelse_src", ""), site.get("body_src", ""))
+        return DeadBranch(site["k"], relpath, site["line"], site["src"], tuple(dead) if dead else None, tuple(live) if live else None,
+                          why, confidence, notes, [], module_level, arms if outcome.value else arms[::-1])
+
+    @staticmethod
+    def _fallback(evaluator: Evaluator, relpath: str, module: str, site: dict[str, Any]) -> DeadBranch | None:
+        guarantees = []
+        for target, names, *_ in site["imports"]:
+            found = evaluator.support.guaranteed(target, names, importer=module)
+            if found is None:
+                return None
+            guarantees.append(found)
+        why, confidence = guarantee_why(guarantees)
+        first, last = site["handlers"][0][0], site["handlers"][-1][3]
+        imported = f"`{site['imports'][0][3]}`" + (f" (+{len(site['imports']) - 1} more)" if len(site["imports"]) > 1 else "")
+        extra = sorted({line for lines in site.get("checks", {}).values() for line in lines})
+        live = (site["line"] + 1, site["orelse"][1] if site.get("orelse") else site["handlers"][0][0] - 1)
+        return DeadBranch("fallback", relpath, site["handlers"][0][0], imported, (first, last), live,
+                          why, confidence, [], extra, site["col"] == 0)
+
+
+def register(linter: PyLinter) -> None:
+    linter.register_checker(DeadCompatBranchChecker(linter))

@@ -1,0 +1,279 @@
+"""What the project supports: the oldest Python and dependency versions it can run on, and its hard imports.
+
+`Support` answers three questions for the checker, each with the declaration that
+decides it and a confidence:
+- `floor(dist)`: the oldest allowed version of a distribution. Project declarations
+  first (`requirements.txt`, `pyproject.toml`, `setup.py`, `setup.cfg`; the lowest
+  lower bound among them, since every declaration must make a branch dead); a
+  declaration without any version says nothing. Else the runtime metadata (medium):
+  the installed (or `omni-runtime-metadata`) version of an undeclared distribution,
+  or the pin another distribution's `Requires-Dist` puts on it.
+- `python_floor()`: the lower bound of `requires-python`.
+- `guaranteed(module, names)`: importing it cannot fail on a supported install: a
+  module of the project (whose own module-level imports cannot fail), a standard
+  library module (and name) present since the Python floor, or a hard dependency's
+  top-level package. Submodules and names of third-party packages may be newer
+  than the floor, so they never count.
+Only lower bounds decide: a branch for a version newer than the floor may be the
+supported future, not the unsupported past.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from typing import Any
+
+from packaging.specifiers import SpecifierSet
+from packaging.utils import canonicalize_name
+from packaging.version import InvalidVersion, Version
+
+from pylint_omni.compat.declarations import Declarations, Declared, declarations_of
+from pylint_omni.compat.runtime import DistMetadata, RuntimeMetadata
+from pylint_omni.compat.stdlib import name_added, stdlib_module_since
+from pylint_omni.index.project_index import ProjectIndex
+from pylint_omni.index.settings import OmniSettings
+
+SCANNER_KEY = "compat.conditions"
+MAX_IMPORT_DEPTH = 30
+
+
+@dataclass(frozen=True)
+class Floor:
+    """The oldest supported version of one thing, and what says so."""
+
+    version: Version
+    inclusive: bool
+    exact: bool  # only this version (an `==` pin, or an installed version)
+    source: str  # "`torch>=2.4.1` (setup.py:28)"
+    confidence: str  # "high" | "medium"
+    note: str = ""  # for medium: why the evidence is weaker
+
+
+@dataclass(frozen=True)
+class Guarantee:
+    """Why an import cannot fail on a supported install."""
+
+    reason: str
+    confidence: str
+
+
+def floor_of_specifiers(specifiers: SpecifierSet) -> tuple[Version, bool, bool] | None:
+    """(lowest allowed version, inclusive, exact) of a specifier set; None without a lower bound."""
+    best: tuple[Version, bool, bool] | None = None
+    for spec in specifiers:
+        text = spec.version
+        wildcard = text.endswith(".*")
+        try:
+            version = Version(text[:-2] if wildcard else text)
+        except InvalidVersion:
+            continue
+        if spec.operator in (">=", "~=") or (spec.operator in ("==", "===") and wildcard):
+            found = (version, True, False)
+        elif spec.operator in ("==", "==="):
+            found = (version, True, True)
+        elif spec.operator == ">":
+            found = (version, False, False)
+        else:
+            continue
+        if best is None or found[0] > best[0]:
+            best = found
+    return best
+
+
+class Support:
+    """The supported environment of one project, for one run."""
+
+    def __init__(self, index: ProjectIndex, settings: OmniSettings) -> None:
+        self.index = index
+        self.settings = settings
+        self.declarations: Declarations = declarations_of(index)
+        self.runtime = RuntimeMetadata(settings)
+        self._floors: dict[str, Floor | None] = {}
+        self._frameworks: list[DistMetadata] | None = None
+        self._guaranteed: dict[tuple[str, tuple[str, ...] | None, str, bool], Guarantee | None] = {}
+
+    # -- floors ------------------------------------------------------------------------
+    @staticmethod
+    def _declared_floor(declared: list[Declared]) -> Floor | None:
+        bounded = [d for d in declared if d.spec]
+        if not bounded:
+            return None
+        lowest: tuple[Version, bool, bool, Declared] | None = None
+        for item in bounded:
+            specifiers = item.specifiers()
+            found = floor_of_specifiers(specifiers) if specifiers is not None else None
+            if found is None:
+                return None  # this declaration allows every older version
+            if lowest is None or found[0] < lowest[0] or (found[0] == lowest[0] and item.primary and not lowest[3].primary):
+                lowest = (*found, item)
+        assert lowest is not None
+        version, inclusive, exact, item = lowest
+        exact = exact and all(floor_of_specifiers(d.specifiers() or SpecifierSet()) == (version, True, True) for d in bounded)
+        others = [d for d in bounded if d is not item]
+        note = "" if item.primary else f"{item.source.partition(':')[0]} may list the requirements of one device or extra"
+        source = f"`{item.text}` ({item.source})" + (f" and {len(others)} more declaration(s)" if others else "")
+        return Floor(version, inclusive, exact, source, "high" if item.primary else "medium", note)
+
+    def python_floor(self) -> Floor | None:
+        return self._declared_floor(list(self.declarations.python))
+
+    def floor(self, dist: str) -> Floor | None:
+        dist = canonicalize_name(dist)
+        if dist not in self._floors:
+            self._floors[dist] = self._declared_floor(self.declarations.runtime(dist)) or self._runtime_floor(dist)
+        return self._floors[dist]
+
+    def _runtime_floor(self, dist: str) -> Floor | None:
+        declared = self.declarations.of(dist)
+        head = f"{dist} is declared without a lower bound" if declared else f"{dist} is not declared by the project"
+        own = self.runtime.of(dist)
+        if own is not None:
+            try:
+                version = Version(own.version)
+            except InvalidVersion:
+                return None
+            return Floor(version, True, True, f"{own.describe()}", "medium", f"{head}; the version is the installed one")
+        lowest: Floor | None = None
+        for framework in self.frameworks():
+            for req in framework.hard_requirements():
+                if canonicalize_name(req.name) != dist:
+                    continue
+                found = floor_of_specifiers(req.specifier)
+                if found and (lowest is None or found[0] < lowest.version):
+                    lowest = Floor(found[0], found[1], found[2], f"{framework.describe()} requires `{req}`", "medium", head)
+        return lowest
+
+    def frameworks(self) -> list[DistMetadata]:
+        """Distributions whose own requirements bind the project: given metadata, installed hard dependencies
+        and installed distributions the project imports without declaring them."""
+        if self._frameworks is None:
+            names = list(self.runtime.given)
+            names += [d.name for d in self.declarations.deps if not d.optional and not d.conditional]
+            names += self._imported_distributions()
+            found = [self.runtime.of(n) for n in dict.fromkeys(names)]
+            self._frameworks = [m for m in found if m is not None]
+        return self._frameworks
+
+    def _imported_distributions(self) -> list[str]:
+        heads: set[str] = set()
+        for _, facts in self.index.python_files():
+            heads.update(target.partition(".")[0] for target in facts.get("imports", {}).values())
+        found = []
+        for head in sorted(heads):
+            if not head or self.index.module_file(head) is not None or head in sys.stdlib_module_names:
+                continue
+            found += [d for d in self.runtime.distributions_of(head) if self.runtime.of(d) is not None][:1]
+        return found
+
+    # -- hard imports ------------------------------------------------------------------
+    def hard(self, dist: str) -> Guarantee | None:
+        """Why `dist` is always installed with the project, or None."""
+        declared = self.declarations.hard(dist)
+        if declared:
+            primary = [d for d in declared if d.primary]
+            item = (primary or declared)[0]
+            if primary:
+                return Guarantee(f"{dist} is a hard dependency (`{item.text}`, {item.source})", "high")
+            return Guarantee(f"{dist} is listed in {item.source} (`{item.text}`), which may list one device's or extra's requirements", "medium")
+        if self.declarations.of(dist):
+            return None  # an extra, or behind an environment marker
+        given = self.runtime.given.get(canonicalize_name(dist))
+        if given is not None:
+            return Guarantee(f"{dist} is not declared; the project runs on {given.describe()} (omni-runtime-metadata)", "medium")
+        for framework in self.frameworks():
+            for req in framework.hard_requirements():
+                if canonicalize_name(req.name) == canonicalize_name(dist):
+                    return Guarantee(f"{dist} is not declared by the project; {framework.describe()} requires `{req}`", "medium")
+        return None
+
+    def guaranteed(self, module: str, names: list[str] | None, importer: str = "", strict: bool = True) -> Guarantee | None:
+        """Why `import module` / `from module import names` (written in `importer`) cannot fail, or None.
+
+        `strict`: the import is the guarded one, so a standard-library name must be known
+        to exist since the Python floor; inside a project module that is imported (not
+        guarded), names the tables do not know are taken as old.
+        """
+        return self._guarded(module, names, importer, strict, 0)
+
+    def _guarded(self, module: str, names: list[str] | None, importer: str, strict: bool, depth: int) -> Guarantee | None:
+        key = (module, tuple(names) if names is not None else None, importer.rpartition(".")[0], strict)
+        if key not in self._guaranteed:
+            # An import cycle among project modules is as safe as the rest of the cycle.
+            self._guaranteed[key] = Guarantee("an import cycle", "high")
+            self._guaranteed[key] = self._guarantee(module, names, importer, strict, depth)
+        return self._guaranteed[key]
+
+    def _guarantee(self, module: str, names: list[str] | None, importer: str, strict: bool, depth: int) -> Guarantee | None:
+        if not module or depth > MAX_IMPORT_DEPTH:
+            return None
+        if self.index.module_file(module) is not None:
+            return self._project_module(module, names, importer, depth)
+        if self.index.module_file(module.partition(".")[0]) is not None:
+            return None  # a module of the project that is not there (a compiled extension, a removed file)
+        since = stdlib_module_since(module)
+        if since is not None:
+            python = self.python_floor()
+            if python is None or since > python.version:
+                return None
+            for name in names or ():
+                added = name_added(module, name, strict)
+                if added is None or added > python.version:
+                    return None
+            what = module + (f" ({', '.join(names)})" if names else "")
+            return Guarantee(f"{what} is in the standard library of every Python the project allows ({python.source})", python.confidence)
+        if names is not None or "." in module:
+            if strict:
+                return None  # a submodule or a name of a third-party package may be newer than its floor
+            module = module.partition(".")[0]
+        for dist in self.runtime.distributions_of(module):
+            found = self.hard(dist)
+            if found is not None:
+                return found
+        return None
+
+    def _project_module(self, module: str, names: list[str] | None, importer: str, depth: int) -> Guarantee | None:
+        """A project module imports when its not-yet-imported packages, itself and its own imports do."""
+        weakest: list[Guarantee] = []
+        parts = module.split(".")
+        loaded = importer.split(".")[:-1]  # the importer's packages are already imported
+        for end in range(1, len(parts)):
+            package = ".".join(parts[:end])
+            if parts[:end] != loaded[:end] and self.index.module_file(package) is not None:
+                found = self._module_imports(package, depth)
+                if found is None:
+                    return None
+                weakest.append(found)
+        found = self._module_imports(module, depth)
+        if found is None:
+            return None
+        weakest.append(found)
+        relpath = self.index.module_file(module)
+        bound = set((self.index.extra(relpath, SCANNER_KEY) or {}).get("bound", [])) if relpath else set()
+        for name in names or ():
+            if name != "*" and name not in bound and self.index.module_file(f"{module}.{name}") is None:
+                return None
+            if self.index.module_file(f"{module}.{name}") is not None:
+                sub = self._guarded(f"{module}.{name}", None, importer, False, depth + 1)
+                if sub is None:
+                    return None
+                weakest.append(sub)
+        medium = [g for g in weakest if g.confidence != "high"]
+        if medium:
+            return Guarantee(f"{module} is a project module; importing it needs {medium[0].reason}", "medium")
+        return Guarantee(f"{module} is a project module whose own imports cannot fail", "high")
+
+    def _module_imports(self, module: str, depth: int) -> Guarantee | None:
+        """The module's own unconditional imports cannot fail (weakest reason), or None."""
+        relpath = self.index.module_file(module)
+        facts: dict[str, Any] = (self.index.extra(relpath, SCANNER_KEY) or {}) if relpath else {}
+        if "imports" not in facts or facts.get("raises"):
+            return None  # no facts (a file the scanner could not read), or the module raises ImportError itself
+        weakest = Guarantee("", "high")
+        for target, imported, *_ in facts.get("imports", []):
+            found = self._guarded(target, imported, module, False, depth + 1)
+            if found is None:
+                return None
+            if found.confidence != "high" and weakest.confidence == "high":
+                weakest = found
+        return weakest

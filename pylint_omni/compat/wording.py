@@ -1,0 +1,96 @@
+"""Words of `dead-compat-branch`: the short message, the report details and the benefit."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pylint_omni.compat.evaluate import Decided
+from pylint_omni.compat.support import Guarantee
+from pylint_omni.evidence.benefit import Benefit, BenefitKind, Heat
+from pylint_omni.evidence.findings import FindingDetails
+from pylint_omni.evidence.wording import short_message
+
+
+@dataclass(frozen=True)
+class DeadBranch:
+    """One finding: the test, the dead lines, the lines that become unconditional, and why."""
+
+    kind: str  # "if", "ifexp", "operand" (a decided part of an undecided test), "fallback"
+    relpath: str
+    line: int
+    test: str  # the test as written (`torch < 2.0`), or the guarded import for a fallback
+    dead: tuple[int, int] | None  # None: the check guards nothing dead (a redundant check)
+    live: tuple[int, int] | None  # the branch that runs always
+    why: list[str]  # the declarations (or metadata) that decide it
+    confidence: str
+    notes: list[str]  # for medium: why the evidence is weaker
+    extra_dead: list[int]  # other lines that test the fallback (`x is None`)
+    module_level: bool
+    arms: tuple[str, str] = ("", "")  # a conditional expression: (the dead arm, the live arm)
+
+    @property
+    def dead_lines(self) -> int:
+        return (self.dead[1] - self.dead[0] + 1) if self.dead else 0
+
+
+def _lines(span: tuple[int, int]) -> str:
+    return f"line {span[0]}" if span[0] == span[1] else f"lines {span[0]}-{span[1]}"
+
+
+def decided_why(decided: list[Decided]) -> tuple[list[str], list[str], str]:
+    """(declarations, notes, confidence) of the comparisons that decide a test."""
+    why = list(dict.fromkeys(f"{d.subject}: {d.floor.source}" for d in decided))
+    notes = list(dict.fromkeys(d.floor.note for d in decided if d.floor.note))
+    confidence = "high" if all(d.floor.confidence == "high" for d in decided) else "medium"
+    return why, notes, confidence
+
+
+def guarantee_why(guarantees: list[Guarantee]) -> tuple[list[str], str]:
+    why = list(dict.fromkeys(g.reason for g in guarantees))
+    return why, "high" if all(g.confidence == "high" for g in guarantees) else "medium"
+
+
+def branch_text(finding: DeadBranch, value: bool | None) -> str:
+    """The message: what, the fix, one evidence clause."""
+    evidence = finding.why[0] + (f" (+{len(finding.why) - 1} more)" if len(finding.why) > 1 else "")
+    always = f"is always {value} on every supported version"
+    if finding.kind == "fallback":
+        assert finding.dead is not None
+        what = f"The `except ImportError` fallback ({_lines(finding.dead)}) of {finding.test} never runs"
+        also = f" and the fallback checks at line(s) {', '.join(map(str, finding.extra_dead))}" if finding.extra_dead else ""
+        fix = f"import unconditionally and delete the fallback{also}"
+    elif finding.kind == "operand":
+        what, fix = f"`{finding.test}` {always}", "drop it from the test"
+    elif finding.kind == "ifexp":
+        dead_arm, live_arm = finding.arms
+        what, fix = f"`{finding.test}` {always}, so `{dead_arm}` is never chosen", f"use `{live_arm}` directly"
+    elif finding.dead is None:
+        what, fix = f"`if {finding.test}` {always}", "drop the check and keep its body"
+    else:
+        what = f"`if {finding.test}` {always}: {_lines(finding.dead)} never run"
+        fix = ("delete it" if finding.dead[0] == finding.dead[1] else "delete them") + (
+            f" and keep {_lines(finding.live)} unconditional" if finding.live else "")
+    return short_message(what, fix, evidence)
+
+
+def branch_details(finding: DeadBranch) -> FindingDetails:
+    surface = []
+    if finding.dead:
+        surface.append(f"{finding.relpath}:{finding.dead[0]}-{finding.dead[1]} dead branch ({finding.kind}) of `{finding.test}`")
+    else:
+        surface.append(f"{finding.relpath}:{finding.line} redundant check `{finding.test}`")
+    if finding.live:
+        surface.append(f"{finding.relpath}:{finding.live[0]}-{finding.live[1]} runs unconditionally")
+    surface += [f"{finding.relpath}:{line} tests the fallback" for line in finding.extra_dead]
+    simplification = (
+        f"Delete {_lines(finding.dead)}" + (f" and make {_lines(finding.live)} unconditional" if finding.live else "")
+        if finding.dead else f"Drop the check at line {finding.line}"
+    ) + ("; the checks of the fallback value go too" if finding.extra_dead else "") + ". Decided by " + "; ".join(finding.why) + "."
+    lines = finding.dead_lines + len(finding.extra_dead) + 1
+    text = (f"{lines} line(s) of a compatibility branch for an environment the project does not support"
+            if finding.dead else "one redundant version check")
+    heat = Heat.COLD if finding.module_level else Heat.UNKNOWN
+    benefit = Benefit(lines, BenefitKind.COMPAT, text, heat, micro=finding.dead is None)
+    risk = ("An environment outside the declared range (an older release, a source checkout run directly) would lose "
+            "the branch; the declaration named is the contract. " + " ".join(finding.notes)).strip()
+    return FindingDetails(surface, simplification, benefit, risk)

@@ -1,0 +1,206 @@
+"""Is an option read? The evidence rules of `unread-config-option`, over `readers_of`.
+
+In order: a production reader -> live; a class that reads itself by reflection (or
+is read so elsewhere: `fields(C)`, `asdict(c)`, `vars(c)`) -> rejected, every field
+has a reader; copies into another owner -> judged through the copy (a copy that
+nothing reads leaves the option unread); a name upstream code reads -> rejected for a
+class with an upstream base (the base may read it), medium otherwise; a CLI option ->
+at most medium (users set it on the command line), rejected when upstream accepts
+the keyword and the parsed namespace is handed out whole; tests only -> medium
+naming them; documented in the docs -> medium (a documented user setting); nothing -> high.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from pylint_omni.configuration.readers import SCANNER_KEY, Option, Readers, reader_index, readers_of
+from pylint_omni.evidence.consumers import Consumer, Status, Verdict, consumer_kind, listed
+from pylint_omni.evidence.upstream_names import UpstreamNames
+from pylint_omni.index.paths import Location
+from pylint_omni.index.project_index import ProjectIndex
+
+NAMESPACE_NAMES = frozenset({"args", "parsed_args", "namespace", "opts", "cli_args", "options", "ns", "arguments"})
+MAX_COPY_DEPTH = 3
+
+
+@dataclass
+class Judgment:
+    """An option's verdict and what the message needs."""
+
+    verdict: Verdict
+    readers: Readers
+    copied_to: list[str] = field(default_factory=list)
+    overwritten: str | None = None
+
+
+def _verdict(status: Status, confidence: str | None, reason: str, readers: Readers, unknowns: list[str]) -> Verdict:
+    consumers: list[Consumer] = [*readers.production, *readers.validation, *readers.documented]
+    return Verdict(status, confidence, reason, consumers, unknowns)
+
+
+def reflected_in(index: ProjectIndex, class_name: str) -> str | None:
+    """A production file that reads the class by reflection (`fields(C)`, `asdict(c)`, `vars(c)`)."""
+    memo: dict[str, str | None] = index.derived.setdefault("configuration_reflected", {})
+    if class_name not in memo:
+        memo[class_name] = next(
+            (rel for rel, facts in index.python_files()
+             if class_name in facts.get("reflected_types", ()) and index.location(rel) is Location.PRODUCTION),
+            None,
+        )
+    return memo[class_name]
+
+
+def handed_out_whole(index: ProjectIndex, names: frozenset[str]) -> str | None:
+    """The first production place that expands, iterates or hands out an object named one of `names` (once per run)."""
+    memo: dict[frozenset[str], str | None] = index.derived.setdefault("configuration_whole", {})
+    if names not in memo:
+        memo[names] = None
+        for rel, _ in index.python_files():
+            if index.location(rel) is not Location.PRODUCTION:
+                continue
+            found = next((f"{rel}:{line} ({how} {name})" for name, line, how in (index.extra(rel, SCANNER_KEY) or {}).get("whole", [])
+                          if name in names and how in ("**", "vars", "asdict", "dict", "items", "keys", "values", "for", "__dict__")), None)
+            if found:
+                memo[names] = found
+                break
+    return memo[names]
+
+
+def judge_field(
+    index: ProjectIndex, option: Option, klass: dict[str, Any], upstream: UpstreamNames | None, span: tuple[int, int], depth: int = 0
+) -> Judgment:
+    """The verdict of one field of a config class."""
+    readers = readers_of(index, option, span)
+    if klass.get("reflective"):
+        return Judgment(_verdict(Status.REJECTED, None, f"{klass['name']} reads its own fields by reflection (line {klass['reflective']})", readers, []), readers)
+    reflected = reflected_in(index, klass["name"])
+    if reflected:
+        return Judgment(_verdict(Status.REJECTED, None, f"{klass['name']} is read by reflection (fields/asdict/vars) in {reflected}", readers, []), readers)
+    if readers.production:
+        return Judgment(_verdict(Status.LIVE, None, f"read at {readers.production[0].describe()}", readers, []), readers)
+    copied_to: list[str] = []
+    weakest = "high"
+    for consumer, target, keyword in readers.copies:
+        found = _copy_target(index, target, keyword, upstream, depth)
+        if found is None:
+            return Judgment(_verdict(Status.LIVE, None, f"copied into {target}({keyword}=...) at {consumer.describe()}", readers, []), readers)
+        judgment, where = found
+        if judgment.verdict.status is not Status.CANDIDATE:
+            return Judgment(_verdict(Status.LIVE, None, f"copied into {target}.{keyword}, which is read", readers, []), readers)
+        weakest = "medium" if judgment.verdict.confidence == "medium" else weakest
+        copied_to.append(f"{target}.{keyword} ({where}, copied at {consumer.path}:{consumer.line})")
+    medium: list[str] = []
+    unknowns: list[str] = []
+    bases = [b for b in klass.get("bases", []) if b and not _neutral(b) and index.resolve_target(b) is None]
+    read_upstream = upstream.read(option.name) if upstream else None
+    if read_upstream and bases:
+        return Judgment(_verdict(Status.REJECTED, None, f"upstream code reads `.{option.name}` ({read_upstream}) and {klass['name']} extends {bases[0]}", readers, []), readers)
+    if read_upstream:
+        medium.append(f"upstream code reads `.{option.name}` by name ({read_upstream}); if this config reaches it, it is read")
+    elif bases:
+        medium.append(f"{klass['name']} extends {bases[0]}, outside the project, which may read it" + ("" if upstream else " (no upstream source indexed)"))
+    flag = reader_index(index).cli.get(option.name)
+    if flag:
+        medium.append(f"users may set it on the command line: {flag} has the same name")
+    if klass.get("kind") == "namedtuple":
+        medium.append("a NamedTuple is also read by position (unpacking, indexing), which names cannot show")
+    elif klass.get("kind") in ("pydantic", "struct"):
+        medium.append(f"{klass['name']} is a {klass['kind']} model: other processes or clients may read its serialized form")
+    return finish_candidate(readers, medium, unknowns, copied_to, weakest)
+
+
+def _neutral(base: str) -> bool:
+    return base.partition(".")[0] in ("typing", "abc", "pydantic", "dataclasses", "attr", "attrs", "msgspec", "enum", "builtins") or \
+        base in ("object", "NamedTuple", "BaseModel", "BaseSettings", "Struct", "Generic", "Protocol")
+
+
+def finish_candidate(readers: Readers, medium: list[str], unknowns: list[str], copied_to: list[str], weakest: str) -> Judgment:
+    """Validation readers, documentation and the collected reasons turn a candidate medium."""
+    if readers.validation:
+        medium.insert(0, f"only validation code reads it ({listed(readers.validation)})")
+    if readers.documented:
+        medium.append(f"the docs mention it ({listed(readers.documented)}): a documented user setting")
+    if copied_to:
+        reason = f"only copied into {copied_to[0]}, which nothing reads"
+    else:
+        reason = "no reader in code" + (f"; set in {listed(readers.configured)}" if readers.configured else "")
+    confidence = "medium" if medium or weakest == "medium" else "high"
+    unknowns = [*medium, *unknowns] if medium else unknowns
+    return Judgment(_verdict(Status.CANDIDATE, confidence, reason, readers, unknowns), readers, copied_to)
+
+
+def _copy_target(
+    index: ProjectIndex, target: str, keyword: str, upstream: UpstreamNames | None, depth: int
+) -> tuple[Judgment, str] | None:
+    """The judgment of the field a value is copied into, or None when that owner is not a project config class."""
+    if depth >= MAX_COPY_DEPTH:
+        return None
+    for definition in index.definitions_named(target):
+        if definition.kind != "class":
+            continue
+        for klass in (index.extra(definition.path, SCANNER_KEY) or {}).get("classes", []):
+            if klass["name"] != target or klass["line"] != definition.data["line"]:
+                continue
+            for name, line, _, end in klass["fields"]:
+                if name == keyword:
+                    option = Option("field", name, definition.path, line, definition.dotted)
+                    return judge_field(index, option, klass, upstream, (line, end), depth + 1), f"{definition.path}:{line}"
+    return None
+
+
+def judge_cli(index: ProjectIndex, option: Option, upstream: UpstreamNames | None, span: tuple[int, int]) -> Judgment:
+    """A command-line option: users set it, so never more than medium."""
+    readers = readers_of(index, option, span)
+    if readers.production:
+        return Judgment(_verdict(Status.LIVE, None, f"read at {readers.production[0].describe()}", readers, []), readers)
+    accepted = upstream.accepted(option.name) if upstream else None
+    whole = handed_out_whole(index, NAMESPACE_NAMES)
+    if whole:
+        receiver = accepted and f"upstream code takes `{option.name}` ({accepted})" or _receiver(index, option.name)
+        if receiver:
+            reason = f"the parsed options are handed out whole at {whole} and {receiver}"
+            return Judgment(_verdict(Status.REJECTED, None, reason, readers, []), readers)
+    medium = [f"users set it on the command line ({option.spellings[0] if option.spellings else option.name})"]
+    if whole:
+        medium.append(f"the parsed options are handed out whole at {whole}; a receiver taking `{option.name}` was not found")
+    elif accepted:
+        medium.append(f"upstream code takes `{option.name}` ({accepted})")
+    if not readers.copies:
+        return finish_candidate(readers, medium, [], [], "medium")
+    return Judgment(_verdict(Status.LIVE, None, f"copied at {readers.copies[0][0].describe()}", readers, []), readers)
+
+
+def _receiver(index: ProjectIndex, name: str) -> str | None:
+    """A project receiver that takes `name` as a keyword: a config field of that name, or a parameter used by name."""
+    owner = reader_index(index).fields.get(name)
+    if owner:
+        return f"{owner} takes it"
+    for hit in index.hits(name):
+        if hit.via == "name" and index.location(hit.path) is Location.PRODUCTION:
+            return f"`{name}` is used by name at {hit.path}:{hit.line} (a parameter that takes it)"
+    return None
+
+
+def judge_env(index: ProjectIndex, option: Option, span: tuple[int, int]) -> Judgment:
+    """A module constant read from an environment variable: used by name, or the variable read elsewhere."""
+    readers = readers_of(index, option, span)
+    for hit in index.hits(option.name):
+        if hit.via != "name" or (hit.path == option.relpath and span[0] <= hit.line <= span[1]):
+            continue
+        consumer = Consumer(hit.path, hit.line, hit.via, consumer_kind(index, hit), option.name)
+        if index.location(hit.path) is Location.PRODUCTION:
+            return Judgment(_verdict(Status.LIVE, None, f"used at {consumer.describe()}", readers, []), readers)
+        readers.validation.append(consumer)
+    if readers.production:
+        return Judgment(_verdict(Status.LIVE, None, f"read at {readers.production[0].describe()}", readers, []), readers)
+    return finish_candidate(readers, [], [], [], "high")
+
+
+def overwritten_by(klass: dict[str, Any], name: str) -> int | None:
+    """The line where `__post_init__` (or `model_post_init`) replaces the field's value without reading it."""
+    for attr, line, method, top_level, rereads in klass.get("writes", []):
+        if attr == name and method in ("__post_init__", "model_post_init", "__attrs_post_init__") and top_level and not rereads:
+            return line
+    return None

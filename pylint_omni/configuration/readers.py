@@ -1,0 +1,203 @@
+"""Who reads an option: `readers_of(index, option)`, the one query behind `unread-config-option`.
+
+Today the evidence is name-based and conservative: any production read of
+`.name` on any object counts, as do literal `getattr(x, "name")` and string keys
+read anywhere (`cfg["name"]`, `cfg.get("name")`, `"name" in cfg`) — fewer findings,
+high precision. Two cheap pieces of receiver-type evidence take reads away from an
+option without a graph:
+- a read whose receiver's class is known (`self` in a method, an annotated parameter,
+  a local bound to `Cls(...)`, see `scan.typed_reads`) and is a project class outside
+  the option's class hierarchy that has an attribute of that name itself;
+- a string that is only written (a dict literal key, `d["name"] = v`).
+Reads that copy the value into another owner (`Other(name=cfg.name)`,
+`self.name = cfg.name`) are kept apart as copies, so the judgment can follow them.
+
+THE GRAPH PLUGS IN HERE: with the reference graph, each `attr` hit resolves to the
+class that owns it (`self.x`, constructor results, annotated parameters, through
+calls and returns); `_attribute_read` then keeps a read only when its resolved owner
+is the option's class or a class of its hierarchy (unresolved reads still count, as
+now). That turns name collisions from "live" into "not a reader" and raises recall.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from pylint_omni.evidence.consumers import Consumer, ConsumerKind, consumer_kind
+from pylint_omni.index.class_graph import class_graph
+from pylint_omni.index.paths import Location
+from pylint_omni.index.project_index import Hit, ProjectIndex
+
+SCANNER_KEY = "configuration.options"
+READ_VIAS = frozenset({"attr", "getattr", "str", "call", "fstr"})
+CONFIG_VIAS = frozenset({"yaml-key", "yaml-value", "json", "toml"})
+SPECIFIC = re.compile(r"[_\-\d]|[a-z][A-Z]")  # snake_case, kebab-case, digits, camelCase: a name, not a word
+NEAR_LINES = 5
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option surface: what is read by which name, and where it is declared."""
+
+    kind: str  # "field", "cli", "env", "yaml"
+    name: str  # the name a reader uses (field, dest, constant, key)
+    relpath: str
+    line: int
+    owner: str = ""  # dotted class of a field; the parser module of a CLI option
+    spellings: tuple[str, ...] = ()  # other names users write (`--max-batch`, the env var)
+
+
+@dataclass
+class Readers:
+    """What reads one option, by kind."""
+
+    production: list[Consumer] = field(default_factory=list)
+    validation: list[Consumer] = field(default_factory=list)
+    copies: list[tuple[Consumer, str, str]] = field(default_factory=list)  # (where, target class, target field)
+    documented: list[Consumer] = field(default_factory=list)
+    configured: list[Consumer] = field(default_factory=list)  # set in YAML/JSON/TOML (a writer, not a reader)
+    discounted: list[str] = field(default_factory=list)  # reads of the name on unrelated classes
+
+
+class ReaderIndex:
+    """Per-run lookups over the configuration facts of every file."""
+
+    def __init__(self, index: ProjectIndex) -> None:
+        self.index = index
+        self.graph = class_graph(index)
+        self._typed: dict[str, dict[tuple[str, int], set[str]]] = {}
+        self._writers: dict[str, set[tuple[str, int]]] = {}
+        self._copies: dict[str, dict[tuple[str, int], list[list[Any]]]] = {}
+        self._related: dict[str, set[str]] = {}
+        self._holds: dict[tuple[str, str], bool] = {}
+        self.fields: dict[str, str] = {}  # field name -> "Class.field (path:line)" of the first config class declaring it
+        self.cli: dict[str, str] = {}  # CLI destination -> "--flag (path:line)" of a production parser
+        for rel, _ in index.python_files():
+            facts = index.extra(rel, SCANNER_KEY) or {}
+            for klass in facts.get("classes", []):
+                for name, line, *_ in klass["fields"]:
+                    self.fields.setdefault(name, f"{klass['name']}.{name} ({rel}:{line})")
+            if index.location(rel) is Location.PRODUCTION:
+                for dest, flags, line, *_ in facts.get("cli", []):
+                    self.cli.setdefault(dest, f"{flags[0]} ({rel}:{line})")
+
+    def facts(self, relpath: str) -> dict[str, Any]:
+        return self.index.extra(relpath, SCANNER_KEY) or {}
+
+    def typed(self, relpath: str) -> dict[tuple[str, int], set[str]]:
+        found = self._typed.get(relpath)
+        if found is None:
+            found = self._typed[relpath] = {}
+            for attr, encoded in self.facts(relpath).get("typed_reads", {}).items():
+                for item in encoded.split(","):
+                    line, _, owner = item.partition(":")
+                    found.setdefault((attr, int(line)), set()).add(owner)
+        return found
+
+    def writers(self, relpath: str) -> set[tuple[str, int]]:
+        """(key, line) where a string key is only written: a line that also reads the key reads it."""
+        found = self._writers.get(relpath)
+        if found is None:
+            facts = self.facts(relpath)
+            read = {(key, line) for key, line in facts.get("reader_keys", [])}
+            found = self._writers[relpath] = {(key, line) for key, line in facts.get("writer_keys", [])} - read
+        return found
+
+    def copies(self, relpath: str) -> dict[tuple[str, int], list[list[Any]]]:
+        found = self._copies.get(relpath)
+        if found is None:
+            found = self._copies[relpath] = {}
+            for attr, encoded in self.facts(relpath).get("copies", {}).items():
+                for item in encoded.split(","):
+                    line, target, keyword = item.split(":")
+                    found.setdefault((attr, int(line)), []).append([target, keyword])
+        return found
+
+    def related(self, owner: str) -> set[str]:
+        """Class names of the option's class hierarchy (the class, its ancestors and descendants)."""
+        found = self._related.get(owner)
+        if found is None:
+            dotted = {owner, *self.graph.ancestors(owner), *self.graph.descendants(owner)} if owner in self.graph.nodes else {owner}
+            found = self._related[owner] = {d.rpartition(".")[2] for d in dotted}
+        return found
+
+    def unrelated_owner(self, types: set[str], option: Option) -> str | None:
+        """A class the read belongs to that is not the option's, or None when the read may be the option's."""
+        if not types or not option.owner or "" in types:
+            return None  # no receiver class known, or one read on the line is of an unknown receiver
+        related = self.related(option.owner)
+        for type_name in types:
+            if type_name in related or not self.holds(type_name, option.name):
+                return None  # the option's class, an unknown class, or one that does not hold the name itself
+        return sorted(types)[0]
+
+    def holds(self, class_name: str, name: str) -> bool:
+        """Whether the project class(es) named `class_name` (or their project bases) declare or assign `name`."""
+        key = (class_name, name)
+        if key not in self._holds:
+            classes = [d for d in self.index.definitions_named(class_name) if d.kind == "class"]
+            lineage = [d for c in classes for d in [c, *(self.graph.nodes[a].definition for a in self.graph.ancestors(c.dotted)
+                                                          if a in self.graph.nodes)]]
+            self._holds[key] = any(
+                name in self.facts(d.path).get("owned", {}).get(f"{d.data['name']}:{d.data['line']}", ()) for d in lineage
+            )
+        return self._holds[key]
+
+
+def reader_index(index: ProjectIndex) -> ReaderIndex:
+    found = index.derived.get("configuration_readers")
+    if found is None:
+        found = index.derived["configuration_readers"] = ReaderIndex(index)
+    return found
+
+
+def _attribute_read(lookups: ReaderIndex, hit: Hit, option: Option) -> str | None:
+    """None when an `attr` hit may read the option; else the unrelated class it belongs to."""
+    types = lookups.typed(hit.path).get((option.name, hit.line), set())
+    return lookups.unrelated_owner(types, option)
+
+
+def _documents(index: ProjectIndex, hit: Hit, token: str, option: Option) -> bool:
+    """A docs mention documents the option when the name is specific (`lora_path`, `log-file`), or when a plain
+    word (`process`) appears near its owner (the class, the parent section) in the same page."""
+    if SPECIFIC.search(token) or not option.owner:
+        return True
+    owner = option.owner.rpartition(".")[2].removesuffix("[]") if option.kind != "yaml" else option.owner.split(".")[-2].removesuffix("[]")
+    return any(abs(line - hit.line) <= NEAR_LINES for line, _ in index.occurrences(hit.path, owner))
+
+
+def readers_of(index: ProjectIndex, option: Option, exclude: tuple[int, int] | None = None) -> Readers:
+    """Every reader of `option` the index can see (`exclude`: the declaration's own lines)."""
+    lookups = reader_index(index)
+    found = Readers()
+    seen: set[tuple[str, int]] = set()
+    for token in (option.name, *option.spellings):
+        for hit in index.hits(token):
+            if (hit.path, hit.line) in seen:
+                continue
+            if hit.path == option.relpath and exclude and exclude[0] <= hit.line <= exclude[1]:
+                continue
+            consumer = Consumer(hit.path, hit.line, hit.via, consumer_kind(index, hit), token)
+            if hit.via == "doc":
+                if _documents(index, hit, token, option):
+                    found.documented.append(consumer)
+            elif hit.via in CONFIG_VIAS:
+                found.configured.append(consumer)
+            elif hit.via not in READ_VIAS or (token != option.name and hit.via not in ("str", "fstr")):
+                continue
+            elif hit.via == "str" and (token, hit.line) in lookups.writers(hit.path):
+                continue  # a key written, not read
+            elif hit.via in ("attr", "call") and (other := _attribute_read(lookups, hit, option)) is not None:
+                found.discounted.append(f"{hit.path}:{hit.line} reads `.{token}` of {other}")
+            else:
+                seen.add((hit.path, hit.line))
+                copies = lookups.copies(hit.path).get((token, hit.line), []) if hit.via == "attr" else []
+                if copies and consumer.kind is ConsumerKind.PRODUCTION:
+                    found.copies += [(consumer, target, keyword) for target, keyword in copies]
+                elif consumer.kind is ConsumerKind.VALIDATION:
+                    found.validation.append(consumer)
+                else:
+                    found.production.append(Consumer(hit.path, hit.line, hit.via, ConsumerKind.PRODUCTION, token))
+    return found

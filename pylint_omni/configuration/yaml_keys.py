@@ -1,0 +1,155 @@
+"""Keys of the config files the package ships (deploy/stage YAML) that no production code reads.
+
+A YAML file is the package's own config when production code names it: its file
+name, a folder above it (`"pkg/stage_configs/"`, f-string parts included) or a glob
+that matches it; files only other tools read (CI, docker-compose, monitoring) stay out. Its keys (with their place, `stages[].runtime.process`, from the
+index's YAML facts) are grouped by place across files. A key is read when production
+code reads its name (`.process`, `["process"]`, `.get("process")`, through
+`readers_of`), when a config class has a field of that name (a loader maps keys onto
+fields: the field is judged instead), or when a section above it is consumed
+generically (`**section`, `section.items()`, `for key in section`, `x.update(section)`,
+under the section's name or a local holding it), which also covers sections handed to
+upstream constructors. Keys at the top of a file (no section) are not judged: the file
+itself may be handed out whole. Only the highest unread key of a branch is reported.
+
+Findings are emitted on the `__init__.py` of the package that holds the first file
+(the top-level package's for files outside any package), one per key place.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+
+from pylint_omni.configuration.judge import Judgment, finish_candidate
+from pylint_omni.configuration.readers import SCANNER_KEY, Option, reader_index, readers_of
+from pylint_omni.index.paths import Location
+from pylint_omni.index.project_index import ProjectIndex
+
+TOOL_FILES = frozenset({"mkdocs", "codecov", "docker-compose", "compose", "environment", "conda", "action", "dependabot", "readthedocs"})
+IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+GENERIC = frozenset({"**", "items", "keys", "values", "merge"})
+
+Finding = tuple[Option, Judgment, int, str, list[str]]
+
+
+def _loaded(relpath: str, fragments: set[str]) -> bool:
+    """Whether a path string of the code names the file, a folder above it, or a glob that matches it."""
+    name = relpath.rpartition("/")[2]
+    parts = relpath.split("/")
+    folders = {"/".join(parts[i:j]) for j in range(1, len(parts)) for i in range(j)}
+    if name.startswith(".") or name.partition(".")[0] in TOOL_FILES:
+        return False  # configuration of other tools (CI, docs builds, linters, containers)
+    for fragment in fragments:
+        text = fragment.removeprefix("./").strip("/")
+        if "*" in text and not re.search(r"[\w-]{3,}[/.]", text.replace("yaml", "").replace("yml", "")):
+            continue  # `*.yaml` names no file of its own
+        if name in text.split("/") or text in folders or any(text.endswith("/" + f) or text == f for f in folders if "/" in f):
+            return True
+        if "*" in text and (fnmatch.fnmatchcase(relpath, text) or fnmatch.fnmatchcase(relpath, "*/" + text)):
+            return True
+    return False
+
+
+def _bundled(index: ProjectIndex) -> list[str]:
+    """The production YAML files that production code names (by file, folder or glob)."""
+    fragments: set[str] = set()
+    for rel, _ in index.python_files():
+        if index.location(rel) is Location.PRODUCTION:
+            fragments.update(_parts_of(f) for f in (index.extra(rel, SCANNER_KEY) or {}).get("paths", []))
+    found = []
+    for rel, entry in index.entries.items():
+        if entry.get("kind") == "yaml" and index.location(rel) is Location.PRODUCTION and "key_paths" in entry.get("facts", {}):
+            if _loaded(rel, fragments) or any(h.via in ("str", "fstr") and index.location(h.path) is Location.PRODUCTION
+                                              for h in index.hits(rel.rpartition("/")[2])):
+                found.append(rel)
+    return sorted(found)
+
+
+def _parts_of(fragment: str) -> str:
+    """An f-string part keeps its braces out: `pkg/stage_configs/{device}/` -> `pkg/stage_configs`."""
+    return fragment.split("{", 1)[0].rstrip("/") if "{" in fragment else fragment
+
+
+def _anchor(index: ProjectIndex, relpath: str) -> str | None:
+    """The `__init__.py` that carries findings about a file: its package's, else the first top-level package's."""
+    folder = relpath.rpartition("/")[0]
+    while folder:
+        candidate = f"{folder}/__init__.py"
+        if candidate in index.entries:
+            return candidate
+        folder = folder.rpartition("/")[0]
+    tops = sorted(rel for rel in index.entries if rel.count("/") == 1 and rel.endswith("/__init__.py")
+                  and index.location(rel) is Location.PRODUCTION)
+    return tops[0] if tops else None
+
+
+def _generic_sections(index: ProjectIndex) -> dict[str, str]:
+    """Section name -> where production code consumes it generically."""
+    found: dict[str, str] = {}
+    for rel, _ in index.python_files():
+        if index.location(rel) is not Location.PRODUCTION:
+            continue
+        for name, line, how in (index.extra(rel, SCANNER_KEY) or {}).get("whole", []):
+            if how in GENERIC or how == "for":
+                found.setdefault(f"{name}|{'for' if how == 'for' else 'map'}", f"{rel}:{line} ({how} {name})")
+    return found
+
+
+def _generic_above(segments: list[str], generic: dict[str, str]) -> str | None:
+    """Where a section above the key (not the key itself) is consumed generically."""
+    for segment in segments[:-1]:
+        name, is_list = segment.removesuffix("[]"), segment.endswith("[]")
+        where = generic.get(f"{name}|map") or (None if is_list else generic.get(f"{name}|for"))
+        if where:
+            return where
+    return None
+
+
+def _all_findings(index: ProjectIndex) -> dict[str, list[Finding]]:
+    places: dict[str, list[tuple[str, int]]] = {}
+    for rel in _bundled(index):
+        for path, line in index.entries[rel]["facts"]["key_paths"]:
+            places.setdefault(path, []).append((rel, line))
+    generic = _generic_sections(index)
+    fields = reader_index(index).fields
+    unread: set[str] = set()
+    by_anchor: dict[str, list[Finding]] = {}
+    for path in sorted(places, key=lambda p: (p.count("."), p)):
+        segments = path.split(".")
+        key = segments[-1].removesuffix("[]")
+        if len(segments) < 2 or segments[0].startswith("[]") or not IDENTIFIER.match(key) or key in fields:
+            continue
+        if any(".".join(segments[:n]) in unread for n in range(1, len(segments))):
+            continue  # a section above is unread already
+        if _generic_above(segments, generic):
+            continue
+        files = places[path]
+        option = Option("yaml", key, files[0][0], files[0][1], path)
+        readers = readers_of(index, option)
+        if readers.production or readers.copies:
+            continue
+        readers.configured = [c for c in readers.configured if (c.path, c.line) not in set(files)]
+        judgment = finish_candidate(readers, [], [], [], "high")
+        unread.add(path)
+        anchor = _anchor(index, files[0][0])
+        if anchor is None:
+            continue
+        folder = anchor.rpartition("/")[0] + "/"
+        first = f"{files[0][0].removeprefix(folder)}:{files[0][1]}"
+        count = len({rel for rel, _ in files})
+        where = f"`{path}` ({len(files)} places in {count} file(s), e.g. {first})" if len(files) > 1 else f"`{path}` ({first})"
+        surface = [f"{rel}:{line} {path}" for rel, line in files]
+        by_anchor.setdefault(anchor, []).append((option, judgment, len(files), where, surface))
+    return by_anchor
+
+
+def yaml_findings(index: ProjectIndex, relpath: str) -> list[Finding]:
+    """The deploy-config findings carried by the module at `relpath` (an `__init__.py`), once per run."""
+    if not relpath.endswith("__init__.py"):
+        return []
+    found = index.derived.get("configuration_yaml")
+    if found is None:
+        found = index.derived["configuration_yaml"] = _all_findings(index)
+    return found.get(relpath, [])
+

@@ -1,0 +1,203 @@
+"""dead-compat-branch: declarations, floors, the evaluation, and real pylint runs on small projects."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+from packaging.specifiers import SpecifierSet
+from packaging.version import Version
+
+from conftest import enable_args, run_pylint
+from pylint_omni.compat.declarations import read_declarations
+from pylint_omni.compat.evaluate import decide
+from pylint_omni.compat.support import Floor, floor_of_specifiers
+
+SYMBOL = "dead-compat-branch"
+
+
+def write(root: Path, files: dict[str, str]) -> Path:
+    for relpath, text in files.items():
+        path = root / relpath
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text).lstrip())
+    return root
+
+
+def lint(root: Path, cache_dir: Path, *extra: str) -> list[tuple[str, int, str]]:
+    _, findings, stderr = run_pylint([*enable_args([SYMBOL]), *extra, "pkg"], cwd=root, cache_dir=cache_dir)
+    assert "Traceback" not in stderr, stderr
+    return [(f.path, f.line, f.confidence) for f in findings if f.symbol == SYMBOL]
+
+
+def test_declarations_from_every_kind_of_file(tmp_path: Path) -> None:
+    write(tmp_path, {
+        "pyproject.toml": """
+            [project]
+            name = "x"
+            requires-python = ">=3.10"
+            dependencies = ["torch>=2.4", "numpy; sys_platform == 'linux'"]
+            [project.optional-dependencies]
+            audio = ["soundfile>=0.12"]
+        """,
+        "setup.py": """
+            from setuptools import setup
+            REQS = ["pyyaml>=6"]
+            setup(name="x", install_requires=REQS, python_requires=">=3.9")
+            open("EXECUTED", "w").write("setup.py must never run")
+        """,
+        "setup.cfg": "[options]\ninstall_requires =\n    msgpack>=1.0\n",
+        "requirements.txt": "# runtime\n-r requirements/common.txt\nregex  # a comment\n",
+        "requirements/common.txt": "einops>=0.6\n",
+        "requirements-dev.txt": "pytest\n",
+    })
+    found = read_declarations(tmp_path)
+    assert {d.spec for d in found.python} == {">=3.10", ">=3.9"}
+    assert [d.source for d in found.hard("torch")] == ["pyproject.toml:4"]
+    assert not found.hard("numpy") and found.of("numpy")[0].conditional  # an environment marker
+    assert not found.hard("soundfile") and found.of("soundfile")[0].optional  # an extra
+    assert found.hard("pyyaml") and found.hard("msgpack") and found.hard("regex")
+    assert found.hard("einops")[0].origin == "requirements.txt"  # through the -r include
+    assert not found.of("pytest")  # development requirements are not runtime
+    assert not (tmp_path / "EXECUTED").exists()
+
+
+def test_computed_install_requires_names_alternative_files(tmp_path: Path) -> None:
+    write(tmp_path, {
+        "setup.py": """
+            from setuptools import setup
+            def reqs(path): return []
+            setup(name="x", install_requires=reqs(f"requirements/runtime_{device()}.txt"),
+                  extras_require={"serve": reqs("requirements/serve.txt")})
+        """,
+        "requirements/runtime_cuda.txt": "-r common.txt\ntriton>=3.0\n",
+        "requirements/runtime_ascend.txt": "-r common.txt\ntorch-npu>=2.1\n",
+        "requirements/common.txt": "ray\n",
+        "requirements/serve.txt": "timm\n",
+    })
+    found = read_declarations(tmp_path)
+    assert found.hard("ray")  # every alternative installs it
+    assert not found.hard("triton") and not found.hard("torch-npu")  # one device only
+    assert not found.hard("timm") and found.of("timm")[0].optional  # an extra named by setup.py
+
+
+def test_floors_and_decisions() -> None:
+    assert floor_of_specifiers(SpecifierSet(">=2.4,<3")) == (Version("2.4"), True, False)
+    assert floor_of_specifiers(SpecifierSet("==2.9.0")) == (Version("2.9.0"), True, True)
+    assert floor_of_specifiers(SpecifierSet("<3")) is None
+    floor = Floor(Version("2.4.1"), True, False, "`torch>=2.4.1`", "high")
+    assert decide("<", "2.0", floor, False, False) is False
+    assert decide(">=", "2.4.1", floor, False, False) is True
+    assert decide("<", "2.6", floor, False, False) is None  # inside the range
+    assert decide("==", "3.0", floor, False, False) is None  # a newer version: not the past
+    assert decide(">=", "2.1", floor, True, False) is None  # text comparison under a range
+    exact = Floor(Version("2.6.0"), True, True, "`torch==2.6.0`", "high")
+    assert decide(">=", "2.1.0", exact, True, False) is True
+
+
+def test_dead_branches_and_traps_on_a_real_run(tmp_path: Path, cache_dir: Path) -> None:
+    root = write(tmp_path, {
+        "pyproject.toml": """
+            [project]
+            name = "pkg"
+            requires-python = ">=3.10"
+            dependencies = ["torch>=2.4", "pyyaml"]
+            [project.optional-dependencies]
+            audio = ["soundfile"]
+        """,
+        "pkg/__init__.py": "",
+        "pkg/helpers.py": """
+            import torch
+            from packaging import version
+
+            def torch_at_least(minimum):
+                return version.parse(torch.__version__) >= version.parse(minimum)
+        """,
+        "pkg/main.py": """
+            import sys
+            import torch
+            from pkg.helpers import torch_at_least
+            try:
+                import yaml
+            except ImportError:
+                yaml = None
+            try:
+                import soundfile
+            except ImportError:
+                soundfile = None
+            try:
+                from typing import Self
+            except ImportError:
+                Self = object
+            if sys.version_info < (3, 8):
+                OLD = True
+            def mode():
+                if not torch_at_least("2.0"):
+                    return "eager"
+                if torch_at_least("2.6"):
+                    return "fast"
+                return "default"
+        """,
+    })
+    assert lint(root, cache_dir) == [("pkg/main.py", 6, "HIGH"), ("pkg/main.py", 16, "HIGH"), ("pkg/main.py", 19, "HIGH")]
+
+
+def test_undeclared_runtime_from_metadata_is_medium(tmp_path: Path, cache_dir: Path) -> None:
+    root = write(tmp_path, {
+        "pyproject.toml": "[project]\nname = 'pkg'\nrequires-python = '>=3.10'\n",
+        "meta/engine-1.0.dist-info/METADATA": "Metadata-Version: 2.1\nName: engine\nVersion: 1.0\nRequires-Dist: torch==2.5.1\n",
+        "pkg/__init__.py": "",
+        "pkg/gate.py": """
+            import torch
+            from packaging.version import Version
+            OLD = Version(torch.__version__) < Version("2.1")
+            def f():
+                if OLD:
+                    return 1
+                return 2
+        """,
+    })
+    assert lint(root, cache_dir) == []  # no declaration, no metadata: nothing is known
+    assert lint(root, cache_dir, "--omni-runtime-metadata=meta") == [("pkg/gate.py", 5, "INFERENCE")]
+    _, findings, _ = run_pylint([*enable_args([SYMBOL]), "--omni-runtime-metadata=meta", "pkg"], cwd=root, cache_dir=cache_dir)
+    assert "engine 1.0" in findings[0].message and "torch==2.5.1" in findings[0].message
+
+
+def test_bad_declarations_cost_nothing(tmp_path: Path, cache_dir: Path) -> None:
+    root = write(tmp_path, {
+        "pyproject.toml": "[project]\nname = 'pkg'\nrequires-python = 3\ndependencies = 5\n[project.optional-dependencies]\nx = 'y'\n",
+        "setup.py": "setup(install_requires=[",
+        "setup.cfg": "[options\ninstall_requires = ???",
+        "requirements.txt": "torch>=2.4\n::: not a requirement :::\n",
+        "pkg/__init__.py": "",
+        "pkg/m.py": """
+            import torch
+            from packaging import version
+            if version.parse(torch.__version__) < version.parse("2.0"):
+                X = 1
+        """,
+    })
+    assert lint(root, cache_dir, "--omni-runtime-metadata=/no/such/folder") == [("pkg/m.py", 3, "HIGH")]
+
+
+def test_feature_probes_need_one_allowed_version_and_its_source(tmp_path: Path, cache_dir: Path) -> None:
+    root = write(tmp_path, {
+        "pyproject.toml": "[project]\nname = 'pkg'\nrequires-python = '>=3.10'\ndependencies = ['eng==1.2']\n",
+        "src/eng/__init__.py": "def fast_path():\n    return 1\n",
+        "pkg/__init__.py": "",
+        "pkg/probe.py": """
+            import eng
+            import torch
+            def pick():
+                if hasattr(eng, "fast_path"):
+                    return eng.fast_path
+                if hasattr(eng, "future_path"):
+                    return None
+                if hasattr(torch, "npu"):
+                    return None
+                return None
+        """,
+    })
+    args = ["--omni-upstream-source=src/eng", "--omni-exclude-globs=src/**"]
+    assert lint(root, cache_dir, *args) == [("pkg/probe.py", 4, "HIGH")]  # declared `==` pin and its source define it
+    assert lint(root, cache_dir) == []  # no source: nothing is known

@@ -1,0 +1,218 @@
+"""unread-config-option: the scanner's facts, and real pylint runs on small projects."""
+
+from __future__ import annotations
+
+import ast
+import textwrap
+from pathlib import Path
+
+from conftest import enable_args, run_pylint
+from pylint_omni.configuration.scan import scan_options
+from pylint_omni.index.scan.data_scan import scan_yaml
+from pylint_omni.index.scanners import ModuleContext
+
+SYMBOL = "unread-config-option"
+
+
+def write(root: Path, files: dict[str, str]) -> Path:
+    (root / "pyproject.toml").write_text("[project]\nname = 'pkg'\n")
+    for relpath, text in files.items():
+        path = root / relpath
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text).lstrip())
+    return root
+
+
+def lint(root: Path, cache_dir: Path, *extra: str) -> list[tuple[str, int, str]]:
+    _, findings, stderr = run_pylint([*enable_args([SYMBOL]), *extra, "pkg"], cwd=root, cache_dir=cache_dir)
+    assert "Traceback" not in stderr, stderr
+    return [(f.path, f.line, f.confidence) for f in findings if f.symbol == SYMBOL]
+
+
+def test_scanner_finds_options_and_how_objects_are_read() -> None:
+    source = textwrap.dedent("""
+        import os
+        from dataclasses import dataclass, field
+        TOKEN = os.environ.get("APP_TOKEN")
+        @dataclass
+        class AppConfig:
+            name: str
+            size: int = 1
+            derived: int = field(init=False, default=0)
+            def __post_init__(self):
+                self.size = 2
+        class Payload:  # not a config class
+            x: int = 0
+        def build(parser, cfg: AppConfig):
+            parser.add_argument("--max-size", dest="size_limit", help="...")
+            parser.add_argument("--verbose", action="store_true")
+            table = {"name": cfg.name}
+            run(**cfg.extra)
+            return Other(size=cfg.size)
+    """)
+    facts = scan_options(ast.parse(source), ModuleContext("pkg.m", "pkg/m.py", False, {}, source))
+    assert [c["name"] for c in facts["classes"]] == ["AppConfig"]
+    assert [f[0] for f in facts["classes"][0]["fields"]] == ["name", "size"]  # init=False is derived state
+    assert facts["classes"][0]["writes"][0][:4] == ["size", 11, "__post_init__", True]
+    assert [o[0] for o in facts["cli"]] == ["size_limit", "verbose"]
+    assert facts["env"] == [["TOKEN", "APP_TOKEN", 4, 0]]
+    assert ["name", 17] in facts["writer_keys"]
+    assert ["extra", 18, "**"] in facts["whole"]
+    assert facts["copies"]["size"] == "19:Other:size"
+    assert "17:AppConfig" in facts["typed_reads"]["name"].split(",")
+
+
+def test_yaml_key_paths_are_recorded() -> None:
+    facts = scan_yaml("stages:\n  - name: a\n    runtime:\n      devices: '0'\ntop: 1\n")
+    assert facts["key_paths"] == [["stages", 1], ["stages[].name", 2], ["stages[].runtime", 3], ["stages[].runtime.devices", 4], ["top", 5]]
+
+
+def test_fields_readers_and_traps(tmp_path: Path, cache_dir: Path) -> None:
+    root = write(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/config.py": """
+            from dataclasses import dataclass, fields
+
+            @dataclass
+            class ServeConfig:
+                model: str
+                by_key: int = 1
+                by_getattr: int = 2
+                unread: int = 3
+                collides: float = 1.0
+                only_written_as_key: int = 4
+
+            @dataclass
+            class ReflectedConfig:
+                a: int = 1
+
+                def dump(self):
+                    return {f.name: getattr(self, f.name) for f in fields(self)}
+
+            class Poller:
+                def __init__(self, collides: float) -> None:
+                    self.collides = collides
+
+                def wait(self) -> float:
+                    return self.collides
+
+            def use(cfg: ServeConfig, raw: dict) -> tuple:
+                payload = {"only_written_as_key": 4}
+                return cfg.model, raw["by_key"], getattr(cfg, "by_getattr"), payload
+        """,
+    })
+    assert lint(root, cache_dir) == [("pkg/config.py", 8, "HIGH"), ("pkg/config.py", 9, "HIGH"), ("pkg/config.py", 10, "HIGH")]
+
+
+def test_a_known_receiver_does_not_hide_an_unknown_one_on_the_same_line(tmp_path: Path, cache_dir: Path) -> None:
+    root = write(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/layout.py": """
+            from dataclasses import dataclass
+
+            @dataclass
+            class LayoutConfig:
+                device_num: int
+
+            class Engine:
+                def __init__(self) -> None:
+                    self.device_num = 0
+
+            def apply(engine: Engine, layout_factory) -> None:
+                layout = layout_factory()
+                engine.device_num = layout.device_num
+        """,
+    })
+    assert lint(root, cache_dir) == []  # `layout.device_num` (receiver unknown) reads the field
+
+
+def test_cli_options_are_never_high_and_whole_namespaces_reach_receivers(tmp_path: Path, cache_dir: Path) -> None:
+    root = write(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/cli.py": """
+            import argparse
+            from dataclasses import dataclass
+
+            @dataclass
+            class EngineConfig:
+                block_size: int = 16
+
+                def blocks(self) -> int:
+                    return self.block_size
+
+            def main() -> None:
+                parser = argparse.ArgumentParser()
+                parser.add_argument("--block-size", type=int)
+                parser.add_argument("--old-flag", action="store_true")
+                args = parser.parse_args()
+                EngineConfig(**vars(args)).blocks()
+        """,
+    })
+    assert lint(root, cache_dir) == [("pkg/cli.py", 14, "INFERENCE")]
+
+
+def test_shipped_yaml_keys(tmp_path: Path, cache_dir: Path) -> None:
+    root = write(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/stage_configs/__init__.py": "",
+        "pkg/stage_configs/model.yaml": """
+            stages:
+              - runtime:
+                  devices: "0"
+                  process: true
+                engine_args:
+                  max_model_len: 10
+        """,
+        "pkg/other/monitoring.yaml": "scrape:\n  interval: 5\n",
+        "pkg/loader.py": """
+            import yaml
+            FOLDER = "pkg/stage_configs/"
+
+            def start(path, engine):
+                for stage in yaml.safe_load(open(path))["stages"]:
+                    engine(stage["runtime"].get("devices"), **stage["engine_args"])
+        """,
+    })
+    found = lint(root, cache_dir)
+    assert found == [("pkg/stage_configs/__init__.py", 1, "HIGH")]  # runtime.process; engine_args is expanded; monitoring.yaml is not loaded
+    _, findings, _ = run_pylint([*enable_args([SYMBOL]), "pkg"], cwd=root, cache_dir=cache_dir)
+    assert "stages[].runtime.process" in findings[0].message
+
+
+def test_upstream_readers_reject_fields_of_upstream_subclasses(tmp_path: Path, cache_dir: Path) -> None:
+    root = write(tmp_path, {
+        "upstream/eng/__init__.py": "def run(args):\n    return args.enforce_eager\n",
+        "pkg/__init__.py": "",
+        "pkg/args.py": """
+            from dataclasses import dataclass
+            from eng import EngineArgs
+
+            @dataclass
+            class OmniArgs(EngineArgs):
+                enforce_eager: bool = True
+                stage_count: int = 1
+        """,
+    })
+    args = ["--omni-upstream-source=upstream/eng", "--omni-exclude-globs=upstream/**", "--omni-include-rejected=y"]
+    assert lint(root, cache_dir, *args) == [("pkg/args.py", 6, "UNDEFINED"), ("pkg/args.py", 7, "INFERENCE")]
+
+
+def test_a_key_copied_under_its_own_name_is_read(tmp_path: Path, cache_dir: Path) -> None:
+    root = write(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/stage_configs/__init__.py": "",
+        "pkg/stage_configs/model.yaml": """
+            stages:
+              - runner: pkg.loader.start
+                retired: 1
+        """,
+        "pkg/loader.py": """
+            import yaml
+            FOLDER = "pkg/stage_configs/"
+
+            def start(path):
+                return [{"runner": stage.get("runner")} for stage in yaml.safe_load(open(path))["stages"]]
+        """,
+    })
+    _, findings, _ = run_pylint([*enable_args([SYMBOL]), "pkg"], cwd=root, cache_dir=cache_dir)
+    assert [f.message.split("`")[1] for f in findings] == ["stages[].retired"]  # `runner` is written and read on one line
