@@ -275,7 +275,10 @@ def build_graph(index: ProjectIndex) -> ReferenceGraph:
                         "export": table.digest if table is not None else None}
         stats.resolved += 1
     state.entries = entries
-    if stats.resolved and store_file is not None:
+    # An editor run (a buffer replaces a file) keeps the disk store as it is: rewriting
+    # the whole store for one buffer costs more than the run, and what the buffer made
+    # stale is re-resolved from memory in a long-lived process anyway.
+    if stats.resolved and store_file is not None and not index.overrides:
         stats.note = store.save(store_file, entries)
     stats.seconds = time.perf_counter() - started
     return ReferenceGraph(index, Resolver(tables), {rel: e["resolved"] for rel, e in entries.items()}, stats)
