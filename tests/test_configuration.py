@@ -49,6 +49,13 @@ def test_scanner_finds_options_and_how_objects_are_read() -> None:
             table = {"name": cfg.name}
             run(**cfg.extra)
             return Other(size=cfg.size)
+        def serve(args):
+            kwargs = vars(args).copy()
+            return Engine(**kwargs)
+        class Engine:
+            def __init__(self, size, **rest):
+                self.mode = rest.get("mode")
+                log(rest.items())
     """)
     facts = scan_options(ast.parse(source), ModuleContext("pkg.m", "pkg/m.py", False, {}, source))
     assert [c["name"] for c in facts["classes"]] == ["AppConfig"]
@@ -59,7 +66,8 @@ def test_scanner_finds_options_and_how_objects_are_read() -> None:
     assert ["name", 17] in facts["writer_keys"]
     assert ["extra", 18, "**"] in facts["whole"]
     assert facts["copies"]["size"] == "19:Other:size"
-    assert "17:AppConfig" in facts["typed_reads"]["name"].split(",")
+    assert ["serve", "kwargs", "ns:args", 21, "", [[22, "pkg.m.Engine", "**"]], 0] in facts["dicts"]  # a namespace handed out whole
+    assert ["Engine.__init__", "rest", "**", 24, "mode", [], 26] in facts["dicts"]  # read by key, then escapes
 
 
 def test_yaml_key_paths_are_recorded() -> None:
@@ -193,7 +201,7 @@ def test_upstream_readers_reject_fields_of_upstream_subclasses(tmp_path: Path, c
                 stage_count: int = 1
         """,
     })
-    args = ["--omni-upstream-source=upstream/eng", "--omni-exclude-globs=upstream/**", "--omni-include-rejected=y"]
+    args = ["--omni-upstream-paths=upstream", "--omni-exclude-globs=upstream/**", "--omni-include-rejected=y"]
     assert lint(root, cache_dir, *args) == [("pkg/args.py", 6, "UNDEFINED"), ("pkg/args.py", 7, "INFERENCE")]
 
 
