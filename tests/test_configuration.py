@@ -224,3 +224,90 @@ def test_a_key_copied_under_its_own_name_is_read(tmp_path: Path, cache_dir: Path
     })
     _, findings, _ = run_pylint([*enable_args([SYMBOL]), "pkg"], cwd=root, cache_dir=cache_dir)
     assert [f.message.split("`")[1] for f in findings] == ["stages[].retired"]  # `runner` is written and read on one line
+
+
+def test_reads_the_graph_places_on_other_classes_or_modules_do_not_count(tmp_path: Path, cache_dir: Path) -> None:
+    root = write(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/config.py": """
+            from dataclasses import dataclass
+
+            @dataclass
+            class ServeConfig:
+                timeout: float = 1.0
+                enabled: bool = True
+                retries: int = 3
+
+            def run(cfg: ServeConfig) -> int:
+                return cfg.retries
+        """,
+        "pkg/poller.py": """
+            class Poller:
+                def __init__(self) -> None:
+                    self.timeout = 5.0
+        """,
+        "pkg/worker.py": """
+            import torch
+            from pkg.poller import Poller
+
+            class Worker:
+                def __init__(self, poller: Poller) -> None:
+                    self.poller = poller
+
+                def wait(self) -> float:
+                    return self.poller.timeout  # the receiver is a Poller: another class that holds `timeout`
+
+                def fast(self) -> bool:
+                    return torch.backends.xnnpack.enabled  # a module's attribute
+        """,
+    })
+    assert lint(root, cache_dir) == [("pkg/config.py", 5, "HIGH"), ("pkg/config.py", 6, "HIGH")]
+    _, findings, _ = run_pylint([*enable_args([SYMBOL]), "pkg"], cwd=root, cache_dir=cache_dir)
+    write(root, {"pkg/probe.py": "def probe(thing):\n    return thing.timeout, thing.enabled\n"})
+    assert lint(root, cache_dir) == []  # a receiver of unknown class may be a ServeConfig: it reads both
+
+
+def test_a_namespace_handed_to_a_callee_that_drops_the_key_does_not_read_it(tmp_path: Path, cache_dir: Path) -> None:
+    root = write(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/cli.py": """
+            import argparse
+            from pkg.engine import Engine
+
+            def main() -> None:
+                parser = argparse.ArgumentParser()
+                parser.add_argument("--workers", type=int)
+                parser.add_argument("--threads", type=int)
+                args = parser.parse_args()
+                kwargs = vars(args).copy()
+                Engine(**kwargs)
+        """,
+        "pkg/engine.py": """
+            class Engine:
+                def __init__(self, **kwargs) -> None:
+                    self._setup(kwargs)
+
+                def _setup(self, options: dict) -> None:
+                    self.workers = options.get("workers", 1)
+        """,
+        "pkg/pool.py": """
+            class Pool:
+                def __init__(self, threads: int) -> None:
+                    self.threads = threads
+
+                def size(self) -> int:
+                    return self.threads
+        """,
+    })
+    _, findings, _ = run_pylint([*enable_args([SYMBOL]), "--omni-include-rejected=y", "pkg"], cwd=root, cache_dir=cache_dir)
+    assert [(f.line, f.confidence) for f in findings] == [(7, "INFERENCE")]  # --threads; Engine reads `workers`
+    assert "_setup reads only `workers`" in findings[0].message, findings[0].message
+    # When the dict escapes, a name that takes the keyword elsewhere counts again (conservative, as before).
+    write(root, {"pkg/engine.py": """
+        class Engine:
+            def __init__(self, **kwargs) -> None:
+                self.options = kwargs
+    """})
+    _, findings, _ = run_pylint([*enable_args([SYMBOL]), "--omni-include-rejected=y", "pkg"], cwd=root, cache_dir=cache_dir)
+    assert [(f.line, f.confidence) for f in findings] == [(6, "INFERENCE"), (7, "UNDEFINED")]  # `Pool` takes `threads`
+    assert "`threads` is used by name at pkg/pool.py" in findings[1].message, findings[1].message

@@ -61,11 +61,12 @@ def reflected_in(index: ProjectIndex, class_name: str) -> str | None:
 
 
 def handed_out_whole(index: ProjectIndex, names: frozenset[str]) -> list[tuple[str, int, str]]:
-    """Every production place that expands, iterates or hands out an object named one of `names` (once per run)."""
+    """Every production place that expands, iterates or hands out an object named one of `names` (once per run):
+    (path, line, `how name`)."""
     memo: dict[frozenset[str], list[tuple[str, int, str]]] = index.derived.setdefault("configuration_whole", {})
     if names not in memo:
         memo[names] = [
-            (rel, line, how) for rel, _ in index.python_files() if index.location(rel) is Location.PRODUCTION
+            (rel, line, f"{how} {name}") for rel, _ in index.python_files() if index.location(rel) is Location.PRODUCTION
             for name, line, how in (index.extra(rel, SCANNER_KEY) or {}).get("whole", []) if name in names and how in WHOLE_HOWS
         ]
     return memo[names]
@@ -181,8 +182,8 @@ def judge_cli(index: ProjectIndex, option: Option, span: tuple[int, int]) -> Jud
     medium = [f"users set it on the command line ({option.spellings[0] if option.spellings else option.name})"]
     if unknown is not None:
         medium.append(f"the parsed options are handed out whole at {unknown.site}; a receiver taking `{option.name}` was not found")
-    elif outcomes:
-        medium.append(f"the parsed options are handed out whole at {outcomes[0].site}, but {outcomes[0].where}")
+    elif outcomes:  # every receiver drops it: the strongest evidence, said first
+        medium.insert(0, f"{outcomes[0].where}; the parsed options are handed out whole at {outcomes[0].site}")
     elif accepted:
         medium.append(f"upstream code takes `{option.name}` ({accepted.describe()})")
     if not readers.copies:

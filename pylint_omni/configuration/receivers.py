@@ -51,11 +51,12 @@ class _Callee:
 
 
 def _combine(outcomes: list[Outcome], drops: str) -> Outcome:
+    """Any path that takes the key wins, then any unknown; a drop names the last callee that dropped it."""
     for kind in ("takes", "unknown"):
         found = next((o for o in outcomes if o.kind == kind), None)
         if found is not None:
             return found
-    return Outcome("drops", drops)
+    return outcomes[0] if outcomes else Outcome("drops", drops)
 
 
 class Receivers:
@@ -130,7 +131,9 @@ class Receivers:
         if escape:
             return Outcome("unknown", f"{shown} leaves {owner} at {path}:{escape}")
         outcomes = [self._call(name, callee, how, f"{path}:{at}", depth + 1) for at, callee, how in forwards]
-        read = f"reads only {', '.join(f'`{k}`' for k in keys.split(',')[:6])}" if keys else "reads no key of it"
+        names = keys.split(",") if keys else []
+        read = f"reads only {', '.join(f'`{k}`' for k in names[:3])}" + (f" and {len(names) - 3} more" if len(names) > 3 else "") \
+            if names else "reads no key of it"
         return _combine(outcomes, f"{owner} {read} ({path}:{line})")
 
     def _call(self, name: str, written: str, how: Any, at: str, depth: int) -> Outcome:
@@ -186,7 +189,7 @@ def receivers(index: ProjectIndex) -> Receivers:
 def namespace_outcomes(index: ProjectIndex, name: str, names: frozenset[str], whole: list[tuple[str, int, str]]) -> list[Outcome]:
     """What happens to the key `name` at every production place a namespace (`names`) is handed out whole.
 
-    `whole`: every such place (path, line, how) from the scanner's `whole` facts; one that
+    `whole`: every such place (path, line, `how name`) from the scanner's `whole` facts; one that
     no `dicts` record covers (iterated, expanded without conversion, ...) is unknown.
     """
     walker = receivers(index)
@@ -198,8 +201,8 @@ def namespace_outcomes(index: ProjectIndex, name: str, names: frozenset[str], wh
         covered.add((path, record[3]))
         covered.update((path, at) for at, _, _ in record[5])
         outcome = walker.site_outcome(name, path, record)
-        found.append(Outcome(outcome.kind, outcome.where, f"{path}:{record[3]}"))
+        found.append(Outcome(outcome.kind, outcome.where, f"{path}:{record[3]} (vars {record[2][3:]})"))
     for path, line, how in whole:
         if (path, line) not in covered:
-            found.append(Outcome("unknown", f"`{how}` at {path}:{line} is not followed", f"{path}:{line}"))
+            found.append(Outcome("unknown", f"`{how}` at {path}:{line} is not followed", f"{path}:{line} ({how})"))
     return found
