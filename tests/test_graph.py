@@ -118,6 +118,35 @@ def test_an_editor_buffer_replaces_its_file(project: tuple[Path, ProjectIndex]) 
     assert graph_of(index).stats.resolved >= 1
 
 
+def test_attribute_reads_name_their_owners_and_keep_unknown_receivers(tmp_path: Path) -> None:
+    register_scanners()
+    root = tmp_path / "proj"
+    files = {
+        "pyproject.toml": "[project]\nname = 'pkg'\n",
+        "pkg/__init__.py": "",
+        "pkg/cfg.py": "class Cfg:\n    size: int = 1\n",
+        "pkg/holder.py": (
+            "import torch\nfrom pkg.cfg import Cfg\n\n\nclass Holder:\n"
+            "    def __init__(self, cfg: Cfg) -> None:\n        self.cfg = cfg\n        self.spare = None\n\n"
+            "    def use(self, thing):\n        local = self.cfg\n"
+            "        a = self.cfg.size + local.size\n"  # line 12: both resolved to Cfg
+            "        b = self.cfg.size + thing.size\n"  # line 13: one receiver of unknown class
+            "        return torch.backends.cudnn.enabled, self.spare.size\n"  # line 14: a module's; `spare` has no class
+        ),
+    }
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    index = ProjectIndex(root, replace(settings_for_root(root), cache_dir=tmp_path / "cache"))
+    index.refresh()
+    graph = graph_of(index)
+    kinds = lambda line, attr: sorted((r.kind, r.owner) for r in graph.attribute_reads("pkg/holder.py", line, attr))  # noqa: E731
+    assert kinds(12, "size") == [("class", "pkg.cfg.Cfg")]
+    assert kinds(13, "size") == [("class", "pkg.cfg.Cfg"), ("unknown", "")]
+    assert kinds(14, "enabled") == [("module", "torch.backends.cudnn")]
+    assert kinds(14, "size") == [("unknown", "")]
+
+
 def test_upstream_index_reads_the_fake_package_without_importing_it() -> None:
     register_scanners()
     index = ProjectIndex(SAMPLE_REPO, settings_for_root(SAMPLE_REPO))
