@@ -76,13 +76,6 @@ OPTIONS: tuple[tuple[str, dict[str, Any]], ...] = (
     (KEEP_KEY, {"type": "string", "default": "", "metavar": "<list of tables>",
                 "help": "The keep list: set only in the project's pyproject.toml as a list of tables "
                         "{symbol, name, reason, until} under [tool.pylint.pylint-omni]; read from that file."}),
-    ("omni-runtime-metadata", {"type": "csv", "default": (), "metavar": "<paths>",
-                               "help": "Metadata of distributions the project runs on but does not declare (a *.dist-info folder, "
-                                       "its METADATA file, or a folder holding *.dist-info folders), used before the installed ones; "
-                                       "relative paths are relative to the project root."}),
-    ("omni-upstream-source", {"type": "csv", "default": (), "metavar": "<folders>",
-                              "help": "Source folders of upstream packages (e.g. an unpacked vllm wheel's vllm/), read with ast, never "
-                                      "imported: names upstream code reads; relative paths are relative to the project root."}),
 )
 PATH_OPTIONS = ("omni-baseline",)  # relative to the project root in its pyproject.toml, to the working folder on the command line
 REPORT_BY = ("contract", "owner")
@@ -207,8 +200,6 @@ def settings_of(values: dict[str, Any]) -> OmniSettings:
         report_by=str(get("omni-report-by")).strip().lower(),
         upstream_packages=tuple(get("omni-upstream-packages")),
         upstream_paths=tuple(_under_root(root, p) for p in get("omni-upstream-paths")),
-        runtime_metadata=tuple(get("omni-runtime-metadata")),
-        upstream_source=tuple(get("omni-upstream-source")),
     )
 
 

@@ -145,8 +145,9 @@ def test_dead_branches_and_traps_on_a_real_run(tmp_path: Path, cache_dir: Path) 
 def test_undeclared_runtime_from_metadata_is_medium(tmp_path: Path, cache_dir: Path) -> None:
     root = write(tmp_path, {
         "pyproject.toml": "[project]\nname = 'pkg'\nrequires-python = '>=3.10'\n",
-        "meta/engine-1.0.dist-info/METADATA": "Metadata-Version: 2.1\nName: engine\nVersion: 1.0\nRequires-Dist: torch==2.5.1\n",
-        "pkg/__init__.py": "",
+        "upstream/engine-1.0.dist-info/METADATA": "Metadata-Version: 2.1\nName: engine\nVersion: 1.0\nRequires-Dist: torch==2.5.1\n",
+        "upstream/engine/__init__.py": "",
+        "pkg/__init__.py": "import engine\n",
         "pkg/gate.py": """
             import torch
             from packaging.version import Version
@@ -157,9 +158,12 @@ def test_undeclared_runtime_from_metadata_is_medium(tmp_path: Path, cache_dir: P
                 return 2
         """,
     })
-    assert lint(root, cache_dir) == []  # no declaration, no metadata: nothing is known
-    assert lint(root, cache_dir, "--omni-runtime-metadata=meta") == [("pkg/gate.py", 5, "INFERENCE")]
-    _, findings, _ = run_pylint([*enable_args([SYMBOL]), "--omni-runtime-metadata=meta", "pkg"], cwd=root, cache_dir=cache_dir)
+    outside = "--omni-exclude-globs=upstream/**"
+    assert lint(root, cache_dir, outside) == []  # no declaration, no metadata: nothing is known
+    # The project runs on engine (an unpacked wheel in an upstream path): its dist-info pins torch.
+    args = [outside, "--omni-upstream-paths=upstream"]
+    assert lint(root, cache_dir, *args) == [("pkg/gate.py", 5, "INFERENCE")]
+    _, findings, _ = run_pylint([*enable_args([SYMBOL]), *args, "pkg"], cwd=root, cache_dir=cache_dir)
     assert "engine 1.0" in findings[0].message and "torch==2.5.1" in findings[0].message
 
 
@@ -177,13 +181,15 @@ def test_bad_declarations_cost_nothing(tmp_path: Path, cache_dir: Path) -> None:
                 X = 1
         """,
     })
-    assert lint(root, cache_dir, "--omni-runtime-metadata=/no/such/folder") == [("pkg/m.py", 3, "HIGH")]
+    assert lint(root, cache_dir) == [("pkg/m.py", 3, "HIGH")]
 
 
 def test_feature_probes_need_one_allowed_version_and_its_source(tmp_path: Path, cache_dir: Path) -> None:
     root = write(tmp_path, {
         "pyproject.toml": "[project]\nname = 'pkg'\nrequires-python = '>=3.10'\ndependencies = ['eng==1.2']\n",
-        "src/eng/__init__.py": "def fast_path():\n    return 1\n",
+        "src/eng/__init__.py": "from eng.fast import *\n",
+        "src/eng/fast.py": "def fast_path():\n    return 1\n",
+        "src/eng-1.2.dist-info/METADATA": "Metadata-Version: 2.1\nName: eng\nVersion: 1.2\n",
         "pkg/__init__.py": "",
         "pkg/probe.py": """
             import eng
@@ -198,6 +204,32 @@ def test_feature_probes_need_one_allowed_version_and_its_source(tmp_path: Path, 
                 return None
         """,
     })
-    args = ["--omni-upstream-source=src/eng", "--omni-exclude-globs=src/**"]
-    assert lint(root, cache_dir, *args) == [("pkg/probe.py", 4, "HIGH")]  # declared `==` pin and its source define it
+    args = ["--omni-upstream-paths=src", "--omni-exclude-globs=src/**"]
+    assert lint(root, cache_dir, *args) == [("pkg/probe.py", 4, "HIGH")]  # declared `==` pin; its source defines it (a star import)
     assert lint(root, cache_dir) == []  # no source: nothing is known
+    (root / "src/eng-1.2.dist-info/METADATA").write_text("Metadata-Version: 2.1\nName: eng\nVersion: 1.3\n")
+    assert lint(root, cache_dir, *args) == []  # the indexed source is another version than the one allowed
+
+
+def test_probes_of_torch_need_its_source_at_the_pinned_version(tmp_path: Path, cache_dir: Path) -> None:
+    root = write(tmp_path, {
+        "pyproject.toml": "[project]\nname = 'pkg'\nrequires-python = '>=3.10'\n",
+        "up/engine-1.0.dist-info/METADATA": "Metadata-Version: 2.1\nName: engine\nVersion: 1.0\nRequires-Dist: torch==2.9.0\n",
+        "up/engine/__init__.py": "",
+        "up/torch/__init__.py": "from torch import compiler\ndef compile(model):\n    return model\n",
+        "up/torch/compiler.py": "",
+        "pkg/__init__.py": "import engine\n",
+        "pkg/speed.py": """
+            import torch
+            def wrap(model):
+                if hasattr(torch, "compile"):
+                    return torch.compile(model)
+                if hasattr(torch, "compiled_autograd_v2"):
+                    return None
+                return model
+        """,
+    })
+    args = ["--omni-upstream-paths=up", "--omni-exclude-globs=up/**"]
+    assert lint(root, cache_dir, *args) == []  # engine pins torch==2.9.0; the indexed torch source has no version
+    write(root, {"up/torch-2.9.0.dist-info/METADATA": "Metadata-Version: 2.1\nName: torch\nVersion: 2.9.0\n"})
+    assert lint(root, cache_dir, *args) == [("pkg/speed.py", 3, "INFERENCE")]  # the pinned torch's own source defines it

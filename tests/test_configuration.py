@@ -49,6 +49,13 @@ def test_scanner_finds_options_and_how_objects_are_read() -> None:
             table = {"name": cfg.name}
             run(**cfg.extra)
             return Other(size=cfg.size)
+        def serve(args):
+            kwargs = vars(args).copy()
+            return Engine(**kwargs)
+        class Engine:
+            def __init__(self, size, **rest):
+                self.mode = rest.get("mode")
+                log(rest.items())
     """)
     facts = scan_options(ast.parse(source), ModuleContext("pkg.m", "pkg/m.py", False, {}, source))
     assert [c["name"] for c in facts["classes"]] == ["AppConfig"]
@@ -59,7 +66,8 @@ def test_scanner_finds_options_and_how_objects_are_read() -> None:
     assert ["name", 17] in facts["writer_keys"]
     assert ["extra", 18, "**"] in facts["whole"]
     assert facts["copies"]["size"] == "19:Other:size"
-    assert "17:AppConfig" in facts["typed_reads"]["name"].split(",")
+    assert ["serve", "kwargs", "ns:args", 21, "", [[22, "pkg.m.Engine", "**"]], 0] in facts["dicts"]  # a namespace handed out whole
+    assert ["Engine.__init__", "rest", "**", 24, "mode", [], 26] in facts["dicts"]  # read by key, then escapes
 
 
 def test_yaml_key_paths_are_recorded() -> None:
@@ -193,7 +201,7 @@ def test_upstream_readers_reject_fields_of_upstream_subclasses(tmp_path: Path, c
                 stage_count: int = 1
         """,
     })
-    args = ["--omni-upstream-source=upstream/eng", "--omni-exclude-globs=upstream/**", "--omni-include-rejected=y"]
+    args = ["--omni-upstream-paths=upstream", "--omni-exclude-globs=upstream/**", "--omni-include-rejected=y"]
     assert lint(root, cache_dir, *args) == [("pkg/args.py", 6, "UNDEFINED"), ("pkg/args.py", 7, "INFERENCE")]
 
 
@@ -216,3 +224,90 @@ def test_a_key_copied_under_its_own_name_is_read(tmp_path: Path, cache_dir: Path
     })
     _, findings, _ = run_pylint([*enable_args([SYMBOL]), "pkg"], cwd=root, cache_dir=cache_dir)
     assert [f.message.split("`")[1] for f in findings] == ["stages[].retired"]  # `runner` is written and read on one line
+
+
+def test_reads_the_graph_places_on_other_classes_or_modules_do_not_count(tmp_path: Path, cache_dir: Path) -> None:
+    root = write(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/config.py": """
+            from dataclasses import dataclass
+
+            @dataclass
+            class ServeConfig:
+                timeout: float = 1.0
+                enabled: bool = True
+                retries: int = 3
+
+            def run(cfg: ServeConfig) -> int:
+                return cfg.retries
+        """,
+        "pkg/poller.py": """
+            class Poller:
+                def __init__(self) -> None:
+                    self.timeout = 5.0
+        """,
+        "pkg/worker.py": """
+            import torch
+            from pkg.poller import Poller
+
+            class Worker:
+                def __init__(self, poller: Poller) -> None:
+                    self.poller = poller
+
+                def wait(self) -> float:
+                    return self.poller.timeout  # the receiver is a Poller: another class that holds `timeout`
+
+                def fast(self) -> bool:
+                    return torch.backends.xnnpack.enabled  # a module's attribute
+        """,
+    })
+    assert lint(root, cache_dir) == [("pkg/config.py", 5, "HIGH"), ("pkg/config.py", 6, "HIGH")]
+    _, findings, _ = run_pylint([*enable_args([SYMBOL]), "pkg"], cwd=root, cache_dir=cache_dir)
+    write(root, {"pkg/probe.py": "def probe(thing):\n    return thing.timeout, thing.enabled\n"})
+    assert lint(root, cache_dir) == []  # a receiver of unknown class may be a ServeConfig: it reads both
+
+
+def test_a_namespace_handed_to_a_callee_that_drops_the_key_does_not_read_it(tmp_path: Path, cache_dir: Path) -> None:
+    root = write(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/cli.py": """
+            import argparse
+            from pkg.engine import Engine
+
+            def main() -> None:
+                parser = argparse.ArgumentParser()
+                parser.add_argument("--workers", type=int)
+                parser.add_argument("--threads", type=int)
+                args = parser.parse_args()
+                kwargs = vars(args).copy()
+                Engine(**kwargs)
+        """,
+        "pkg/engine.py": """
+            class Engine:
+                def __init__(self, **kwargs) -> None:
+                    self._setup(kwargs)
+
+                def _setup(self, options: dict) -> None:
+                    self.workers = options.get("workers", 1)
+        """,
+        "pkg/pool.py": """
+            class Pool:
+                def __init__(self, threads: int) -> None:
+                    self.threads = threads
+
+                def size(self) -> int:
+                    return self.threads
+        """,
+    })
+    _, findings, _ = run_pylint([*enable_args([SYMBOL]), "--omni-include-rejected=y", "pkg"], cwd=root, cache_dir=cache_dir)
+    assert [(f.line, f.confidence) for f in findings] == [(7, "INFERENCE")]  # --threads; Engine reads `workers`
+    assert "_setup reads only `workers`" in findings[0].message, findings[0].message
+    # When the dict escapes, a name that takes the keyword elsewhere counts again (conservative, as before).
+    write(root, {"pkg/engine.py": """
+        class Engine:
+            def __init__(self, **kwargs) -> None:
+                self.options = kwargs
+    """})
+    _, findings, _ = run_pylint([*enable_args([SYMBOL]), "--omni-include-rejected=y", "pkg"], cwd=root, cache_dir=cache_dir)
+    assert [(f.line, f.confidence) for f in findings] == [(6, "INFERENCE"), (7, "UNDEFINED")]  # `Pool` takes `threads`
+    assert "`threads` is used by name at pkg/pool.py" in findings[1].message, findings[1].message

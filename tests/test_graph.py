@@ -118,12 +118,41 @@ def test_an_editor_buffer_replaces_its_file(project: tuple[Path, ProjectIndex]) 
     assert graph_of(index).stats.resolved >= 1
 
 
+def test_attribute_reads_name_their_owners_and_keep_unknown_receivers(tmp_path: Path) -> None:
+    register_scanners()
+    root = tmp_path / "proj"
+    files = {
+        "pyproject.toml": "[project]\nname = 'pkg'\n",
+        "pkg/__init__.py": "",
+        "pkg/cfg.py": "class Cfg:\n    size: int = 1\n",
+        "pkg/holder.py": (
+            "import torch\nfrom pkg.cfg import Cfg\n\n\nclass Holder:\n"
+            "    def __init__(self, cfg: Cfg) -> None:\n        self.cfg = cfg\n        self.spare = None\n\n"
+            "    def use(self, thing):\n        local = self.cfg\n"
+            "        a = self.cfg.size + local.size\n"  # line 12: both resolved to Cfg
+            "        b = self.cfg.size + thing.size\n"  # line 13: one receiver of unknown class
+            "        return torch.backends.cudnn.enabled, self.spare.size\n"  # line 14: a module's; `spare` has no class
+        ),
+    }
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    index = ProjectIndex(root, replace(settings_for_root(root), cache_dir=tmp_path / "cache"))
+    index.refresh()
+    graph = graph_of(index)
+    kinds = lambda line, attr: sorted((r.kind, r.owner) for r in graph.attribute_reads("pkg/holder.py", line, attr))  # noqa: E731
+    assert kinds(12, "size") == [("class", "pkg.cfg.Cfg")]
+    assert kinds(13, "size") == [("class", "pkg.cfg.Cfg"), ("unknown", "")]
+    assert kinds(14, "enabled") == [("module", "torch.backends.cudnn")]
+    assert kinds(14, "size") == [("unknown", "")]
+
+
 def test_upstream_index_reads_the_fake_package_without_importing_it() -> None:
     register_scanners()
     index = ProjectIndex(SAMPLE_REPO, settings_for_root(SAMPLE_REPO))
     index.refresh()
     upstream = upstream_of(index)
-    assert list(upstream.found) == ["tinyupstream"]
+    assert list(upstream.found) == ["tinyupstream", "tinyvllm"]  # both in the sample's `.upstream` folder
     assert "tinyupstream" not in __import__("sys").modules
     package = upstream.package("tinyupstream")
     assert package is not None
@@ -132,6 +161,26 @@ def test_upstream_index_reads_the_fake_package_without_importing_it() -> None:
     assert [r.path for r in package.op_uses("tinyomni", "fused_add_norm")] == ["tinyupstream/ops.py"]
     facts = package.facts()["tinyupstream/models.py"]["facts"]
     assert {c["name"] for c in facts["classes"]} == {"UpstreamVideoTransformer", "UpstreamAudioTransformer"}
+
+
+def test_upstream_names_read_accepted_and_defined_and_the_dist_info(tmp_path: Path) -> None:
+    register_scanners()
+    index = ProjectIndex(SAMPLE_REPO, replace(settings_for_root(SAMPLE_REPO), cache_dir=tmp_path))
+    index.refresh()
+    package = upstream_of(index).package("tinyvllm")
+    assert package is not None and package.version == "0.4.0"  # from tinyvllm-0.4.0.dist-info beside the source
+    assert package.located.metadata is not None and package.located.metadata.name == "tinyvllm-0.4.0.dist-info"
+    read = package.reads("enforce_eager")
+    assert read is not None and (read.path, read.via) == ("tinyvllm/engine_args.py", "attr")
+    assert package.reads("extra_compile_passes") is None
+    accepted = package.accepts("model")
+    assert accepted is not None and accepted.via == "field"  # `EngineArgs.model`, a dataclass field
+    assert package.accepts("args") is not None and package.accepts("self") is None  # `create_engine(args)`; never `self`
+    defined = package.defines("tinyvllm.engine_args", "create_engine")
+    assert defined is not None and defined.describe() == "tinyvllm 0.4.0 tinyvllm/engine_args.py:12"
+    assert package.defines("tinyvllm.engine_args", "create_fused_engine") is None
+    assert package.defines("tinyvllm", "engine_args") is not None  # a submodule
+    assert len(list(tmp_path.glob("upstream-tinyvllm-*-names.json"))) == 1  # built once, cached beside the summary
 
 
 def test_upstream_summary_is_built_once_per_version(tmp_path: Path) -> None:

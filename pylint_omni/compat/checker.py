@@ -51,7 +51,7 @@ class DeadCompatBranchChecker(OmniChecker):
     def _evaluator(self, index: ProjectIndex) -> Evaluator:
         found = index.derived.get("compat_evaluator")
         if found is None:
-            found = index.derived["compat_evaluator"] = Evaluator(index, Support(index, self.settings))
+            found = index.derived["compat_evaluator"] = Evaluator(index, Support(index))
         return found
 
     def visit_module(self, node: nodes.Module) -> None:

@@ -19,8 +19,8 @@ from typing import Any, Callable
 from packaging.version import InvalidVersion, Version
 
 from pylint_omni.compat.support import SCANNER_KEY, Floor, Support
-from pylint_omni.evidence.upstream_names import upstream_defines
 from pylint_omni.index.project_index import ProjectIndex
+from pylint_omni.index.upstream import upstream_of
 
 MAX_DEPTH = 8
 BUILD_PROBES = frozenset({"npu", "musa", "xpu", "mlu", "hpu", "cuda", "hip", "mps", "_C", "ops", "backends", "version", "distributed", "compiler"})
@@ -43,6 +43,13 @@ class Decided:
 class Outcome:
     value: bool | None
     decided: list[Decided] = field(default_factory=list)  # what decides the value (or, when unknown, decided operands)
+
+
+def _same_version(text: str, version: Version) -> bool:
+    try:
+        return Version(text) == version
+    except InvalidVersion:
+        return False
 
 
 def decide(op: str, threshold: str, floor: Floor, as_text: bool, major_only: bool) -> bool | None:
@@ -148,11 +155,13 @@ class Evaluator:
         return Outcome(value, [Decided(src, value, floor, subject)])
 
     def _probe(self, sym: dict[str, Any]) -> Outcome:
-        """`hasattr(module, "name")`: true when the one allowed upstream version's source defines the name.
+        """`hasattr(module, "name")`: true when the one allowed version's source defines the name.
 
-        Only against an exact floor (an `==` pin or the installed version): a range may
-        hold older releases without the name. Build and plugin probes (`torch.npu`,
-        `torch.ops`, CUDA/ROCm attributes) are never judged: they are not versions.
+        Only against an exact floor (an `==` pin or the installed version) and only when
+        the upstream index holds the package's source at that very version (an indexed
+        torch of another version says nothing): a range may hold older releases without
+        the name. Build and plugin probes (`torch.npu`, `torch.ops`, CUDA/ROCm
+        attributes) are never judged: they are not versions.
         """
         parts = {*sym["mod"].split(".")[1:], sym["name"]}
         if parts & BUILD_PROBES:
@@ -160,11 +169,14 @@ class Evaluator:
         found = self.subject_floor({"imp": sym["mod"]})
         if found is None or not found[1].exact:
             return Outcome(None)
-        where = upstream_defines(self.support.settings, sym["mod"], sym["name"])
+        package = upstream_of(self.index).owning(sym["mod"])
+        if package is None or not _same_version(package.version, found[1].version):
+            return Outcome(None)
+        where = package.defines(sym["mod"], sym["name"])
         if where is None:
             return Outcome(None)
         subject, floor = found
-        note = (floor.note + "; " if floor.note else "") + f"`{sym['name']}` is defined at {where}"
+        note = (floor.note + "; " if floor.note else "") + f"`{sym['name']}` is defined at {where.describe()}"
         return Outcome(True, [Decided(sym["src"], True, replace(floor, note=note), subject)])
 
     @staticmethod

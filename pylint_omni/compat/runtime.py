@@ -3,8 +3,9 @@
 vLLM-Omni installs vLLM separately and gets torch through it, so its own files pin
 neither. Then the evidence is the metadata of the distributions it runs on: a
 distribution's version and its own `Requires-Dist` (vllm pins torch exactly). It is
-read from the folders the `omni-runtime-metadata` option names (an unpacked wheel's
-`*.dist-info`) and else from the environment pylint runs in
+read from the `*.dist-info` folder beside each upstream package the upstream index
+found in an `omni-upstream-paths` folder (an unpacked wheel: `vllm/` and
+`vllm-0.12.0.dist-info/`), and else from the environment pylint runs in
 (`importlib.metadata`, which reads metadata files and imports nothing). Findings
 built on it are medium confidence and say where the version came from.
 
@@ -16,7 +17,7 @@ names that differ (`PIL` -> pillow, `yaml` -> pyyaml, ...), then the name itself
 from __future__ import annotations
 
 import importlib.metadata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from email.parser import HeaderParser
 from functools import lru_cache
 from pathlib import Path
@@ -25,8 +26,9 @@ from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
 
 from pylint_omni.index.discovery import read_text
+from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.index.scan.data_scan import InputProblem
-from pylint_omni.index.settings import OmniSettings
+from pylint_omni.index.upstream import upstream_of
 
 # Import names whose distribution is named differently; used when no metadata says.
 IMPORT_TO_DISTRIBUTIONS: dict[str, tuple[str, ...]] = {
@@ -87,24 +89,15 @@ def _parse_metadata(text: str, origin: str, top_level: tuple[str, ...]) -> DistM
     return DistMetadata(canonicalize_name(name), version.strip(), tuple(headers.get_all("Requires-Dist") or ()), top_level, origin)
 
 
-def _dist_info_folders(path: Path) -> list[Path]:
-    if path.is_file():
-        return [path.parent]
-    if path.name.endswith((".dist-info", ".egg-info")):
-        return [path]
-    if path.is_dir():
-        return sorted(p for p in path.iterdir() if p.name.endswith((".dist-info", ".egg-info")) and p.is_dir())
-    return []
-
-
-def _read_folder(folder: Path, problems: list[str]) -> DistMetadata | None:
+@lru_cache(maxsize=64)
+def read_dist_info(folder: Path) -> DistMetadata | None:
+    """One `*.dist-info` (or `*.egg-info`) folder's metadata; None when it cannot be read."""
     for name in ("METADATA", "PKG-INFO"):
         file = folder / name
         if file.is_file():
             try:
                 text = read_text(file, 5_000_000)
-            except InputProblem as exc:
-                problems.append(f"{file}: {exc}")
+            except InputProblem:
                 return None
             top = folder / "top_level.txt"
             top_level: tuple[str, ...] = ()
@@ -114,24 +107,7 @@ def _read_folder(folder: Path, problems: list[str]) -> DistMetadata | None:
                 except InputProblem:
                     top_level = ()
             return _parse_metadata(text, str(folder), top_level)
-    problems.append(f"{folder}: no METADATA or PKG-INFO file")
     return None
-
-
-@lru_cache(maxsize=16)
-def metadata_from_paths(paths: tuple[Path, ...]) -> tuple[dict[str, DistMetadata], tuple[str, ...]]:
-    """Distributions described by the `omni-runtime-metadata` paths, and what could not be read."""
-    found: dict[str, DistMetadata] = {}
-    problems: list[str] = []
-    for path in paths:
-        folders = _dist_info_folders(path)
-        if not folders:
-            problems.append(f"{path}: no *.dist-info metadata there")
-        for folder in folders:
-            meta = _read_folder(folder, problems)
-            if meta is not None:
-                found.setdefault(meta.name, meta)
-    return found, tuple(problems)
 
 
 @lru_cache(maxsize=256)
@@ -158,11 +134,15 @@ def _installed_import_names() -> dict[str, tuple[str, ...]]:
 
 
 class RuntimeMetadata:
-    """Metadata for one project's run: the option's folders first, then the environment."""
+    """Metadata for one project's run: the upstream packages found in paths first, then the environment."""
 
-    def __init__(self, settings: OmniSettings) -> None:
-        paths = tuple(settings.resolve(p) for p in settings.runtime_metadata)
-        self.given, self.problems = metadata_from_paths(paths)
+    def __init__(self, index: ProjectIndex) -> None:
+        self.given: dict[str, DistMetadata] = {}
+        for package in upstream_of(index).packages():
+            folder = package.located.metadata
+            meta = read_dist_info(folder) if folder is not None else None
+            if meta is not None and meta.name not in self.given:
+                self.given[meta.name] = replace(meta, top_level=tuple(dict.fromkeys([*meta.top_level, package.name])))
 
     def of(self, name: str) -> DistMetadata | None:
         name = canonicalize_name(name)

@@ -6,7 +6,8 @@ decides it and a confidence:
   first (`requirements.txt`, `pyproject.toml`, `setup.py`, `setup.cfg`; the lowest
   lower bound among them, since every declaration must make a branch dead); a
   declaration without any version says nothing. Else the runtime metadata (medium):
-  the installed (or `omni-runtime-metadata`) version of an undeclared distribution,
+  the version of an undeclared distribution (the dist-info beside an upstream package
+  found in `omni-upstream-paths`, else the installed one),
   or the pin another distribution's `Requires-Dist` puts on it.
 - `python_floor()`: the lower bound of `requires-python`.
 - `guaranteed(module, names)`: importing it cannot fail on a supported install: a
@@ -32,7 +33,6 @@ from pylint_omni.compat.declarations import Declarations, Declared, declarations
 from pylint_omni.compat.runtime import DistMetadata, RuntimeMetadata
 from pylint_omni.compat.stdlib import name_added, stdlib_module_since
 from pylint_omni.index.project_index import ProjectIndex
-from pylint_omni.index.settings import OmniSettings
 
 SCANNER_KEY = "compat.conditions"
 MAX_IMPORT_DEPTH = 30
@@ -84,11 +84,10 @@ def floor_of_specifiers(specifiers: SpecifierSet) -> tuple[Version, bool, bool] 
 class Support:
     """The supported environment of one project, for one run."""
 
-    def __init__(self, index: ProjectIndex, settings: OmniSettings) -> None:
+    def __init__(self, index: ProjectIndex) -> None:
         self.index = index
-        self.settings = settings
         self.declarations: Declarations = declarations_of(index)
-        self.runtime = RuntimeMetadata(settings)
+        self.runtime = RuntimeMetadata(index)
         self._floors: dict[str, Floor | None] = {}
         self._frameworks: list[DistMetadata] | None = None
         self._guaranteed: dict[tuple[str, tuple[str, ...] | None, str, bool], Guarantee | None] = {}
@@ -180,7 +179,7 @@ class Support:
             return None  # an extra, or behind an environment marker
         given = self.runtime.given.get(canonicalize_name(dist))
         if given is not None:
-            return Guarantee(f"{dist} is not declared; the project runs on {given.describe()} (omni-runtime-metadata)", "medium")
+            return Guarantee(f"{dist} is not declared; the project runs on {given.describe()} (omni-upstream-paths)", "medium")
         for framework in self.frameworks():
             for req in framework.hard_requirements():
                 if canonicalize_name(req.name) == canonicalize_name(dist):

@@ -22,7 +22,6 @@ from pylint_omni.configuration.wording import option_details, option_text, overw
 from pylint_omni.configuration.yaml_keys import yaml_findings
 from pylint_omni.evidence.checker import OmniChecker
 from pylint_omni.evidence.consumers import Status, Verdict
-from pylint_omni.evidence.upstream_names import upstream_names
 from pylint_omni.index.paths import Location
 
 SYMBOL = "unread-config-option"
@@ -56,7 +55,6 @@ class UnreadConfigOptionChecker(OmniChecker):
             self._emit(option, judgment, node, lines, where, surface)
         if not (facts.get("classes") or facts.get("cli") or facts.get("env")):
             return  # most modules declare no option: no walk of their tree
-        upstream = upstream_names(self.settings)
         positions = {(n.lineno, n.col_offset): n for n in node.nodes_of_class((nodes.AnnAssign, nodes.Assign, nodes.Call))}
         for klass in facts.get("classes", []):
             dotted = f"{module}.{klass['name']}" if klass.get("line") else klass["name"]
@@ -64,14 +62,14 @@ class UnreadConfigOptionChecker(OmniChecker):
             for name, line, col, end in klass["fields"]:
                 at = positions.get((line, col))
                 if at is not None:
-                    self._field(index, relpath, dotted, klass, (name, line, end), upstream, at)
+                    self._field(index, relpath, dotted, klass, (name, line, end), at)
         for dest, flags, line, col, _ in facts.get("cli", []):
             at = positions.get((line, col))
             if at is not None:
                 spellings = [f for f in flags if f.startswith("-")]
                 option = Option("cli", dest, relpath, line, module, tuple([*spellings, *(f.lstrip("-") for f in spellings if len(f) > 3)]))
                 end = getattr(at, "end_lineno", None) or line
-                self._emit(option, judge_cli(index, option, upstream, (line, end)), at, end - line + 1)
+                self._emit(option, judge_cli(index, option, (line, end)), at, end - line + 1)
         for name, var, line, col in facts.get("env", []):
             at = positions.get((line, col))
             if at is not None:
@@ -80,10 +78,10 @@ class UnreadConfigOptionChecker(OmniChecker):
                 self._emit(option, judge_env(index, option, (line, end)), at, end - line + 1)
 
     def _field(self, index: Any, relpath: str, dotted: str, klass: dict[str, Any], field: tuple[str, int, int],
-               upstream: Any, at: nodes.NodeNG) -> None:
+               at: nodes.NodeNG) -> None:
         name, line, end = field
         option = Option("field", name, relpath, line, dotted)
-        judgment = judge_field(index, option, klass, upstream, (line, end))
+        judgment = judge_field(index, option, klass, (line, end))
         if judgment.verdict.status is Status.LIVE:
             overwritten = overwritten_by(klass, name)
             if overwritten is not None:

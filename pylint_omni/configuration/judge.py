@@ -3,10 +3,14 @@
 In order: a production reader -> live; a class that reads itself by reflection (or
 is read so elsewhere: `fields(C)`, `asdict(c)`, `vars(c)`) -> rejected, every field
 has a reader; copies into another owner -> judged through the copy (a copy that
-nothing reads leaves the option unread); a name upstream code reads -> rejected for a
-class with an upstream base (the base may read it), medium otherwise; a CLI option ->
-at most medium (users set it on the command line), rejected when upstream accepts
-the keyword and the parsed namespace is handed out whole; tests only -> medium
+nothing reads leaves the option unread); upstream code reading it on the kind of
+object the class stands for (`evidence.upstream_readers`) -> rejected naming the place;
+a name upstream code reads on objects of unknown class -> rejected for a class whose
+outside base is not indexed (that base may read it), medium otherwise. A CLI option is
+at most medium (users set it on the command line); it is rejected when upstream reads
+it off a parsed namespace, or when the namespace is handed out whole and a receiver
+takes it (`receivers`: the dict followed through calls; where it cannot be followed,
+any upstream or project name that takes the keyword counts). Tests only -> medium
 naming them; documented in the docs -> medium (a documented user setting); nothing -> high.
 """
 
@@ -16,12 +20,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pylint_omni.configuration.readers import SCANNER_KEY, Option, Readers, reader_index, readers_of
+from pylint_omni.configuration.receivers import Outcome, namespace_outcomes
 from pylint_omni.evidence.consumers import Consumer, Status, Verdict, consumer_kind, listed
-from pylint_omni.evidence.upstream_names import UpstreamNames
+from pylint_omni.evidence.upstream_readers import indexed_bases, upstream_readers
 from pylint_omni.index.paths import Location
 from pylint_omni.index.project_index import ProjectIndex
+from pylint_omni.index.upstream import upstream_of
 
 NAMESPACE_NAMES = frozenset({"args", "parsed_args", "namespace", "opts", "cli_args", "options", "ns", "arguments"})
+NAMESPACE_CLASSES = ["argparse.Namespace"]
+WHOLE_HOWS = frozenset({"**", "vars", "asdict", "dict", "items", "keys", "values", "for", "__dict__"})
 MAX_COPY_DEPTH = 3
 
 
@@ -52,25 +60,19 @@ def reflected_in(index: ProjectIndex, class_name: str) -> str | None:
     return memo[class_name]
 
 
-def handed_out_whole(index: ProjectIndex, names: frozenset[str]) -> str | None:
-    """The first production place that expands, iterates or hands out an object named one of `names` (once per run)."""
-    memo: dict[frozenset[str], str | None] = index.derived.setdefault("configuration_whole", {})
+def handed_out_whole(index: ProjectIndex, names: frozenset[str]) -> list[tuple[str, int, str]]:
+    """Every production place that expands, iterates or hands out an object named one of `names` (once per run):
+    (path, line, `how name`)."""
+    memo: dict[frozenset[str], list[tuple[str, int, str]]] = index.derived.setdefault("configuration_whole", {})
     if names not in memo:
-        memo[names] = None
-        for rel, _ in index.python_files():
-            if index.location(rel) is not Location.PRODUCTION:
-                continue
-            found = next((f"{rel}:{line} ({how} {name})" for name, line, how in (index.extra(rel, SCANNER_KEY) or {}).get("whole", [])
-                          if name in names and how in ("**", "vars", "asdict", "dict", "items", "keys", "values", "for", "__dict__")), None)
-            if found:
-                memo[names] = found
-                break
+        memo[names] = [
+            (rel, line, f"{how} {name}") for rel, _ in index.python_files() if index.location(rel) is Location.PRODUCTION
+            for name, line, how in (index.extra(rel, SCANNER_KEY) or {}).get("whole", []) if name in names and how in WHOLE_HOWS
+        ]
     return memo[names]
 
 
-def judge_field(
-    index: ProjectIndex, option: Option, klass: dict[str, Any], upstream: UpstreamNames | None, span: tuple[int, int], depth: int = 0
-) -> Judgment:
+def judge_field(index: ProjectIndex, option: Option, klass: dict[str, Any], span: tuple[int, int], depth: int = 0) -> Judgment:
     """The verdict of one field of a config class."""
     readers = readers_of(index, option, span)
     if klass.get("reflective"):
@@ -83,7 +85,7 @@ def judge_field(
     copied_to: list[str] = []
     weakest = "high"
     for consumer, target, keyword in readers.copies:
-        found = _copy_target(index, target, keyword, upstream, depth)
+        found = _copy_target(index, target, keyword, depth)
         if found is None:
             return Judgment(_verdict(Status.LIVE, None, f"copied into {target}({keyword}=...) at {consumer.describe()}", readers, []), readers)
         judgment, where = found
@@ -93,14 +95,23 @@ def judge_field(
         copied_to.append(f"{target}.{keyword} ({where}, copied at {consumer.path}:{consumer.line})")
     medium: list[str] = []
     unknowns: list[str] = []
+    upstream = upstream_of(index)
+    typed = upstream_readers(index, option.owner, option.name)
+    if typed:
+        ref, why = typed[0]
+        reason = f"upstream code reads `.{option.name}` on objects of its kind ({ref.describe()}; {why})"
+        return Judgment(_verdict(Status.REJECTED, None, reason, readers, []), readers)
     bases = [b for b in klass.get("bases", []) if b and not _neutral(b) and index.resolve_target(b) is None]
-    read_upstream = upstream.read(option.name) if upstream else None
-    if read_upstream and bases:
-        return Judgment(_verdict(Status.REJECTED, None, f"upstream code reads `.{option.name}` ({read_upstream}) and {klass['name']} extends {bases[0]}", readers, []), readers)
+    read_upstream = upstream.reads(option.name)
+    if read_upstream and bases and not indexed_bases(index, bases):
+        reason = f"upstream code reads `.{option.name}` ({read_upstream.describe()}) and {klass['name']} extends {bases[0]}, which is not indexed"
+        return Judgment(_verdict(Status.REJECTED, None, reason, readers, []), readers)
     if read_upstream:
-        medium.append(f"upstream code reads `.{option.name}` by name ({read_upstream}); if this config reaches it, it is read")
+        medium.append(f"upstream code reads `.{option.name}` on objects of unknown class ({read_upstream.describe()}); if this config reaches it, it is read")
     elif bases:
-        medium.append(f"{klass['name']} extends {bases[0]}, outside the project, which may read it" + ("" if upstream else " (no upstream source indexed)"))
+        indexed = bool(indexed_bases(index, bases))
+        medium.append(f"{klass['name']} extends {bases[0]}, outside the project, which may read it"
+                      + ("" if indexed else " (not indexed: what it reads is unknown)"))
     flag = reader_index(index).cli.get(option.name)
     if flag:
         medium.append(f"users may set it on the command line: {flag} has the same name")
@@ -131,9 +142,7 @@ def finish_candidate(readers: Readers, medium: list[str], unknowns: list[str], c
     return Judgment(_verdict(Status.CANDIDATE, confidence, reason, readers, unknowns), readers, copied_to)
 
 
-def _copy_target(
-    index: ProjectIndex, target: str, keyword: str, upstream: UpstreamNames | None, depth: int
-) -> tuple[Judgment, str] | None:
+def _copy_target(index: ProjectIndex, target: str, keyword: str, depth: int) -> tuple[Judgment, str] | None:
     """The judgment of the field a value is copied into, or None when that owner is not a project config class."""
     if depth >= MAX_COPY_DEPTH:
         return None
@@ -146,34 +155,45 @@ def _copy_target(
             for name, line, _, end in klass["fields"]:
                 if name == keyword:
                     option = Option("field", name, definition.path, line, definition.dotted)
-                    return judge_field(index, option, klass, upstream, (line, end), depth + 1), f"{definition.path}:{line}"
+                    return judge_field(index, option, klass, (line, end), depth + 1), f"{definition.path}:{line}"
     return None
 
 
-def judge_cli(index: ProjectIndex, option: Option, upstream: UpstreamNames | None, span: tuple[int, int]) -> Judgment:
+def judge_cli(index: ProjectIndex, option: Option, span: tuple[int, int]) -> Judgment:
     """A command-line option: users set it, so never more than medium."""
     readers = readers_of(index, option, span)
     if readers.production:
         return Judgment(_verdict(Status.LIVE, None, f"read at {readers.production[0].describe()}", readers, []), readers)
-    accepted = upstream.accepted(option.name) if upstream else None
-    whole = handed_out_whole(index, NAMESPACE_NAMES)
-    if whole:
-        receiver = accepted and f"upstream code takes `{option.name}` ({accepted})" or _receiver(index, option.name)
-        if receiver:
-            reason = f"the parsed options are handed out whole at {whole} and {receiver}"
-            return Judgment(_verdict(Status.REJECTED, None, reason, readers, []), readers)
+    upstream = upstream_of(index)
+    on_namespace = [ref for ref in upstream.attribute_uses(NAMESPACE_CLASSES, option.name) if not ref.via.endswith("store")]
+    if on_namespace:
+        reason = f"upstream code reads `.{option.name}` off a parsed namespace ({on_namespace[0].describe()})"
+        return Judgment(_verdict(Status.REJECTED, None, reason, readers, []), readers)
+    outcomes = namespace_outcomes(index, option.name, NAMESPACE_NAMES, handed_out_whole(index, NAMESPACE_NAMES))
+    taken = next((o for o in outcomes if o.kind == "takes"), None)
+    unknown = next((o for o in outcomes if o.kind == "unknown"), None)
+    accepted = upstream.accepts(option.name) or upstream.reads(option.name)
+    if taken is None and unknown is not None:
+        receiver = accepted and f"upstream code takes `{option.name}` ({accepted.describe()})" or _receiver(index, option.name)
+        taken = Outcome("takes", receiver, unknown.site) if receiver else None
+    if taken is not None:
+        reason = f"the parsed options are handed out whole at {taken.site} and {taken.where}"
+        return Judgment(_verdict(Status.REJECTED, None, reason, readers, []), readers)
     medium = [f"users set it on the command line ({option.spellings[0] if option.spellings else option.name})"]
-    if whole:
-        medium.append(f"the parsed options are handed out whole at {whole}; a receiver taking `{option.name}` was not found")
+    if unknown is not None:
+        medium.append(f"the parsed options are handed out whole at {unknown.site}; a receiver taking `{option.name}` was not found")
+    elif outcomes:  # every receiver drops it: the strongest evidence, said first
+        medium.insert(0, f"{outcomes[0].where}; the parsed options are handed out whole at {outcomes[0].site}")
     elif accepted:
-        medium.append(f"upstream code takes `{option.name}` ({accepted})")
+        medium.append(f"upstream code takes `{option.name}` ({accepted.describe()})")
     if not readers.copies:
         return finish_candidate(readers, medium, [], [], "medium")
     return Judgment(_verdict(Status.LIVE, None, f"copied at {readers.copies[0][0].describe()}", readers, []), readers)
 
 
 def _receiver(index: ProjectIndex, name: str) -> str | None:
-    """A project receiver that takes `name` as a keyword: a config field of that name, or a parameter used by name."""
+    """A project receiver that takes `name` as a keyword, by name (where the dict could not be followed): a config
+    field of that name, or a parameter used by name."""
     owner = reader_index(index).fields.get(name)
     if owner:
         return f"{owner} takes it"

@@ -1,22 +1,20 @@
 """Who reads an option: `readers_of(index, option)`, the one query behind `unread-config-option`.
 
-Today the evidence is name-based and conservative: any production read of
-`.name` on any object counts, as do literal `getattr(x, "name")` and string keys
-read anywhere (`cfg["name"]`, `cfg.get("name")`, `"name" in cfg`) — fewer findings,
-high precision. Two cheap pieces of receiver-type evidence take reads away from an
-option without a graph:
-- a read whose receiver's class is known (`self` in a method, an annotated parameter,
-  a local bound to `Cls(...)`, see `scan.typed_reads`) and is a project class outside
-  the option's class hierarchy that has an attribute of that name itself;
-- a string that is only written (a dict literal key, `d["name"] = v`).
+Readers are the production reads of the option's name — `.name`, a literal
+`getattr(x, "name")`, string keys read (`cfg["name"]`, `cfg.get("name")`, `"name" in cfg`)
+— conservatively: a read counts unless the reference graph says it belongs to
+something else. For each `.name` read the graph gives its owners
+(`ReferenceGraph.attribute_reads`: `self`, annotated parameters, constructor results,
+class and module paths); the read is not the option's when every owner on that line is
+- a project class outside the option's class hierarchy that declares or assigns the
+  name itself (a CLI, environment or config-file option has no class: any such class), or
+- a module's own attribute (`torch.backends.xnnpack.enabled`), unless it is the module
+  that declares the option.
+A receiver of unknown class keeps the read a reader, exactly as without the graph;
+so does a class outside the project (the graph cannot tell what it holds). A string
+that is only written (a dict literal key, `d["name"] = v`) is not a read.
 Reads that copy the value into another owner (`Other(name=cfg.name)`,
 `self.name = cfg.name`) are kept apart as copies, so the judgment can follow them.
-
-THE GRAPH PLUGS IN HERE: with the reference graph, each `attr` hit resolves to the
-class that owns it (`self.x`, constructor results, annotated parameters, through
-calls and returns); `_attribute_read` then keeps a read only when its resolved owner
-is the option's class or a class of its hierarchy (unresolved reads still count, as
-now). That turns name collisions from "live" into "not a reader" and raises recall.
 """
 
 from __future__ import annotations
@@ -27,6 +25,7 @@ from typing import Any
 
 from pylint_omni.evidence.consumers import Consumer, ConsumerKind, consumer_kind
 from pylint_omni.index.class_graph import class_graph
+from pylint_omni.index.graph import AttributeRead, graph_of
 from pylint_omni.index.paths import Location
 from pylint_omni.index.project_index import Hit, ProjectIndex
 
@@ -67,7 +66,7 @@ class ReaderIndex:
     def __init__(self, index: ProjectIndex) -> None:
         self.index = index
         self.graph = class_graph(index)
-        self._typed: dict[str, dict[tuple[str, int], set[str]]] = {}
+        self.references = graph_of(index)
         self._writers: dict[str, set[tuple[str, int]]] = {}
         self._copies: dict[str, dict[tuple[str, int], list[list[Any]]]] = {}
         self._related: dict[str, set[str]] = {}
@@ -85,16 +84,6 @@ class ReaderIndex:
 
     def facts(self, relpath: str) -> dict[str, Any]:
         return self.index.extra(relpath, SCANNER_KEY) or {}
-
-    def typed(self, relpath: str) -> dict[tuple[str, int], set[str]]:
-        found = self._typed.get(relpath)
-        if found is None:
-            found = self._typed[relpath] = {}
-            for attr, encoded in self.facts(relpath).get("typed_reads", {}).items():
-                for item in encoded.split(","):
-                    line, _, owner = item.partition(":")
-                    found.setdefault((attr, int(line)), set()).add(owner)
-        return found
 
     def writers(self, relpath: str) -> set[tuple[str, int]]:
         """(key, line) where a string key is only written: a line that also reads the key reads it."""
@@ -116,30 +105,27 @@ class ReaderIndex:
         return found
 
     def related(self, owner: str) -> set[str]:
-        """Class names of the option's class hierarchy (the class, its ancestors and descendants)."""
+        """Dotted classes of the option's class hierarchy (the class, its ancestors and descendants)."""
         found = self._related.get(owner)
         if found is None:
-            dotted = {owner, *self.graph.ancestors(owner), *self.graph.descendants(owner)} if owner in self.graph.nodes else {owner}
-            found = self._related[owner] = {d.rpartition(".")[2] for d in dotted}
+            found = self._related[owner] = {owner, *self.graph.ancestors(owner), *self.graph.descendants(owner)}
         return found
 
-    def unrelated_owner(self, types: set[str], option: Option) -> str | None:
-        """A class the read belongs to that is not the option's, or None when the read may be the option's."""
-        if not types or not option.owner or "" in types:
-            return None  # no receiver class known, or one read on the line is of an unknown receiver
-        related = self.related(option.owner)
-        for type_name in types:
-            if type_name in related or not self.holds(type_name, option.name):
-                return None  # the option's class, an unknown class, or one that does not hold the name itself
-        return sorted(types)[0]
+    def elsewhere(self, read: AttributeRead, option: Option) -> bool:
+        """Whether a resolved read belongs to something other than the option (see the module docstring)."""
+        if read.kind == "module":
+            return read.owner != option.owner
+        if read.kind != "class":
+            return False  # a receiver of unknown class, or a class outside the project
+        if option.kind == "field" and read.owner in self.related(option.owner):
+            return False
+        return self.holds(read.owner, option.name)
 
-    def holds(self, class_name: str, name: str) -> bool:
-        """Whether the project class(es) named `class_name` (or their project bases) declare or assign `name`."""
-        key = (class_name, name)
+    def holds(self, dotted: str, name: str) -> bool:
+        """Whether the project class `dotted` (or a project base) declares or assigns `name`."""
+        key = (dotted, name)
         if key not in self._holds:
-            classes = [d for d in self.index.definitions_named(class_name) if d.kind == "class"]
-            lineage = [d for c in classes for d in [c, *(self.graph.nodes[a].definition for a in self.graph.ancestors(c.dotted)
-                                                          if a in self.graph.nodes)]]
+            lineage = [self.graph.nodes[d].definition for d in (dotted, *self.graph.ancestors(dotted)) if d in self.graph.nodes]
             self._holds[key] = any(
                 name in self.facts(d.path).get("owned", {}).get(f"{d.data['name']}:{d.data['line']}", ()) for d in lineage
             )
@@ -154,9 +140,11 @@ def reader_index(index: ProjectIndex) -> ReaderIndex:
 
 
 def _attribute_read(lookups: ReaderIndex, hit: Hit, option: Option) -> str | None:
-    """None when an `attr` hit may read the option; else the unrelated class it belongs to."""
-    types = lookups.typed(hit.path).get((option.name, hit.line), set())
-    return lookups.unrelated_owner(types, option)
+    """None when an `attr` hit may read the option; else what the reads on that line belong to."""
+    reads = lookups.references.attribute_reads(hit.path, hit.line, option.name)
+    if not all(lookups.elsewhere(read, option) for read in reads):
+        return None
+    return ", ".join(sorted({f"{'module ' if r.kind == 'module' else ''}{r.owner}" for r in reads}))
 
 
 def _documents(index: ProjectIndex, hit: Hit, token: str, option: Option) -> bool:

@@ -8,8 +8,6 @@ Handed to the index as `configuration.options`, run once per file and cached. Pe
   themselves by reflection (`fields(self)`, `asdict(self)`, `vars(self)`);
 - `cli`: `add_argument(...)` options with their destination;
 - `env`: module-level constants read from an environment variable;
-- `typed_reads`: `x.attr` reads whose receiver's class is known cheaply (`self`, an
-  annotated parameter, a local bound to `Cls(...)`): the receiver-type evidence;
 - `owned`: the attributes each class declares or assigns through `self` (`Name:line` -> names);
 - `copies`: `Cls(kw=x.attr)` and `self.kw = x.attr`, an option copied into another owner;
 - `writer_keys`: string keys written (dict literals, `d["k"] = v`), and `reader_keys`:
@@ -18,7 +16,9 @@ Handed to the index as `configuration.options`, run once per file and cached. Pe
 - `whole`: objects expanded, iterated or handed out whole (`**x`, `vars(x)`,
   `x.items()`, `for k in x`), by the last name of the expression;
 - `paths`: path-like strings (`"pkg/stage_configs/"`, `"deploy/*.yaml"`, f-string parts), to
-  tell which config files the code loads.
+  tell which config files the code loads;
+- `dicts`: per function, where a dict of options (`**kwargs`, a namespace converted whole)
+  goes: the keys read, the calls it is handed to, where it escapes (`flows`).
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ import ast
 import re
 from typing import Any
 
+from pylint_omni.configuration.flows import dict_flows
 from pylint_omni.index.scan.ast_helpers import FastVisitor, dotted, literal_str
 from pylint_omni.index.scan.state_scan import annotation_type
 from pylint_omni.index.scanners import ModuleContext
@@ -177,12 +178,11 @@ def _env_var(value: ast.AST) -> str | None:
 
 
 class _Visitor(FastVisitor):
-    """One pass: typed reads, copies, writer keys, whole uses and CLI options."""
+    """One pass: copies, writer keys, whole uses and CLI options."""
 
     def __init__(self, want_paths: bool) -> None:
         self.classes: list[str] = []
         self.types: list[dict[str, str]] = [{}]
-        self.loads: dict[tuple[str, int], set[str]] = {}
         self.copies: list[list[Any]] = []
         self.writer_keys: list[list[Any]] = []
         self.reader_keys: list[list[Any]] = []
@@ -283,21 +283,9 @@ class _Visitor(FastVisitor):
         self.generic_visit(node)
 
     def visit_Attribute(self, node: ast.Attribute) -> None:
-        if isinstance(node.ctx, ast.Load):
-            owner = self.types[-1].get(node.value.id, "") if isinstance(node.value, ast.Name) else ""
-            self.loads.setdefault((node.attr, node.lineno), set()).add(owner)  # "": a receiver of unknown class
-        elif self.owners and self.selves[-1] and isinstance(node.value, ast.Name) and node.value.id == self.selves[-1]:
+        if not isinstance(node.ctx, ast.Load) and self.owners and self.selves[-1] and isinstance(node.value, ast.Name) and node.value.id == self.selves[-1]:
             self.owners[-1].add(node.attr)  # `self.x = ...` in a method: the class holds x
         self.generic_visit(node)
-
-    def typed_loads(self) -> dict[str, str]:
-        """attr -> `"line:Class,line:"` for lines where some receiver's class is known (`line:` marks an unknown one
-        on that line); encoded as one string per attribute to keep the cached facts small."""
-        found: dict[str, list[str]] = {}
-        for (attr, line), owners in self.loads.items():
-            if owners - {""}:
-                found.setdefault(attr, []).extend(f"{line}:{owner}" for owner in sorted(owners))
-        return {attr: ",".join(items) for attr, items in found.items()}
 
     def visit_Subscript(self, node: ast.Subscript) -> None:
         key = literal_str(node.slice)
@@ -369,8 +357,9 @@ def scan_options(tree: ast.Module, context: ModuleContext) -> dict[str, Any]:
                     env.append([stmt.targets[0].id, var, stmt.lineno, stmt.col_offset])
     whole = [list(w) for w in dict.fromkeys(tuple(w) for w in visitor.whole if w[0])]
     found = {
-        "classes": classes, "cli": visitor.cli, "env": env, "typed_reads": visitor.typed_loads(),
+        "classes": classes, "cli": visitor.cli, "env": env,
         "copies": _encoded(visitor.copies), "writer_keys": visitor.writer_keys, "reader_keys": visitor.reader_keys, "whole": whole, "paths": sorted(visitor.paths),
         "owned": {key: sorted(names) for key, names in visitor.owned.items() if names},
+        "dicts": dict_flows(tree, context),
     }
     return {key: value for key, value in found.items() if value}  # every run loads these from the cache: keep them small

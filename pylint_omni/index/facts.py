@@ -15,7 +15,11 @@ RegistryForm = Literal[
 ]
 
 
-class ClassFact(TypedDict):
+class _ClassOptional(TypedDict, total=False):
+    fields: str  # annotated names of the class body, comma-separated (absent when none)
+
+
+class ClassFact(_ClassOptional):
     """A class statement: spans, bases as written and resolved through imports, methods by role."""
 
     name: str
@@ -35,7 +39,11 @@ class ClassFact(TypedDict):
     nested: bool
 
 
-class FunctionFact(TypedDict):
+class _FunctionOptional(TypedDict, total=False):
+    params: str  # "self,a,b,*args,**kwargs": the parameters, comma-separated (absent without any)
+
+
+class FunctionFact(_FunctionOptional):
     """A function or method statement."""
 
     name: str

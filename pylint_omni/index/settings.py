@@ -79,13 +79,6 @@ class OmniSettings:
     report_by: str = "contract"  # how the Markdown report groups candidates: contract | owner
     upstream_packages: tuple[str, ...] = DEFAULT_UPSTREAM_PACKAGES
     upstream_paths: tuple[str, ...] = ()
-    runtime_metadata: tuple[str, ...] = ()  # dist-info of undeclared runtime distributions
-    upstream_source: tuple[str, ...] = ()  # upstream source folders, read with ast
-
-    def resolve(self, path: str) -> Path:
-        """A path option's value: absolute as given, else relative to the project root."""
-        given = Path(path).expanduser()
-        return given if given.is_absolute() or self.root is None else self.root / given
 
     def cache_key(self) -> tuple[Any, ...]:
         """What makes two indexes of one root differ (the options that change what is scanned)."""

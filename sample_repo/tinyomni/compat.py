@@ -1,7 +1,7 @@
 """Environment shims: Python and dependency versions tinyomni once had to support.
 
 tinyomni declares `requires-python >=3.10` and `torch>=2.4` (pyproject.toml); the
-transformers it runs with comes through tinyvllm (env/tinyvllm-0.4.0.dist-info).
+transformers it runs with comes through tinyvllm (.upstream/tinyvllm-0.4.0.dist-info).
 """
 
 import sys

@@ -7,12 +7,12 @@ re-resolved only when the file or an export table it went through changed
 what cannot be resolved stays a name-only mention (`ProjectIndex.hits`).
 
 Public API (typed, small): `graph_of`, `ReferenceGraph` (`resolve`, `refs_to`,
-`refs_within`, `calls_to`, `table_uses`, `flows`, `patterns_over`, `substitutions`,
-`writer_params`, `name_only`), and the records `Ref`, `CallSite`, `TableUse`, `Flow`,
+`refs_within`, `attribute_reads`, `calls_to`, `table_uses`, `flows`, `patterns_over`, `substitutions`,
+`writer_params`, `name_only`), and the records `Ref`, `AttributeRead`, `CallSite`, `TableUse`, `Flow`,
 `Target`.
 """
 
 from pylint_omni.index.graph.exports import Target
-from pylint_omni.index.graph.graph import CallSite, Flow, ReferenceGraph, Ref, TableUse, graph_of
+from pylint_omni.index.graph.graph import AttributeRead, CallSite, Flow, ReferenceGraph, Ref, TableUse, graph_of
 
-__all__ = ["CallSite", "Flow", "ReferenceGraph", "Ref", "TableUse", "Target", "graph_of"]
+__all__ = ["AttributeRead", "CallSite", "Flow", "ReferenceGraph", "Ref", "TableUse", "Target", "graph_of"]

@@ -71,6 +71,19 @@ class Flow:
     how: str
 
 
+@dataclass(frozen=True)
+class AttributeRead:
+    """Who an attribute read on one line belongs to.
+
+    kind: `class` (a project class: `owner` is its dotted path), `external` (a class outside the
+    project, as written through the imports), `module` (a module's own attribute, project or
+    outside), `unknown` (a receiver whose class is not known: any object may be read).
+    """
+
+    kind: str
+    owner: str
+
+
 @dataclass
 class GraphStats:
     """What one build did: files resolved anew, reused, and the time it took."""
@@ -104,6 +117,8 @@ class ReferenceGraph:
         self._flows: dict[str, list[Flow]] | None = None
         self._patterns: dict[str, list[tuple[str, int, str]]] | None = None
         self._refs_by_file_line: dict[tuple[str, int], set[str]] | None = None
+        self._chain_tails: dict[str, dict[tuple[str, int], list[str]]] = {}
+        self.tops = frozenset(module.partition(".")[0] for module in resolver.tables)
 
     # -- resolution -----------------------------------------------------------------------
     def resolve(self, dotted: str) -> Target:
@@ -163,6 +178,54 @@ class ReferenceGraph:
                 if encoded.startswith(marker) or f"|{marker}" in encoded
             }
             self._refs_by_file_line[key] = found
+        return found
+
+    def attribute_reads(self, relpath: str, line: int, attr: str) -> list[AttributeRead]:
+        """Every read of `.attr` on one line, by owner: resolved receivers (`self`, annotated parameters,
+        constructor results, class and module paths) and, when a receiver of unknown class reads it
+        too (or nothing resolved it), one `unknown` read."""
+        found: list[AttributeRead] = []
+        suffix = "." + attr
+        for target in self.targets_on_line(relpath, line):
+            if not target.endswith(suffix):
+                continue
+            vias = {via for at, via in _decode(self.resolutions[relpath]["refs"][target]) if at == line}
+            if vias & {"attr-load", "attr-call"}:
+                owner = target[: -len(suffix)]
+                kind = self.resolver.resolve(owner).kind
+                found.append(AttributeRead("class" if kind == "class" else "unknown" if owner.partition(".")[0] in self.tops else "external", owner))
+        for chain in self._tails(relpath).get((attr, line), ()):
+            found.append(self._chain_read(chain[: -len(suffix)]))
+        mixed = line in self.resolutions.get(relpath, {}).get("mixed", {}).get(attr, ())
+        if mixed or not found:
+            found.append(AttributeRead("unknown", ""))
+        return found
+
+    def _chain_read(self, head: str) -> AttributeRead:
+        """`pkg.mod.Cls` + `.x`: a class's member; `pkg.mod` + `.x`: a module's; `torch.backends` + `.x` outside the
+        project: a module's when every part is a lowercase name (else an object of unknown class)."""
+        if head.partition(".")[0] in self.tops:
+            target = self.resolver.resolve(head)
+            if target.kind == "class":
+                return AttributeRead("class", target.dotted)
+            return AttributeRead("module", target.dotted) if target.kind == "module" else AttributeRead("unknown", target.dotted)
+        if all(part.islower() or part == "_" for part in head.split(".")):
+            return AttributeRead("module", head)
+        return AttributeRead("unknown", head)
+
+    def _tails(self, relpath: str) -> dict[tuple[str, int], list[str]]:
+        """(last name, line) -> the attribute chains of a file's link facts (loads and calls), built once per file."""
+        found = self._chain_tails.get(relpath)
+        if found is None:
+            found = self._chain_tails[relpath] = {}
+            links = self.index.facts(relpath).get("links") or {}
+            for chain, encoded in links.get("chains", {}).items():
+                if "." not in chain:
+                    continue
+                tail = chain.rpartition(".")[2]
+                for at, via in _decode(encoded):
+                    if via in ("load", "call"):
+                        found.setdefault((tail, at), []).append(chain)
         return found
 
     def calls_to(self, dotted: str) -> list[CallSite]:
@@ -230,6 +293,12 @@ class ReferenceGraph:
                 continue  # the name on that line resolves to another definition of the same name
             found.append(hit)
         return found
+
+
+def _decode(encoded: str) -> Iterator[tuple[int, str]]:
+    for item in encoded.split("|"):
+        line, _, via = item.partition(",")
+        yield int(line), via
 
 
 def _tables_of(index: ProjectIndex, state: _State) -> dict[str, ModuleTable]:

@@ -8,7 +8,8 @@ The result is JSON-ready, so that it can be cached per file (`graph.store`):
   and colon qualnames in code, YAML, JSON, TOML, entry points, docs, f-strings on
   module constants, relative `import_module` — (via: how the string was seen);
 - `calls`, `flows`, `tables`, `subst`: the link facts with their chains resolved;
-- `patterns`: `[module, shape, line]` qualnames built over a module's members.
+- `patterns`: `[module, shape, line]` qualnames built over a module's members;
+- `mixed`: attribute -> lines where a receiver of unknown class reads it beside a known one.
 Only project targets are kept for code chains; external targets are kept where a
 family needs them (attribute owners, substitutions, calls into other packages).
 """
@@ -109,6 +110,7 @@ class FileResolver:
             "subst": [[self._code(target), self._code(value), line] for target, value, line in links.get("subst", [])],
             "patterns": self._patterns(links.get("patterns", [])),
             "writers": links.get("writers", {}),
+            **({"mixed": links["mixed"]} if links.get("mixed") else {}),
         }
 
     def _resolve_args(self, keywords: dict[str, str]) -> dict[str, str]:

@@ -5,9 +5,9 @@ One pass over the module records, each with its line:
   definition, written as the dotted path it spells through the imports
   (`from vllm.v1 import engine; engine.EngineCoreOutput` -> `vllm.v1.engine.EngineCoreOutput`)
   with how it is used (`load`, `call`, `store`, `base`, `deco`, `annot`, `getattr`);
-- `attrs`: attribute reads/writes/calls on a receiver whose class is known — `self`
-  and `cls`, a local bound to `Cls(...)`, a parameter annotated `Cls` — as
-  `OWNER|attr`, OWNER the class's chain;
+- `attrs`: attribute uses on a receiver of known class (`self`/`cls`, a local bound to
+  `Cls(...)` or to one of these, a parameter annotated `Cls`, a `self.x` whose class the
+  class says: `scan.attribute_types`) as `OWNER|attr`, OWNER the class's chain;
 - `calls`: calls of a resolvable callee with the source of each argument (for keys and
   classes handed through parameters);
 - `flows`: values flowing into `*_cls`/`*_class` slots (keywords, dict keys, `.get`
@@ -16,10 +16,10 @@ One pass over the module records, each with its line:
   of each read (`scan.key_sources`);
 - `patterns`: qualnames built by f-strings (`f"{_PROC}.{name}"` -> `pkg.proc.*`);
 - `dyn`: relative `import_module(".x", package=...)` made absolute;
-- `subst`: type substitution, a project object assigned over another module's name
-  (`upstream_mod.X = OmniX`, `setattr(mod, "X", OmniX)`, `module.X = OmniX` in a loop
-  over `sys.modules`);
+- `subst`: a project object assigned over another module's name (`upstream_mod.X = OmniX`,
+  `setattr(mod, "X", OmniX)`, `module.X = OmniX` in a loop over `sys.modules`);
 - `dict_keys`: string keys of dict displays, by line (a key of a sibling table is not a use);
+- `mixed`: attribute -> lines where a receiver of unknown class reads it beside a known one;
 - `imported`: every dotted path an `import` statement names, module- or function-level;
 - `bindings`, `all`, `lazy`: the module's export table (`scan.bindings`).
 """
@@ -30,7 +30,8 @@ import ast
 import re
 from typing import Any
 
-from pylint_omni.index.scan.ast_helpers import FastVisitor, dotted, literal_str
+from pylint_omni.index.scan.ast_helpers import FastVisitor, dotted, literal_str, strip_annotation
+from pylint_omni.index.scan.attribute_types import attribute_types
 from pylint_omni.index.scan.bindings import absolute_module, all_names, lazy_exports, module_bindings
 from pylint_omni.index.scan.key_sources import FunctionScope, argument_summary, fstring_shape
 from pylint_omni.index.scan.table_uses import TableUses, writer_params
@@ -40,24 +41,6 @@ BOUND_DECORATORS = frozenset({"staticmethod"})
 MAX_CHAIN_HITS = 30
 NOT_CLASSES = frozenset({"typing", "typing_extensions", "collections", "builtins", "types", "abc"})
 QUALNAME_SHAPE = re.compile(r"^[A-Za-z_][\w]*(?:\.[\w]+)*\.[\w*.:]*\*[\w*.:]*$")
-
-
-def _strip_annotation(node: ast.AST | None) -> ast.AST | None:
-    """`Optional[X]`, `X | None`, `"X"` -> X (the class a parameter holds)."""
-    if node is None:
-        return None
-    text = literal_str(node)
-    if text is not None:
-        try:
-            node = ast.parse(text, mode="eval").body
-        except SyntaxError:
-            return None
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
-        sides = [s for s in (node.left, node.right) if not (isinstance(s, ast.Constant) and s.value is None)]
-        return _strip_annotation(sides[0]) if len(sides) == 1 else None
-    if isinstance(node, ast.Subscript) and (dotted(node.value) or "").rpartition(".")[2] == "Optional":
-        return _strip_annotation(node.slice)
-    return node if isinstance(node, (ast.Name, ast.Attribute)) else None
 
 
 class LinkScanner(TableUses, FastVisitor):
@@ -84,8 +67,11 @@ class LinkScanner(TableUses, FastVisitor):
         self.subst: list[list[Any]] = []
         self.imported: list[list[Any]] = []
         self.dict_keys: dict[str, list[int]] = {}
+        self.known_reads: set[tuple[str, int]] = set()  # (attr, line) read on a module chain or a receiver of known class
+        self.unknown_reads: set[tuple[str, int]] = set()  # (attr, line) read on a receiver of unknown class
         self.parents: list[ast.AST] = []
         self.classes: list[tuple[str, set[str]]] = []
+        self.attr_types: dict[str, dict[str, str]] = {}  # class chain -> attribute -> class chain of its value
         self.functions: list[FunctionScope] = []
         self.qual: list[str] = []
         self.module_scope = FunctionScope(module, [], False)
@@ -124,8 +110,9 @@ class LinkScanner(TableUses, FastVisitor):
                 if node.id in scope.params or node.id in scope.values:
                     return None
             return None
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "super":
-            return None
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+            owner = self.receiver_class(node.value)  # `self.od_config`: the class the class's statements give it
+            return self.attr_types.get(owner, {}).get(node.attr) if owner else None
         return None
 
     def _add(self, table: dict[str, list[str]], key: str, line: int, ctx: str) -> None:
@@ -172,6 +159,7 @@ class LinkScanner(TableUses, FastVisitor):
         names = {t.id for s in node.body if isinstance(s, (ast.Assign, ast.AnnAssign))
                  for t in (s.targets if isinstance(s, ast.Assign) else [s.target]) if isinstance(t, ast.Name)}
         self.classes.append((f"{self.module}.{qual}", names))
+        self.attr_types[f"{self.module}.{qual}"] = attribute_types(node, self.class_chain)
         self.qual.append(node.name)
         for stmt in node.body:
             self.visit(stmt)
@@ -197,7 +185,7 @@ class LinkScanner(TableUses, FastVisitor):
                 self.parents.append(arg)
                 self.visit(arg.annotation)
                 self.parents.pop()
-                owner = self.class_chain(_strip_annotation(arg.annotation))
+                owner = self.class_chain(strip_annotation(arg.annotation))
                 if owner and arg.arg not in scope.receivers:
                     scope.receivers[arg.arg] = owner
             if default is not None:
@@ -236,7 +224,7 @@ class LinkScanner(TableUses, FastVisitor):
 
     def visit_AnnAssign(self, node: ast.AnnAssign) -> None:
         scope = self.scope()
-        owner = self.class_chain(_strip_annotation(node.annotation))
+        owner = self.class_chain(strip_annotation(node.annotation))
         if scope is not None and isinstance(node.target, ast.Name) and owner:
             scope.receivers[node.target.id] = owner
         if node.value is not None:
@@ -252,10 +240,9 @@ class LinkScanner(TableUses, FastVisitor):
                 continue
             scope.values[target.id] = value
             scope.receivers.pop(target.id, None)
-            if isinstance(value, ast.Call):
-                callee = self.class_chain(value.func)
-                if callee:
-                    scope.receivers[target.id] = callee
+            known = self.class_chain(value.func) if isinstance(value, ast.Call) else self.receiver_class(value)
+            if known:
+                scope.receivers[target.id] = known
 
     def _substitutes(self, target: ast.Attribute, value: ast.AST) -> bool:
         """`upstream_mod.X = OmniX` or `module.X = OmniX` in a loop over `sys.modules`."""
@@ -292,7 +279,10 @@ class LinkScanner(TableUses, FastVisitor):
 
     def visit_Attribute(self, node: ast.Attribute) -> None:
         chain = self.chain_of(node)
+        loaded = isinstance(node.ctx, ast.Load)
         if chain:
+            if loaded:
+                self.known_reads.add((node.attr, node.lineno))
             self._add(self.chains, chain, node.lineno, self._ctx(node))
             self._table_use(node, chain)
             self._prefix_table_uses(node)
@@ -301,14 +291,20 @@ class LinkScanner(TableUses, FastVisitor):
         if owner:
             if owner == "sys.modules:*":
                 return
+            if loaded:
+                self.known_reads.add((node.attr, node.lineno))
             self._add(self.attrs, f"{owner}|{node.attr}", node.lineno, self._ctx(node))
             if self.classes and owner == self.classes[-1][0] and node.attr in self.classes[-1][1]:
                 self._table_use(node, f"{owner}.{node.attr}")
-            if CLS_SLOT.match(node.attr) and isinstance(node.ctx, ast.Load):
+            if CLS_SLOT.match(node.attr) and loaded:
                 self.flows.append([node.attr, "", node.lineno, "read"])
+            if not isinstance(node.value, ast.Name):
+                self.generic_visit(node)  # `self.od_config` inside `self.od_config.num_gpus`
             return
-        if CLS_SLOT.match(node.attr) and isinstance(node.ctx, ast.Load):
-            self.flows.append([node.attr, "", node.lineno, "read"])
+        if loaded:
+            self.unknown_reads.add((node.attr, node.lineno))
+            if CLS_SLOT.match(node.attr):
+                self.flows.append([node.attr, "", node.lineno, "read"])
         self.generic_visit(node)
 
     def _prefix_table_uses(self, node: ast.Attribute) -> None:
@@ -437,7 +433,14 @@ class LinkScanner(TableUses, FastVisitor):
             "subst": self.subst,
             "imported": self.imported,
             "dict_keys": self.dict_keys,
+            **({"mixed": self._mixed()} if self.known_reads & self.unknown_reads else {}),
         }
+
+    def _mixed(self) -> dict[str, list[int]]:
+        found: dict[str, list[int]] = {}
+        for attr, line in sorted(self.known_reads & self.unknown_reads):
+            found.setdefault(attr, []).append(line)
+        return found
 
 
 def scan_links(tree: ast.Module, module: str, is_package: bool, imports: dict[str, str]) -> dict[str, Any]:

@@ -135,6 +135,7 @@ class _Visitor(FastVisitor):
                 elif body and not all(isinstance(s, (ast.Pass,)) or (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant)) for s in body):
                     defaulted.append(stmt.name)
         qual = ".".join([*self.scope, node.name])
+        fields = [s.target.id for s in node.body if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)]
         self.classes.append(
             {
                 "name": node.name,
@@ -152,6 +153,7 @@ class _Visitor(FastVisitor):
                 "protocol": any(b in PROTOCOL_BASES or b.endswith(".Protocol") for b in bases),
                 "enum": any(b in ENUM_BASES or b.endswith("Enum") for b in bases),
                 "nested": bool(self.scope),
+                **({"fields": ",".join(fields)} if fields else {}),
             }
         )
         for base in node.bases:
@@ -173,6 +175,7 @@ class _Visitor(FastVisitor):
                 "end": node.end_lineno or node.lineno,
                 "decorators": [ast.unparse(d) for d in node.decorator_list],
                 "toplevel": not self.scope,
+                **_parameters(node.args),
             }
         )
         self.scope.append(node.name)
@@ -246,6 +249,16 @@ class _Visitor(FastVisitor):
         if assembled:
             record_string(self.refs, "".join(assembled), node.lineno, "fstr")
         self.generic_visit(node)
+
+
+def _parameters(args: ast.arguments) -> dict[str, str]:
+    """`{"params": "a,b,*rest,**kwargs"}`: the names callers may pass (one string: cheap to load from the cache)."""
+    names = [a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]]
+    if args.vararg is not None:
+        names.append("*" + args.vararg.arg)
+    if args.kwarg is not None:
+        names.append("**" + args.kwarg.arg)
+    return {"params": ",".join(names)} if names else {}
 
 
 def _run_scanner(scanner: PythonScanner, tree: ast.Module, context: ModuleContext) -> Any:

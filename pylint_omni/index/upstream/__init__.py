@@ -4,12 +4,15 @@
 `omni-upstream-packages` (default vllm, diffusers, transformers) and those found in
 `omni-upstream-paths` folders, each only when the project imports it. Each is located
 without importing it (`locate`), scanned with the same per-file scan as project
-files and summarised (`package`), cached per distribution name and version, and
-loaded only when a question about it is asked.
+files and summarised (`package`; names read, accepted and defined in `names`), cached per
+distribution name and version, and loaded only when a question about it is asked. The
+dist-info folder found beside a package in a path (`Located.metadata`) gives the
+version and the `Requires-Dist` pins of what the project runs on.
 
 Public API: `upstream_of`, `UpstreamIndex` (`packages`, `unknowns`, `classes_named`,
-`ancestors`, `attribute_uses`, `op_uses`, `package`), `UpstreamPackage` (`facts()` for
-the per-file facts), and the records `UpstreamRef`, `UpstreamClass`, `Located`.
+`ancestors`, `attribute_uses`, `op_uses`, `reads`, `accepts`, `defines`, `package`),
+`UpstreamPackage` (`facts()` for the per-file facts, `reads`, `accepts`, `defines`), and
+the records `UpstreamRef`, `UpstreamClass`, `Located`.
 """
 
 from pylint_omni.index.upstream.index import UpstreamIndex, upstream_of

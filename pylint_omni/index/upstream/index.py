@@ -74,6 +74,19 @@ class UpstreamIndex:
     def op_uses(self, namespace: str, name: str) -> list[UpstreamRef]:
         return [ref for package in self.packages() for ref in package.op_uses(namespace, name)]
 
+    def reads(self, name: str) -> UpstreamRef | None:
+        """The first place an indexed package reads `.name` off any object (a name, not an owner: weak evidence)."""
+        return next((ref for package in self.packages() if (ref := package.reads(name)) is not None), None)
+
+    def defines(self, module: str, name: str) -> UpstreamRef | None:
+        """Where the indexed package owning `module` binds `module.name` (None: not indexed, or not bound there)."""
+        package = self.owning(module)
+        return package.defines(module, name) if package is not None else None
+
+    def accepts(self, name: str) -> UpstreamRef | None:
+        """The first parameter or class-body field named `name` in an indexed package."""
+        return next((ref for package in self.packages() if (ref := package.accepts(name)) is not None), None)
+
 
 _LIVE: dict[tuple[tuple[str, ...], tuple[str, ...], Path | None, frozenset[str]], UpstreamIndex] = {}
 

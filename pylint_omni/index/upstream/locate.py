@@ -8,6 +8,8 @@ Two places are looked at, in order:
   distribution's file list names the package's `__init__.py`; nothing is imported).
 The version comes from the `*.dist-info/METADATA` beside the package, else from the
 distribution, else from a digest of the folder's path and newest modification time.
+The dist-info folder found beside a package is kept (`Located.metadata`): its
+`Requires-Dist` pins are what a project that does not declare the package runs on.
 """
 
 from __future__ import annotations
@@ -27,18 +29,27 @@ class Located:
     version: str
     folder: Path
     source: str  # "path" (an omni-upstream-paths folder) or "installed"
+    metadata: Path | None = None  # the `*.dist-info` folder beside a package found in a path
 
 
-def _metadata_version(parent: Path, name: str) -> str | None:
+def _normal(name: str) -> str:
+    return name.lower().replace("-", "_").replace(".", "_")
+
+
+def _dist_info(parent: Path, name: str) -> tuple[Path, str | None] | None:
+    """The `*.dist-info` folder beside the package that ships it (by `Name`, else `top_level.txt`), and its version."""
     for info in sorted(parent.glob("*.dist-info")):
-        meta = info / "METADATA"
         try:
-            text = meta.read_text(encoding="utf-8", errors="replace")
+            text = (info / "METADATA").read_text(encoding="utf-8", errors="replace")
         except OSError:
             continue
         fields = dict(line.split(": ", 1) for line in text.splitlines()[:20] if ": " in line)
-        if fields.get("Name", "").lower().replace("-", "_") == name.lower().replace("-", "_"):
-            return fields.get("Version")
+        try:
+            top = (info / "top_level.txt").read_text(encoding="utf-8", errors="replace").split()
+        except OSError:
+            top = []
+        if _normal(fields.get("Name", "")) == _normal(name) or name in top:
+            return info, fields.get("Version")
     return None
 
 
@@ -61,8 +72,9 @@ def in_paths(name: str, paths: tuple[str, ...]) -> Located | None:
         base = Path(raw).expanduser()
         for folder, parent in ((base / name, base), (base, base.parent)):
             if folder.name == name and (folder / "__init__.py").is_file():
-                version = _metadata_version(parent, name) or _folder_version(folder)
-                return Located(name, version, folder.resolve(), "path")
+                info = _dist_info(parent, name)
+                version = (info[1] if info else None) or _folder_version(folder)
+                return Located(name, version, folder.resolve(), "path", info[0].resolve() if info else None)
     return None
 
 

@@ -9,6 +9,8 @@ scanner digest), built once:
   owner class (`self.x` in a class, `p.x` on a parameter annotated with the class,
   `Cls.x`, a local bound to `Cls(...)`), and `torch.ops.NS.NAME` uses;
 - `facts`: every file's facts, loaded only when a family asks for them.
+A third part, `names` (`upstream.names`: names read, names accepted, names each module
+binds), is built from the facts on the first question that needs it.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from pylint_omni.index.graph.store import GRAPH_CODE_DIGEST
 from pylint_omni.index.scan_pool import scan_entries
 from pylint_omni.index.scanners import scanners_digest
 from pylint_omni.index.upstream.locate import Located
+from pylint_omni.index.upstream.names import NAMES_VERSION, defined_in, summarize_names
 
 SUMMARY_VERSION = 1
 MAX_FILE_BYTES = 3_000_000
@@ -47,7 +50,7 @@ class UpstreamRef:
     via: str
 
     def describe(self) -> str:
-        return f"{self.package} {self.version} {self.path}:{self.line}"
+        return f"{self.package} {self.version} {self.path}" + (f":{self.line}" if self.line else "")
 
 
 @dataclass
@@ -90,6 +93,7 @@ class UpstreamPackage:
     _facts: dict[str, dict[str, Any]] | None = None
     _classes: dict[str, UpstreamClass] | None = None
     _by_name: dict[str, list[str]] | None = None
+    _names: dict[str, Any] | None = None
     build_seconds: float | None = field(default=None)
 
     @property
@@ -103,7 +107,7 @@ class UpstreamPackage:
     def _cache_file(self, part: str) -> Path | None:
         if self.cache_dir is None:
             return None
-        key = f"{SUMMARY_VERSION}|{self.located.folder}|{scanners_digest()}|{GRAPH_CODE_DIGEST}|{SCANNER_FINGERPRINT}"
+        key = f"{SUMMARY_VERSION}|{NAMES_VERSION}|{self.located.folder}|{scanners_digest()}|{GRAPH_CODE_DIGEST}|{SCANNER_FINGERPRINT}"
         digest = hashlib.sha1(key.encode()).hexdigest()[:12]
         return self.cache_dir / f"upstream-{self.name}-{self.version}-{digest}-{part}.json"
 
@@ -142,7 +146,34 @@ class UpstreamPackage:
         assert self._facts is not None
         return self._facts
 
+    def names(self) -> dict[str, Any]:
+        """The `names` part (`upstream.names`), built from the facts the first time any run asks."""
+        if self._names is None:
+            path = self._cache_file("names")
+            self._names = _load(path) if path is not None else None
+            if self._names is None:
+                self._names = summarize_names(self.facts())
+                if path is not None:
+                    _save(path, self._names)
+        return self._names
+
     # -- questions --------------------------------------------------------------------------
+    def reads(self, name: str) -> UpstreamRef | None:
+        """The first place upstream code reads `.name` (or a literal `getattr` of it) off any object."""
+        return self._ref(self.names()["reads"].get(name))
+
+    def accepts(self, name: str) -> UpstreamRef | None:
+        """The first parameter or class-body field of that name (a keyword a caller may hand in)."""
+        return self._ref(self.names()["accepts"].get(name))
+
+    def defines(self, module: str, name: str) -> UpstreamRef | None:
+        """Where `module` binds `name` at import time (definition, assignment, import, submodule), or None."""
+        found = defined_in(self.names()["modules"], module, name)
+        return UpstreamRef(self.name, self.version, found[0], found[1], "defines") if found else None
+
+    def has_module(self, module: str) -> bool:
+        return module in self.names()["modules"]
+
     def classes(self) -> dict[str, UpstreamClass]:
         if self._classes is None:
             self._classes = {d: UpstreamClass(d, *row) for d, row in self.summary()["classes"].items()}
@@ -185,6 +216,10 @@ class UpstreamPackage:
     def op_uses_any(self, name: str) -> list[UpstreamRef]:
         """`torch.ops.NS.name` in any namespace."""
         return [ref for key, encoded in self.summary()["ops"].items() if key.rpartition(".")[2] == name for ref in self._refs(encoded)]
+
+    def _ref(self, encoded: str | None) -> UpstreamRef | None:
+        found = self._refs(encoded)
+        return found[0] if found else None
 
     def _refs(self, encoded: str | None) -> list[UpstreamRef]:
         found = []
