@@ -3,6 +3,8 @@
 import argparse
 
 from tinyomni import envs
+from tinyomni.entrypoints.banner import Banner
+from tinyomni.entrypoints.log_sinks import make_log_sink
 from tinyomni.sampling import SAMPLERS
 
 
@@ -12,6 +14,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--sampler", choices=sorted(SAMPLERS), default="greedy")
     parser.add_argument("--pipeline", default="tiny-edit", help="diffusion pipeline when the config names none")
     parser.add_argument("--log-level", default=envs.TINYOMNI_LOG_LEVEL)
+    parser.add_argument("--log-sink", default="stderr", help="where request logs go")
     return parser
 
 
@@ -19,5 +22,7 @@ def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
     cache_root = envs.TINYOMNI_CACHE_ROOT
     timeout = envs.TINYOMNI_STAGE_TIMEOUT_S
-    print(f"serving {args.deploy} (cache {cache_root}, timeout {timeout}s)")
+    sink = make_log_sink(args.log_sink)
+    sink.write(Banner.render(args.deploy, timeout))
+    print(f"cache {cache_root}")
     return 0

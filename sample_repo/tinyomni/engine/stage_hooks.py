@@ -1,0 +1,19 @@
+"""Per-stage hooks; installed packages add more through the `tinyomni.stage_hooks` entry-point group."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+
+
+class StageHook(ABC):
+    @abstractmethod
+    def after_step(self, stage_id: int) -> None:
+        """Called after every engine step of a stage."""
+
+
+class StepTimerHook(StageHook):
+    def __init__(self) -> None:
+        self.steps = 0
+
+    def after_step(self, stage_id: int) -> None:
+        self.steps += 1
