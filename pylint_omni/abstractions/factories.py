@@ -3,7 +3,8 @@
 Two shapes are recognised, on the function's astroid node:
 - an `if` on a kind (`kind == "x"`, `cfg.backend is Backend.X`, `kind in ("x",)`)
   whose body returns a class or an instance of one, and nothing else: no `elif`,
-  and every other path raises;
+  and every other path raises (an earlier `if kind == "old": kind = "new"` that
+  renames a deprecated kind is not a second choice);
 - a lookup by the kind in a one-entry mapping of classes (`{"x": XImpl}[kind]`,
   `_IMPLS.get(kind)`), in a short function.
 Each choice names the parameter the kind comes from (and the field of it, for
@@ -123,9 +124,20 @@ def _kind_source(node: nodes.NodeNG, derived: dict[str, nodes.NodeNG]) -> tuple[
     return (node.name if isinstance(node, nodes.Name) else "", ".".join(fields))
 
 
+def _renames_kind(stmt: nodes.NodeNG, params: set[str]) -> bool:
+    """`if kind == "old": kind = "new"` (a deprecated alias, maybe with a warning): not a choice."""
+    if not isinstance(stmt, nodes.If) or stmt.orelse or _kind_test(stmt.test, params) is None:
+        return False
+    assigns = [s for s in stmt.body if not isinstance(s, nodes.Expr)]
+    return bool(assigns) and all(
+        isinstance(s, nodes.Assign) and all(isinstance(t, nodes.AssignName) and t.name in params for t in s.targets)
+        for s in assigns
+    )
+
+
 def _if_choice(func: nodes.FunctionDef, params: set[str]) -> FactoryChoice | None:
     """`if kind == "x": return X(...)` + raise, or `if kind != "x": raise ...` + `return X(...)`."""
-    body = _statements(func)
+    body = [stmt for stmt in _statements(func) if not _renames_kind(stmt, params)]
     branches = [i for i, stmt in enumerate(body) if isinstance(stmt, nodes.If)]
     if len(branches) != 1 or not all(isinstance(s, SETUP_STATEMENTS) for s in body[: branches[0]]):
         return None

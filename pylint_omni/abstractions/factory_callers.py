@@ -21,6 +21,7 @@ from astroid import nodes
 from astroid.exceptions import NoDefault
 
 from pylint_omni.abstractions.factories import FactoryChoice
+from pylint_omni.abstractions.provenance import copied_from
 from pylint_omni.evidence.consumers import Status, Verdict
 from pylint_omni.evidence.extension_points import open_mechanisms
 from pylint_omni.index.graph import ReferenceGraph, graph_of
@@ -116,6 +117,9 @@ def judge_factory(index: ProjectIndex, relpath: str, func: nodes.FunctionDef, ch
     if resolved:
         return Verdict(Status.REJECTED, None, resolved[0], [], [OUTSIDE])
     doubts = [m.reason for m in mechanisms]
+    origin = copied_from(index, relpath)
+    if origin:
+        doubts.append(f"{relpath} says it is adapted from {origin}: the factory may be kept to ease resyncs")
     if choice.external_kind:
         return Verdict(Status.REJECTED, None, "the kind is read from outside data (a checkpoint's model type): "
                        "the one accepted kind is a check users meet", [], [OUTSIDE])

@@ -31,6 +31,15 @@ def is_abstraction(data: ClassFact) -> bool:
     return bool(abstract_methods(data) or data.get("protocol")) and not data.get("enum")
 
 
+def empty_methods(data: ClassFact) -> list[str]:
+    """The methods of an interface written with empty bodies (`pass`, `...`, a docstring): every method
+    but `__init__` does nothing. With subclasses such a class is an abstraction in practice."""
+    methods = [m for m in data.get("methods", []) if m != "__init__"]
+    if not methods or data.get("defaulted") and set(data["defaulted"]) - {"__init__"} or abstract_methods(data):
+        return []
+    return methods if not data.get("enum") and not data.get("protocol") else []
+
+
 @dataclass
 class Implementations:
     """What implements one abstraction inside the project."""
@@ -118,8 +127,9 @@ def implementations_of(graph: ClassGraph, dotted: str) -> Implementations:
             intermediates.append(definition)  # an empty middle layer, not a stand-in
         elif is_null_object(definition):
             nulls.append(definition)
-        elif not _still_an_interface(definition.data) and not graph.implements_nothing(name, dotted):
-            production.append(definition)
+        elif not _still_an_interface(definition.data) and (
+                not graph.implements_nothing(name, dotted) or instantiated_at(index, definition) is not None):
+            production.append(definition)  # a created leaf implements the base, if only through attributes
     return Implementations(production, validation, nulls, intermediates)
 
 

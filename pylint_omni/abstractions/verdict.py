@@ -27,8 +27,9 @@ from dataclasses import dataclass, field
 from astroid import nodes
 
 from pylint_omni.abstractions.implementations import (
-    Implementations, collapse_chain, handed_out_at, implementations_of, instantiated_at, is_abstraction,
+    Implementations, collapse_chain, empty_methods, handed_out_at, implementations_of, instantiated_at, is_abstraction,
 )
+from pylint_omni.abstractions.provenance import copied_from
 from pylint_omni.abstractions.shapes import restated_class, static_member, stored_attributes
 from pylint_omni.evidence.consumers import Status, Verdict
 from pylint_omni.evidence.design_docs import doc_mentions
@@ -120,6 +121,9 @@ def decide(index: ProjectIndex, named: list[Definition], rejects: list[str], dou
         reason = rejects[0] + (f" (also: {'; '.join(rejects[1:])})" if len(rejects) > 1 else "")
         return Verdict(Status.REJECTED, None, reason, [], [OUTSIDE_UNKNOWN])
     doubts = doubts + [m.reason for m in mechanisms]
+    origin = copied_from(index, named[0].path)
+    if origin:
+        doubts.append(f"{named[0].path} says it is adapted from {origin}: the layer may be kept to ease resyncs")
     if named[0].kind == "class":
         doubts += _medium_reasons(index, class_graph(index), named[0], kind)
     if doubts:
@@ -143,7 +147,7 @@ def _judge_abstract(index: ProjectIndex, graph: ClassGraph, base: Definition) ->
         if found.null_objects else None,
         working_defaults(base),
     ) if reason]
-    methods = len(abstract_methods(base.data))
+    methods = len(abstract_methods(base.data)) or len(empty_methods(base.data))
     chain = "; the chain's middles are never created" if found.collapsed else ""
     high = f"one implementation of {methods} abstract method(s){chain}, and no open extension mechanism"
     verdict = decide(index, [base, single, *found.intermediates], rejects, _test_doubles(found.validation), high)
@@ -214,7 +218,7 @@ def judge_class(index: ProjectIndex, relpath: str, node: nodes.ClassDef) -> Abst
     data = base.data
     if data.get("protocol"):
         return _judge_protocol(index, graph, base) or _judge_abstract(index, graph, base)
-    if is_abstraction(data):
+    if is_abstraction(data) or (graph.children.get(base.dotted) and empty_methods(data)):
         return _judge_abstract(index, graph, base)
     if data.get("enum"):
         return None

@@ -17,6 +17,5 @@ def make_codec(name: str) -> PickleCodec:
     return PickleCodec()
 
 
-class CodecChannel:
-    def __init__(self, settings: Any) -> None:
-        self.codec = make_codec(settings.codec_name)
+def channel_codec(settings: Any) -> PickleCodec:
+    return make_codec(settings.codec_name)

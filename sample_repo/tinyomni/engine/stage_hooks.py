@@ -12,8 +12,5 @@ class StageHook(ABC):
 
 
 class StepTimerHook(StageHook):
-    def __init__(self) -> None:
-        self.steps = 0
-
     def after_step(self, stage_id: int) -> None:
-        self.steps += 1
+        print(f"stage {stage_id} stepped")
