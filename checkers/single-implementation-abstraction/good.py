@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import argparse
 from abc import ABC, abstractmethod
-from typing import Callable, Protocol
+from typing import Any, Callable, Protocol
 
-import torch
+from tinyupstream.executor import ExecutorBase
 
 
 class Scheduler(ABC):
@@ -23,6 +24,10 @@ class FifoScheduler(Scheduler):
 class PriorityScheduler(FifoScheduler):
     def pick(self, waiting: list[dict]) -> dict | None:
         return max(waiting, key=lambda r: r.get("priority", 0)) if waiting else None
+
+
+def schedulers() -> list[Scheduler]:
+    return [FifoScheduler(), PriorityScheduler()]
 
 
 class TextCodec(Protocol):
@@ -102,18 +107,6 @@ class LengthFilter(RequestFilter):
         return bool(request.get("prompt"))
 
 
-class Clock(ABC):
-    """tests/test_clock.py subclasses it: a test seam."""
-
-    @abstractmethod
-    def now(self) -> float: ...
-
-
-class SystemClock(Clock):
-    def now(self) -> float:
-        return 0.0
-
-
 class StatsCollector(ABC):
     """Enumerated with __subclasses__()."""
 
@@ -142,7 +135,7 @@ def register_layout(name: str) -> Callable[[type], type]:
 
 
 class KVLayout(ABC):
-    """Implementations are registered."""
+    """Implementations are registered, and the registry is read by key."""
 
     @abstractmethod
     def block_shape(self) -> tuple[int, int]: ...
@@ -154,19 +147,8 @@ class PagedLayout(KVLayout):
         return (16, 128)
 
 
-DEFAULT_LAYOUT = LAYOUTS["paged"]
-
-
-class FusedLayer(torch.nn.Module):
-    """Extends a third-party base: the abstraction belongs upstream."""
-
-    def fuse(self) -> None:
-        raise NotImplementedError
-
-
-class FusedNorm(FusedLayer):
-    def fuse(self) -> None:
-        self.fused = True
+def layout(name: str) -> KVLayout:
+    return LAYOUTS[name]()
 
 
 class Executor(ABC):
@@ -181,6 +163,34 @@ class InlineExecutor(Executor):
         return batch
 
 
+class StageWorker(ABC):
+    """deploy.yaml's `worker_cls` key picks the implementation (the same subsystem's key)."""
+
+    @abstractmethod
+    def execute_model(self, batch: list[Any]) -> list[Any]: ...
+
+
+class ARWorker(StageWorker):
+    def execute_model(self, batch: list[Any]) -> list[Any]:
+        return batch
+
+
+class ModelLoader(ABC):
+    """Configuration picks the loader class; this one is only the default."""
+
+    @abstractmethod
+    def load(self, path: str) -> dict: ...
+
+
+class SafetensorsLoader(ModelLoader):
+    def load(self, path: str) -> dict:
+        return {"path": path}
+
+
+def build_loader(stage_config: dict) -> ModelLoader:
+    return stage_config.get("loader_cls", SafetensorsLoader)()
+
+
 class OutputFormatter(ABC):
     """pyproject.toml declares the implementation in an entry-point group."""
 
@@ -193,6 +203,25 @@ class JsonFormatter(OutputFormatter):
         return str(output)
 
 
+class ModelRunnerBase(ABC):
+    """Its implementation is CUDA code (cuda_runner.py) beside the npu/ backend: hardware in parallel."""
+
+    @abstractmethod
+    def dummy_run(self, num_tokens: int) -> int: ...
+
+
+class OmniExecutorBase(ExecutorBase):
+    """Its abstract methods are hooks the upstream engine calls on every executor."""
+
+    def collective_rpc(self, method: str) -> list:
+        raise NotImplementedError
+
+
+class InProcessExecutor(OmniExecutorBase):
+    def collective_rpc(self, method: str) -> list:
+        return [method]
+
+
 def make_codec(kind: str) -> ByteCodec | AsciiCodec:
     """A real factory: two choices."""
     if kind == "bytes":
@@ -200,3 +229,22 @@ def make_codec(kind: str) -> ByteCodec | AsciiCodec:
     if kind == "ascii":
         return AsciiCodec()
     raise ValueError(kind)
+
+
+class StderrSink:
+    def write(self, line: str) -> None:
+        print(line)
+
+
+def make_log_sink(kind: str) -> StderrSink:
+    """The kind is a command-line option: the one accepted kind is a user-facing check."""
+    if kind == "stderr":
+        return StderrSink()
+    raise ValueError(kind)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--log-sink", default="stderr")
+    args = parser.parse_args(argv)
+    make_log_sink(args.log_sink).write("started")

@@ -3,12 +3,12 @@
 Two shapes are recognised, on the function's astroid node:
 - an `if` on a kind (`kind == "x"`, `cfg.backend is Backend.X`, `kind in ("x",)`)
   whose body returns a class or an instance of one, and nothing else: no `elif`,
-  and every other path raises;
+  and every other path raises (an earlier `if kind == "old": kind = "new"` that
+  renames a deprecated kind is not a second choice);
 - a lookup by the kind in a one-entry mapping of classes (`{"x": XImpl}[kind]`,
   `_IMPLS.get(kind)`), in a short function.
-The evidence pass reuses the open-mechanism finders: a factory loaded by name, in
-an entry point, registered, or hardware-specific is rejected; otherwise it is a
-medium candidate, since the kind may come from user configuration.
+Each choice names the parameter the kind comes from (and the field of it, for
+`config.backend`), so that `factory_callers` can judge the kind at the call sites.
 """
 
 from __future__ import annotations
@@ -18,16 +18,10 @@ from dataclasses import dataclass
 from astroid import nodes
 from astroid.util import UninferableBase
 
-from pylint_omni.evidence.consumers import Status, Verdict
-from pylint_omni.evidence.extension_points import entry_points, from_strings, hardware_folders, registries
-from pylint_omni.index.class_graph import class_graph
-from pylint_omni.index.project_index import Definition, ProjectIndex
 from pylint_omni.index.scan.key_sources import EXTERNAL_MARKERS as EXTERNAL_SOURCES
 
 MAX_MAPPING_FACTORY_STATEMENTS = 6
 SETUP_STATEMENTS = (nodes.Assign, nodes.AnnAssign, nodes.Import, nodes.ImportFrom, nodes.Expr)
-KIND_UNKNOWN = "the kind may come from user configuration, and more kinds may be planned"
-EXTERNAL_KIND_UNKNOWN = "the kind is read from outside data (model checkpoints may name other kinds)"
 
 
 @dataclass(frozen=True)
@@ -38,6 +32,8 @@ class FactoryChoice:
     implementation: str
     line: int
     external_kind: bool = False  # the kind is read from outside data (a checkpoint's model_type, ...)
+    param: str = ""  # the parameter the kind comes from
+    field: str = ""  # the kind is this attribute of the parameter (`config.backend` -> "backend"), else ""
 
 
 def _statements(func: nodes.FunctionDef) -> list[nodes.NodeNG]:
@@ -104,23 +100,49 @@ def _returned_class(statements: list[nodes.NodeNG]) -> str | None:
     return _class_name(statements[-1].value)
 
 
-def _derived_kinds(setup: list[nodes.NodeNG], params: set[str]) -> set[str]:
-    """Locals read from a parameter before the choice (`model_type = config.model_type`)."""
-    derived: set[str] = set()
+def _derived_kinds(setup: list[nodes.NodeNG], params: set[str]) -> dict[str, nodes.NodeNG]:
+    """Locals read from a parameter before the choice (`model_type = config.model_type`), with their value."""
+    derived: dict[str, nodes.NodeNG] = {}
     for stmt in setup:
         if isinstance(stmt, nodes.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], nodes.AssignName):
-            if _is_kind(stmt.value, params | derived):
-                derived.add(stmt.targets[0].name)
+            if _is_kind(stmt.value, params | set(derived)):
+                derived[stmt.targets[0].name] = stmt.value
     return derived
+
+
+def _kind_source(node: nodes.NodeNG, derived: dict[str, nodes.NodeNG]) -> tuple[str, str]:
+    """(parameter, attribute path) the kind expression reads: `config.backend` -> ("config", "backend")."""
+    fields: list[str] = []
+    for _ in range(len(derived) + 1):
+        while isinstance(node, nodes.Attribute):
+            fields.insert(0, node.attrname)
+            node = node.expr
+        if isinstance(node, nodes.Name) and node.name in derived:
+            node = derived[node.name]
+            continue
+        break
+    return (node.name if isinstance(node, nodes.Name) else "", ".".join(fields))
+
+
+def _renames_kind(stmt: nodes.NodeNG, params: set[str]) -> bool:
+    """`if kind == "old": kind = "new"` (a deprecated alias, maybe with a warning): not a choice."""
+    if not isinstance(stmt, nodes.If) or stmt.orelse or _kind_test(stmt.test, params) is None:
+        return False
+    assigns = [s for s in stmt.body if not isinstance(s, nodes.Expr)]
+    return bool(assigns) and all(
+        isinstance(s, nodes.Assign) and all(isinstance(t, nodes.AssignName) and t.name in params for t in s.targets)
+        for s in assigns
+    )
 
 
 def _if_choice(func: nodes.FunctionDef, params: set[str]) -> FactoryChoice | None:
     """`if kind == "x": return X(...)` + raise, or `if kind != "x": raise ...` + `return X(...)`."""
-    body = _statements(func)
+    body = [stmt for stmt in _statements(func) if not _renames_kind(stmt, params)]
     branches = [i for i, stmt in enumerate(body) if isinstance(stmt, nodes.If)]
     if len(branches) != 1 or not all(isinstance(s, SETUP_STATEMENTS) for s in body[: branches[0]]):
         return None
-    params = params | _derived_kinds(body[: branches[0]], params)
+    derived = _derived_kinds(body[: branches[0]], params)
+    params = params | set(derived)
     branch = body[branches[0]]
     rest = body[branches[0] + 1:]
     if _raises(branch.body) and not branch.orelse:  # guard clause: reject every other kind first
@@ -136,7 +158,10 @@ def _if_choice(func: nodes.FunctionDef, params: set[str]) -> FactoryChoice | Non
         chosen = _returned_class(branch.body)
     source = " ".join(stmt.as_string() for stmt in body[: branches[0]]) + branch.test.as_string()
     external = any(marker in source for marker in EXTERNAL_SOURCES)
-    return FactoryChoice(key, chosen, branch.lineno, external) if key and chosen else None
+    if not key or not chosen or not isinstance(branch.test, nodes.Compare):
+        return None
+    param, field = _kind_source(branch.test.left, derived)
+    return FactoryChoice(key, chosen, branch.lineno, external, param, field)
 
 
 def _one_entry_mapping(node: nodes.NodeNG) -> nodes.Dict | None:
@@ -167,7 +192,8 @@ def _mapping_choice(func: nodes.FunctionDef, params: set[str]) -> FactoryChoice 
         entry_key, entry_value = mapping.items[0]
         chosen = _class_name(entry_value)
         if chosen and isinstance(entry_key, nodes.Const):
-            return FactoryChoice(entry_key.as_string(), chosen, mapping.lineno)
+            param, field = _kind_source(key, {})
+            return FactoryChoice(entry_key.as_string(), chosen, mapping.lineno, False, param, field)
     return None
 
 
@@ -177,28 +203,3 @@ def single_choice(func: nodes.FunctionDef) -> FactoryChoice | None:
     if not params:
         return None
     return _if_choice(func, params) or _mapping_choice(func, params)
-
-
-def judge_factory(index: ProjectIndex, relpath: str, func: nodes.FunctionDef, choice: FactoryChoice) -> Verdict:
-    """Rejected when the factory is reached by name, an entry point, a registry or is hardware-specific."""
-    definition = next(
-        (d for d in index.definitions_named(func.name) if d.path == relpath and d.data["line"] == func.lineno),
-        None,
-    )
-    if definition is None:
-        definition = Definition(relpath, index.entries.get(relpath, {}).get("module", ""), "function",
-                                {"name": func.name, "qual": func.qname().rpartition(".")[2], "line": func.lineno,
-                                 "end": func.tolineno, "decorators": []})
-    graph = class_graph(index)
-    named = [definition, definition]
-    for finder in (
-        lambda: hardware_folders(index, named),
-        lambda: entry_points(index, named),
-        lambda: from_strings(index, [definition]),
-        lambda: registries(index, graph, [definition]),
-    ):
-        found = finder()
-        if found:
-            return Verdict(Status.REJECTED, None, found, [], [found])
-    unknown = EXTERNAL_KIND_UNKNOWN if choice.external_kind else KIND_UNKNOWN
-    return Verdict(Status.CANDIDATE, "medium", unknown, [], [unknown])

@@ -1,20 +1,26 @@
 """Open extension mechanisms: ways an abstraction gets implementations the index cannot count.
 
-Each finder returns the mechanism it found, named with the place that shows it, or
-None. When any is found, one implementation inside the repository proves nothing:
-- resolved from a string: the base's, the implementation's or their module's dotted
-  path in code strings, YAML/JSON/TOML, resolver or `import_module` arguments, or
-  their bare class name in configuration or `getattr`;
-- a `*_cls`/`*_class` key named after the abstraction (`worker_cls` for `WorkerBase`) that
-  the reference graph shows choosing among its classes (a class of its family flows
-  into it, or it is read in its package), never a same-named key elsewhere;
-- an entry-point group naming it, or the abstraction's package loading plugins;
-- enumeration through `__subclasses__()`;
-- a registry (`register*` calls or decorators, `*_REGISTRY` tables, `__init_subclass__`);
-- documentation naming it as an extension point or boundary (`design_docs`);
-- a third-party base (the abstraction belongs upstream);
-- parallel hardware folders (`platforms/<vendor>/`, vendor-named modules or classes);
-- an external consumer root (`omni-external-roots`: an out-of-tree plugin or fork) naming it.
+`open_mechanisms(index, named)` asks every finder about an abstraction (`named[0]`)
+and the classes of its family (its implementation, the chain between). Each answer
+is a `Found`: *resolved* (the reference graph, the upstream index or the external
+roots prove the path: the finding is rejected, naming it) or not (a name-only
+mention: the finding stays a candidate, medium, naming it). Resolved:
+- a string names the class or loads its module: a dotted path in code, deploy
+  YAML/JSON/TOML, a resolver or `import_module` argument, `getattr(module, "Name")`,
+  a qualname pattern built over its module (`f"{_PKG}.{name}"`);
+- a `*_cls` slot or a registry with a read path picks it (`class_flows`);
+- an entry-point group names it, or a module of its package loads plugins
+  (`entry_points(group=...)`, `load_*plugins`) and uses the family;
+- `__subclasses__()` on it or an ancestor (the call resolves to one of them);
+- an active design contract or user documentation names it as an extension point
+  (by dotted path, or by a name no other project or upstream class has);
+- an upstream base whose hooks are exactly its abstract methods, or it is
+  assigned over an upstream name (the upstream index);
+- parallel hardware backends: it sits among vendor folders or modules, or its
+  implementation is one vendor's code beside another vendor's;
+- an out-of-tree consumer (`omni-external-roots`) names it.
+A same-named key or parameter elsewhere, the surface's own registration, or a test
+subclass is never evidence (`abstractions` counts test doubles apart).
 """
 
 from __future__ import annotations
@@ -22,25 +28,29 @@ from __future__ import annotations
 import re
 from typing import Callable, Iterable
 
+from pylint_omni.evidence.class_flows import Found, class_slots, registered, subclass_hook_table
 from pylint_omni.evidence.consumers import external_root_consumers
 from pylint_omni.evidence.design_docs import doc_mentions
-from pylint_omni.index.class_graph import ClassGraph
-from pylint_omni.index.graph import graph_of
-from pylint_omni.index.project_index import Definition, ProjectIndex
+from pylint_omni.evidence.upstream_readers import upstream_kinds, upstream_readers
+from pylint_omni.index.class_graph import ClassGraph, abstract_methods, class_graph
+from pylint_omni.index.graph import ReferenceGraph, graph_of
 from pylint_omni.index.paths import Location
+from pylint_omni.index.project_index import Definition, ProjectIndex
+from pylint_omni.index.upstream import upstream_of
 
-STRING_VIAS = frozenset({"str", "dotted", "yaml-value", "yaml-key", "json", "toml", "resolver", "import_module", "fstr", "getattr"})
-# A bare class name in a Python string is often a forward-reference annotation; only
-# configuration and dynamic lookups count for bare names.
+__all__ = ["Found", "open_mechanisms", "loaded_by_string", "entry_point_groups", "hardware_backends", "words_of"]
+
+# How a resolved string reaches code (`graph.resolve`); documentation is judged apart.
+STRING_VIAS = frozenset({"str", "fstr", "yaml-value", "yaml-key", "json", "toml", "resolver", "import_module", "getattr"})
+# A bare class name counts (weakly) only in configuration and dynamic lookups: in Python
+# strings it is most often a forward-reference annotation.
 BARE_NAME_VIAS = frozenset({"yaml-value", "yaml-key", "json", "toml", "resolver", "import_module", "fstr", "getattr"})
-GENERIC_WORDS = frozenset({"base", "abstract", "interface", "protocol", "mixin", "impl", "abc", "generic", "default", "i"})
 PLUGIN_LOADER = re.compile(r"(^|_)entry_points$|^load_\w*plugins?\w*$|^load_plugins")
-REGISTRY_TOKEN = re.compile(r"regist|REGIST")
+REGISTRY_DECORATOR = re.compile(r"regist|REGIST")
 REGISTER_CALL = re.compile(r"^_?register\w*$|\w+_register$")
-REGISTRY_CONSTANT = re.compile(r"^_*[A-Z][A-Z0-9_]*REGISTRY[A-Z0-9_]*$")
 VENDOR_WORDS = frozenset({
-    "cuda", "rocm", "hip", "npu", "xpu", "hpu", "tpu", "cpu", "ascend", "musa", "mlu",
-    "neuron", "gaudi", "mps", "metal", "dcu", "camb", "maca", "habana", "platforms",
+    "cuda", "rocm", "hip", "npu", "gpu", "xpu", "hpu", "tpu", "cpu", "ascend", "musa", "mlu", "neuron",
+    "gaudi", "mps", "metal", "dcu", "camb", "maca", "habana", "dlinfer",
 })
 CAMEL_WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z]|\d|\b|_)|[A-Z]?[a-z]+|\d+")
 
@@ -50,190 +60,225 @@ def words_of(name: str) -> list[str]:
     return [w.lower() for w in CAMEL_WORD.findall(name.replace("_", " "))]
 
 
-def _production_hits(index: ProjectIndex, token: str, vias: frozenset[str]) -> list[str]:
-    return [
-        f"{hit.path}:{hit.line} ({hit.via})" for hit in index.hits(token)
-        if hit.via in vias and index.location(hit.path) is not Location.VALIDATION
-    ]
+def _production(index: ProjectIndex, path: str) -> bool:
+    return index.location(path) is not Location.VALIDATION
 
 
-def _tokens_on_line(index: ProjectIndex, path: str, line: int, vias: frozenset[str] | None = None) -> set[str]:
-    return {
-        tok for tok, occurrences in index.file_occurrences(path)
-        if any(found == line and (vias is None or via in vias) for found, via in occurrences)
-    }
-
-
-def _names_module_itself(index: ProjectIndex, module: str, path: str, line: int) -> bool:
-    """True when a string names `module` itself, not a member of it (`pkg.mod.Other` also records `pkg.mod`)."""
-    return not any(tok.startswith((module + ".", module + ":")) for tok in _tokens_on_line(index, path, line))
-
-
-def from_strings(index: ProjectIndex, named: list[Definition]) -> str | None:
-    for token in dict.fromkeys(d.dotted for d in named):
-        found = _production_hits(index, token, STRING_VIAS)
-        if found:
-            return f"{token} is named by a string at {found[0]}"
+def loaded_by_string(index: ProjectIndex, graph: ReferenceGraph, named: list[Definition]) -> list[Found]:
+    """Strings that resolve to a class of the family or to its module; bare names in config, weaker."""
+    found: list[Found] = []
+    for definition in named:
+        for ref in graph.refs_to(definition.dotted):
+            if ref.via in STRING_VIAS and _production(index, ref.path):
+                return [Found(f"{definition.data['name']} is loaded by name at {ref.path}:{ref.line} ({ref.via})", True)]
     for module in dict.fromkeys(d.module for d in named):
-        # A one-word module name is an ordinary word too: only an import counts for it.
-        vias = STRING_VIAS if "." in module else frozenset({"import_module", "resolver"})
-        for hit in index.hits(module):
-            if hit.via in vias and index.location(hit.path) is not Location.VALIDATION \
-                    and _names_module_itself(index, module, hit.path, hit.line):
-                return f"module {module} is loaded by a string at {hit.path}:{hit.line} ({hit.via})"
+        for ref in graph.refs_to(module):
+            if ref.via not in STRING_VIAS or not _production(index, ref.path):
+                continue
+            # `pkg.mod.Other` in a string also reaches `pkg.mod`: only the module itself loads all of it.
+            if not any(t.startswith(module + ".") for t in graph.targets_on_line(ref.path, ref.line)):
+                return [Found(f"module {module} is loaded by name at {ref.path}:{ref.line} ({ref.via})", True)]
+        for path, line, shape in graph.patterns_over(module):
+            if _production(index, path):
+                return [Found(f"names under {module} are loaded by the pattern '{shape}' at {path}:{line}", True)]
     for definition in named:
-        found = _production_hits(index, definition.data["name"], BARE_NAME_VIAS)
-        if found:
-            return f"{definition.data['name']} is looked up by name at {found[0]}"
-    return None
+        hits = [h for h in graph.name_only(definition.data["name"], {definition.dotted})
+                if h.via in BARE_NAME_VIAS and _production(index, h.path)]
+        if hits:
+            found.append(Found(f"the name {definition.data['name']} appears in {hits[0].path}:{hits[0].line} ({hits[0].via}), "
+                               "which the index cannot resolve to it", False))
+    return found
 
 
-def class_keys(index: ProjectIndex, graph: ClassGraph, named: list[Definition]) -> str | None:
-    """`worker_cls: ...` style keys that choose among *this* abstraction's classes.
-
-    The reference graph's class flows say which classes reach a `*_cls` slot (keyword
-    arguments, dict and YAML keys, `.get` and parameter defaults) and where the slot
-    is read. A slot counts when a class of the abstraction's family flows into it,
-    or when it is read in the abstraction's own package; a same-named key of an
-    unrelated subsystem is a name collision, never evidence.
-    """
-    base = named[0]
-    family = {d.dotted for d in named} | set(graph.descendants(base.dotted))
-    package = base.module.rpartition(".")[0]
-    references = graph_of(index)
-    stems: list[str] = []
-    for definition in named:
-        words = [w for w in words_of(definition.data["name"]) if w not in GENERIC_WORDS]
-        if words:
-            stems += ["_".join(words), words[-1]]
-    for stem in dict.fromkeys(stems):
-        for key in (f"{stem}_cls", f"{stem}_class", f"{stem}_cls_name", f"{stem}_class_name"):
-            flows = [f for f in references.flows(key) if index.location(f.path) is not Location.VALIDATION]
-            for flow in flows:
-                if flow.value.startswith("c:") and flow.value[2:] in family:
-                    return f"the class is chosen by the `{key}` key, which receives {flow.value[2:].rpartition('.')[2]} ({flow.path}:{flow.line})"
-                module = references.module_of_path(flow.path)
-                if flow.how == "read" and (module == base.module or module.rpartition(".")[0] == package):
-                    return f"the class is chosen by the `{key}` key read beside it ({flow.path}:{flow.line})"
-    return None
-
-
-def entry_points(index: ProjectIndex, named: list[Definition]) -> str | None:
-    for definition in named:
-        for token in (definition.dotted, definition.module):
-            for hit in index.hits(token):
-                if not hit.via.startswith("entry-point:"):
-                    continue
-                if token == definition.module and not _names_module_itself(index, token, hit.path, hit.line):
-                    continue
-                return f"entry-point group '{hit.via.partition(':')[2]}' names {token} ({hit.path}:{hit.line})"
-    base = named[0]
-    folder = base.path.rpartition("/")[0] + "/"
-    for path, _ in index.python_files():
-        if path.rpartition("/")[0] + "/" != folder or index.location(path) is Location.VALIDATION:
+def entry_point_groups(index: ProjectIndex, graph: ReferenceGraph, named: list[Definition]) -> list[Found]:
+    """Entry points naming the family; plugin loaders of its package that use the family."""
+    for target in dict.fromkeys([*(d.dotted for d in named), *(d.module for d in named)]):
+        for ref in graph.refs_to(target):
+            if ref.via.startswith("entry-point:"):
+                return [Found(f"entry-point group '{ref.via.partition(':')[2]}' names {target} ({ref.path}:{ref.line})", True)]
+    family = {d.dotted for d in named}
+    folder = named[0].path.rpartition("/")[0] + "/"
+    found: list[Found] = []
+    for path, resolved in graph.resolutions.items():
+        if path.rpartition("/")[0] + "/" != folder or not _production(index, path):
             continue
-        for token, occurrences in index.file_occurrences(path):
-            if PLUGIN_LOADER.search(token) and any(via == "call" for _, via in occurrences):
-                return f"its package loads plugins through `{token}` ({path}:{occurrences[0][0]})"
-    return None
+        for callee, line, *_ in resolved.get("calls", ()):
+            if not PLUGIN_LOADER.search(callee.rpartition(".")[2]):
+                continue
+            where = f"`{callee.rpartition('.')[2]}` ({path}:{line})"
+            if family & set(resolved.get("refs", {})):
+                return [Found(f"its package loads plugins through {where}, in a module that uses it", True)]
+            found.append(Found(f"its package loads plugins through {where}", False))
+    return found[:1]
 
 
-def subclass_enumeration(index: ProjectIndex, graph: ClassGraph, base: Definition) -> str | None:
-    names = {base.data["name"], *(graph.nodes[a].definition.data["name"] for a in graph.ancestors(base.dotted))}
+def subclass_enumeration(index: ProjectIndex, graph: ReferenceGraph, classes: ClassGraph, base: Definition) -> list[Found]:
+    """`__subclasses__()` called on the base or an ancestor (resolved on that line, or inside the base)."""
+    lineage = {base.dotted, *classes.ancestors(base.dotted)}
+    names = {classes.nodes[d].definition.data["name"] for d in lineage if d in classes.nodes}
+    found: list[Found] = []
     for hit in index.hits("__subclasses__"):
-        if index.location(hit.path) is Location.VALIDATION:
+        if not _production(index, hit.path):
             continue
+        where = f"__subclasses__() at {hit.path}:{hit.line}"
         inside = hit.path == base.path and base.data["line"] <= hit.line <= base.data["end"]
-        if inside or names & _tokens_on_line(index, hit.path, hit.line):
-            return f"subclasses are enumerated with __subclasses__() at {hit.path}:{hit.line}"
-    return None
+        if inside or lineage & graph.targets_on_line(hit.path, hit.line):
+            return [Found(f"its subclasses are enumerated with {where}", True)]
+        if names & {tok for tok, occ in index.file_occurrences(hit.path) if any(line == hit.line for line, _ in occ)}:
+            found.append(Found(f"a class named like it enumerates its subclasses with {where}", False))
+    return found[:1]
 
 
-def registries(index: ProjectIndex, graph: ClassGraph, named: list[Definition]) -> str | None:
-    base = named[0]
-    hooks = [m for m in base.data.get("methods", []) if m == "__init_subclass__" or m.startswith("register")]
-    if hooks:
-        return f"{base.data['name']}.{hooks[0]} registers subclasses"
-    dotted = {d.dotted for d in named}
-    for path, registry in index.registries():
-        for entry in registry.get("entries", []):
-            target = entry.get("target") or ""
-            if not target:
-                continue
-            hit = any(d.endswith("." + target) or d == target for d in dotted) if entry.get("suffix") else graph.lookup(target) in dotted
-            if hit:
-                return f"registered in {registry['name']} ({path}:{entry['line']})"
+def registry_mechanisms(index: ProjectIndex, graph: ReferenceGraph, named: list[Definition]) -> list[Found]:
+    """Registries holding the family (resolved when read), subclass-registering bases, name-only registrations."""
+    hook = subclass_hook_table(graph, named[0])
+    found = [hook] if hook is not None else []
+    found += registered(index, graph, named)
     for definition in named:
-        decorators = [d for d in definition.data.get("decorators", []) if REGISTRY_TOKEN.search(d)]
-        if decorators:
-            return f"{definition.data['name']} is registered by @{decorators[0]} ({definition.path}:{definition.data['line']})"
-        for hit in index.hits(definition.data["name"]):
-            if hit.via in ("import", "all", "doc") or index.location(hit.path) is Location.VALIDATION:
+        decorators = [d for d in definition.data.get("decorators", []) if REGISTRY_DECORATOR.search(d)]
+        if decorators and not found:
+            found.append(Found(f"{definition.data['name']} carries @{decorators[0]}, a registration the index cannot follow", False))
+        for ref in graph.refs_to(definition.dotted):
+            if ref.via != "load" or not _production(index, ref.path):
                 continue
-            calls = _tokens_on_line(index, hit.path, hit.line, frozenset({"call"}))
-            names = _tokens_on_line(index, hit.path, hit.line, frozenset({"name"}))
-            if any(REGISTER_CALL.match(t) for t in calls) or any(REGISTRY_CONSTANT.match(t) for t in names):
-                return f"{definition.data['name']} is fed to a registry at {hit.path}:{hit.line}"
-    return None
+            calls = [tok for tok, occ in index.file_occurrences(ref.path)
+                     if REGISTER_CALL.match(tok) and any(line == ref.line and via == "call" for line, via in occ)]
+            if calls:
+                found.append(Found(f"{definition.data['name']} is passed to {calls[0]}() at {ref.path}:{ref.line}, "
+                                   "which the index cannot follow to a registry", False))
+                break
+    return sorted(found, key=lambda f: not f.resolved)
 
 
-def documented_extension_point(index: ProjectIndex, base: Definition) -> str | None:
-    for mention in doc_mentions(index, base.data["name"]):
-        if mention.extension_wording:
-            where = "an active design contract" if mention.design else "documentation"
-            return f"{where} names it as an extension point or boundary ({mention.describe()})"
-    return None
+def documented_extension_point(index: ProjectIndex, graph: ReferenceGraph, base: Definition) -> list[Found]:
+    """Active design contracts and user documentation that name the base as an extension point."""
+    name = base.data["name"]
+    dotted_docs = {(r.path, r.line) for r in graph.refs_to(base.dotted) if r.via == "doc"}
+    unique = sum(1 for d in index.definitions_named(name) if d.kind == "class") == 1
+    found: list[Found] = []
+    for mention in doc_mentions(index, name):
+        if not mention.extension_wording:
+            continue
+        where = "an active design contract" if mention.design else "the documentation"
+        text = f"{where} names it as an extension point ({mention.describe()})"
+        if (mention.path, mention.line) in dotted_docs or (unique and not upstream_of(index).classes_named(name)):
+            return [Found(text, True)]
+        found.append(Found(f"{text}, by a name other classes share", False))
+    return found[:1]
 
 
-def upstream_base(graph: ClassGraph, base: Definition) -> str | None:
-    upstream = graph.upstream_bases(base.dotted)
-    if upstream:
-        return f"it extends the third-party {upstream[0]} (the abstraction belongs upstream)"
-    return None
+def upstream_hooks(index: ProjectIndex, base: Definition) -> list[Found]:
+    """The interface is upstream's: every abstract method is a hook of an indexed upstream base, or the
+    base is assigned over an upstream name (upstream code then creates or extends it)."""
+    kinds = upstream_kinds(index, base.dotted)
+    for kind, why in kinds.why.items():
+        if why.startswith("assigned over"):
+            return [Found(f"upstream code uses it in place of {kind} ({why})", True)]
+    methods = abstract_methods(base.data)
+    if not methods or not kinds.classes:
+        return []
+    hooks = []
+    for method in methods:
+        readers = upstream_readers(index, base.dotted, method)
+        if not readers:
+            return []
+        hooks.append(readers[0])
+    ref, why = hooks[0]
+    names = ", ".join(methods[:3])
+    return [Found(f"its abstract methods ({names}) are hooks of upstream code ({ref.describe()}: {why})", True)]
 
 
-def hardware_folders(index: ProjectIndex, named: list[Definition]) -> str | None:
-    """Hardware-specific code, or a backend layer with vendor folders beside it."""
-    for definition in named:
-        folders = definition.path.split("/")[:-1]
-        stem_words = definition.path.rpartition("/")[2].rsplit(".", 1)[0].lower().split("_")
-        vendor = next((w for w in [*folders, *stem_words, *words_of(definition.data["name"])] if w.lower() in VENDOR_WORDS), None)
-        if vendor == "platforms":
-            return f"{definition.path} lives under platforms/: hardware vendors plug in in parallel"
-        if vendor:
-            return f"{definition.path} is hardware-specific code ('{vendor}'): other vendors plug in in parallel"
-    base_folder = named[0].path.rpartition("/")[0]
-    impl_parent = named[1].path.rpartition("/")[0].rpartition("/")[0]
-    for folder in dict.fromkeys((base_folder, impl_parent)):
+def _vendor_of(child: str, folder: bool) -> tuple[str, str] | None:
+    """(vendor, the rest of the name) of a folder named for a vendor (`cuda/`) or a module named
+    `<vendor>_<rest>` / `<rest>_<vendor>` (`npu_model_runner`); None otherwise."""
+    name = child.lower()
+    if folder:
+        return (name, "") if name in VENDOR_WORDS else None
+    head, _, rest = name.partition("_")
+    if head in VENDOR_WORDS and rest:
+        return head, rest
+    rest, _, tail = name.rpartition("_")
+    return (tail, rest) if tail in VENDOR_WORDS and rest else None
+
+
+def _vendor_children(index: ProjectIndex, folder: str) -> list[tuple[str, str, str]]:
+    """(vendor, rest, child path) of the vendor folders and modules directly inside `folder`."""
+    memo: dict[str, list[tuple[str, str, str]]] = index.derived.setdefault("vendor_children", {})
+    if folder not in memo:
         prefix = f"{folder}/" if folder else ""
-        for path in index.entries:
-            child = path[len(prefix):].partition("/")[0] if path.startswith(prefix) and "/" in path[len(prefix):] else ""
-            if child in VENDOR_WORDS and child != "platforms":
-                return f"vendor backends live beside it in {prefix}{child}/: other vendors plug in in parallel"
-    return None
+        children: dict[str, tuple[str, str, str]] = {}
+        for path, entry in index.entries.items():
+            if not path.startswith(prefix) or entry.get("kind") != "python":
+                continue
+            child, slash, _ = path[len(prefix):].partition("/")
+            found = _vendor_of(child if slash else child.removesuffix(".py"), bool(slash))
+            if found and child not in children:
+                children[child] = (*found, prefix + child)
+        memo[folder] = list(children.values())
+    return memo[folder]
 
 
-def outside_consumer(index: ProjectIndex, base: Definition) -> str | None:
+def _parallel_to(index: ProjectIndex, folder: str, vendor: str, rest: str) -> str | None:
+    """Another vendor's folder, or its module of the same name, inside `folder`."""
+    return next((path for other, other_rest, path in _vendor_children(index, folder)
+                 if other != vendor and other_rest in ("", rest)), None)
+
+
+def hardware_backends(index: ProjectIndex, named: list[Definition]) -> list[Found]:
+    """Parallel hardware backends: vendor folders beside the base, or one vendor's implementation
+    (a vendor folder or `<vendor>_x.py`) beside another vendor's."""
+    base_folder = named[0].path.rpartition("/")[0]
+    folders = [path for _, rest, path in _vendor_children(index, base_folder) if not rest]
+    inside = any(d.path.startswith(f + "/") for f in folders for d in named[1:])
+    if len(folders) >= 2 or (folders and inside):
+        return [Found(f"vendor backends live beside it ({', '.join(sorted(folders)[:2])}): other hardware plugs in "
+                      "in parallel", True)]
+    for definition in named[1:]:
+        parts = definition.path.split("/")
+        for depth in range(len(parts) - 1, -1, -1):
+            if f"{named[0].path}/".startswith("/".join(parts[: depth + 1]) + ("/" if depth < len(parts) - 1 else "")):
+                break  # the base is that vendor's own code too: an abstraction inside one backend
+            found = _vendor_of(parts[depth].removesuffix(".py"), depth < len(parts) - 1)
+            other = _parallel_to(index, "/".join(parts[:depth]), *found) if found else None
+            if found and other:
+                return [Found(f"{definition.data['name']} is {found[0]} code ({definition.path}) beside another "
+                              f"vendor's ({other}): hardware backends in parallel", True)]
+    return []
+
+
+def outside_consumer(index: ProjectIndex, base: Definition) -> list[Found]:
     """An out-of-tree plugin or fork (an external consumer root) that names the abstraction."""
     for token in (base.dotted, base.data["name"]):
         found = external_root_consumers(index, token)
         if found:
-            return f"an external consumer root uses it: {found[0].describe()}"
-    return None
+            return [Found(f"code outside this repository uses it: {found[0].describe()}", True)]
+    return []
 
 
-def open_mechanisms(index: ProjectIndex, graph: ClassGraph, base: Definition, implementation: Definition) -> list[str]:
-    """Every open extension mechanism found for `base` and its single `implementation`."""
-    named = [base, implementation]
-    finders: Iterable[Callable[[], str | None]] = (
-        lambda: entry_points(index, named),
-        lambda: from_strings(index, named),
-        lambda: registries(index, graph, named),
-        lambda: subclass_enumeration(index, graph, base),
-        lambda: class_keys(index, graph, named),
-        lambda: documented_extension_point(index, base),
-        lambda: upstream_base(graph, base),
-        lambda: hardware_folders(index, named),
+def open_mechanisms(index: ProjectIndex, named: list[Definition]) -> list[Found]:
+    """Every way `named[0]` (with its family `named[1:]`) can get implementations the index cannot count.
+
+    The first resolved mechanism alone (the caller rejects, naming it), else every
+    unresolved one (the caller names them as doubts).
+    """
+    graph, classes = graph_of(index), class_graph(index)
+    base = named[0]
+    family = {d.dotted for d in named} | set(classes.descendants(base.dotted)) if base.dotted in classes.nodes else {d.dotted for d in named}
+    finders: Iterable[Callable[[], list[Found]]] = (
+        lambda: entry_point_groups(index, graph, named),
+        lambda: class_slots(index, graph, family),
+        lambda: loaded_by_string(index, graph, named),
+        lambda: registry_mechanisms(index, graph, named),
+        lambda: subclass_enumeration(index, graph, classes, base) if base.kind == "class" else [],
+        lambda: documented_extension_point(index, graph, base),
+        lambda: upstream_hooks(index, base) if base.kind == "class" else [],
+        lambda: hardware_backends(index, named),
         lambda: outside_consumer(index, base),
     )
-    return [found for found in (finder() for finder in finders) if found]
+    found: list[Found] = []
+    for finder in finders:
+        for item in finder():
+            if item.resolved:
+                return [item]  # one resolved path is enough to reject
+            found.append(item)
+    return found

@@ -24,6 +24,10 @@ def make_sampler(kind: str) -> GreedySampler:
     raise ValueError(f"unknown sampler kind {kind!r}")
 
 
+def default_sampler() -> GreedySampler:
+    return make_sampler("greedy")
+
+
 def make_ranked_sampler(kind: str, k: int = 4) -> GreedySampler | TopKSampler:
     """Trap: two choices, a real factory."""
     if kind == "greedy":

@@ -1,4 +1,4 @@
-from good import Clock
+from bad import Clock
 
 
 class FakeClock(Clock):

@@ -1,0 +1,1 @@
+"""A stand-in upstream framework (read by the upstream index, never imported)."""

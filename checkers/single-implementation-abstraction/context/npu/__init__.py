@@ -1,0 +1,1 @@
+"""NPU kernels; the NPU runner ships in an out-of-tree plugin."""

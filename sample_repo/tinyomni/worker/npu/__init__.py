@@ -1,0 +1,1 @@
+"""NPU kernels; the NPU model runner itself ships in the out-of-tree NPU plugin."""
