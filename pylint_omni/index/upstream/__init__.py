@@ -8,7 +8,7 @@ files and summarised (`package`), cached per distribution name and version, and
 loaded only when a question about it is asked.
 
 Public API: `upstream_of`, `UpstreamIndex` (`packages`, `unknowns`, `classes_named`,
-`ancestors`, `attribute_uses`, `op_uses`, `package`), `UpstreamPackage` (`facts()` for
+`ancestors`, `attribute_uses`, `reading_attribute`, `op_uses`, `package`), `UpstreamPackage` (`facts()` for
 the per-file facts), and the records `UpstreamRef`, `UpstreamClass`, `Located`.
 """
 

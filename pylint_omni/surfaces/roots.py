@@ -1,0 +1,124 @@
+"""Where the walk starts: production roots, validation roots, and names users outside may reach.
+
+Production roots:
+- configuration and packaging files (YAML, TOML, JSON, `setup.cfg`): every
+  qualname, console script and entry point they name (their references);
+- modules that run on their own: a top-level package (what users import), a
+  module outside any package (a script), a module with an `if __name__ ==
+  "__main__":` block, a `__main__` module;
+- the public API of a top-level package: what its `__init__` imports, lazily
+  exports or lists in `__all__` (a library's users call it);
+- the targets of registry entries (`index.registries()`): registered code is
+  judged, entry by entry, by `unused-registry-entry`;
+- the extra roots the user declares (`omni-extra-roots`: globs of paths, or
+  patterns of dotted names), as knip's `entry`.
+Validation roots: every surface of a validation file (tests, benchmarks, examples,
+tools) and what docs and other validation files name. Archived design pages are
+history, not roots.
+Names a subpackage lists in `__all__` may be used by outside code: such surfaces are
+candidates of medium confidence at most (`capped`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
+
+from pylint_omni.evidence.contracts import contracts_of
+from pylint_omni.index.graph import ReferenceGraph
+from pylint_omni.index.paths import Location, glob_match
+from pylint_omni.index.project_index import ProjectIndex
+from pylint_omni.surfaces.edges import Edges
+from pylint_omni.surfaces.table import SURFACE_FACTS, SurfaceTable
+
+
+@dataclass
+class Roots:
+    """The roots of both walks, and the surfaces outside users may reach."""
+
+    production: list[tuple[str, str]] = field(default_factory=list)
+    production_owners: list[str] = field(default_factory=list)
+    validation: list[tuple[str, str]] = field(default_factory=list)
+    validation_owners: list[str] = field(default_factory=list)
+    capped: dict[str, str] = field(default_factory=dict)
+    registered: dict[str, list[str]] = field(default_factory=dict)  # registry name -> the surfaces it registers
+
+
+def _exports(index: ProjectIndex, graph: ReferenceGraph, table: SurfaceTable, module: str, rel: str) -> list[str]:
+    """Surfaces a package's `__init__` exports: imports, aliases, lazy exports and `__all__` names."""
+    links = index.facts(rel).get("links") or {}
+    names = [n for n, (kind, _) in (links.get("bindings") or {}).items() if kind in ("import", "alias") and n != "*"]
+    names += list((links.get("lazy") or {}).keys()) + list(links.get("all") or [])
+    found = []
+    for name in dict.fromkeys(names):
+        target = graph.resolve(f"{module}.{name}")
+        if target.dotted in table.surfaces:
+            found.append(target.dotted)
+    return found
+
+
+def _module_roots(index: ProjectIndex, graph: ReferenceGraph, table: SurfaceTable, roots: Roots) -> None:
+    for rel, module in table.module_of_path.items():
+        surface = table.surfaces.get(module)
+        if surface is None or not surface.production:
+            continue
+        extra = index.extra(rel, SURFACE_FACTS) or {}
+        why = None
+        if module.rpartition(".")[2] == "__main__" or extra.get("main"):
+            why = "runs as a script (__main__)"
+        elif surface.container is None:
+            why = "a top-level package users import" if rel.endswith("__init__.py") else "a module outside any package (a script)"
+        if why is not None:
+            roots.production.append((module, why))
+        if rel.endswith("__init__.py"):
+            exported = _exports(index, graph, table, module, rel)
+            if surface.container is None:
+                roots.production += [(d, f"public API of {module}") for d in exported]
+            else:
+                for dotted in exported:
+                    roots.capped.setdefault(dotted, f"exported by {module}: code outside may import it")
+
+
+def _registry_roots(index: ProjectIndex, graph: ReferenceGraph, table: SurfaceTable, roots: Roots) -> None:
+    for rel, registry in index.registries():
+        if index.location(rel) is not Location.PRODUCTION:
+            continue
+        for entry in registry["entries"]:
+            target = entry.get("target")
+            if not target:
+                continue
+            definition = index.resolve_target(target, entry.get("suffix", False))
+            dotted = definition.dotted if definition is not None else graph.resolve(target.replace(":", ".")).dotted
+            if dotted in table.surfaces:
+                roots.production.append((dotted, f"registered in {registry['name']} ({rel}:{entry['line']}); judged by unused-registry-entry"))
+                roots.registered.setdefault(f"{rel}:{registry['name']}", []).append(dotted)
+
+
+def _extra_roots(index: ProjectIndex, table: SurfaceTable, roots: Roots) -> None:
+    patterns = index.settings.extra_roots
+    if not patterns:
+        return
+    for dotted, surface in table.surfaces.items():
+        for pattern in patterns:
+            by_path = "/" in pattern or pattern.endswith(".py")
+            if (by_path and surface.kind in ("module", "class", "function") and glob_match(surface.path, pattern)) or (
+                not by_path and fnmatchcase(dotted, pattern)
+            ):
+                roots.production.append((dotted, f"an extra root (omni-extra-roots: {pattern})"))
+                break
+
+
+def find_roots(index: ProjectIndex, graph: ReferenceGraph, table: SurfaceTable, edges: Edges) -> Roots:
+    """Both walks' roots (see the module docstring)."""
+    roots = Roots()
+    history = contracts_of(index).history
+    for owner, rel in edges.files.items():
+        if rel in history:
+            continue
+        production = index.location(rel) is Location.PRODUCTION and index.entries[rel].get("kind") != "doc"
+        (roots.production_owners if production else roots.validation_owners).append(owner)
+    _module_roots(index, graph, table, roots)
+    _registry_roots(index, graph, table, roots)
+    _extra_roots(index, table, roots)
+    roots.validation = [(d, "validation code") for d, s in table.surfaces.items() if not s.production]
+    return roots

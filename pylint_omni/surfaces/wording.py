@@ -1,0 +1,86 @@
+"""The words of the two messages and of their report entries (what, the fix, one evidence clause)."""
+
+from __future__ import annotations
+
+from pylint_omni.evidence.benefit import Benefit, BenefitKind
+from pylint_omni.evidence.consumers import listed
+from pylint_omni.evidence.findings import FindingDetails
+from pylint_omni.evidence.wording import evidence_clause, short_message
+from pylint_omni.surfaces.analysis import DEAD, SurfaceAnalysis
+from pylint_omni.surfaces.verdicts import Judged, label_of, short_name
+
+MAX_NAMED = 3
+MICRO_LINES = 4  # a lone surface this small is bundled with its kind in the report
+
+
+def _names(analysis: SurfaceAnalysis, dotted: list[str]) -> str:
+    shown = ", ".join(short_name(analysis, d) for d in dotted[:MAX_NAMED])
+    return shown + (f" and {len(dotted) - MAX_NAMED} more" if len(dotted) > MAX_NAMED else "")
+
+
+def message(analysis: SurfaceAnalysis, judged: Judged, shadowed_by: int = 0) -> str:
+    """The one-line message of a judged chain."""
+    chain = judged.chain
+    root = analysis.table.surfaces[chain.root]
+    name = short_name(analysis, chain.root).partition("@")[0]
+    label = judged.label
+    clause = evidence_clause(judged.verdict)
+    if judged.status != DEAD:
+        users = judged.validation
+        where = "examples" if judged.kind == "example-only" else "the docs" if judged.kind == "docs-only" else "tests"
+        what = f"{label} {name} is used only by {where}" + (f" ({users[0].path})" if users else "")
+        if judged.verdict.confidence == "high":
+            extra = f" and the {len(judged.tests_going)} tests that exist only for it" if judged.tests_going else ""
+            return short_message(what, f"delete it{extra} ({chain.lines + judged.test_lines} lines)", clause if users else "reached only from validation code")
+        return short_message(what, "decide whether it is supported API; if not, delete it and them", clause)
+    if root.kind == "shadowed":
+        what = f"{label} {name} (line {root.line}) is replaced by a later definition of the same name" + (
+            f" (line {shadowed_by})" if shadowed_by else "")
+        return short_message(what, "delete it: it never runs", "Python keeps the last definition")
+    verb = "is never raised or caught" if label == "Exception class" else "has no consumer"
+    if chain.overrides:
+        what = f"{label} {name} and its {len(chain.overrides)} overrides ({_names(analysis, chain.overrides)}) have no caller"
+    elif chain.cycle:
+        what = f"{label} {name} and {_names(analysis, chain.members)} only use each other"
+    elif chain.members:
+        what = f"{label} {name} {verb}, nor {_names(analysis, chain.members)} that only it uses"
+    else:
+        what = f"{label} {name} {verb}"
+    fix = "delete it" if not (chain.members or chain.overrides) else "delete them"
+    if judged.kind == "missing-root":
+        fix = "delete them, or declare the root that loads it in omni-extra-roots"
+    return short_message(what, f"{fix} ({chain.lines} lines)", clause)
+
+
+def details(analysis: SurfaceAnalysis, judged: Judged, relpath: str) -> FindingDetails:
+    """The report's entry: every surface of the chain, the simplification, benefit and risk."""
+    chain = judged.chain
+    table = analysis.table
+    surfaces = [
+        f"{table.surfaces[d].path}:{table.surfaces[d].line} {label_of(analysis, table.surfaces[d]).lower()} "
+        f"{short_name(analysis, d)} ({table.surfaces[d].lines} lines)"
+        for d in [*chain.units, *chain.overrides]
+    ]
+    root = table.surfaces[chain.root]
+    lines = chain.lines + judged.test_lines
+    what = f"{judged.label.lower()} {short_name(analysis, chain.root)}"
+    if judged.status == DEAD:
+        simplification = f"Delete the {what}" + (f" and the {len(surfaces) - 1} surfaces that go with it" if len(surfaces) > 1 else "")
+        risk = ("Code outside this repository (plugins, forks, user scripts) may import it; "
+                "`python -m pylint_omni explain` lists every mention that was checked.")
+    else:
+        users = listed(judged.validation) if judged.validation else "validation code"
+        simplification = (f"Delete the {what} and the validation code that exists only for it ("
+                          f"{', '.join(short_name(analysis, t) for t in judged.tests_going) or 'none found'}); "
+                          f"the other consumers ({users}) stop using it")
+        risk = "If the surface is a supported API, document it instead; run the tests that named it before deleting them."
+    benefit = Benefit(
+        lines, BenefitKind.API,
+        f"{lines} lines: {len(surfaces)} surface(s)" + (f" plus {judged.test_lines} lines of tests" if judged.test_lines else ""),
+        micro=lines <= MICRO_LINES and len(surfaces) == 1,
+        bundle=f"unused {judged.label.lower()}" if judged.status == DEAD else f"test-only {judged.label.lower()}",
+        scope=short_name(analysis, root.container) if root.container and table.surfaces[root.container].kind == "class" else relpath,
+    )
+    subject = chain.root.partition("@")[0] + (" (shadowed)" if root.kind == "shadowed" else "")
+    proof = "; ".join([judged.verdict.reason, *judged.doubts[1:]]) if judged.doubts else judged.verdict.reason
+    return FindingDetails(surfaces, simplification + ".", benefit, risk, [root.name], proof=proof, subject=subject, kind=judged.kind)
