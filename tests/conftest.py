@@ -30,6 +30,8 @@ OMNI_SYMBOLS = (
     "duplicated-state-field",
     "redundant-tensor-materialization",
     "redundant-payload-conversion",
+    "unused-surface",
+    "test-only-surface",
 )
 
 

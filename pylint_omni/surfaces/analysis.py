@@ -67,8 +67,8 @@ def _drop_registry_patterns(table: SurfaceTable, edges: Edges, roots: Roots) -> 
 
 
 def _emptied_modules(index: ProjectIndex, graph: ReferenceGraph, table: SurfaceTable, roots: Roots,
-                     dead: set[str], test_only: set[str]) -> list[str]:
-    """Imported modules none of whose definitions production uses: the module goes with them.
+                     dead: set[str]) -> list[str]:
+    """Imported modules none of whose definitions anything uses: the module goes with them.
 
     Not a package `__init__`, a root (a script, an entry point), nor a module whose
     import does something (registers entries, assigns over another module's names)."""
@@ -80,7 +80,7 @@ def _emptied_modules(index: ProjectIndex, graph: ReferenceGraph, table: SurfaceT
         if (not surface.production or rel.endswith("__init__.py") or module in rooted or module in dead
                 or not any(table.surfaces[c].kind != "module" for c in children)):
             continue
-        if not all(c in dead or c in test_only for c in children if table.surfaces[c].kind != "module"):
+        if not all(c in dead for c in children if table.surfaces[c].kind != "module"):
             continue
         if index.facts(rel).get("registries") or graph.resolutions.get(rel, {}).get("subst"):
             continue
@@ -107,8 +107,10 @@ def analysis_of(index: ProjectIndex) -> SurfaceAnalysis:
     production = [d for d, s in table.surfaces.items() if s.production]
     dead = {d for d in production if d not in reach.phase}
     test_only = {d for d in production if reach.phase.get(d) == VALIDATION}
-    for module in _emptied_modules(index, graph, table, roots, dead, test_only):
-        (dead if all(c in dead for c in table.children[module]) else test_only).add(module)
+    dead.update(_emptied_modules(index, graph, table, roots, dead))
+    # A module only tests import is judged by its definitions: each has its own evidence (one may be documented).
+    test_only -= {m for m in test_only if table.surfaces[m].kind == "module"
+                  and any(table.surfaces[c].kind != "module" for c in table.children.get(m, ()))}
     for status, members in ((DEAD, dead), (TEST_ONLY, test_only)):
         for chain in find_chains(table, edges, reach, members):
             found.chains[chain.root] = (status, chain)

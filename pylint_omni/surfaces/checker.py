@@ -14,11 +14,15 @@ from pylint.lint import PyLinter
 
 from pylint_omni.evidence.checker import OmniChecker
 from pylint_omni.index.paths import Location
-from pylint_omni.surfaces.analysis import DEAD, analysis_of
+from pylint_omni.index.project_index import ProjectIndex
+from pylint_omni.surfaces.analysis import DEAD, SurfaceAnalysis, analysis_of
+from pylint_omni.surfaces.chains import Chain
+from pylint_omni.surfaces.events import judge_events
+from pylint_omni.surfaces.routes import judge_routes
 from pylint_omni.surfaces.scan import scan_surface_facts
 from pylint_omni.surfaces.table import SURFACE_FACTS
 from pylint_omni.surfaces.verdicts import judge_chain
-from pylint_omni.surfaces.wording import details, message
+from pylint_omni.surfaces.wording import details, event_wording, message, route_wording
 
 SCANNERS = {SURFACE_FACTS: scan_surface_facts}
 UNUSED, TEST_ONLY = "unused-surface", "test-only-surface"
@@ -57,11 +61,29 @@ class UnusedSurfaceChecker(OmniChecker):
             return
         analysis = analysis_of(index)
         chains = analysis.chains_in(relpath)
-        if not chains:
+        facts = index.extra(relpath, SURFACE_FACTS) or {}
+        routes = judge_routes(index, analysis, relpath)
+        events = judge_events(index, relpath, facts.get("events", []))
+        if not (chains or routes or events):
             return
         positions: dict[int, nodes.NodeNG] = {}
         for definition in node.nodes_of_class(DEFINITIONS):
             positions.setdefault(definition.fromlineno, definition)
+        self._chains(node, index, analysis, relpath, chains, positions)
+        for route in routes:
+            at = positions.get(analysis.table.surfaces[route.function].line)
+            if at is not None:
+                text, gain = route_wording(analysis, route)
+                self.emit(route.symbol, at, route.verdict, (text,), gain)
+        assignments = {a.fromlineno: a for a in node.nodes_of_class(nodes.Assign)}
+        for event in events:
+            at = assignments.get(event.line)
+            if at is not None:
+                text, gain = event_wording(index, relpath, event)
+                self.emit(UNUSED, at, event.verdict, (text,), gain)
+
+    def _chains(self, node: nodes.Module, index: ProjectIndex, analysis: SurfaceAnalysis, relpath: str,
+                chains: list[tuple[str, Chain]], positions: dict[int, nodes.NodeNG]) -> None:
         shadowing = {row[1]: row[3] for row in (index.extra(relpath, SURFACE_FACTS) or {}).get("shadowed", [])}
         for status, chain in chains:
             root = analysis.table.surfaces[chain.root]

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 
 from pylint_omni.evidence.upstream_readers import upstream_kinds, upstream_readers
 from pylint_omni.index.class_graph import ClassGraph, class_graph
+from pylint_omni.index.graph import graph_of
 from pylint_omni.index.paths import Location
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.index.upstream import upstream_of
@@ -90,6 +91,8 @@ class Conventions:
         self._decorators: dict[str, str] = {}
         self._upstream_methods: dict[str, list[tuple[str, frozenset[str]]]] | None = None
         self._structural: dict[str, dict[str, str]] = {}
+        self._imported: dict[str, bool] = {}
+        self._substituted = frozenset(value for _, value, _, _ in graph_of(index).substitutions()) if self.upstream.found else frozenset()
 
     def kinds(self, class_dotted: str) -> ClassKinds:
         found = self._kinds.get(class_dotted)
@@ -155,7 +158,7 @@ class Conventions:
         for base in kinds.stdlib:
             if hasattr(base, method):
                 return f"overrides {base.__module__}.{base.__qualname__}.{method}"
-        facing = upstream_kinds(self.index, class_dotted).classes if self.upstream.found else []
+        facing = upstream_kinds(self.index, class_dotted).classes if kinds.upstream or self._stands_in(class_dotted) else []
         if facing:
             readers = upstream_readers(self.index, class_dotted, method)
             if readers:
@@ -208,7 +211,18 @@ class Conventions:
         return found
 
     def _imported_in_production(self, name: str) -> bool:
-        return any(hit.via == "import" and self.index.location(hit.path) is Location.PRODUCTION for hit in self.index.hits(name))
+        found = self._imported.get(name)
+        if found is None:
+            found = self._imported[name] = any(
+                hit.via == "import" and self.index.location(hit.path) is Location.PRODUCTION for hit in self.index.hits(name))
+        return found
+
+    def _stands_in(self, class_dotted: str) -> bool:
+        """The class or a project base is assigned over an upstream name (`upstream_mod.X = OmniX`)."""
+        if not self._substituted:
+            return False
+        lineage = [class_dotted, *(self.graph.ancestors(class_dotted) if class_dotted in self.graph.nodes else [])]
+        return any(c in self._substituted for c in lineage)
 
     def cap(self, class_dotted: str, method: str) -> str | None:
         """Why this method may be called from outside though nothing here calls it (medium at most)."""

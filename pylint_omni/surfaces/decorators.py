@@ -9,8 +9,10 @@
 - *register*: anything else (`@pytest.fixture`, `@field_validator`, `@app.on_event`,
   `@atexit.register`, `@CustomOp.register("x")`, a framework's decorator the
   index cannot read): the decorator hands the surface to a framework, which calls it.
-A project decorator that fills a registry is seen by the registries facts (its
-targets are roots); other project decorators are transparent.
+A project decorator is transparent (a wrapper) unless its name says it hands the
+function on (`@REGISTRY.register_module()`, `@register_x`, `@add_hook`, `@on_event`):
+a registry the registries facts cannot key (no key, the class name as key) still
+reaches what it registers.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ TRANSPARENT = frozenset({
     "custom_fwd", "custom_bwd", "autocast", "unused", "ignore", "functools", "cached", "typecheck",
 })
 ROUTE_METHODS = frozenset({"get", "post", "put", "delete", "patch", "head", "options", "route", "websocket", "api_route"})
+HANDS_ON = re.compile(r"regist|^add_|hook|plugin|^on_|listen|subscribe|handler|command|callback|export", re.IGNORECASE)
 ROUTE = re.compile(r"^[\w.]+\.(" + "|".join(sorted(ROUTE_METHODS)) + r")\(\s*(?:path\s*=\s*)?['\"](/[^'\"]*)['\"]")
 
 
@@ -45,6 +48,8 @@ def classify(text: str, imports: dict[str, str], local_names: frozenset[str], to
     tail = decorator_tail(text)
     if tail in TRANSPARENT:
         return "transparent"
+    if HANDS_ON.search(tail):
+        return "register"
     head = text.partition("(")[0].partition(".")[0].strip()
     if head in local_names:
         return "transparent"

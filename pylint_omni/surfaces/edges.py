@@ -12,8 +12,10 @@ decorators, which run when their container runs, by the container) and becomes:
 A mention of a surface's name that the graph did not resolve on that line — an
 attribute on an object of unknown class, `getattr(x, "name")`, a string, a YAML
 value — is a *name mention*: weaker, but a method named so may be the one called.
-Qualnames built over a module (`f"{_PROC}.{name}"`) and attribute names built at run
-time (`getattr(self, f"_on_{kind}")`) reach every surface they can produce.
+Qualnames built over a module (`f"{_PROC}.{name}"`), attribute names built at run
+time (`getattr(self, f"_on_{kind}")`) and computed imports with a known head
+(`import_module(f"{__name__}.{name}")`, a walk over `__path__`) reach every surface
+they can produce.
 Files other than Python (YAML, TOML, docs) own their references as `file:<path>`.
 """
 
@@ -43,6 +45,7 @@ class Outgoing:
     bare: set[str] = field(default_factory=set)  # bare-name mentions (never a method)
     prefixes: set[str] = field(default_factory=set)  # method-name prefixes built at run time
     patterns: set[tuple[str, str]] = field(default_factory=set)  # (module, qualname shape) built over a module
+    module_prefixes: set[str] = field(default_factory=set)  # computed imports: any module starting so may load
 
 
 @dataclass
@@ -77,40 +80,66 @@ class _FileReader:
         self.table = table
         self.edges = edges
         self.names = names
+        self._mapped: dict[tuple[str, bool], tuple[str, str, str] | None] = {}
+
+    def mapping(self, target: str, imported: bool) -> tuple[str, str, str] | None:
+        """What one resolved target is, memoised: `("node", dotted, "")`, `("member", class, name)`, or None
+        when it reaches no project surface or class member (an attribute of a function's result, of a
+        third-party class: the name may still be ours). An import reaches the imported module."""
+        key = (target, imported)
+        if key in self._mapped:
+            return self._mapped[key]
+        found: tuple[str, str, str] | None = None
+        surface = self.table.surfaces.get(target)
+        if imported:
+            module = module_of(self.table, target)
+            found = ("node", module, "") if module is not None else None
+        elif surface is not None:
+            found = ("member", surface.container or "", surface.name) if surface.kind == "method" else ("node", target, "")
+        else:
+            parent, _, attr = target.rpartition(".")
+            owner = self.table.surfaces.get(parent)
+            if owner is not None and owner.kind == "class":
+                found = ("member", parent, attr)
+        self._mapped[key] = found
+        return found
 
     def target(self, out: Outgoing, target: str, via: str) -> bool:
-        """Record one resolved reference; False when it reaches no project surface or class member
-        (an attribute of a function's result, of a third-party class: the name may still be ours)."""
-        surface = self.table.surfaces.get(target)
-        if via == "import":
-            module = module_of(self.table, target)
-            if module is not None:
-                out.nodes.add(module)
-            return module is not None
-        if surface is not None:
-            if surface.kind == "method":
-                out.members.add((surface.container or "", surface.name))
-            else:
-                out.nodes.add(target)
-            return True
-        parent, _, attr = target.rpartition(".")
-        owner = self.table.surfaces.get(parent)
-        if owner is not None and owner.kind == "class":
-            out.members.add((parent, attr))
-            return True
-        return False
+        """Record one resolved reference in `out`; False when it reaches no project surface (`mapping`)."""
+        found = self.mapping(target, via == "import")
+        if found is None:
+            return False
+        if found[0] == "node":
+            out.nodes.add(found[1])
+        else:
+            out.members.add((found[1], found[2]))
+        return True
 
     def read(self, rel: str, refs: dict[str, str], tokens: dict[str, str], owners: list[str | None] | None) -> None:
         resolved_tails: dict[int, set[str]] = {}
         file_owner = f"file:{rel}"
+        if owners is None:
+            self.edges.files[file_owner] = rel
+        last = len(owners) - 1 if owners is not None else 0
+        out_of = self.edges.of
         for target, encoded in refs.items():
             tail = target.rpartition(".")[2]
+            plain = self.mapping(target, False)
             for item in encoded.split("|"):
                 line_text, _, via = item.partition(",")
+                found = self.mapping(target, True) if via == "import" else plain
+                if found is None:
+                    continue
                 line = int(line_text)
-                owner = self.owner_at(owners, line, file_owner, rel)
-                if self.target(self.edges.of(owner) if via not in SKIPPED_VIAS else Outgoing(), target, via):
-                    resolved_tails.setdefault(line, set()).add(tail)
+                resolved_tails.setdefault(line, set()).add(tail)
+                if via in SKIPPED_VIAS:
+                    continue
+                owner = (owners[line if line <= last else last] or file_owner) if owners is not None else file_owner
+                out = out_of(owner)
+                if found[0] == "node":
+                    out.nodes.add(found[1])
+                else:
+                    out.members.add((found[1], found[2]))
         for token, encoded in tokens.items():
             if token not in self.names:
                 continue
@@ -148,6 +177,9 @@ def build_edges(index: ProjectIndex, graph: ReferenceGraph, table: SurfaceTable)
             owners = table.owners(rel, int(extra.get("lines") or 1))
             for prefix, line in extra.get("attr_prefixes", []):
                 edges.of(reader.owner_at(owners, line, "", rel)).prefixes.add(prefix)
+            for line, prefix in extra.get("dyn_imports", []):
+                if prefix:
+                    edges.of(reader.owner_at(owners, line, "", rel)).module_prefixes.add(prefix)
             for target, line in extra.get("entry_specs", []):
                 found = graph.resolve(target.replace(":", "."))
                 if found.kind != "external":

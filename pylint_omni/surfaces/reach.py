@@ -3,7 +3,9 @@
 A worklist over the edges (`edges`): a reached surface reaches what it uses, its
 container (a class needs its module imported, a module its package), and:
 - a module reaches what it registers when it runs: definitions whose decorator
-  hands them to a framework (`decorators`);
+  hands them to a framework (`decorators`), classes whose project base registers
+  its subclasses (`__init_subclass__`) or whose `__subclasses__()` a reached surface
+  enumerates;
 - a class reaches the methods a framework calls on it (`conventions`), the methods
   whose name a reached surface mentions on an object of unknown class, and the
   methods reached members resolve to on its lineage: a call resolved to `Base.m`
@@ -42,6 +44,7 @@ class Reachability:
         self.bare: set[str] = set()
         self.prefixes: set[str] = set()
         self.members: dict[str, set[str]] = {}  # method name -> classes a resolved member reference named
+        self.enumerated: set[str] = set()  # classes whose __subclasses__() a reached surface calls
         self.reached_from: dict[str, str] = {}  # surface -> the surface or file whose use reached it first
         self._from = ""
         self._current = PRODUCTION
@@ -99,6 +102,8 @@ class Reachability:
                 kind = self.table.surfaces[child].kind
                 if kind in ("function", "class") and self.conventions.decorator_kind(child) != "transparent":
                     self.mark(child, "registered by its decorator when its module runs")
+                elif kind == "class" and self._registered_subclass(child):
+                    self.mark(child, "registered when defined (its base's __init_subclass__, or __subclasses__() enumeration)")
                 elif kind == "function" and DUNDER.match(self.table.surfaces[child].name):
                     self.mark(child, "a module hook Python calls (`__getattr__`, `__dir__`)")
 
@@ -115,15 +120,34 @@ class Reachability:
             self._name(name, attribute=False)
         for prefix in out.prefixes:
             self._prefix(prefix)
+        for prefix in out.module_prefixes:
+            for module in self.table.modules_under(prefix):
+                self.mark(module, f"loaded by a computed import of {prefix}*")
         for module, shape in out.patterns:
             for target in pattern_targets(self.table, module, shape):
                 self.mark(target, f"named by a qualname built over {module} ({shape})")
+
+    def _registered_subclass(self, class_dotted: str) -> bool:
+        """A class its project base registers as it is defined (`__init_subclass__`) or enumerates."""
+        if class_dotted not in self.graph.nodes:
+            return False
+        for base in self.graph.ancestors(class_dotted):
+            if base in self.enumerated or any(self.table.surfaces[m].name == "__init_subclass__"
+                                              for m in self.table.methods(base) if m in self.table.surfaces):
+                return True
+        return False
 
     def _member(self, class_dotted: str, name: str) -> None:
         reached = self.members.setdefault(name, set())
         if class_dotted in reached:
             return
         reached.add(class_dotted)
+        if name == "__subclasses__" and class_dotted in self.graph.nodes:
+            self.enumerated.add(class_dotted)
+            for sub in self.graph.descendants(class_dotted):
+                module = self.table.surfaces[sub].container if sub in self.table.surfaces else None
+                if module is not None and self.live(module):
+                    self.mark(sub, f"enumerated by {class_dotted.rpartition('.')[2]}.__subclasses__()")
         related = self.lineage(class_dotted)
         for method in self.table.methods_by_name.get(name, ()):
             owner = self.table.surfaces[method].container or ""

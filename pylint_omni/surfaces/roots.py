@@ -10,8 +10,10 @@ Production roots:
   exports or lists in `__all__` (a library's users call it);
 - the targets of registry entries (`index.registries()`): registered code is
   judged, entry by entry, by `unused-registry-entry`;
-- the extra roots the user declares (`omni-extra-roots`: globs of paths, or
-  patterns of dotted names), as knip's `entry`.
+- the extra roots the user declares (`omni-extra-roots`), as knip's `entry`: a
+  list of path globs (`.gitignore` semantics, `!` excludes) makes every definition
+  of the matching files used (code outside loads them), a pattern of dotted names
+  (`pkg.plugins.*`) the matching surfaces.
 Validation roots: every surface of a validation file (tests, benchmarks, examples,
 tools) and what docs and other validation files name. Archived design pages are
 history, not roots.
@@ -26,7 +28,7 @@ from fnmatch import fnmatchcase
 
 from pylint_omni.evidence.contracts import contracts_of
 from pylint_omni.index.graph import ReferenceGraph
-from pylint_omni.index.paths import Location, glob_match
+from pylint_omni.index.paths import Location, matches_any
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.surfaces.edges import Edges
 from pylint_omni.surfaces.table import SURFACE_FACTS, SurfaceTable
@@ -47,7 +49,7 @@ class Roots:
 def _exports(index: ProjectIndex, graph: ReferenceGraph, table: SurfaceTable, module: str, rel: str) -> list[str]:
     """Surfaces a package's `__init__` exports: imports, aliases, lazy exports and `__all__` names."""
     links = index.facts(rel).get("links") or {}
-    names = [n for n, (kind, _) in (links.get("bindings") or {}).items() if kind in ("import", "alias") and n != "*"]
+    names = [n for n, binding in (links.get("bindings") or {}).items() if n != "*" and binding[0] in ("import", "alias")]
     names += list((links.get("lazy") or {}).keys()) + list(links.get("all") or [])
     found = []
     for name in dict.fromkeys(names):
@@ -96,16 +98,17 @@ def _registry_roots(index: ProjectIndex, graph: ReferenceGraph, table: SurfaceTa
 
 def _extra_roots(index: ProjectIndex, table: SurfaceTable, roots: Roots) -> None:
     patterns = index.settings.extra_roots
+    by_path = tuple(p for p in patterns if "/" in p or p.endswith(".py"))
+    by_name = [p for p in patterns if p not in by_path]
     if not patterns:
         return
     for dotted, surface in table.surfaces.items():
-        for pattern in patterns:
-            by_path = "/" in pattern or pattern.endswith(".py")
-            if (by_path and surface.kind in ("module", "class", "function") and glob_match(surface.path, pattern)) or (
-                not by_path and fnmatchcase(dotted, pattern)
-            ):
-                roots.production.append((dotted, f"an extra root (omni-extra-roots: {pattern})"))
-                break
+        if by_path and matches_any(surface.path, by_path):
+            roots.production.append((dotted, f"an extra root (omni-extra-roots: {', '.join(by_path)})"))
+            continue
+        pattern = next((p for p in by_name if fnmatchcase(dotted, p)), None)
+        if pattern is not None:
+            roots.production.append((dotted, f"an extra root (omni-extra-roots: {pattern})"))
 
 
 def find_roots(index: ProjectIndex, graph: ReferenceGraph, table: SurfaceTable, edges: Edges) -> Roots:

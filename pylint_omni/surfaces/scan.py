@@ -8,12 +8,17 @@ Read with `ast` once per file version and cached with the file's other facts:
   not shadowing, nor a definition used between the two;
 - `dyn_imports`: `[line, prefix]` imports of a computed name (`import_module(name)`,
   `__import__(name)`, `pkgutil.iter_modules`/`walk_packages`): they may load any
-  module whose dotted name starts with `prefix` (empty: any);
+  module whose dotted name starts with `prefix` (empty: any). `__name__` and
+  `__package__` count as the module's own names (`import_module(f"{__name__}.{x}")`),
+  and a walk over `__path__` loads the package's own submodules;
 - `attr_prefixes`: `[prefix, line]` attribute names built at run time
   (`getattr(self, f"_handle_{kind}")`): methods whose name starts with the prefix
   may be called;
 - `entry_specs`: `[target, line]` entry-point specifications written in Python
   (`"ascend = pkg.mod:register"` in `setup.py`), whose targets are loaded by name;
+- `events`: `[class, name, line, fires, waits, escapes]` for each `threading`,
+  `asyncio` or `multiprocessing` `Event` a field or module variable holds
+  (`surfaces.events`);
 - `lines`: the module's length (what deleting the whole module saves).
 """
 
@@ -25,6 +30,7 @@ from typing import Any
 
 from pylint_omni.index.scan.ast_helpers import dotted, literal_str
 from pylint_omni.index.scanners import ModuleContext
+from pylint_omni.surfaces.events import scan_events
 
 NOT_SHADOWING = frozenset({"setter", "getter", "deleter", "overload", "register"})
 DYNAMIC_IMPORTS = frozenset({"import_module", "__import__"})
@@ -67,18 +73,31 @@ def _shadowed(body: list[ast.stmt], prefix: str, out: list[list[Any]]) -> None:
         out.append([prefix + stmt.name, first.lineno, first.end_lineno or first.lineno, stmt.lineno])
 
 
-def _literal_prefix(node: ast.AST) -> str | None:
-    """The constant head of a built string (`f"pkg.{x}"`, `"pkg." + x`); None when it is not built."""
+def _literal_prefix(node: ast.AST, names: dict[str, str]) -> str | None:
+    """The constant head of a built string (`f"pkg.{x}"`, `"pkg." + x`, `f"{__name__}.{x}"`); None when not built."""
     if isinstance(node, ast.JoinedStr):
-        head = node.values[0] if node.values else None
-        return literal_str(head) or "" if head is not None else ""
+        head = ""
+        for part in node.values:
+            text = literal_str(part)
+            if text is None and isinstance(part, ast.FormattedValue) and isinstance(part.value, ast.Name):
+                text = names.get(part.value.id)
+            if text is None:
+                break
+            head += text
+        return head
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-        return literal_str(node.left) or _literal_prefix(node.left) or ""
+        left = literal_str(node.left)
+        if left is None and isinstance(node.left, ast.Name):
+            left = names.get(node.left.id)
+        return left if left is not None else _literal_prefix(node.left, names) or ""
     return None
 
 
 class _Visitor(ast.NodeVisitor):
-    def __init__(self) -> None:
+    def __init__(self, context: ModuleContext) -> None:
+        package = context.module if context.is_package else context.module.rpartition(".")[0]
+        self.names = {"__name__": context.module, "__package__": package}
+        self.package = package
         self.dyn_imports: list[list[Any]] = []
         self.attr_prefixes: list[list[Any]] = []
         self.entry_specs: list[list[Any]] = []
@@ -86,14 +105,28 @@ class _Visitor(ast.NodeVisitor):
     def visit_Call(self, node: ast.Call) -> None:
         tail = (dotted(node.func) or "").rpartition(".")[2]
         if tail in DYNAMIC_IMPORTS and node.args and literal_str(node.args[0]) is None:
-            self.dyn_imports.append([node.lineno, _literal_prefix(node.args[0]) or ""])
+            self.dyn_imports.append([node.lineno, self._absolute(_literal_prefix(node.args[0], self.names) or "", node)])
         elif tail in PACKAGE_WALKS:
-            self.dyn_imports.append([node.lineno, ""])
+            walked = node.args[0] if node.args else None
+            own = isinstance(walked, ast.Name) and walked.id == "__path__"
+            self.dyn_imports.append([node.lineno, f"{self.package}." if own and self.package else ""])
         elif tail in ("getattr", "hasattr") and len(node.args) >= 2:
-            prefix = _literal_prefix(node.args[1])
+            prefix = _literal_prefix(node.args[1], {})
             if prefix and IDENTIFIER_PREFIX.match(prefix):
                 self.attr_prefixes.append([prefix, node.lineno])
         self.generic_visit(node)
+
+    def _absolute(self, prefix: str, node: ast.Call) -> str:
+        """A relative prefix (`"." + name` with `package=__name__`) made absolute."""
+        if not prefix.startswith("."):
+            return prefix
+        anchor = node.args[1] if len(node.args) > 1 else next((k.value for k in node.keywords if k.arg == "package"), None)
+        package = self.names.get(anchor.id) if isinstance(anchor, ast.Name) else literal_str(anchor)
+        if not package:
+            return ""
+        level = len(prefix) - len(prefix.lstrip("."))
+        parts = package.split(".")
+        return ".".join(parts[: len(parts) - (level - 1)] if level > 1 else parts) + "." + prefix.lstrip(".")
 
     def visit_Constant(self, node: ast.Constant) -> None:
         if isinstance(node.value, str) and "=" in node.value and len(node.value) < 300:
@@ -115,7 +148,7 @@ def scan_surface_facts(tree: ast.Module, context: ModuleContext) -> dict[str, An
     """The surfaces family's facts of one module (see the module docstring)."""
     shadowed: list[list[Any]] = []
     _shadowed(tree.body, "", shadowed)
-    visitor = _Visitor()
+    visitor = _Visitor(context)
     visitor.visit(tree)
     return {
         "main": _has_main_block(tree),
@@ -123,5 +156,6 @@ def scan_surface_facts(tree: ast.Module, context: ModuleContext) -> dict[str, An
         "dyn_imports": visitor.dyn_imports,
         "attr_prefixes": visitor.attr_prefixes,
         "entry_specs": visitor.entry_specs,
+        "events": scan_events(tree, context.imports),
         "lines": context.source.count("\n") + 1,
     }

@@ -38,10 +38,10 @@ class Surface:
     container: str | None  # the enclosing module or class (a package for a module)
     decorators: tuple[str, ...] = ()
     production: bool = True
+    name: str = field(init=False)
 
-    @property
-    def name(self) -> str:
-        return self.dotted.partition("@")[0].rpartition(".")[2]
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "name", self.dotted.partition("@")[0].rpartition(".")[2])
 
     @property
     def lines(self) -> int:
@@ -78,6 +78,10 @@ class SurfaceTable:
             for number in range(line, min(end, length) + 1):
                 owned[number] = dotted
         return owned
+
+    def modules_under(self, prefix: str) -> list[str]:
+        """Modules whose dotted name starts with `prefix` (a computed import's known head)."""
+        return [m for m in self.module_of_path.values() if m.startswith(prefix) and m != prefix.rstrip(".")]
 
     def methods(self, class_dotted: str) -> list[str]:
         return [c for c in self.children.get(class_dotted, ()) if self.surfaces[c].kind == "method"]
@@ -117,7 +121,7 @@ def _file_surfaces(table: SurfaceTable, rel: str, module: str, facts: dict[str, 
     for data in facts.get("functions", []):
         parent = data["qual"].rpartition(".")[0]
         decorators = tuple(data.get("decorators", []))
-        if (parent and parent not in surface_quals) or {decorator_tail(d) for d in decorators} & STUBS:
+        if (parent and parent not in surface_quals) or (decorators and {decorator_tail(d) for d in decorators} & STUBS):
             continue
         kind = "method" if parent in classes else "function"
         dotted = f"{module}.{data['qual']}"

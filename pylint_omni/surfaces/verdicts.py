@@ -119,16 +119,20 @@ def _doc_line(index: ProjectIndex, consumer: Consumer) -> str:
     return lines[consumer.line - 1] if 0 < consumer.line <= len(lines) else ""
 
 
-def _presents(index: ProjectIndex, consumer: Consumer) -> bool:
-    """A docs line that presents the surface to users: its qualname or an import of it, outside design
-    pages and API reference listings (a line that is only the qualname: `- [pkg.mod.Name][]`, `::: pkg.mod.Name`)."""
-    if index.entries.get(consumer.path, {}).get("kind") != "doc" or is_design_page(consumer.path) or consumer.via.startswith("name-only"):
+def _presents(index: ProjectIndex, consumer: Consumer, module: str) -> bool:
+    """A docs line that presents the surface to users, outside design pages and API reference listings (a
+    line that is only the qualname: `- [pkg.mod.Name][]`, `::: pkg.mod.Name`): its qualname, or its name in
+    a page that names its module (`from pkg.mod import Name` in a code block)."""
+    if index.entries.get(consumer.path, {}).get("kind") != "doc" or is_design_page(consumer.path):
+        return False
+    if consumer.via.startswith("name-only") and not any(r.path == consumer.path for r in graph_of(index).refs_to(module)):
         return False
     return not API_LISTING.match(_doc_line(index, consumer))
 
 
 def _tests_going(index: ProjectIndex, analysis: SurfaceAnalysis, chain: Chain, consumers: list[Consumer]) -> tuple[list[str], int]:
-    """Test functions and classes whose every project reference is to the chain: they go with it."""
+    """Test functions and classes that exist for the chain: named after its root (`test_<name>`), or
+    whose every project reference is to the chain. They go with it."""
     table = analysis.table
     inside = set(_chain_surfaces(analysis, chain))
     going: list[str] = []
@@ -139,7 +143,12 @@ def _tests_going(index: ProjectIndex, analysis: SurfaceAnalysis, chain: Chain, c
         for line, end, dotted in table.spans.get(rel, ()):
             if line <= consumer.line <= end and table.surfaces[dotted].kind in ("function", "class"):
                 owners.add(dotted)
+    wanted = analysis.table.surfaces[chain.root].name.lower().strip("_")
     for owner in sorted(owners):
+        if wanted and wanted in table.surfaces[owner].name.lower():
+            going.append(owner)  # `test_<name>`: a test of this surface
+            lines += table.surfaces[owner].lines
+            continue
         out = analysis.edges.out.get(owner)
         uses = set(out.nodes) if out is not None else set()
         uses |= {f"{c}.{n}" for c, n in (out.members if out is not None else ())}
@@ -198,9 +207,10 @@ def judge_chain(index: ProjectIndex, analysis: SurfaceAnalysis, status: str, cha
                    else Verdict(Status.CANDIDATE, "high", "no consumer found", []))
         return Judged(status, chain, verdict, label, kind, doubts)
     consumers = _validation_consumers(index, analysis, chain)
-    presenting = [c for c in consumers if _presents(index, c)]
-    examples = [c for c in consumers if matches_any(c.path, EXAMPLE_GLOBS)]
+    module = analysis.table.module_of_path.get(root.path, "")
+    presenting = [c for c in consumers if _presents(index, c, module)]
     docs = [c for c in consumers if index.entries.get(c.path, {}).get("kind") == "doc"]
+    examples = [c for c in consumers if matches_any(c.path, EXAMPLE_GLOBS) and c not in docs]
     tests = [c for c in consumers if matches_any(c.path, TEST_GLOBS)]
     going, test_lines = _tests_going(index, analysis, chain, tests)
     if presenting:
@@ -208,9 +218,9 @@ def judge_chain(index: ProjectIndex, analysis: SurfaceAnalysis, status: str, cha
         return Judged(status, chain, verdict, label, "documented", [], consumers, going, test_lines)
     doubts = []
     if examples:
-        doubts.append(f"examples or benchmarks use it ({listed(examples)}): decide whether it is supported API")
+        doubts.append(f"examples use it ({listed(examples)})")
     if docs:
-        doubts.append(f"the docs list it ({listed(docs)}): decide whether it is supported API")
+        doubts.append(f"the docs name it ({listed(docs)})")
     doubts += [d for d in _dead_doubts(index, analysis, chain, root) if not d.startswith("only dead code")]
     if doubts:
         verdict = Verdict(Status.CANDIDATE, "medium", doubts[0], consumers, doubts)

@@ -6,8 +6,12 @@ from pylint_omni.evidence.benefit import Benefit, BenefitKind
 from pylint_omni.evidence.consumers import listed
 from pylint_omni.evidence.findings import FindingDetails
 from pylint_omni.evidence.wording import evidence_clause, short_message
+from pylint_omni.index.paths import matches_any
+from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.surfaces.analysis import DEAD, SurfaceAnalysis
-from pylint_omni.surfaces.verdicts import Judged, label_of, short_name
+from pylint_omni.surfaces.events import EventFinding
+from pylint_omni.surfaces.routes import RouteFinding
+from pylint_omni.surfaces.verdicts import TEST_GLOBS, Judged, label_of, short_name
 
 MAX_NAMED = 3
 MICRO_LINES = 4  # a lone surface this small is bundled with its kind in the report
@@ -26,13 +30,16 @@ def message(analysis: SurfaceAnalysis, judged: Judged, shadowed_by: int = 0) -> 
     label = judged.label
     clause = evidence_clause(judged.verdict)
     if judged.status != DEAD:
-        users = judged.validation
         where = "examples" if judged.kind == "example-only" else "the docs" if judged.kind == "docs-only" else "tests"
-        what = f"{label} {name} is used only by {where}" + (f" ({users[0].path})" if users else "")
+        shown = [c for c in judged.validation if where != "tests" or matches_any(c.path, TEST_GLOBS)] or judged.validation
+        what = f"{label} {name} is used only by {where}" + (f" ({shown[0].path})" if shown else "")
         if judged.verdict.confidence == "high":
-            extra = f" and the {len(judged.tests_going)} tests that exist only for it" if judged.tests_going else ""
-            return short_message(what, f"delete it{extra} ({chain.lines + judged.test_lines} lines)", clause if users else "reached only from validation code")
-        return short_message(what, "decide whether it is supported API; if not, delete it and them", clause)
+            going = len(judged.tests_going)
+            extra = (" and the test that exists only for it" if going == 1 else
+                     f" and the {going} tests that exist only for it" if going else "")
+            return short_message(what, f"delete it{extra} ({chain.lines + judged.test_lines} lines)",
+                                 clause if shown else "reached only from validation code")
+        return short_message(what, "decide whether it is supported API; if not, delete it with those uses", clause)
     if root.kind == "shadowed":
         what = f"{label} {name} (line {root.line}) is replaced by a later definition of the same name" + (
             f" (line {shadowed_by})" if shadowed_by else "")
@@ -84,3 +91,35 @@ def details(analysis: SurfaceAnalysis, judged: Judged, relpath: str) -> FindingD
     subject = chain.root.partition("@")[0] + (" (shadowed)" if root.kind == "shadowed" else "")
     proof = "; ".join([judged.verdict.reason, *judged.doubts[1:]]) if judged.doubts else judged.verdict.reason
     return FindingDetails(surfaces, simplification + ".", benefit, risk, [root.name], proof=proof, subject=subject, kind=judged.kind)
+
+
+def route_wording(analysis: SurfaceAnalysis, route: RouteFinding) -> tuple[str, FindingDetails]:
+    """The message and report entry of a route no supported client in the repository calls."""
+    name = short_name(analysis, route.function)
+    surface = analysis.table.surfaces[route.function]
+    if route.symbol == "unused-surface":
+        what = f"Route {route.method.upper()} {route.path} ({name}) has no client in the repository"
+    else:
+        what = f"Route {route.method.upper()} {route.path} ({name}) is called only by tests"
+    text = short_message(what, "decide whether it is supported API; if not, delete it", evidence_clause(route.verdict))
+    benefit = Benefit(surface.lines, BenefitKind.API, f"{surface.lines} lines: the route {route.path} and its handler",
+                      bundle="route without a client", scope=surface.path)
+    gain = FindingDetails(
+        [f"{surface.path}:{surface.line} route {route.method.upper()} {route.path} ({name})"],
+        f"Delete the route {route.path} and its handler {name}, or document it as supported.", benefit,
+        "Clients outside the repository may call the route: check access logs or the API contract before removing it.",
+        [surface.name], proof=route.verdict.reason, subject=f"{route.function} {route.method.upper()} {route.path}", kind="route")
+    return text, gain
+
+
+def event_wording(index: ProjectIndex, relpath: str, event: EventFinding) -> tuple[str, FindingDetails]:
+    """The message and report entry of an event nothing waits on or nothing fires."""
+    text = short_message(event.what, event.fix, evidence_clause(event.verdict))
+    module = index.entries.get(relpath, {}).get("module", relpath)
+    held = f"{event.owner}.{event.name}" if event.owner else event.name
+    benefit = Benefit(event.lines, BenefitKind.API, f"the event {held} and its {event.lines - 1} uses",
+                      micro=event.lines <= 2, bundle="unused event", scope=event.owner or relpath)
+    gain = FindingDetails([f"{relpath}:{event.line} event {held}"], event.fix[0].upper() + event.fix[1:] + ".", benefit,
+                          "Another process or plugin may hold the same event object; check who receives it.",
+                          [event.name], proof=event.verdict.reason, subject=f"{module}.{held}", kind="event")
+    return text, gain

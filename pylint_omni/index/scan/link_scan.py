@@ -21,6 +21,8 @@ One pass over the module records, each with its line:
   over `sys.modules`);
 - `dict_keys`: string keys of dict displays, by line (a key of a sibling table is not a use);
 - `imported`: every dotted path an `import` statement names, module- or function-level;
+  an import inside a function binds its name there from that statement on, so two
+  branches importing one name from two modules each resolve to their own;
 - `bindings`, `all`, `lazy`: the module's export table (`scan.bindings`).
 """
 
@@ -100,6 +102,8 @@ class LinkScanner(TableUses, FastVisitor):
         head, _, rest = written.partition(".")
         if self.functions:
             scope = self.functions[-1]
+            if head in scope.imports:
+                return scope.imports[head] + ("." + rest if rest else "")
             if head in scope.values or head in scope.params:
                 return None  # a local shadows the module name
         if head in self.imports:
@@ -220,12 +224,18 @@ class LinkScanner(TableUses, FastVisitor):
     def visit_Import(self, node: ast.Import) -> None:
         for alias in node.names:
             self.imported.append([alias.name, node.lineno])
+            if self.functions:
+                local = alias.asname or alias.name.split(".")[0]
+                self.functions[-1].imports[local] = alias.name if alias.asname else local
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
         base = absolute_module(node.module, node.level, self.package)
         for alias in node.names:
             if alias.name != "*":
-                self.imported.append([f"{base}.{alias.name}" if base else alias.name, node.lineno])
+                target = f"{base}.{alias.name}" if base else alias.name
+                self.imported.append([target, node.lineno])
+                if self.functions:
+                    self.functions[-1].imports[alias.asname or alias.name] = target
 
     def visit_Lambda(self, node: ast.Lambda) -> None:
         self.visit(node.body)
@@ -252,6 +262,7 @@ class LinkScanner(TableUses, FastVisitor):
                 continue
             scope.values[target.id] = value
             scope.receivers.pop(target.id, None)
+            scope.imports.pop(target.id, None)
             if isinstance(value, ast.Call):
                 callee = self.class_chain(value.func)
                 if callee:
