@@ -23,6 +23,7 @@ from pylint_omni.surfaces.roots import Roots, find_roots
 from pylint_omni.surfaces.table import SurfaceTable, build_table
 
 DEAD, TEST_ONLY = "dead", "test-only"
+TRIVIAL_MODULE_LINES = 20
 
 
 @dataclass
@@ -113,6 +114,9 @@ def analysis_of(index: ProjectIndex) -> SurfaceAnalysis:
                   and any(table.surfaces[c].kind != "module" for c in table.children.get(m, ()))}
     for status, members in ((DEAD, dead), (TEST_ONLY, test_only)):
         for chain in find_chains(table, edges, reach, members):
+            root = table.surfaces[chain.root]
+            if root.kind == "module" and not chain.members and not table.children.get(chain.root) and root.lines < TRIVIAL_MODULE_LINES:
+                continue  # an empty package marker or a few lines of script: lint, not an audit line
             found.chains[chain.root] = (status, chain)
     found.seconds = time.perf_counter() - started
     index.derived["surface_analysis"] = found

@@ -14,6 +14,11 @@ Production roots:
   list of path globs (`.gitignore` semantics, `!` excludes) makes every definition
   of the matching files used (code outside loads them), a pattern of dotted names
   (`pkg.plugins.*`) the matching surfaces.
+A *library* — its top-level packages export nothing, and it declares no console
+script, entry point or `__main__` — is used by importing its modules: then every
+public module (no `_` segment) and its public top-level classes and functions are
+roots too (its public API), and only private names, methods and unreached private
+modules are judged.
 Validation roots: every surface of a validation file (tests, benchmarks, examples,
 tools) and what docs and other validation files name. Archived design pages are
 history, not roots.
@@ -81,6 +86,31 @@ def _module_roots(index: ProjectIndex, graph: ReferenceGraph, table: SurfaceTabl
                     roots.capped.setdefault(dotted, f"exported by {module}: code outside may import it")
 
 
+def _library_roots(index: ProjectIndex, table: SurfaceTable, roots: Roots) -> None:
+    """A library without a curated API or a program entry: its public modules are its API."""
+    program = ("runs as a script (__main__)", "public API of ")
+    if any(why.startswith(program) for _, why in roots.production) or _declares_entry(index, table):
+        return
+    for rel, module in table.module_of_path.items():
+        surface = table.surfaces[module]
+        if not surface.production or any(part.startswith("_") and part != "__init__" for part in module.split(".")):
+            continue
+        roots.production.append((module, "a public module of a library (no curated exports, no entry points)"))
+        for child in table.children.get(module, ()):
+            if table.surfaces[child].kind in ("class", "function") and not table.surfaces[child].name.startswith("_"):
+                roots.production.append((child, f"public API of the library module {module}"))
+
+
+def _declares_entry(index: ProjectIndex, table: SurfaceTable) -> bool:
+    """Console scripts or entry points (pyproject, setup.py strings) name code of the project."""
+    for rel, entry in index.entries.items():
+        if entry.get("kind") == "toml" and entry.get("facts", {}).get("entry_points"):
+            return True
+        if rel in table.module_of_path and (index.extra(rel, SURFACE_FACTS) or {}).get("entry_specs"):
+            return True
+    return False
+
+
 def _registry_roots(index: ProjectIndex, graph: ReferenceGraph, table: SurfaceTable, roots: Roots) -> None:
     for rel, registry in index.registries():
         if index.location(rel) is not Location.PRODUCTION:
@@ -121,6 +151,7 @@ def find_roots(index: ProjectIndex, graph: ReferenceGraph, table: SurfaceTable, 
         production = index.location(rel) is Location.PRODUCTION and index.entries[rel].get("kind") != "doc"
         (roots.production_owners if production else roots.validation_owners).append(owner)
     _module_roots(index, graph, table, roots)
+    _library_roots(index, table, roots)
     _registry_roots(index, graph, table, roots)
     _extra_roots(index, table, roots)
     roots.validation = [(d, "validation code") for d, s in table.surfaces.items() if not s.production]

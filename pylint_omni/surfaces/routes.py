@@ -49,7 +49,8 @@ def _path_tokens(index: ProjectIndex) -> list[str]:
 
 
 def _callers(index: ProjectIndex, path: str, relpath: str, def_line: int) -> list[Hit]:
-    pattern = re.compile(re.escape(re.sub(r"\{[^}]*\}", "\0", path)).replace("\0", "[^/]+") + r"/?(?:\?.*)?$")
+    shape = re.escape(re.sub(r"\{[^}]*\}", "\0", path.lstrip("/"))).replace("\0", "[^/]+")
+    pattern = re.compile(r"(?:^|/)" + shape + r"/?(?:\?.*)?$")  # docs drop the leading slash of a word
     hits: list[Hit] = []
     for token in _path_tokens(index):
         if pattern.search(token):

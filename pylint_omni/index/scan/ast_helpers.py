@@ -59,3 +59,21 @@ class FastVisitor:
                         self.visit(item)
             elif isinstance(value, ast.AST):
                 self.visit(value)
+
+
+def annotated_class(node: ast.AST | None) -> ast.AST | None:
+    """`Optional[X]`, `X | None`, `"X"` -> X (the class a parameter holds)."""
+    if node is None:
+        return None
+    text = literal_str(node)
+    if text is not None:
+        try:
+            node = ast.parse(text, mode="eval").body
+        except SyntaxError:
+            return None
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        sides = [s for s in (node.left, node.right) if not (isinstance(s, ast.Constant) and s.value is None)]
+        return annotated_class(sides[0]) if len(sides) == 1 else None
+    if isinstance(node, ast.Subscript) and (dotted(node.value) or "").rpartition(".")[2] == "Optional":
+        return annotated_class(node.slice)
+    return node if isinstance(node, (ast.Name, ast.Attribute)) else None

@@ -32,7 +32,7 @@ import ast
 import re
 from typing import Any
 
-from pylint_omni.index.scan.ast_helpers import FastVisitor, dotted, literal_str
+from pylint_omni.index.scan.ast_helpers import FastVisitor, annotated_class, dotted, literal_str
 from pylint_omni.index.scan.bindings import absolute_module, all_names, lazy_exports, module_bindings
 from pylint_omni.index.scan.key_sources import FunctionScope, argument_summary, fstring_shape
 from pylint_omni.index.scan.table_uses import TableUses, writer_params
@@ -42,24 +42,6 @@ BOUND_DECORATORS = frozenset({"staticmethod"})
 MAX_CHAIN_HITS = 30
 NOT_CLASSES = frozenset({"typing", "typing_extensions", "collections", "builtins", "types", "abc"})
 QUALNAME_SHAPE = re.compile(r"^[A-Za-z_][\w]*(?:\.[\w]+)*\.[\w*.:]*\*[\w*.:]*$")
-
-
-def _strip_annotation(node: ast.AST | None) -> ast.AST | None:
-    """`Optional[X]`, `X | None`, `"X"` -> X (the class a parameter holds)."""
-    if node is None:
-        return None
-    text = literal_str(node)
-    if text is not None:
-        try:
-            node = ast.parse(text, mode="eval").body
-        except SyntaxError:
-            return None
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
-        sides = [s for s in (node.left, node.right) if not (isinstance(s, ast.Constant) and s.value is None)]
-        return _strip_annotation(sides[0]) if len(sides) == 1 else None
-    if isinstance(node, ast.Subscript) and (dotted(node.value) or "").rpartition(".")[2] == "Optional":
-        return _strip_annotation(node.slice)
-    return node if isinstance(node, (ast.Name, ast.Attribute)) else None
 
 
 class LinkScanner(TableUses, FastVisitor):
@@ -201,7 +183,7 @@ class LinkScanner(TableUses, FastVisitor):
                 self.parents.append(arg)
                 self.visit(arg.annotation)
                 self.parents.pop()
-                owner = self.class_chain(_strip_annotation(arg.annotation))
+                owner = self.class_chain(annotated_class(arg.annotation))
                 if owner and arg.arg not in scope.receivers:
                     scope.receivers[arg.arg] = owner
             if default is not None:
@@ -223,19 +205,21 @@ class LinkScanner(TableUses, FastVisitor):
 
     def visit_Import(self, node: ast.Import) -> None:
         for alias in node.names:
-            self.imported.append([alias.name, node.lineno])
-            if self.functions:
-                local = alias.asname or alias.name.split(".")[0]
-                self.functions[-1].imports[local] = alias.name if alias.asname else local
+            local = alias.asname or alias.name.split(".")[0]
+            self._imported(alias.name, alias.name if alias.asname else local, local, node.lineno)
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
         base = absolute_module(node.module, node.level, self.package)
         for alias in node.names:
+            target = f"{base}.{alias.name}" if base else alias.name
             if alias.name != "*":
-                target = f"{base}.{alias.name}" if base else alias.name
-                self.imported.append([target, node.lineno])
-                if self.functions:
-                    self.functions[-1].imports[alias.asname or alias.name] = target
+                self._imported(target, target, alias.asname or alias.name, node.lineno)
+
+    def _imported(self, named: str, bound: str, local: str, line: int) -> None:
+        """Record an import; inside a function it binds `local` there from this statement on."""
+        self.imported.append([named, line])
+        if self.functions:
+            self.functions[-1].imports[local] = bound
 
     def visit_Lambda(self, node: ast.Lambda) -> None:
         self.visit(node.body)
@@ -246,7 +230,7 @@ class LinkScanner(TableUses, FastVisitor):
 
     def visit_AnnAssign(self, node: ast.AnnAssign) -> None:
         scope = self.scope()
-        owner = self.class_chain(_strip_annotation(node.annotation))
+        owner = self.class_chain(annotated_class(node.annotation))
         if scope is not None and isinstance(node.target, ast.Name) and owner:
             scope.receivers[node.target.id] = owner
         if node.value is not None:
