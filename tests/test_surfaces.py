@@ -43,7 +43,7 @@ APP = {
     "app/__init__.py": "",
     "app/main.py": (
         "from app.core import Engine\n\n\n"
-        "def main():\n    engine = Engine()\n    return engine.run()\n\n\n"
+        "def main():\n    engine = Engine()\n    engine.close()\n    return engine.run()\n\n\n"
         "if __name__ == '__main__':\n    main()\n"
     ),
     "app/core.py": (
@@ -74,6 +74,24 @@ def test_dead_chains_cycles_and_shadowed_definitions(tmp_path: Path, cache_dir: 
     assert len(cycle) == 1 and "_ping" in cycle[0].message and "_pong" in cycle[0].message
     assert ("app/core.py", 6) not in found and ("app/core.py", 9) not in found  # run, _step: reached from main()
     assert all(len(f.message) <= 300 for f in found.values())
+
+
+def test_three_dead_methods_of_a_live_class_are_one_finding_at_the_class(tmp_path: Path, cache_dir: Path) -> None:
+    files = {
+        "app/__init__.py": "",
+        "app/main.py": "from app.core import Engine\n\n\ndef main():\n    return Engine().run()\n\n\nif __name__ == '__main__':\n    main()\n",
+        "app/core.py": (
+            "class Engine:\n"
+            "    def run(self):\n        return 1\n\n"
+            "    def pause(self):\n        return 2\n\n"
+            "    def resume(self):\n        return 3\n\n"
+            "    def drain(self):\n        return self._flush()\n\n"
+            "    def _flush(self):\n        return 4\n"
+        ),
+    }
+    found = [f for f in lint(write(tmp_path / "proj", files), cache_dir) if f.path == "app/core.py"]
+    assert [(f.line, f.symbol, f.confidence) for f in found] == [(1, "unused-surface", "HIGH")]
+    assert "Class Engine has 4 methods nothing calls (pause, resume, drain)" in found[0].message
 
 
 def test_roots_and_dynamic_consumers_keep_surfaces_alive(tmp_path: Path, cache_dir: Path) -> None:

@@ -2,7 +2,9 @@
 
 One analysis per run (`analysis.analysis_of`: surfaces, edges, roots, both walks,
 chains); each module the checker visits gets the findings of the chains shown in
-it, at the class, function or method (a whole module at line 1). Modules under
+it, at the class, function or method (a whole module at line 1). Three or more
+dead methods of one live class are one finding at the class (`verdicts.bundles`):
+one decision, "this part of the class's API goes". Modules under
 validation paths are not audited. The family's per-file facts (`scan`) are handed
 to the index through `SCANNERS`.
 """
@@ -21,8 +23,8 @@ from pylint_omni.surfaces.events import judge_events
 from pylint_omni.surfaces.routes import judge_routes
 from pylint_omni.surfaces.scan import scan_surface_facts
 from pylint_omni.surfaces.table import SURFACE_FACTS
-from pylint_omni.surfaces.verdicts import judge_chain
-from pylint_omni.surfaces.wording import details, event_wording, message, route_wording
+from pylint_omni.surfaces.verdicts import bundles, judge_chain
+from pylint_omni.surfaces.wording import bundle_wording, details, event_wording, message, route_wording
 
 SCANNERS = {SURFACE_FACTS: scan_surface_facts}
 UNUSED, TEST_ONLY = "unused-surface", "test-only-surface"
@@ -85,15 +87,22 @@ class UnusedSurfaceChecker(OmniChecker):
     def _chains(self, node: nodes.Module, index: ProjectIndex, analysis: SurfaceAnalysis, relpath: str,
                 chains: list[tuple[str, Chain]], positions: dict[int, nodes.NodeNG]) -> None:
         shadowing = {row[1]: row[3] for row in (index.extra(relpath, SURFACE_FACTS) or {}).get("shadowed", [])}
-        for status, chain in chains:
-            root = analysis.table.surfaces[chain.root]
+        judged = [judge_chain(index, analysis, status, chain) for status, chain in chains]
+        bundled = bundles(analysis, judged)
+        for owner, members in bundled.items():
+            at = positions.get(analysis.table.surfaces[owner].line)
+            if at is not None:
+                text, gain, verdict = bundle_wording(analysis, owner, members, relpath)
+                self.emit(UNUSED, at, verdict, (text,), gain)
+        inside = {id(j) for members in bundled.values() for j in members}
+        for one in judged:
+            root = analysis.table.surfaces[one.chain.root]
             at = node if root.kind == "module" else positions.get(root.line)
-            if at is None:
+            if at is None or id(one) in inside:
                 continue
-            judged = judge_chain(index, analysis, status, chain)
-            symbol = UNUSED if status == DEAD else TEST_ONLY
-            text = message(analysis, judged, shadowing.get(root.line, 0))
-            self.emit(symbol, at, judged.verdict, (text,), details(analysis, judged, relpath))
+            symbol = UNUSED if one.status == DEAD else TEST_ONLY
+            text = message(analysis, one, shadowing.get(root.line, 0))
+            self.emit(symbol, at, one.verdict, (text,), details(analysis, one, relpath))
 
 
 def register(linter: PyLinter) -> None:

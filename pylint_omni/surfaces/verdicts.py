@@ -228,3 +228,20 @@ def judge_chain(index: ProjectIndex, analysis: SurfaceAnalysis, status: str, cha
         verdict = Verdict(Status.CANDIDATE, "high", f"only tests use it: {listed(consumers)}", consumers)
     rule = "example-only" if examples else "docs-only" if docs and not tests else "test-only"
     return Judged(status, chain, verdict, label, rule, doubts, consumers, going, test_lines)
+
+
+BUNDLE_MIN = 3  # dead methods of one live class reported as one finding at the class
+
+
+def bundles(analysis: SurfaceAnalysis, judged: list[Judged]) -> dict[str, list[Judged]]:
+    """Dead method chains of one live class, three or more, as one finding at the class: the high ones, and
+    the members dead only through them (their dead users are in the same class)."""
+    by_class: dict[str, list[Judged]] = {}
+    for one in judged:
+        root = analysis.table.surfaces[one.chain.root]
+        if one.status != DEAD or root.kind not in ("method", "shadowed") or not root.container:
+            continue
+        users = {analysis.table.surfaces[u].container for u in one.chain.used_by if u in analysis.table.surfaces}
+        if one.verdict.confidence == "high" or (users == {root.container} and len(one.doubts) == 1):
+            by_class.setdefault(root.container, []).append(one)
+    return {owner: members for owner, members in by_class.items() if len(members) >= BUNDLE_MIN}
