@@ -64,6 +64,10 @@ OPTIONS: tuple[tuple[str, dict[str, Any]], ...] = (
                                 "help": "Upstream packages read from their installed source (never imported) when the project imports them: what they read, call and define is evidence."}),
     ("omni-upstream-paths", {"type": "csv", "default": (), "metavar": "<dirs>",
                              "help": "Extra folders holding upstream package sources (an unpacked wheel, e.g. /tmp/upstream/vllm-0.12.0); relative paths start at the project root."}),
+    ("omni-extra-roots", {"type": "csv", "default": (), "metavar": "<globs or dotted patterns>",
+                          "help": "Extra production roots for unused-surface and test-only-surface, like knip's entry: globs of "
+                                  "root-relative paths (every definition of a matching file is used) or patterns of dotted "
+                                  "names (`pkg.plugins.*`) loaded from outside the repository."}),
     ("omni-include-rejected", {"type": "yn", "default": False, "metavar": "<y or n>",
                                "help": "Also emit findings the evidence rejected (confidence UNDEFINED), for the audit report."}),
     ("omni-baseline", {"type": "string", "default": "", "metavar": "<file>",
@@ -200,6 +204,7 @@ def settings_of(values: dict[str, Any]) -> OmniSettings:
         report_by=str(get("omni-report-by")).strip().lower(),
         upstream_packages=tuple(get("omni-upstream-packages")),
         upstream_paths=tuple(_under_root(root, p) for p in get("omni-upstream-paths")),
+        extra_roots=tuple(get("omni-extra-roots")),
     )
 
 

@@ -18,11 +18,12 @@ from pylint_omni.inputs import checker as inputs
 from pylint_omni.options import OmniOptions, load_configuration
 from pylint_omni.registries import checker as registries
 from pylint_omni.state import checker as state
+from pylint_omni.surfaces import checker as surfaces
 from pylint_omni.tensors import materialization, payload
 
 __all__ = ["register", "register_scanners", "load_configuration"]
 
-FAMILIES = (inputs, registries, abstractions, state, materialization, payload, compat, configuration)
+FAMILIES = (inputs, registries, abstractions, state, materialization, payload, compat, configuration, surfaces)
 
 
 def register_scanners() -> None:

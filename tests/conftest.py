@@ -32,6 +32,8 @@ OMNI_SYMBOLS = (
     "redundant-payload-conversion",
     "unread-config-option",
     "dead-compat-branch",
+    "unused-surface",
+    "test-only-surface",
 )
 
 

@@ -35,8 +35,8 @@ def sample_findings(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         text = path.read_text()
         lines = text.splitlines(keepends=True)
         body = 1 if lines and lines[0].startswith('"""') and lines[0].count('"""') == 2 else 0
-        if body:  # after a one-line module docstring: an import, a constant and a function nobody uses
-            path.write_text("".join([lines[0], "import functools\n\nEDITED = 1\n\n\ndef _unrelated():\n    return EDITED\n\n",
+        if body:  # after a one-line module docstring: an import and two constants, no new surface
+            path.write_text("".join([lines[0], "import functools\n\nEDITED = 1\n\n\n_UNRELATED = functools.reduce(max, [EDITED])\n\n",
                                      *lines[1:]]))
             edited += 1
     _, after = pylint_json(["--output-format=omni-json", "tinyomni"], copy, tmp / "cache")

@@ -49,7 +49,8 @@ def test_a_fix_shows_as_resolved_and_a_second_run_reads_the_cache(tmp_path: Path
     git(repo, "update-ref", "refs/remotes/origin/main", "HEAD")
     git(repo, "checkout", "-qb", "fix")
     kernels = repo / "shop" / "kernels.py"
-    kernels.write_text(kernels.read_text().replace(PAGED_ENTRY, ""))  # uncommitted: the working tree is the head
+    # uncommitted: the working tree is the head; the fix deletes the entry and the kernel only it named
+    kernels.write_text(kernels.read_text().replace(PAGED_ENTRY, "").replace("def _paged(q):\n    return q\n\n\n", ""))
     status, data, text = diff(repo, tmp_path / "cache")
     assert status == 0
     assert data["added"] == [] and [f["subject"] for f in data["resolved"]] == [SUBJECT]

@@ -211,3 +211,27 @@ def test_a_listed_upstream_that_is_not_installed_is_an_unknown(tmp_path: Path) -
     upstream = upstream_of(index)
     assert upstream.missing == ["notinstalledupstream"]
     assert "notinstalledupstream is imported but not installed" in upstream.unknowns()[0]
+
+
+def test_function_level_imports_bind_in_their_function_from_the_statement_on(tmp_path: Path) -> None:
+    register_scanners()
+    root = tmp_path / "proj"
+    files = {
+        "pyproject.toml": "[project]\nname = 'pkg'\n",
+        "pkg/__init__.py": "",
+        "pkg/norm.py": "class Builder:\n    pass\n",
+        "pkg/quant.py": "class Builder:\n    pass\n",
+        "pkg/pick.py": (
+            "def pick(kind):\n    if kind:\n        from pkg.norm import Builder\n        return Builder\n"
+            "    from .quant import Builder\n    return Builder\n"
+        ),
+        "docs/use.md": "```python\nfrom pkg.norm import Builder\n```\n",
+    }
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    index = ProjectIndex(root, replace(settings_for_root(root), cache_dir=tmp_path / "cache"))
+    index.refresh()
+    assert ("pkg/pick.py", "load") in vias(index, "pkg.norm.Builder")
+    assert {(r.path, r.line) for r in graph_of(index).refs_to("pkg.quant.Builder") if r.via == "load"} == {("pkg/pick.py", 6)}
+    assert ("docs/use.md", "doc") in vias(index, "pkg.norm.Builder")  # a docs code block importing it names its qualname

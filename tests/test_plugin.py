@@ -104,8 +104,8 @@ def test_explain_lists_consumers_by_kind() -> None:
     out = cli("explain", "MooncakeConnector", cwd=SAMPLE_REPO)
     assert out.returncode == 0
     assert f"project root: {SAMPLE_REPO}" in out.stdout
-    assert "unused-registry-entry verdict: rejected: loaded by name: pyproject.toml:19 (entry-point:tinyomni.plugins)" in out.stdout
-    assert "pyproject.toml:19 (entry-point:tinyomni.plugins)" in out.stdout
+    assert "unused-registry-entry verdict: rejected: loaded by name: pyproject.toml:20 (entry-point:tinyomni.plugins)" in out.stdout
+    assert "pyproject.toml:20 (entry-point:tinyomni.plugins)" in out.stdout
     missing = cli("explain", "NoSuchNameAnywhere", cwd=SAMPLE_REPO)
     assert missing.returncode == 1 and "not found: NoSuchNameAnywhere" in missing.stdout
 

@@ -188,7 +188,7 @@ def test_rejected_ideas_name_the_reason_and_the_consumer(reports: dict[str, Any]
     mooncake = rejected[("tinyomni/connectors/factory.py", 22)]
     assert mooncake["status"] == "rejected" and mooncake["confidence"] is None
     assert "entry-point:tinyomni.plugins" in mooncake["reason"]
-    assert mooncake["saved_by"][0] == "pyproject.toml:19 (entry-point:tinyomni.plugins)"
+    assert mooncake["saved_by"][0] == "pyproject.toml:20 (entry-point:tinyomni.plugins)"
     assert "docs/connectors.md:7" in rejected[("tinyomni/connectors/factory.py", 25)]["reason"]
     assert "comment" in rejected[("tinyomni/worker/output_processor.py", 96)]["reason"]
     rejected_md = reports["md"][reports["md"].index("## Rejected ideas"):]

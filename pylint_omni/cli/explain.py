@@ -5,7 +5,9 @@ registry key. It prints the root used, then for each definition and registry
 entry found: the resolved consumers by kind (the reference graph), then the
 name-only mentions (weaker: the name alone, not resolved to this definition),
 then the upstream readers (indexed upstream packages reading it on the same kind
-of object). A registry entry shows the verdict `unused-registry-entry` gives it,
+of object), and the surface's reachability (`unused-surface`/`test-only-surface`:
+the path from its root, or the dead chain it belongs to and that chain's verdict).
+A registry entry shows the verdict `unused-registry-entry` gives it,
 through the same code (`registries.liveness.judge_entry`), so both always agree:
 the entry's own lines are never a mention, archived design pages never count.
 Exit status: 0 when something is known, 1 with "not found" otherwise.
@@ -30,6 +32,7 @@ from pylint_omni.index.paths import Location
 from pylint_omni.index.project_index import Definition, Hit, ProjectIndex
 from pylint_omni.options import settings_for_root
 from pylint_omni.registries.liveness import judge_entry, read_registry
+from pylint_omni.surfaces.explain import reachability_lines
 from pylint_omni.evidence.identity import looks_like_id
 from pylint_omni.cli.precommit import project_packages
 from pylint_omni.cli.tree_lint import LintFailed, cached_findings, lint_findings, working_tree_state
@@ -84,6 +87,9 @@ def _explain_definition(index: ProjectIndex, definition: Definition, own_spans: 
         owner, _, attr = definition.dotted.rpartition(".")
         readers = upstream_readers(index, owner, attr)
         _print_refs(out, "  upstream readers", [f"{ref.describe()} ({ref.via}; {why})" for ref, why in readers])
+    if index.location(definition.path) is Location.PRODUCTION:
+        for line in reachability_lines(index, definition.dotted):
+            print(f"  {line}", file=out)
 
 
 def _explain_member(index: ProjectIndex, name: str, out: Any) -> bool:

@@ -79,6 +79,7 @@ class OmniSettings:
     report_by: str = "contract"  # how the Markdown report groups candidates: contract | owner
     upstream_packages: tuple[str, ...] = DEFAULT_UPSTREAM_PACKAGES
     upstream_paths: tuple[str, ...] = ()
+    extra_roots: tuple[str, ...] = ()  # globs of paths or patterns of dotted names that are production roots
 
     def cache_key(self) -> tuple[Any, ...]:
         """What makes two indexes of one root differ (the options that change what is scanned)."""

@@ -3,7 +3,9 @@
 YAML is read with `yaml.safe_load_all` only (no Python tags are ever constructed);
 the walk over the loaded value visits each shared node once and stops at a node
 budget, so an alias bomb costs linear time and bounded memory. `pyproject.toml`
-yields console scripts and entry-point targets with their group.
+yields console scripts and entry-point targets with their group. In docs and scripts,
+a `from pkg.mod import A, B` line also names `pkg.mod.A` and `pkg.mod.B` (a code
+block that imports a surface presents it by its qualname).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ else:  # pragma: no cover - exercised on Python 3.10 only
 
 MAX_DATA_NODES = 200_000
 MAX_KEY_PATHS = 20_000
+FROM_IMPORT = re.compile(r"^\s*(?:>>>\s*)?from\s+([A-Za-z_][\w.]*)\s+import\s+\(?([\w\s,]+)\)?\s*$")
 WORD = re.compile(r"[A-Za-z_][\w.\-:/]*\w|[A-Za-z_]")
 TEMPLATE_MARK = re.compile(r"\{\{.*?\}\}|\{%.*?%\}", re.S)
 SPLIT_VALUE = re.compile(r"[\s,;=()\[\]{}'\"`<>|]+")
@@ -222,6 +225,12 @@ def scan_text(text: str, via: str) -> dict[str, Any]:
             record_string(sink, word, number, via)
             if "/" in word and word.endswith(".py"):
                 record_string(sink, word[:-3].replace("/", "."), number, via)
+        imported = FROM_IMPORT.match(line)
+        if imported:
+            for name in imported.group(2).split(","):
+                name = name.split(" as ")[0].strip()
+                if name.isidentifier():
+                    record_string(sink, f"{imported.group(1)}.{name}", number, via)
     facts: dict[str, Any] = {"kind": "doc", "refs": sink.encoded()}
     if via == "doc":
         front_matter, problem = parse_front_matter(text)

@@ -36,6 +36,7 @@ class FunctionScope:
     bound: bool  # the first parameter is self/cls (callers do not pass it)
     receivers: dict[str, str] = field(default_factory=dict)  # local -> class chain of its value
     values: dict[str, ast.AST] = field(default_factory=dict)  # local -> last assigned expression
+    imports: dict[str, str] = field(default_factory=dict)  # local -> dotted path its latest import statement binds
 
     def position(self, name: str) -> int | None:
         if name not in self.params:

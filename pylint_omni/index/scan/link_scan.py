@@ -21,6 +21,8 @@ One pass over the module records, each with its line:
 - `dict_keys`: string keys of dict displays, by line (a key of a sibling table is not a use);
 - `mixed`: attribute -> lines where a receiver of unknown class reads it beside a known one;
 - `imported`: every dotted path an `import` statement names, module- or function-level;
+  an import inside a function binds its name there from that statement on, so two
+  branches importing one name from two modules each resolve to their own;
 - `bindings`, `all`, `lazy`: the module's export table (`scan.bindings`).
 """
 
@@ -86,6 +88,8 @@ class LinkScanner(TableUses, FastVisitor):
         head, _, rest = written.partition(".")
         if self.functions:
             scope = self.functions[-1]
+            if head in scope.imports:
+                return scope.imports[head] + ("." + rest if rest else "")
             if head in scope.values or head in scope.params:
                 return None  # a local shadows the module name
         if head in self.imports:
@@ -207,13 +211,21 @@ class LinkScanner(TableUses, FastVisitor):
 
     def visit_Import(self, node: ast.Import) -> None:
         for alias in node.names:
-            self.imported.append([alias.name, node.lineno])
+            local = alias.asname or alias.name.split(".")[0]
+            self._imported(alias.name, alias.name if alias.asname else local, local, node.lineno)
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
         base = absolute_module(node.module, node.level, self.package)
         for alias in node.names:
+            target = f"{base}.{alias.name}" if base else alias.name
             if alias.name != "*":
-                self.imported.append([f"{base}.{alias.name}" if base else alias.name, node.lineno])
+                self._imported(target, target, alias.asname or alias.name, node.lineno)
+
+    def _imported(self, named: str, bound: str, local: str, line: int) -> None:
+        """Record an import; inside a function it binds `local` there from this statement on."""
+        self.imported.append([named, line])
+        if self.functions:
+            self.functions[-1].imports[local] = bound
 
     def visit_Lambda(self, node: ast.Lambda) -> None:
         self.visit(node.body)
@@ -240,6 +252,7 @@ class LinkScanner(TableUses, FastVisitor):
                 continue
             scope.values[target.id] = value
             scope.receivers.pop(target.id, None)
+            scope.imports.pop(target.id, None)
             known = self.class_chain(value.func) if isinstance(value, ast.Call) else self.receiver_class(value)
             if known:
                 scope.receivers[target.id] = known

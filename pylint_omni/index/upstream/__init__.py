@@ -10,9 +10,9 @@ dist-info folder found beside a package in a path (`Located.metadata`) gives the
 version and the `Requires-Dist` pins of what the project runs on.
 
 Public API: `upstream_of`, `UpstreamIndex` (`packages`, `unknowns`, `classes_named`,
-`ancestors`, `attribute_uses`, `op_uses`, `reads`, `accepts`, `defines`, `package`),
-`UpstreamPackage` (`facts()` for the per-file facts, `reads`, `accepts`, `defines`), and
-the records `UpstreamRef`, `UpstreamClass`, `Located`.
+`ancestors`, `attribute_uses`, `reading_attribute`, `op_uses`, `reads`, `accepts`, `defines`,
+`package`), `UpstreamPackage` (`facts()` for the per-file facts, `reads`, `accepts`, `defines`),
+and the records `UpstreamRef`, `UpstreamClass`, `Located`.
 """
 
 from pylint_omni.index.upstream.index import UpstreamIndex, upstream_of

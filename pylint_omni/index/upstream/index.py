@@ -71,6 +71,10 @@ class UpstreamIndex:
                 found += package.attribute_uses(owner, attr)
         return found
 
+    def reading_attribute(self, name: str) -> UpstreamPackage | None:
+        """The first indexed package that reads `name` as an attribute of some object (duck typing), else None."""
+        return next((p for p in self.packages() if name in p.attribute_names()), None)
+
     def op_uses(self, namespace: str, name: str) -> list[UpstreamRef]:
         return [ref for package in self.packages() for ref in package.op_uses(namespace, name)]
 

@@ -5,9 +5,12 @@ The package's `.py` files go through the same per-file scan as project files
 message family registered), then through the same resolver (`graph.exports`), over
 the package's own modules. Two cache files per distribution name and version (and
 scanner digest), built once:
-- `summary`: classes (bases resolved, methods), attribute reads, writes and calls by
+- `summary`: classes (bases resolved; a bare base name is first looked up in its
+  class's own module), methods), attribute reads, writes and calls by
   owner class (`self.x` in a class, `p.x` on a parameter annotated with the class,
-  `Cls.x`, a local bound to `Cls(...)`), and `torch.ops.NS.NAME` uses;
+  `Cls.x`, a local bound to `Cls(...)`), `torch.ops.NS.NAME` uses, and the names
+  read as attributes anywhere (`obj.name`, `getattr(obj, "name")`) whatever the
+  object: a duck-typed reader of a name on objects it receives;
 - `facts`: every file's facts, loaded only when a family asks for them.
 A third part, `names` (`upstream.names`: names read, names accepted, names each module
 binds), is built from the facts on the first question that needs it.
@@ -34,7 +37,7 @@ from pylint_omni.index.scanners import scanners_digest
 from pylint_omni.index.upstream.locate import Located
 from pylint_omni.index.upstream.names import NAMES_VERSION, defined_in, summarize_names
 
-SUMMARY_VERSION = 1
+SUMMARY_VERSION = 3
 MAX_FILE_BYTES = 3_000_000
 OPS_PREFIX = "torch.ops."
 
@@ -94,6 +97,7 @@ class UpstreamPackage:
     _classes: dict[str, UpstreamClass] | None = None
     _by_name: dict[str, list[str]] | None = None
     _names: dict[str, Any] | None = None
+    _attr_names: frozenset[str] | None = None
     build_seconds: float | None = field(default=None)
 
     @property
@@ -213,6 +217,12 @@ class UpstreamPackage:
     def op_uses(self, namespace: str, name: str) -> list[UpstreamRef]:
         return self._refs(self.summary()["ops"].get(f"{namespace}.{name}"))
 
+    def attribute_names(self) -> frozenset[str]:
+        """Every name the package reads as an attribute of some object (`obj.name`, `getattr(obj, "name")`)."""
+        if self._attr_names is None:
+            self._attr_names = frozenset(self.summary().get("attr_names", []))
+        return self._attr_names
+
     def op_uses_any(self, name: str) -> list[UpstreamRef]:
         """`torch.ops.NS.name` in any namespace."""
         return [ref for key, encoded in self.summary()["ops"].items() if key.rpartition(".")[2] == name for ref in self._refs(encoded)]
@@ -230,6 +240,15 @@ class UpstreamPackage:
         return found
 
 
+def _base_of(resolver: Resolver, module: str, written: str) -> str:
+    """A base class as its defining path: a bare name (a class of the same module) is looked up there first."""
+    if "." not in written:
+        local = resolver.resolve(f"{module}.{written}")
+        if local.kind == "class":
+            return local.dotted
+    return resolver.canonical_class(written)
+
+
 def summarize(name: str, files: dict[str, dict[str, Any]]) -> dict[str, Any]:
     """Classes, attribute uses by owner class, op uses and re-export aliases of one package."""
     links_by_module = {e["module"]: e["facts"].get("links") or {} for e in files.values()}
@@ -240,10 +259,13 @@ def summarize(name: str, files: dict[str, dict[str, Any]]) -> dict[str, Any]:
     attrs: dict[str, list[str]] = {}
     ops: dict[str, list[str]] = {}
     aliases: dict[str, str] = {}
+    attr_names: set[str] = set()
     for rel, entry in files.items():
         facts, module = entry["facts"], entry["module"]
+        attr_names.update(token for token, encoded in facts.get("refs", {}).items()
+                          if ",attr" in encoded and _read_as_attribute(encoded))
         for data in facts.get("classes", []):
-            bases = [resolver.canonical_class(b) for b in data.get("bases", [])]
+            bases = [_base_of(resolver, module, b) for b in data.get("bases", [])]
             classes[f"{module}.{data['qual']}"] = [rel, data["line"], bases, data.get("methods", [])]
         resolved = resolve_file(facts, resolver, tops)
         for target, encoded in resolved["refs"].items():
@@ -271,7 +293,13 @@ def summarize(name: str, files: dict[str, dict[str, Any]]) -> dict[str, Any]:
         "attrs": {k: ";".join(v[:20]) for k, v in attrs.items()},
         "ops": {k: ";".join(v[:20]) for k, v in ops.items()},
         "aliases": aliases,
+        "attr_names": sorted(attr_names),
     }
+
+
+def _read_as_attribute(encoded: str) -> bool:
+    """Whether one token's hits (`"line,via|..."`) include an attribute read or a `getattr` string."""
+    return any(item.partition(",")[2] in ("attr", "getattr") for item in encoded.split("|"))
 
 
 def _load(path: Path) -> dict[str, Any] | None:

@@ -1,0 +1,51 @@
+"""A worker script (run directly, so its module-level code is the root)."""
+
+import threading
+
+
+class QueueFullError(Exception):  # [unused-surface]
+    """Never raised, never caught."""
+
+
+class LegacyScheduler:  # [unused-surface]
+    def pick(self, queue):
+        return queue[0]
+
+
+class Worker:
+    def __init__(self):
+        self.queue = []
+        self._stopped = threading.Event()  # [unused-surface]
+
+    def submit(self, item):
+        self.queue.append(item)
+
+    def stop(self):
+        self._stopped.set()
+
+    def flush_all(self):  # [unused-surface]
+        return [self._pop_oldest() for _ in list(self.queue)]
+
+    def _pop_oldest(self):
+        return self.queue.pop(0)
+
+    def size(self):  # [unused-surface]
+        return 0
+
+    def size(self):
+        return len(self.queue)
+
+
+def _retry_a(n):  # [unused-surface]
+    return _retry_b(n - 1) if n else 0
+
+
+def _retry_b(n):
+    return _retry_a(n - 1) if n else 1
+
+
+if __name__ == "__main__":
+    worker = Worker()
+    worker.submit("job")
+    print(worker.size())
+    worker.stop()

@@ -1,0 +1,232 @@
+"""Members a framework calls by convention: alive whenever their class is, with no caller in the code.
+
+- dunder methods (`__init__`, `__call__`, `__enter__`, ...), `__init_subclass__`,
+  `unittest` fixtures (`setUp`, ...), `Enum` hooks (`_missing_`), pydantic's
+  `model_post_init`;
+- methods a decorator hands to a framework (`decorators.classify`: validators,
+  fixtures, routes, event handlers);
+- overrides of an indexed upstream base's method, and methods upstream reads or
+  calls on the kind of object the class stands for (`evidence.upstream_readers`:
+  hooks and readers, through substitutions too); for such a class, also a method
+  whose name upstream reads on objects of unknown class (`model.get_language_model()`:
+  a duck-typed reader);
+- overrides of `torch.nn.Module` / `torch.autograd.Function` hooks (`forward`,
+  `extra_repr`, `_load_from_state_dict`, `backward`, ...) and of a standard-library
+  base's methods (read from the class, when its module is already loaded);
+- a method of a class with a third-party base that no index reads (an upstream
+  package that is not installed, a plugin's base) is alive when an indexed upstream
+  class defines a method of that name (the unread base likely extends it);
+  otherwise it *may* be an override: medium at most (`cap`);
+- a method of a class that implements an indexed upstream class structurally,
+  without inheriting from it (three or more shared public methods, at least half
+  of that class's or of its own: `AsyncOmni` beside vLLM's `EngineClient`), is upstream's to call
+  when the project's production code imports that upstream class (it hands such
+  objects around); a class of the same name (the class or one of its project bases)
+  is a copy, not a stand-in, and a method a project base declares belongs to the
+  project's own interface.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from dataclasses import dataclass, field
+
+from pylint_omni.evidence.upstream_readers import upstream_kinds, upstream_readers
+from pylint_omni.index.class_graph import ClassGraph, class_graph
+from pylint_omni.index.graph import graph_of
+from pylint_omni.index.paths import Location
+from pylint_omni.index.project_index import ProjectIndex
+from pylint_omni.index.upstream import upstream_of
+from pylint_omni.surfaces.decorators import classify
+from pylint_omni.surfaces.table import SurfaceTable
+
+DUNDER = re.compile(r"^__\w+__$")
+CONVENTION_NAMES = frozenset({
+    "setUp", "tearDown", "setUpClass", "tearDownClass", "asyncSetUp", "asyncTearDown",
+    "_missing_", "_generate_next_value_", "model_post_init",
+})
+TORCH_MODULE_HOOKS = frozenset({
+    "forward", "extra_repr", "reset_parameters", "_load_from_state_dict", "_save_to_state_dict", "load_state_dict",
+    "state_dict", "_apply", "apply", "train", "eval", "to", "cuda", "cpu", "type", "float", "double", "half",
+    "bfloat16", "zero_grad", "share_memory", "_get_name", "named_modules", "modules", "children", "named_children",
+    "parameters", "named_parameters", "buffers", "named_buffers", "requires_grad_", "set_extra_state",
+    "get_extra_state", "compile", "register_buffer", "register_parameter", "add_module", "get_submodule",
+    "_conv_forward", "_replicate_for_data_parallel",
+})
+AUTOGRAD_HOOKS = frozenset({"forward", "backward", "setup_context", "jvp", "vjp", "vmap"})
+PYDANTIC_BASES = ("pydantic.BaseModel", "pydantic.main.BaseModel")
+MIN_STRUCTURAL_METHODS = 3
+
+
+@dataclass
+class ClassKinds:
+    """What one class's third-party lineage says: bases read by an index, torch, stdlib, unknown."""
+
+    upstream: bool = False  # an indexed upstream base, or a substitution
+    torch_module: bool = False
+    autograd: bool = False
+    stdlib: list[type] = field(default_factory=list)
+    unknown: list[str] = field(default_factory=list)
+
+
+def _stdlib_class(dotted: str) -> type | None:
+    """A standard-library class already loaded in this process (never imports anything)."""
+    module, _, name = dotted.rpartition(".")
+    loaded = sys.modules.get(module)
+    found = getattr(loaded, name, None) if loaded is not None else None
+    return found if isinstance(found, type) else None
+
+
+class Conventions:
+    """Answers, per (class, method), whether a framework calls it and whether it may."""
+
+    def __init__(self, index: ProjectIndex, table: SurfaceTable) -> None:
+        self.index = index
+        self.table = table
+        self.graph: ClassGraph = class_graph(index)
+        self.upstream = upstream_of(index)
+        self._kinds: dict[str, ClassKinds] = {}
+        self._tops = frozenset(m.partition(".")[0] for m in table.module_of_path.values())
+        self._decorators: dict[str, str] = {}
+        self._upstream_methods: dict[str, list[tuple[str, frozenset[str]]]] | None = None
+        self._structural: dict[str, dict[str, str]] = {}
+        self._imported: dict[str, bool] = {}
+        self._substituted = frozenset(value for _, value, _, _ in graph_of(index).substitutions()) if self.upstream.found else frozenset()
+
+    def kinds(self, class_dotted: str) -> ClassKinds:
+        found = self._kinds.get(class_dotted)
+        if found is not None:
+            return found
+        found = self._kinds[class_dotted] = ClassKinds()
+        if class_dotted not in self.graph.nodes:
+            return found
+        external: list[str] = []
+        for base in self.graph.upstream_bases(class_dotted):
+            ancestors = self.upstream.ancestors(self.upstream.canonical(base))
+            if not ancestors:
+                external.append(base)
+                continue
+            found.upstream = True
+            for ancestor in ancestors:
+                package = self.upstream.owning(ancestor)
+                upstream_class = package.classes().get(ancestor) if package is not None else None
+                for written in upstream_class.bases if upstream_class is not None else []:
+                    if not self.upstream.ancestors(self.upstream.canonical(written)):
+                        external.append(written)
+        for base in dict.fromkeys(external):
+            tail = base.rpartition(".")[2]
+            top = base.partition(".")[0]
+            if tail == "Module" and (top in ("torch", "nn") or base.startswith("torch.nn")):
+                found.torch_module = True
+            elif base in ("torch.autograd.Function", "autograd.Function", "torch.autograd.function.Function"):
+                found.autograd = True
+            elif top in sys.stdlib_module_names:
+                loaded = _stdlib_class(base)
+                if loaded is not None:
+                    found.stdlib.append(loaded)
+                else:
+                    found.unknown.append(base)
+            elif base not in PYDANTIC_BASES:
+                found.unknown.append(base)
+        return found
+
+    def decorator_kind(self, method_dotted: str) -> str:
+        """The strongest effect of a surface's decorators: `route`, `register` or `transparent`."""
+        found = self._decorators.get(method_dotted)
+        if found is None:
+            surface = self.table.surfaces[method_dotted]
+            facts = self.index.facts(surface.path)
+            imports = facts.get("imports", {})
+            local = frozenset(d["name"] for d in facts.get("functions", []) if d.get("toplevel"))
+            kinds = {classify(text, imports, local, self._tops) for text in surface.decorators}
+            found = "route" if "route" in kinds else "register" if "register" in kinds else "transparent"
+            self._decorators[method_dotted] = found
+        return found
+
+    def called_by_framework(self, class_dotted: str, method: str, method_dotted: str) -> str | None:
+        """Why a framework calls this method of a live class (None: nothing calls it by convention)."""
+        if DUNDER.match(method) or method in CONVENTION_NAMES:
+            return "called by Python or a framework by convention"
+        if self.decorator_kind(method_dotted) != "transparent":
+            return "handed to a framework by its decorator"
+        kinds = self.kinds(class_dotted)
+        if kinds.torch_module and method in TORCH_MODULE_HOOKS:
+            return f"overrides torch.nn.Module.{method}"
+        if kinds.autograd and method in AUTOGRAD_HOOKS:
+            return f"overrides torch.autograd.Function.{method}"
+        for base in kinds.stdlib:
+            if hasattr(base, method):
+                return f"overrides {base.__module__}.{base.__qualname__}.{method}"
+        facing = upstream_kinds(self.index, class_dotted).classes if kinds.upstream or self._stands_in(class_dotted) else []
+        if facing:
+            readers = upstream_readers(self.index, class_dotted, method)
+            if readers:
+                ref, why = readers[0]
+                return f"upstream {ref.via} at {ref.describe()} ({why})"
+            package = self.upstream.reading_attribute(method)
+            if package is not None:
+                return f"{package.name} reads .{method} on objects it receives, and this class stands for {facing[0]}"
+        upstream_classes = self.upstream_methods().get(method, [])
+        if kinds.unknown and upstream_classes:
+            return f"may override {kinds.unknown[0]}.{method} (upstream {upstream_classes[0][0]} defines {method})"
+        implemented = self.structural(class_dotted).get(method)
+        if implemented:
+            return f"implements upstream {implemented} structurally; upstream calls {method} on the objects it receives"
+        return None
+
+    def upstream_methods(self) -> dict[str, list[tuple[str, frozenset[str]]]]:
+        """Method name -> (upstream class, its public methods) for every indexed upstream class."""
+        if self._upstream_methods is None:
+            found: dict[str, list[tuple[str, frozenset[str]]]] = {}
+            for package in self.upstream.packages():
+                for dotted, upstream_class in package.classes().items():
+                    public = frozenset(m for m in upstream_class.methods if not m.startswith("_"))
+                    for method in upstream_class.methods:
+                        found.setdefault(method, []).append((dotted, public))
+            self._upstream_methods = found
+        return self._upstream_methods
+
+    def structural(self, class_dotted: str) -> dict[str, str]:
+        """Methods of a class that an upstream class it implements structurally declares -> that class."""
+        found = self._structural.get(class_dotted)
+        if found is not None:
+            return found
+        found = self._structural[class_dotted] = {}
+        own = frozenset(self.table.surfaces[m].name for m in self.table.methods(class_dotted))
+        public = frozenset(m for m in own if not m.startswith("_"))
+        lineage = [class_dotted, *(self.graph.ancestors(class_dotted) if class_dotted in self.graph.nodes else [])]
+        inherited = frozenset(self.table.surfaces[m].name for a in lineage[1:] for m in self.table.methods(a))
+        seen: set[str] = {c.rpartition(".")[2] for c in lineage}
+        for method in public:
+            for upstream_class, methods in self.upstream_methods().get(method, []):
+                name = upstream_class.rpartition(".")[2]
+                if name in seen or not self._imported_in_production(name):
+                    continue
+                seen.add(name)
+                shared = methods & public
+                if len(shared) >= MIN_STRUCTURAL_METHODS and 2 * len(shared) >= min(len(methods), len(public)):
+                    for name in (methods & own) - inherited:
+                        found.setdefault(name, upstream_class)
+        return found
+
+    def _imported_in_production(self, name: str) -> bool:
+        found = self._imported.get(name)
+        if found is None:
+            found = self._imported[name] = any(
+                hit.via == "import" and self.index.location(hit.path) is Location.PRODUCTION for hit in self.index.hits(name))
+        return found
+
+    def _stands_in(self, class_dotted: str) -> bool:
+        """The class or a project base is assigned over an upstream name (`upstream_mod.X = OmniX`)."""
+        if not self._substituted:
+            return False
+        lineage = [class_dotted, *(self.graph.ancestors(class_dotted) if class_dotted in self.graph.nodes else [])]
+        return any(c in self._substituted for c in lineage)
+
+    def cap(self, class_dotted: str, method: str) -> str | None:
+        """Why this method may be called from outside though nothing here calls it (medium at most)."""
+        kinds = self.kinds(class_dotted)
+        if kinds.unknown:
+            return f"it may override a method of {kinds.unknown[0]}, which no index reads"
+        return None

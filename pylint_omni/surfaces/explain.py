@@ -1,0 +1,50 @@
+"""What `python -m pylint_omni explain NAME` says of a surface's reachability, as the messages judge it.
+
+For a reached surface: the walk that reached it (production or validation only) and
+the path back to its root, each step with the reason a convention or a root gave
+(`registered in ...`, `upstream hook at ...`, `a console script`). For an unreached
+one: the chain it belongs to and that chain's verdict (`verdicts.judge_chain`, the
+same code the checker runs).
+"""
+
+from __future__ import annotations
+
+from pylint_omni.index.project_index import ProjectIndex
+from pylint_omni.surfaces.analysis import DEAD, analysis_of
+from pylint_omni.surfaces.reach import PRODUCTION
+from pylint_omni.surfaces.verdicts import judge_chain, short_name
+
+MAX_STEPS = 8
+
+
+def reachability_lines(index: ProjectIndex, dotted: str) -> list[str]:
+    """Lines describing how (or whether) the walk reaches `dotted`; empty when it is no surface."""
+    analysis = analysis_of(index)
+    if dotted not in analysis.table.surfaces:
+        return []
+    phase = analysis.reach.phase.get(dotted)
+    if phase is not None:
+        walk = "production roots" if phase == PRODUCTION else "validation code only (test-only-surface)"
+        lines = [f"reachability: reached from {walk}"]
+        current, steps = dotted, 0
+        while current and steps < MAX_STEPS:
+            if current.startswith("file:"):
+                lines.append(f"    {current[5:]} (names it)")
+                break
+            why = analysis.reach.why.get(current, "")
+            lines.append(f"    {current}" + (f"  [{why}]" if why else ""))
+            previous = analysis.reach.reached_from.get(current, "")
+            if not previous or previous == current:
+                break
+            current, steps = previous, steps + 1
+        return lines
+    for root, (status, chain) in analysis.chains.items():
+        members = {root, *chain.units, *chain.overrides, *(c for u in chain.units for c in analysis.table.contained(u))}
+        if dotted in members:
+            judged = judge_chain(index, analysis, status, chain)
+            symbol = "unused-surface" if status == DEAD else "test-only-surface"
+            label = judged.verdict.status.value + (f" ({judged.verdict.confidence})" if judged.verdict.confidence else "")
+            head = "its root" if root != dotted else "shown here"
+            return [f"reachability: unreached; part of the chain of {short_name(analysis, root)} ({head})",
+                    f"  {symbol} verdict: {label}: {judged.verdict.reason}"]
+    return ["reachability: unreached (no finding: an empty module, or a surface whose chain is not reported)"]

@@ -1,0 +1,161 @@
+"""Per-file facts of the surfaces family, handed to the index (`SCANNERS` in `surfaces.checker`).
+
+Read with `ast` once per file version and cached with the file's other facts:
+- `main`: the module has an `if __name__ == "__main__":` block (it is run as a script);
+- `shadowed`: `[qual, line, end, by]` definitions a later statement of the same body
+  (module or class) defines again, so that the first never runs; property
+  accessors (`@x.setter`), `@overload` stubs and `@f.register` implementations are
+  not shadowing, nor a definition used between the two;
+- `dyn_imports`: `[line, prefix]` imports of a computed name (`import_module(name)`,
+  `__import__(name)`, `pkgutil.iter_modules`/`walk_packages`): they may load any
+  module whose dotted name starts with `prefix` (empty: any). `__name__` and
+  `__package__` count as the module's own names (`import_module(f"{__name__}.{x}")`),
+  and a walk over `__path__` loads the package's own submodules;
+- `attr_prefixes`: `[prefix, line]` attribute names built at run time
+  (`getattr(self, f"_handle_{kind}")`): methods whose name starts with the prefix
+  may be called;
+- `entry_specs`: `[target, line]` entry-point specifications written in Python
+  (`"ascend = pkg.mod:register"` in `setup.py`), whose targets are loaded by name;
+- `events`: `[class, name, line, fires, waits, escapes]` for each `threading`,
+  `asyncio` or `multiprocessing` `Event` a field or module variable holds
+  (`surfaces.events`);
+- `lines`: the module's length (what deleting the whole module saves).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from typing import Any
+
+from pylint_omni.index.scan.ast_helpers import dotted, literal_str
+from pylint_omni.index.scanners import ModuleContext
+from pylint_omni.surfaces.events import scan_events
+
+NOT_SHADOWING = frozenset({"setter", "getter", "deleter", "overload", "register"})
+DYNAMIC_IMPORTS = frozenset({"import_module", "__import__"})
+PACKAGE_WALKS = frozenset({"iter_modules", "walk_packages"})
+ENTRY_SPEC = re.compile(r"^\s*[\w.\-]+\s*=\s*([A-Za-z_][\w.]*(?::[A-Za-z_][\w.]*)?)\s*(?:\[[^\]]*\])?\s*$")
+IDENTIFIER_PREFIX = re.compile(r"^[A-Za-z_]\w*$")
+DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
+def _decorator_tails(node: ast.AST) -> set[str]:
+    found = set()
+    for deco in getattr(node, "decorator_list", []):
+        target = deco.func if isinstance(deco, ast.Call) else deco
+        found.add((dotted(target) or "").rpartition(".")[2])
+    return found
+
+
+def _loads(statements: list[ast.stmt], name: str) -> bool:
+    return any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)
+               for stmt in statements for n in ast.walk(stmt))
+
+
+def _shadowed(body: list[ast.stmt], prefix: str, out: list[list[Any]]) -> None:
+    """Definitions of `body` that a later definition of the same name replaces, recursing into classes."""
+    last: dict[str, int] = {}
+    for position, stmt in enumerate(body):
+        if not isinstance(stmt, DEFINITIONS):
+            continue
+        if isinstance(stmt, ast.ClassDef):
+            _shadowed(stmt.body, f"{prefix}{stmt.name}.", out)
+        earlier = last.get(stmt.name)
+        last[stmt.name] = position
+        if earlier is None or stmt.name == "_":
+            continue
+        first = body[earlier]
+        if (_decorator_tails(first) | _decorator_tails(stmt)) & NOT_SHADOWING:
+            continue
+        if _loads(body[earlier + 1:position], stmt.name):
+            continue  # the first definition is used before it is replaced
+        out.append([prefix + stmt.name, first.lineno, first.end_lineno or first.lineno, stmt.lineno])
+
+
+def _literal_prefix(node: ast.AST, names: dict[str, str]) -> str | None:
+    """The constant head of a built string (`f"pkg.{x}"`, `"pkg." + x`, `f"{__name__}.{x}"`); None when not built."""
+    if isinstance(node, ast.JoinedStr):
+        head = ""
+        for part in node.values:
+            text = literal_str(part)
+            if text is None and isinstance(part, ast.FormattedValue) and isinstance(part.value, ast.Name):
+                text = names.get(part.value.id)
+            if text is None:
+                break
+            head += text
+        return head
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left = literal_str(node.left)
+        if left is None and isinstance(node.left, ast.Name):
+            left = names.get(node.left.id)
+        return left if left is not None else _literal_prefix(node.left, names) or ""
+    return None
+
+
+class _Visitor(ast.NodeVisitor):
+    def __init__(self, context: ModuleContext) -> None:
+        package = context.module if context.is_package else context.module.rpartition(".")[0]
+        self.names = {"__name__": context.module, "__package__": package}
+        self.package = package
+        self.dyn_imports: list[list[Any]] = []
+        self.attr_prefixes: list[list[Any]] = []
+        self.entry_specs: list[list[Any]] = []
+
+    def visit_Call(self, node: ast.Call) -> None:
+        tail = (dotted(node.func) or "").rpartition(".")[2]
+        if tail in DYNAMIC_IMPORTS and node.args and literal_str(node.args[0]) is None:
+            self.dyn_imports.append([node.lineno, self._absolute(_literal_prefix(node.args[0], self.names) or "", node)])
+        elif tail in PACKAGE_WALKS:
+            walked = node.args[0] if node.args else None
+            own = isinstance(walked, ast.Name) and walked.id == "__path__"
+            self.dyn_imports.append([node.lineno, f"{self.package}." if own and self.package else ""])
+        elif tail in ("getattr", "hasattr") and len(node.args) >= 2:
+            prefix = _literal_prefix(node.args[1], {})
+            if prefix and IDENTIFIER_PREFIX.match(prefix):
+                self.attr_prefixes.append([prefix, node.lineno])
+        self.generic_visit(node)
+
+    def _absolute(self, prefix: str, node: ast.Call) -> str:
+        """A relative prefix (`"." + name` with `package=__name__`) made absolute."""
+        if not prefix.startswith("."):
+            return prefix
+        anchor = node.args[1] if len(node.args) > 1 else next((k.value for k in node.keywords if k.arg == "package"), None)
+        package = self.names.get(anchor.id) if isinstance(anchor, ast.Name) else literal_str(anchor)
+        if not package:
+            return ""
+        level = len(prefix) - len(prefix.lstrip("."))
+        parts = package.split(".")
+        return ".".join(parts[: len(parts) - (level - 1)] if level > 1 else parts) + "." + prefix.lstrip(".")
+
+    def visit_Constant(self, node: ast.Constant) -> None:
+        if isinstance(node.value, str) and "=" in node.value and len(node.value) < 300:
+            match = ENTRY_SPEC.match(node.value)
+            if match and (":" in match.group(1) or "." in match.group(1)):
+                self.entry_specs.append([match.group(1), node.lineno])
+
+
+def _has_main_block(tree: ast.Module) -> bool:
+    for stmt in tree.body:
+        test = stmt.test if isinstance(stmt, ast.If) else None
+        if isinstance(test, ast.Compare) and isinstance(test.left, ast.Name) and test.left.id == "__name__":
+            if any(literal_str(c) == "__main__" for c in test.comparators):
+                return True
+    return False
+
+
+def scan_surface_facts(tree: ast.Module, context: ModuleContext) -> dict[str, Any]:
+    """The surfaces family's facts of one module (see the module docstring)."""
+    shadowed: list[list[Any]] = []
+    _shadowed(tree.body, "", shadowed)
+    visitor = _Visitor(context)
+    visitor.visit(tree)
+    return {
+        "main": _has_main_block(tree),
+        "shadowed": shadowed,
+        "dyn_imports": visitor.dyn_imports,
+        "attr_prefixes": visitor.attr_prefixes,
+        "entry_specs": visitor.entry_specs,
+        "events": scan_events(tree, context.imports),
+        "lines": context.source.count("\n") + 1,
+    }

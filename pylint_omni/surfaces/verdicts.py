@@ -1,0 +1,247 @@
+"""The evidence of each chain: who consumes it, what may still reach it, and how sure the finding is.
+
+`unused-surface` (nothing reaches the chain):
+- high: no consumer in code, configuration, docs or tests;
+- medium, naming the doubt: only dead code uses it (a chain's shared member), a
+  subpackage exports it (`__all__`, `__init__` imports: outside code may import
+  it), a public method of the library's public API, a method that may override a
+  third-party base no index reads, a class named like outside data chooses it
+  (`*ForCausalLM`, `*Pipeline`), a module a computed import may load, or so many
+  surfaces hanging off one unreached root that the root is more likely missing
+  from the roots than dead (*suspected missing root*).
+`test-only-surface` (only validation code reaches it):
+- high when only tests use it; medium when examples or benchmarks use it (they
+  teach it to users: the decision is whether it is supported API) or when the
+  docs list it in an API reference or name it without its module;
+- rejected when user-facing docs present it (its qualname or an import of it
+  in a page that is not a design page): a documented supported name.
+"""
+
+from __future__ import annotations
+
+import builtins
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pylint_omni.evidence.consumers import Consumer, ConsumerKind, Status, Verdict, listed
+from pylint_omni.evidence.contracts import contracts_of, is_design_page
+from pylint_omni.index.graph import graph_of
+from pylint_omni.index.paths import Location, key_matches_patterns, matches_any
+from pylint_omni.index.project_index import ProjectIndex
+from pylint_omni.surfaces.analysis import DEAD, SurfaceAnalysis
+from pylint_omni.surfaces.chains import Chain
+from pylint_omni.surfaces.edges import ATTRIBUTE_VIAS, BARE_VIAS
+from pylint_omni.surfaces.table import SURFACE_FACTS, Surface, decorator_tail
+
+MISSING_ROOT_SURFACES = 25  # surfaces hanging off one unreached root: more likely a missing root
+EXAMPLE_GLOBS = ("examples/**", "**/examples/**", "benchmarks/**", "**/benchmarks/**", "**/example_*.py")
+TEST_GLOBS = ("tests/**", "test/**", "**/tests/**", "**/test_*.py", "**/*_test.py", "**/conftest.py")
+EXCEPTION_SUFFIXES = ("Error", "Exception", "Warning", "Interrupt", "Exit")
+API_LISTING = re.compile(r"^[-*\s]*(?::::\s*)?\[?`?[\w.:]+`?\]?(?:\[\]|\([^)]*\))?\s*$")
+
+
+@dataclass
+class Judged:
+    """A chain with its verdict and what its message says."""
+
+    status: str  # analysis.DEAD | analysis.TEST_ONLY
+    chain: Chain
+    verdict: Verdict
+    label: str  # "Method", "Exception class", ...
+    kind: str  # the rule, for the finding id
+    doubts: list[str] = field(default_factory=list)
+    validation: list[Consumer] = field(default_factory=list)
+    tests_going: list[str] = field(default_factory=list)  # validation surfaces that exist only for the chain
+    test_lines: int = 0
+
+
+def short_name(analysis: SurfaceAnalysis, dotted: str) -> str:
+    """`pkg.mod.Cls.meth` -> `Cls.meth`; a module stays dotted; a shadowed definition keeps its line."""
+    surface = analysis.table.surfaces[dotted]
+    if surface.kind == "module":
+        return dotted
+    module = analysis.table.module_of_path.get(surface.path, "")
+    return dotted[len(module) + 1:] if module and dotted.startswith(module + ".") else dotted
+
+
+def _is_exception(analysis: SurfaceAnalysis, dotted: str) -> bool:
+    graph = analysis.reach.graph
+    if dotted not in graph.nodes:
+        return False
+    for name in (dotted, *graph.ancestors(dotted)):
+        for base in graph.nodes[name].upstream + [b for b in graph.nodes[name].definition.data.get("bases", []) if "." not in b]:
+            tail = base.rpartition(".")[2]
+            found = getattr(builtins, tail, None)
+            if (isinstance(found, type) and issubclass(found, BaseException)) or tail.endswith(EXCEPTION_SUFFIXES):
+                return True
+    return False
+
+
+def label_of(analysis: SurfaceAnalysis, surface: Surface) -> str:
+    if surface.kind == "class":
+        return "Exception class" if _is_exception(analysis, surface.dotted) else "Class"
+    if surface.kind in ("method", "shadowed") and {decorator_tail(d) for d in surface.decorators} & {"property", "cached_property"}:
+        return "Property"
+    return {"module": "Module", "function": "Function", "method": "Method", "shadowed": "Definition"}[surface.kind]
+
+
+def _chain_surfaces(analysis: SurfaceAnalysis, chain: Chain) -> list[str]:
+    units = [*chain.units, *chain.overrides]
+    return [*units, *(c for u in units for c in analysis.table.contained(u))]
+
+
+def _validation_consumers(index: ProjectIndex, analysis: SurfaceAnalysis, chain: Chain) -> list[Consumer]:
+    """Resolved references and name mentions of the chain from validation files (tests, examples, docs)."""
+    graph = graph_of(index)
+    history = contracts_of(index).history
+    surfaces = _chain_surfaces(analysis, chain)
+    found: dict[tuple[str, int], Consumer] = {}
+    for dotted in surfaces:
+        for ref in graph.refs_to(dotted):
+            if ref.via in ("import", "hop", "store", "attr-store") or ref.path in history:
+                continue
+            if index.location(ref.path) is Location.VALIDATION or index.entries.get(ref.path, {}).get("kind") == "doc":
+                found.setdefault((ref.path, ref.line), Consumer(ref.path, ref.line, ref.via, ConsumerKind.VALIDATION, dotted))
+    root = analysis.table.surfaces[chain.root]
+    vias = ATTRIBUTE_VIAS | (BARE_VIAS if root.kind != "method" else frozenset())
+    for hit in graph.name_only(root.name, set(surfaces)):
+        if hit.via in vias and hit.path not in history and (index.location(hit.path) is Location.VALIDATION or hit.via == "doc"):
+            found.setdefault((hit.path, hit.line), Consumer(hit.path, hit.line, f"name-only {hit.via}", ConsumerKind.VALIDATION, root.name))
+    return sorted(found.values(), key=lambda c: (c.path, c.line))
+
+
+def _doc_line(index: ProjectIndex, consumer: Consumer) -> str:
+    try:
+        lines = (Path(index.root) / consumer.path).read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return ""
+    return lines[consumer.line - 1] if 0 < consumer.line <= len(lines) else ""
+
+
+def _presents(index: ProjectIndex, consumer: Consumer, module: str) -> bool:
+    """A docs line that presents the surface to users, outside design pages and API reference listings (a
+    line that is only the qualname: `- [pkg.mod.Name][]`, `::: pkg.mod.Name`): its qualname, or its name in
+    a page that names its module (`from pkg.mod import Name` in a code block)."""
+    if index.entries.get(consumer.path, {}).get("kind") != "doc" or is_design_page(consumer.path):
+        return False
+    if consumer.via.startswith("name-only") and not any(r.path == consumer.path for r in graph_of(index).refs_to(module)):
+        return False
+    return not API_LISTING.match(_doc_line(index, consumer))
+
+
+def _tests_going(index: ProjectIndex, analysis: SurfaceAnalysis, chain: Chain, consumers: list[Consumer]) -> tuple[list[str], int]:
+    """Test functions and classes that exist for the chain: named after its root (`test_<name>`), or
+    whose every project reference is to the chain. They go with it."""
+    table = analysis.table
+    inside = set(_chain_surfaces(analysis, chain))
+    going: list[str] = []
+    lines = 0
+    owners: set[str] = set()
+    for consumer in consumers:
+        rel = consumer.path
+        for line, end, dotted in table.spans.get(rel, ()):
+            if line <= consumer.line <= end and table.surfaces[dotted].kind in ("function", "class"):
+                owners.add(dotted)
+    wanted = analysis.table.surfaces[chain.root].name.lower().strip("_")
+    for owner in sorted(owners):
+        if wanted and wanted in table.surfaces[owner].name.lower():
+            going.append(owner)  # `test_<name>`: a test of this surface
+            lines += table.surfaces[owner].lines
+            continue
+        out = analysis.edges.out.get(owner)
+        uses = set(out.nodes) if out is not None else set()
+        uses |= {f"{c}.{n}" for c, n in (out.members if out is not None else ())}
+        production = {u for u in uses if u in table.surfaces and table.surfaces[u].production and table.surfaces[u].kind != "module"}
+        if production and production <= inside | {c.rpartition(".")[0] for c in inside}:
+            going.append(owner)
+            lines += table.surfaces[owner].lines
+    return going, lines
+
+
+def _dead_doubts(index: ProjectIndex, analysis: SurfaceAnalysis, chain: Chain, root: Surface) -> list[str]:
+    doubts: list[str] = []
+    if chain.used_by:
+        shown = ", ".join(short_name(analysis, d) for d in chain.used_by[:3])
+        doubts.append(f"only dead code uses it ({shown}); it goes when they do")
+    capped = analysis.roots.capped.get(root.dotted) or next(
+        (analysis.roots.capped[u] for u in chain.units if u in analysis.roots.capped), None)
+    if capped:
+        doubts.append(capped)
+    if root.kind == "method" and root.container:
+        cap = analysis.conventions.cap(root.container, root.name)
+        if cap:
+            doubts.append(cap)
+        public_api = next((w for d, w in analysis.roots.production if d == root.container and w.startswith("public API")), None)
+        if public_api and not root.name.startswith("_"):
+            doubts.append(f"a public method of the {public_api}: users outside may call it")
+    if root.kind == "class" and key_matches_patterns(root.name, index.settings.external_key_patterns):
+        doubts.append("outside data (model checkpoints, model_index.json) may name this class")
+    if root.kind == "module":
+        for rel in analysis.table.module_of_path:
+            for line, prefix in (index.extra(rel, SURFACE_FACTS) or {}).get("dyn_imports", []):
+                if root.dotted.startswith(prefix) and index.location(rel) is Location.PRODUCTION:
+                    doubts.append(f"a computed import at {rel}:{line} may load it")
+                    break
+            if len(doubts) > 0 and doubts[-1].startswith("a computed import"):
+                break
+    count = len(_chain_surfaces(analysis, chain))
+    if count >= MISSING_ROOT_SURFACES:
+        doubts.append(f"suspected missing root: {count} surfaces hang off {short_name(analysis, root.dotted)}; "
+                      "if code outside the repository loads it, declare it in omni-extra-roots")
+    return doubts
+
+
+def judge_chain(index: ProjectIndex, analysis: SurfaceAnalysis, status: str, chain: Chain) -> Judged:
+    """The verdict of one chain (see the module docstring)."""
+    root = analysis.table.surfaces[chain.root]
+    label = label_of(analysis, root)
+    kind = "shadowed" if root.kind == "shadowed" else "cycle" if chain.cycle else "chain" if chain.members else "unused"
+    if status == DEAD:
+        doubts = _dead_doubts(index, analysis, chain, root)
+        if root.kind == "shadowed":
+            doubts = []  # Python itself replaces the first definition: nothing can reach it
+        if any(d.startswith("suspected missing root") for d in doubts):
+            kind = "missing-root"
+        verdict = (Verdict(Status.CANDIDATE, "medium", doubts[0], [], doubts) if doubts
+                   else Verdict(Status.CANDIDATE, "high", "no consumer found", []))
+        return Judged(status, chain, verdict, label, kind, doubts)
+    consumers = _validation_consumers(index, analysis, chain)
+    module = analysis.table.module_of_path.get(root.path, "")
+    presenting = [c for c in consumers if _presents(index, c, module)]
+    docs = [c for c in consumers if index.entries.get(c.path, {}).get("kind") == "doc"]
+    examples = [c for c in consumers if matches_any(c.path, EXAMPLE_GLOBS) and c not in docs]
+    tests = [c for c in consumers if matches_any(c.path, TEST_GLOBS)]
+    going, test_lines = _tests_going(index, analysis, chain, tests)
+    if presenting:
+        verdict = Verdict(Status.REJECTED, None, f"documented as supported API in {listed(presenting)}", consumers)
+        return Judged(status, chain, verdict, label, "documented", [], consumers, going, test_lines)
+    doubts = []
+    if examples:
+        doubts.append(f"examples use it ({listed(examples)})")
+    if docs:
+        doubts.append(f"the docs name it ({listed(docs)})")
+    doubts += [d for d in _dead_doubts(index, analysis, chain, root) if not d.startswith("only dead code")]
+    if doubts:
+        verdict = Verdict(Status.CANDIDATE, "medium", doubts[0], consumers, doubts)
+    else:
+        verdict = Verdict(Status.CANDIDATE, "high", f"only tests use it: {listed(consumers)}", consumers)
+    rule = "example-only" if examples else "docs-only" if docs and not tests else "test-only"
+    return Judged(status, chain, verdict, label, rule, doubts, consumers, going, test_lines)
+
+
+BUNDLE_MIN = 3  # dead methods of one live class reported as one finding at the class
+
+
+def bundles(analysis: SurfaceAnalysis, judged: list[Judged]) -> dict[str, list[Judged]]:
+    """Dead method chains of one live class, three or more, as one finding at the class: the high ones, and
+    the members dead only through them (their dead users are in the same class)."""
+    by_class: dict[str, list[Judged]] = {}
+    for one in judged:
+        root = analysis.table.surfaces[one.chain.root]
+        if one.status != DEAD or root.kind not in ("method", "shadowed") or not root.container:
+            continue
+        users = {analysis.table.surfaces[u].container for u in one.chain.used_by if u in analysis.table.surfaces}
+        if one.verdict.confidence == "high" or (users == {root.container} and len(one.doubts) == 1):
+            by_class.setdefault(root.container, []).append(one)
+    return {owner: members for owner, members in by_class.items() if len(members) >= BUNDLE_MIN}

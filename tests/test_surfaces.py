@@ -1,0 +1,249 @@
+"""unused-surface and test-only-surface: reachability, chains, conventions and evidence, on real pylint runs."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from conftest import Finding, enable_args, run_pylint
+from pylint_omni.index.project_index import ProjectIndex
+from pylint_omni.options import settings_for_root
+from pylint_omni.plugin import register_scanners
+from pylint_omni.surfaces.analysis import DEAD, TEST_ONLY, analysis_of
+
+SYMBOLS = ["unused-surface", "test-only-surface"]
+
+
+def write(root: Path, files: dict[str, str]) -> Path:
+    for rel, text in {"pyproject.toml": "[project]\nname = 'app'\n", **files}.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    return root
+
+
+def lint(root: Path, cache_dir: Path, *extra: str) -> list[Finding]:
+    code, findings, stderr = run_pylint([*enable_args(SYMBOLS), *extra, "app"], cwd=root, cache_dir=cache_dir)
+    assert "Traceback" not in stderr and code & 33 == 0, stderr
+    return findings
+
+
+def statuses(root: Path, tmp_path: Path, **settings: object) -> dict[str, str]:
+    """Surface shown at -> status, from the analysis itself."""
+    register_scanners()
+    index = ProjectIndex(root, replace(settings_for_root(root), cache_dir=tmp_path / "c", **settings))
+    index.refresh()
+    analysis = analysis_of(index)
+    return {dotted: status for dotted, (status, _) in analysis.chains.items()}
+
+
+APP = {
+    "app/__init__.py": "",
+    "app/main.py": (
+        "from app.core import Engine\n\n\n"
+        "def main():\n    engine = Engine()\n    engine.close()\n    return engine.run()\n\n\n"
+        "if __name__ == '__main__':\n    main()\n"
+    ),
+    "app/core.py": (
+        "class EngineError(Exception):\n    pass\n\n\n"
+        "class Engine:\n"
+        "    def run(self):\n        return self._step()\n\n"
+        "    def _step(self):\n        return 1\n\n"
+        "    def rebuild(self):\n        return self._rebuild_cache()\n\n"
+        "    def _rebuild_cache(self):\n        return 2\n\n"
+        "    def close(self):\n        return 0\n\n"
+        "    def close(self):\n        return 1\n\n\n"
+        "def _ping(n):\n    return _pong(n - 1) if n else 0\n\n\n"
+        "def _pong(n):\n    return _ping(n - 1) if n else 0\n"
+    ),
+}
+
+
+def test_dead_chains_cycles_and_shadowed_definitions(tmp_path: Path, cache_dir: Path) -> None:
+    root = write(tmp_path / "proj", APP)
+    found = {(f.path, f.line): f for f in lint(root, cache_dir)}
+    rebuild = found[("app/core.py", 12)]
+    assert rebuild.symbol == "unused-surface" and rebuild.confidence == "HIGH"
+    assert "Engine.rebuild has no consumer, nor Engine._rebuild_cache that only it uses" in rebuild.message
+    assert ("app/core.py", 15) not in found  # a member of the chain: named, not reported apart
+    assert "Exception class EngineError is never raised or caught" in found[("app/core.py", 1)].message
+    assert "replaced by a later definition" in found[("app/core.py", 18)].message
+    cycle = [f for f in found.values() if "only use each other" in f.message]
+    assert len(cycle) == 1 and "_ping" in cycle[0].message and "_pong" in cycle[0].message
+    assert ("app/core.py", 6) not in found and ("app/core.py", 9) not in found  # run, _step: reached from main()
+    assert all(len(f.message) <= 300 for f in found.values())
+
+
+def test_three_dead_methods_of_a_live_class_are_one_finding_at_the_class(tmp_path: Path, cache_dir: Path) -> None:
+    files = {
+        "app/__init__.py": "",
+        "app/main.py": "from app.core import Engine\n\n\ndef main():\n    return Engine().run()\n\n\nif __name__ == '__main__':\n    main()\n",
+        "app/core.py": (
+            "class Engine:\n"
+            "    def run(self):\n        return 1\n\n"
+            "    def pause(self):\n        return 2\n\n"
+            "    def resume(self):\n        return 3\n\n"
+            "    def drain(self):\n        return self._flush()\n\n"
+            "    def _flush(self):\n        return 4\n"
+        ),
+    }
+    found = [f for f in lint(write(tmp_path / "proj", files), cache_dir) if f.path == "app/core.py"]
+    assert [(f.line, f.symbol, f.confidence) for f in found] == [(1, "unused-surface", "HIGH")]
+    assert "Class Engine has 4 methods nothing calls (pause, resume, drain)" in found[0].message
+
+
+def test_roots_and_dynamic_consumers_keep_surfaces_alive(tmp_path: Path, cache_dir: Path) -> None:
+    files = {
+        "app/__init__.py": "import app.dispatch\n",
+        "setup.py": "from setuptools import setup\nsetup(entry_points={'app.plugins': ['x = app.plugin:load']})\n",
+        "deploy/stage.yaml": "worker_cls: app.workers.GpuWorker\n",
+        "app/plugin.py": "def load():\n    return 1\n\n\ndef unused_helper():\n    return 2\n",
+        "app/workers.py": "class GpuWorker:\n    def __call__(self):\n        return 1\n\n\nclass CpuWorker:\n    pass\n",
+        "app/policies.py": (
+            "class Policy:\n    known = []\n\n    def __init_subclass__(cls):\n        Policy.known.append(cls)\n\n\n"
+            "class Open(Policy):\n    pass\n"
+        ),
+        "app/handlers/__init__.py": (
+            "import importlib\nimport pkgutil\n\nfor _, name, _ in pkgutil.iter_modules(__path__):\n"
+            "    importlib.import_module(f'{__name__}.{name}')\n"
+        ),
+        "app/handlers/audio.py": "from app.policies import Policy\n\n\nclass AudioPolicy(Policy):\n    pass\n",
+        "app/dispatch.py": (
+            "import app.policies\nimport app.handlers\n\n\nclass Dispatcher:\n"
+            "    def handle(self, kind):\n        return getattr(self, f'_on_{kind}')()\n\n"
+            "    def _on_text(self):\n        return 1\n\n\nDISPATCHER = Dispatcher()\nDISPATCHER.handle('text')\n"
+        ),
+    }
+    root = write(tmp_path / "proj", files)
+    found = statuses(root, tmp_path)
+    assert found == {"app.plugin.unused_helper": DEAD, "app.workers.CpuWorker": DEAD}
+
+
+def test_extra_roots_by_path_and_by_dotted_name(tmp_path: Path) -> None:
+    files = {
+        "app/__init__.py": "",
+        "app/__main__.py": "print('app')\n",
+        "app/legacy/__init__.py": "",
+        "app/legacy/old.py": "def old():\n    return 1\n",
+        "app/plugins.py": "def hook_a():\n    return 1\n\n\ndef other():\n    return 2\n",
+    }
+    root = write(tmp_path / "proj", files)
+    assert set(statuses(root, tmp_path)) == {"app.legacy", "app.plugins"}
+    kept = statuses(root, tmp_path, extra_roots=("app/**", "!app/plugins.py", "app.plugins.hook_*"))
+    assert kept == {"app.plugins.other": DEAD}
+
+
+def test_test_only_surfaces_examples_and_documented_helpers(tmp_path: Path, cache_dir: Path) -> None:
+    files = {
+        "app/__init__.py": "from app.serve import serve\n",
+        "app/serve.py": "def serve():\n    return 1\n",
+        "app/debug.py": (
+            "def snapshot(queue):\n    return list(queue)\n\n\n"
+            "def table(queue):\n    return str(queue)\n\n\n"
+            "class Replay:\n    pass\n"
+        ),
+        "tests/test_debug.py": (
+            "from app.debug import snapshot, table\n\n\n"
+            "def test_snapshot():\n    assert snapshot([1]) == [1]\n\n\n"
+            "def test_table():\n    assert table([1])\n"
+        ),
+        "examples/replay.py": "from app.debug import Replay\n\nReplay()\n",
+        "docs/guide.md": "# Guide\n\n```python\nfrom app.debug import table\n```\n",
+    }
+    root = write(tmp_path / "proj", files)
+    found = {(f.path, f.line): f for f in lint(root, cache_dir, "--omni-include-rejected=y")}
+    snapshot = found[("app/debug.py", 1)]
+    assert snapshot.symbol == "test-only-surface" and snapshot.confidence == "HIGH"
+    assert "and the test that exists only for it" in snapshot.message
+    assert found[("app/debug.py", 9)].confidence == "INFERENCE" and "examples" in found[("app/debug.py", 9)].message
+    assert "rejected: documented as supported API in docs/guide.md" in found[("app/debug.py", 5)].message
+
+
+def test_events_and_routes(tmp_path: Path, cache_dir: Path) -> None:
+    files = {
+        "app/__init__.py": "from app.server import app, Server\n",
+        "app/server.py": (
+            "import threading\n\nfrom fastapi import FastAPI\n\napp = FastAPI()\n\n\n"
+            "class Server:\n    def __init__(self):\n        self._ready = threading.Event()\n"
+            "        self._stop = threading.Event()\n        self._shared = threading.Event()\n"
+            "        self._done = threading.Event()\n\n"
+            "    def start(self):\n        self._ready.set()\n        self._done.set()\n        start_worker(self._shared)\n\n"
+            "    def join(self):\n        self._stop.wait(5)\n        self._done.wait()\n\n\n"
+            "def start_worker(event):\n    return event\n\n\n"
+            "@app.get('/v1/health')\ndef health():\n    return {}\n\n\n"
+            "@app.post('/v1/generate')\ndef generate():\n    return {}\n\n\n"
+            "@app.get('/v1/debug/{name}')\ndef debug(name):\n    return {}\n"
+        ),
+        "tests/test_server.py": "import requests\n\n\ndef test_debug():\n    requests.get('http://localhost:8000/v1/debug/x')\n",
+        "docs/api.md": "Post to `/v1/generate`.\n",
+    }
+    root = write(tmp_path / "proj", files)
+    found = {(f.path, f.line): f for f in lint(root, cache_dir)}
+    assert "Event Server._ready is set (line 16) but nothing waits on it" in found[("app/server.py", 10)].message
+    assert "Event Server._stop is waited on (line 21) but nothing sets it" in found[("app/server.py", 11)].message
+    assert ("app/server.py", 12) not in found and ("app/server.py", 13) not in found  # escapes; fired and waited
+    health = found[("app/server.py", 30)]
+    assert health.symbol == "unused-surface" and health.confidence == "INFERENCE" and "GET /v1/health" in health.message
+    assert found[("app/server.py", 40)].symbol == "test-only-surface"  # /v1/debug/{name}: only tests call it
+    assert ("app/server.py", 35) not in found  # /v1/generate: the docs name it
+
+
+def test_upstream_hooks_structural_protocols_and_unknown_bases(tmp_path: Path, cache_dir: Path) -> None:
+    upstream = tmp_path / "up"
+    write(upstream, {
+        "ups/__init__.py": "",
+        "ups/engine.py": (
+            "class Client:\n    def generate(self): ...\n    def abort(self): ...\n    def is_running(self): ...\n"
+            "    def check_health(self): ...\n\n\n"
+            "class Base:\n    def step(self):\n        return self.hook()\n\n    def hook(self):\n        raise NotImplementedError\n\n\n"
+            "def serve(client):\n    return client.describe()\n"
+        ),
+    })
+    files = {
+        "app/__init__.py": "",
+        "app/main.py": (
+            "from ups.engine import serve\nfrom app.impl import Omni, Runner, Local\n\n"
+            "if __name__ == '__main__':\n    serve(Omni())\n    Runner().step()\n    Local()\n"
+        ),
+        "app/impl.py": (
+            "from ups.engine import Base, Client  # noqa: F401\nfrom other_pkg import Foreign\n\n\n"
+            "class Omni:\n    def generate(self): ...\n    def abort(self): ...\n    def is_running(self): ...\n"
+            "    def _secret(self): ...\n\n\n"
+            "class Runner(Base):\n    def hook(self):\n        return 1\n\n    def describe(self):\n        return 2\n\n"
+            "    def unused(self):\n        return 3\n\n\n"
+            "class Local(Foreign):\n    def maybe_override(self):\n        return 4\n"
+        ),
+    }
+    root = write(tmp_path / "proj", files)
+    found = {(f.path, f.line): f for f in lint(root, cache_dir, f"--omni-upstream-paths={upstream}")}
+    assert set(found) == {("app/impl.py", 9), ("app/impl.py", 19), ("app/impl.py", 24)}
+    assert found[("app/impl.py", 19)].confidence == "HIGH"  # Runner.unused: neither the project nor upstream
+    assert found[("app/impl.py", 24)].confidence == "INFERENCE"  # may override other_pkg.Foreign, unread
+    assert found[("app/impl.py", 9)].message.startswith("Method Omni._secret")
+
+
+@pytest.mark.parametrize("kind", ["module", "lazy"])
+def test_lazy_exports_and_function_level_imports(tmp_path: Path, kind: str) -> None:
+    files = {
+        "app/__init__.py": "",
+        "app/kernels/__init__.py": "",
+        "app/kernels/norm.py": "class NormBuilder:\n    pass\n",
+        "app/kernels/quant.py": "class NormBuilder:\n    pass\n",
+        "app/backend.py": (
+            "def builder(kind):\n    if kind == 'norm':\n        from app.kernels.norm import NormBuilder\n        return NormBuilder\n"
+            "    from app.kernels.quant import NormBuilder\n    return NormBuilder\n"
+        ),
+        "app/lazy/__init__.py": (
+            "import importlib\n\n_EXPORTS = {'Fast': '.fast'}\n\n\n"
+            "def __getattr__(name):\n    return getattr(importlib.import_module(_EXPORTS[name], __name__), name)\n"
+        ),
+        "app/lazy/fast.py": "class Fast:\n    pass\n",
+        "app/main.py": (
+            "from app.backend import builder\nfrom app.lazy import Fast\n\n\n"
+            "if __name__ == '__main__':\n    print(builder('norm'), Fast)\n"
+        ),
+    }
+    root = write(tmp_path / kind, files)
+    assert statuses(root, tmp_path / kind) == {}
