@@ -24,6 +24,7 @@ from pylint.config import find_default_config_files
 
 from pylint_omni.index.paths import find_project_root
 from pylint_omni.index.settings import (
+    DEFAULT_COPY_MIN_STATEMENTS,
     DEFAULT_EXCLUDE_GLOBS,
     DEFAULT_EXTERNAL_KEY_PATTERNS,
     DEFAULT_MAX_FILE_BYTES,
@@ -56,6 +57,8 @@ OPTIONS: tuple[tuple[str, dict[str, Any]], ...] = (
                              "help": "Files larger than this are skipped with a message."}),
     ("omni-include-rejected", {"type": "yn", "default": False, "metavar": "<y or n>",
                                "help": "Also emit findings the evidence rejected (confidence UNDEFINED), for the audit report."}),
+    ("omni-copy-min-statements", {"type": "int", "default": DEFAULT_COPY_MIN_STATEMENTS, "metavar": "<n>",
+                                  "help": "Smallest copy duplicated-implementation reports, in statements (nested ones counted; at least 3)."}),
 )
 OPTION_TYPES = {name: spec["type"] for name, spec in OPTIONS}
 DEFAULTS = {name: spec["default"] for name, spec in OPTIONS}
@@ -170,6 +173,7 @@ def settings_of(values: dict[str, Any]) -> OmniSettings:
         cache_enabled=bool(get("omni-cache")),
         max_file_bytes=int(get("omni-max-file-bytes")),
         include_rejected=bool(get("omni-include-rejected")),
+        copy_min_statements=max(3, int(get("omni-copy-min-statements"))),
     )
 
 

@@ -11,6 +11,7 @@ from pylint.lint import PyLinter
 
 from pylint_omni import reporters
 from pylint_omni.abstractions import checker as abstractions
+from pylint_omni.copies import checker as copies
 from pylint_omni.index.scanners import register_python_scanner
 from pylint_omni.inputs import checker as inputs
 from pylint_omni.options import OmniOptions, load_configuration
@@ -20,7 +21,7 @@ from pylint_omni.tensors import materialization, payload
 
 __all__ = ["register", "register_scanners", "load_configuration"]
 
-FAMILIES = (inputs, registries, abstractions, state, materialization, payload)
+FAMILIES = (inputs, registries, abstractions, state, materialization, payload, copies)
 
 
 def register_scanners() -> None:

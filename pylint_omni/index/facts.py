@@ -77,6 +77,15 @@ class RegistryUseFact(TypedDict):
 DefinitionFact = ClassFact | FunctionFact
 
 
+class ProvenanceFact(TypedDict):
+    """Where a file's code comes from, as its comments say (`scan.provenance`)."""
+
+    copied: list[Any] | None  # [line, text] of a header saying "Adapted from ..." (or copied, ported...)
+    holders: list[str]  # copyright holders named in the header, normalised
+    markers: list[list[Any]]  # [line, text] of comments saying the next definition is a copy
+    generated: bool  # the header says the file is generated
+
+
 class PythonFacts(TypedDict, total=False):
     """Everything the index records of one Python file (`scan.python_scan.scan_python`)."""
 
@@ -93,4 +102,5 @@ class PythonFacts(TypedDict, total=False):
     bound_calls: list[list[Any]]
     sent_types: list[str]
     reflected_types: list[str]
+    provenance: ProvenanceFact
     extra: dict[str, Any]  # facts of scanners that message families registered (`scanners`)

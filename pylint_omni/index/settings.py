@@ -55,6 +55,7 @@ DEFAULT_EXTERNAL_KEY_PATTERNS: tuple[str, ...] = (
     "*Transformer3DModel",
 )
 DEFAULT_MAX_FILE_BYTES = 2_000_000
+DEFAULT_COPY_MIN_STATEMENTS = 5  # smaller copies are too small to be worth sharing
 
 
 @dataclass(frozen=True)
@@ -70,6 +71,7 @@ class OmniSettings:
     cache_enabled: bool = True
     max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
     include_rejected: bool = False
+    copy_min_statements: int = DEFAULT_COPY_MIN_STATEMENTS
 
     def cache_key(self) -> tuple[Any, ...]:
         """What makes two indexes of one root differ (the options that change what is scanned)."""

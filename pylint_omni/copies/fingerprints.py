@@ -1,0 +1,123 @@
+"""Fingerprints of one Python source file: the per-file fact both copy messages are built on.
+
+`fingerprint_module(tree, context)` is the scanner this family hands to the index
+(`checker.SCANNERS`): it runs on every Python file the index reads, project or
+upstream alike, and its JSON-ready result is cached with the file's other facts.
+It needs only the parsed tree and the module's imports (`ModuleContext`), so any
+source file can be fingerprinted; `fingerprint_source(text, module)` does it from
+text (tests, tools). Nothing is imported or run.
+
+The fact (`FingerprintFact`):
+- `units`: every function, method and class outside a function body, and the module
+  itself: kind, qualified name, first and last line, the range of its statements, and
+  the exact hash of its normalised tokens (`normalize`) without its own name;
+- `h` / `hh`: for every statement in pre-order, the hash of the whole statement and of
+  its header alone (10 hex digits each, concatenated), each renamed on its own so a
+  statement matches wherever it is pasted;
+- `pos`: per statement `line,end,size,list`, flattened (size: statements in its subtree; list:
+  the statement list it belongs to inside a function, -1 outside functions).
+Statements of a unit are `[first, last]` in that order, so the near tier (similar
+units) and the block tier (shared runs of sibling statements) need nothing else.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import TypedDict
+
+from pylint_omni.copies.normalize import FUNCTIONS, digest, digest_text, renamed, tokenize_module
+from pylint_omni.index.scanners import ModuleContext
+
+HASH_BYTES = 5
+HASH_CHARS = HASH_BYTES * 2
+MIN_STORED_STATEMENTS = 3  # smaller units are never copies worth a message; not stored
+
+
+class FingerprintFact(TypedDict):
+    units: list[list[object]]  # [kind, qual, line, end, first, last, exact]
+    h: str
+    hh: str
+    pos: str
+
+
+def fingerprint_module(tree: ast.Module, context: ModuleContext) -> FingerprintFact:
+    """The fingerprint fact of one parsed module (the registered scanner).
+
+    Hashes are composed bottom-up so each token is renamed about twice: a simple
+    statement once, a compound statement as its header plus its children's hashes, a
+    function over its whole text (its locals renamed consistently), a class as its
+    header plus its members' hashes, the module as its statements' hashes.
+    """
+    stream = tokenize_module(tree, context.imports)
+    tokens, statements = stream.tokens, stream.statements
+    count = len(statements)
+    last = list(range(count))
+    children: list[list[int]] = [[] for _ in range(count)]
+    top: list[int] = []
+    for index in range(count - 1, -1, -1):
+        parent = statements[index].parent
+        if parent >= 0:
+            children[parent].append(index)
+            if last[index] > last[parent]:
+                last[parent] = last[index]
+        else:
+            top.append(index)
+    whole = [""] * count
+    headers = [""] * count
+    exact: dict[int, str] = {}
+    for index in range(count - 1, -1, -1):
+        record = statements[index]
+        headers[index] = digest(tokens[record.start:record.header_end], HASH_BYTES)
+        kids = children[index]
+        if not kids and record.header_end == record.end:
+            whole[index] = headers[index]
+            continue
+        parts = [renamed(tokens[record.start:record.header_end])]
+        list_id = None
+        for kid in reversed(kids):
+            if statements[kid].list_id != list_id:
+                list_id = statements[kid].list_id
+                parts.append("|")
+            parts.append(whole[kid])
+        if isinstance(record.node, FUNCTIONS) and not record.in_function:
+            exact[index] = digest(tokens[record.name_end:record.end])
+            parts = [record.node.name, exact[index]]
+        elif isinstance(record.node, ast.ClassDef):
+            exact[index] = digest_text("\x01".join([renamed(tokens[record.name_end:record.header_end]), *parts[1:]]))
+        whole[index] = digest_text("\x01".join(parts), HASH_BYTES)
+    positions = []
+    for index, record in enumerate(statements):
+        node = record.node
+        positions.append(f"{node.lineno},{node.end_lineno or node.lineno},{last[index] - index + 1},"
+                         f"{record.list_id if record.in_function else -1}")
+    units: list[list[object]] = []
+    if count >= MIN_STORED_STATEMENTS:
+        units.append(["module", context.module, statements[0].node.lineno,
+                      max((s.node.end_lineno or 0) for s in statements), 0, count - 1,
+                      digest_text("\x01".join(whole[i] for i in reversed(top)))])
+    quals: dict[int, str] = {}
+    for index, record in enumerate(statements):
+        node = record.node
+        if record.in_function or not isinstance(node, FUNCTIONS + (ast.ClassDef,)):
+            continue
+        parent = record.parent
+        qual = f"{quals[parent]}.{node.name}" if parent in quals else node.name
+        quals[index] = qual
+        if last[index] - index < MIN_STORED_STATEMENTS or index not in exact:
+            continue
+        if isinstance(node, ast.ClassDef):
+            kind = "class"
+        else:
+            kind = "method" if parent >= 0 and isinstance(statements[parent].node, ast.ClassDef) else "function"
+        first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+        units.append([kind, qual, first, node.end_lineno or node.lineno, index + 1, last[index], exact[index]])
+    return {"units": units, "h": "".join(whole), "hh": "".join(headers), "pos": ",".join(positions)}
+
+
+def fingerprint_source(text: str, module: str, relpath: str = "<source>", is_package: bool = False) -> FingerprintFact:
+    """The fingerprint of a source text, imports resolved as the index resolves them."""
+    from pylint_omni.index.scan.python_scan import module_imports  # the index's own import resolution
+
+    tree = ast.parse(text, filename=relpath)
+    context = ModuleContext(module, relpath, is_package, module_imports(tree, module, is_package), text)
+    return fingerprint_module(tree, context)

@@ -1,0 +1,189 @@
+"""Copy groups of a whole project, computed once per run from the cached fingerprints.
+
+- exact tier: units with the same normalised hash, joined by hash (`exact_groups`);
+- near tier: units whose statement shapes are similar, found through bottom-k
+  sketches of their statement hashes bucketed by value (capped buckets, never all
+  pairs), then verified by sequence similarity (`near_groups`);
+- blocks: runs of sibling statements shared by different functions (`blocks`).
+A group whose every member lies inside a member of a larger reported group is
+dropped: the bigger copy is the finding.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from difflib import SequenceMatcher
+from typing import Iterable
+
+from pylint_omni.copies.members import FileCopies, Member
+
+NEAR_RATIO = 0.8  # statement-shape similarity of a near copy
+SKETCH_SIZE = 8  # bottom-k values per unit
+MIN_SHARED = 2  # sketch values two units must share to be compared
+BUCKET_CAP = 40  # a statement hash shared by more units is boilerplate: not a seed
+COMMON_SHARE = 0.02  # statement hashes in more than this share of the units are left out of sketches
+KIND_CLASSES = {"function": "def", "method": "def", "class": "class", "module": "module"}
+ORDER = ("module", "class", "def")  # bigger copies first: they cover their members' copies
+
+
+@dataclass
+class CopyGroup:
+    """Copies of one implementation; `members[0]` is the one the others would reuse."""
+
+    tier: str  # exact | near
+    members: list[Member]
+    similarity: float  # lowest similarity of a member to the first (1.0 for exact)
+
+    @property
+    def kind(self) -> str:
+        kinds = {m.kind for m in self.members}
+        return kinds.pop() if len(kinds) == 1 else "function"
+
+    @property
+    def saved_lines(self) -> int:
+        """Lines that sharing deletes: every copy but the kept one."""
+        return sum(m.lines for m in self.members[1:])
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """How big a copy must be to be worth a message (the size option)."""
+
+    min_statements: int
+    min_lines: int
+
+    def eligible(self, member: Member) -> bool:
+        return member.statements >= self.min_statements and member.lines >= self.min_lines
+
+
+def ordered(members: Iterable[Member]) -> list[Member]:
+    return sorted(set(members), key=lambda m: (m.path, m.line, m.kind))
+
+
+class _Cover:
+    """Members of reported groups, by file: what a smaller group must not repeat."""
+
+    def __init__(self) -> None:
+        self.by_path: dict[str, list[Member]] = {}
+
+    def covered(self, member: Member) -> bool:
+        return any(big.contains(member) for big in self.by_path.get(member.path, ()))
+
+    def add(self, group: CopyGroup) -> None:
+        for member in group.members:
+            self.by_path.setdefault(member.path, []).append(member)
+
+
+def exact_groups(files: list[FileCopies], limits: Thresholds) -> dict[str, list[CopyGroup]]:
+    """Units with one normalised hash, by kind class."""
+    by_hash: dict[tuple[str, str], list[Member]] = {}
+    for copies in files:
+        for unit in copies.units:
+            if limits.eligible(unit):
+                by_hash.setdefault((KIND_CLASSES[unit.kind], unit.exact), []).append(unit)
+    found: dict[str, list[CopyGroup]] = {kind: [] for kind in ORDER}
+    for (kind, _), members in by_hash.items():
+        if len(members) > 1:
+            found[kind].append(CopyGroup("exact", ordered(members), 1.0))
+    return found
+
+
+def _similarity(a: list[str], b: list[str]) -> float:
+    if min(len(a), len(b)) < NEAR_RATIO * max(len(a), len(b)):
+        return 0.0
+    return SequenceMatcher(None, a, b, autojunk=False).ratio()
+
+
+def near_groups(
+    files: dict[str, FileCopies], exact: dict[str, list[CopyGroup]], limits: Thresholds,
+) -> dict[str, list[CopyGroup]]:
+    """Units of similar statement shape (exact groups take part through their first member)."""
+    represented: dict[Member, list[Member]] = {}
+    in_exact: set[Member] = set()
+    for groups in exact.values():
+        for group in groups:
+            represented[group.members[0]] = group.members
+            in_exact.update(group.members)
+    shapes: dict[Member, list[str]] = {}
+    for copies in files.values():
+        for unit in copies.units:
+            if limits.eligible(unit) and (unit not in in_exact or unit in represented):
+                shapes[unit] = copies.headers(unit.first, unit.last)
+    frequency: Counter[str] = Counter()
+    for shape in shapes.values():
+        frequency.update(set(shape))
+    common = max(3, int(COMMON_SHARE * len(shapes)))
+    buckets: dict[tuple[str, str], list[Member]] = {}
+    for unit, shape in shapes.items():
+        sketch = sorted(h for h in set(shape) if frequency[h] <= common)[:SKETCH_SIZE]
+        for value in sketch:
+            buckets.setdefault((KIND_CLASSES[unit.kind], value), []).append(unit)
+    shared: Counter[tuple[Member, Member]] = Counter()
+    for members in buckets.values():
+        if 1 < len(members) <= BUCKET_CAP:
+            for i, a in enumerate(members):
+                for b in members[i + 1:]:
+                    shared[(a, b)] += 1
+    parent: dict[Member, Member] = {}
+
+    def find(x: Member) -> Member:
+        while parent.get(x, x) is not x:
+            parent[x] = parent.get(parent[x], parent[x])
+            x = parent[x]
+        return x
+
+    scores: dict[tuple[Member, Member], float] = {}
+    for (a, b), count in shared.items():
+        if count < MIN_SHARED or a.contains(b) or b.contains(a):
+            continue
+        score = _similarity(shapes[a], shapes[b])
+        if score >= NEAR_RATIO:
+            scores[(a, b)] = score
+            parent[find(a)] = find(b)
+    components: dict[Member, list[Member]] = {}
+    for unit in {u for pair in scores for u in pair}:
+        components.setdefault(find(unit), []).append(unit)
+    found: dict[str, list[CopyGroup]] = {kind: [] for kind in ORDER}
+    for units in components.values():
+        group = _near_group(units, represented, shapes)
+        if group is not None:
+            found[KIND_CLASSES[group.members[0].kind]].append(group)
+    return found
+
+
+def _near_group(units: list[Member], represented: dict[Member, list[Member]], shapes: dict[Member, list[str]]) -> CopyGroup | None:
+    """The group of one component: its medoid kept, members too far from it dropped (chains of near pairs drift)."""
+    units = ordered(units)
+    if len(units) == 2:
+        similarity = {units[0]: 1.0, units[1]: _similarity(shapes[units[0]], shapes[units[1]])}
+        keeper = units[0]
+    else:
+        table = {(a, b): _similarity(shapes[a], shapes[b]) for a in units for b in units if a is not b}
+        weight = {u: len(represented.get(u, [u])) for u in units}  # an exact group counts once per copy
+        keeper = max(units, key=lambda u: weight[u] * 2 + sum(table[(u, v)] * weight[v] for v in units if v is not u))
+        similarity = {u: 1.0 if u is keeper else table[(keeper, u)] for u in units}
+    kept = [u for u in units if similarity[u] >= NEAR_RATIO]
+    if len(kept) < 2:
+        return None
+    members = [*represented.get(keeper, [keeper])]
+    members += ordered(m for u in kept if u is not keeper for m in represented.get(u, [u]))
+    return CopyGroup("near", members, round(min(similarity[u] for u in kept), 2))
+
+
+def unit_groups(files: dict[str, FileCopies], limits: Thresholds) -> list[CopyGroup]:
+    """Exact and near groups of units, bigger kinds first, each member covered at most once."""
+    exact = exact_groups(list(files.values()), limits)
+    near = near_groups(files, exact, limits)
+    cover = _Cover()
+    kept: list[CopyGroup] = []
+    for kind in ORDER:
+        candidates = sorted([*exact[kind], *near[kind]], key=lambda g: (-g.saved_lines, g.members[0].path, g.members[0].line))
+        for group in candidates:
+            members = [m for m in group.members if not cover.covered(m)]
+            if len(members) < 2:
+                continue
+            group = CopyGroup(group.tier, members, group.similarity) if len(members) < len(group.members) else group
+            kept.append(group)
+            cover.add(group)
+    return kept

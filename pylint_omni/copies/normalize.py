@@ -1,0 +1,293 @@
+"""Code as a token stream that two copies share: locals renamed, everything with meaning kept.
+
+One pass over a module gives one token list and, for every statement, where its
+tokens start, where its header ends and where its subtree ends. Hashes are taken
+over slices of that list, so a statement, a function, a class and the module are
+all fingerprinted from the same walk.
+
+What a token keeps and drops (the rules both copy tiers rely on):
+- local names (parameters, assignment targets, loop/with/except/comprehension names
+  of the enclosing functions) become placeholders, numbered by first appearance in
+  the hashed slice: `h = self.proj(x)` and `out = self.proj(inp)` are one statement;
+- every other name is kept, aliases resolved through the module's imports
+  (`global_name`): `F.silu` is `functional.silu`, so `F.silu` vs `F.gelu`, or
+  `ColumnParallelLinear` vs `nn.Linear`, never match;
+- attributes, keyword names, constants and operators are kept as written;
+- docstrings and bare string statements, comments (not in the tree), annotations of
+  parameters, returns and local variables are dropped (class-level annotations are
+  kept: they declare fields).
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+from dataclasses import dataclass, field
+
+NAME = "\x00"  # prefix of a name token not yet known to be local or global
+LOCAL = "\x02"  # prefix of a local name's token; replaced by a placeholder when hashed
+SKIPPED_FIELDS = frozenset({"ctx", "type_comment", "kind", "type_params"})
+BODY_FIELDS = ("body", "orelse", "finalbody")
+COMPOUND = (
+    ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.If, ast.For, ast.AsyncFor,
+    ast.While, ast.With, ast.AsyncWith, ast.Try,
+) + ((ast.TryStar,) if hasattr(ast, "TryStar") else ()) + ((ast.Match,) if hasattr(ast, "Match") else ())
+FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+FIELDS: dict[type, tuple[str, ...]] = {}  # fields of a node type that carry meaning
+
+
+def is_string_statement(stmt: ast.stmt) -> bool:
+    """A docstring or a bare string used as a comment."""
+    return isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, str)
+
+
+@dataclass
+class Statement:
+    """Where one statement's tokens lie in the module's token list."""
+
+    node: ast.stmt
+    start: int  # first token
+    header_end: int  # end of the header (== end for a simple statement)
+    end: int  # end of the subtree
+    parent: int  # index of the enclosing compound statement, -1 at module level
+    list_id: int  # the statement list it belongs to (siblings share it)
+    in_function: bool
+    name_end: int = -1  # for a def or class: first token after its name
+    bound: frozenset[str] = frozenset()  # for a def: the names it binds (its locals)
+
+
+@dataclass
+class TokenStream:
+    """Tokens of a module and its statements in pre-order."""
+
+    tokens: list[str] = field(default_factory=list)
+    statements: list[Statement] = field(default_factory=list)
+
+
+class Tokenizer:
+    """Walks one module once; `imports` maps a local name to the dotted path it binds.
+
+    Whether a name is local is known only when its function ends (a loop may read a
+    name before the line that binds it), so names are written as `NAME + name` and
+    settled when their function closes: bound there -> local; else left for an
+    enclosing function, and at the end resolved through the imports.
+    """
+
+    def __init__(self, imports: dict[str, str]) -> None:
+        self.imports = imports
+        self.stream = TokenStream()
+        self.out = self.stream.tokens
+        self.frames: list[tuple[set[str], set[str]]] = []  # (bound, declared global/nonlocal) per open function
+        self._lists = 0
+
+    # -- expressions ---------------------------------------------------------------------
+    def expr(self, node: ast.AST) -> None:
+        out = self.out
+        kind = type(node)
+        if kind is ast.Name:
+            out.append(NAME + node.id)
+            if self.frames and type(node.ctx) is not ast.Load:
+                self.frames[-1][0].add(node.id)
+        elif kind is ast.Attribute:
+            self.expr(node.value)
+            out.append("." + node.attr)
+        elif kind is ast.Constant:
+            out.append("#" + repr(node.value))
+        elif kind is ast.arg:
+            out.append(NAME + node.arg)  # annotations of parameters are dropped
+            if self.frames:
+                self.frames[-1][0].add(node.arg)
+        else:
+            out.append(kind.__name__)
+            self.generic(node)
+
+    def generic(self, node: ast.AST) -> None:
+        out = self.out
+        fields = FIELDS.get(type(node))
+        if fields is None:
+            fields = FIELDS[type(node)] = tuple(f for f in node._fields if f not in SKIPPED_FIELDS)
+        for name in fields:
+            value = getattr(node, name, None)
+            if type(value) is list:
+                out.append("[")
+                for item in value:
+                    if isinstance(item, ast.AST):
+                        self.expr(item)
+                    else:
+                        out.append(repr(item))
+                out.append("]")
+            elif value is None:
+                out.append("~")
+            elif isinstance(value, ast.AST):
+                self.expr(value)
+            else:
+                out.append(repr(value))
+
+    # -- statements ----------------------------------------------------------------------
+    def body(self, stmts: list[ast.stmt], parent: int, in_function: bool, in_class: bool = False) -> None:
+        list_id = self._lists
+        self._lists += 1
+        self.out.append("{")
+        for stmt in stmts:
+            if is_string_statement(stmt):
+                continue
+            self.statement(stmt, parent, list_id, in_function, in_class)
+        self.out.append("}")
+
+    def _bind(self, name: str) -> None:
+        if self.frames:
+            self.frames[-1][0].add(name)
+
+    def statement(self, node: ast.stmt, parent: int, list_id: int, in_function: bool, in_class: bool) -> None:
+        out = self.out
+        index = len(self.stream.statements)
+        record = Statement(node, len(out), 0, 0, parent, list_id, in_function)
+        self.stream.statements.append(record)
+        if isinstance(node, FUNCTIONS):
+            self._bind(node.name)
+            self._function(node, record, index)
+        elif isinstance(node, ast.ClassDef):
+            self._bind(node.name)
+            out.extend(("class", node.name))
+            record.name_end = len(out)
+            self._list_of(node.decorator_list)
+            self._list_of(node.bases)
+            for keyword in node.keywords:
+                out.append("k=" + str(keyword.arg))
+                self.expr(keyword.value)
+            record.header_end = len(out)
+            self.body(node.body, index, in_function, in_class=True)
+        elif isinstance(node, ast.AnnAssign) and not in_class:
+            out.append("Assign")  # a local annotation is cosmetic; a class-level one declares a field
+            self.expr(node.target)
+            if node.value is not None:
+                self.expr(node.value)
+            record.header_end = len(out)
+        elif isinstance(node, COMPOUND):
+            self._compound(node, record, index, in_function)
+        else:
+            if isinstance(node, (ast.Global, ast.Nonlocal)) and self.frames:
+                self.frames[-1][1].update(node.names)
+            elif isinstance(node, (ast.Import, ast.ImportFrom)):
+                for alias in node.names:
+                    self._bind((alias.asname or alias.name).split(".")[0])
+            out.append(type(node).__name__)
+            self.generic(node)
+            record.header_end = len(out)
+        record.end = len(out)
+
+    def _compound(self, node: ast.stmt, record: Statement, index: int, in_function: bool) -> None:
+        out = self.out
+        out.append(type(node).__name__)
+        for name in node._fields:
+            if name in BODY_FIELDS or name in SKIPPED_FIELDS or name in ("handlers", "cases"):
+                continue
+            value = getattr(node, name, None)
+            if isinstance(value, list):
+                self._list_of(value)
+            elif isinstance(value, ast.AST):
+                self.expr(value)
+        record.header_end = len(out)
+        for name in BODY_FIELDS:
+            stmts = getattr(node, name, None)
+            if stmts:
+                self.body(stmts, index, in_function)
+        for handler in getattr(node, "handlers", ()):
+            out.append("except")
+            if handler.type is not None:
+                self.expr(handler.type)
+            if handler.name:
+                out.append(NAME + handler.name)
+                self._bind(handler.name)
+            self.body(handler.body, index, in_function)
+        for case in getattr(node, "cases", ()):
+            out.append("case")
+            self.expr(case.pattern)
+            if case.guard is not None:
+                self.expr(case.guard)
+            self.body(case.body, index, in_function)
+
+    def _list_of(self, items: list[ast.AST]) -> None:
+        self.out.append("[")
+        for item in items:
+            self.expr(item)
+        self.out.append("]")
+
+    def _function(self, node: ast.FunctionDef | ast.AsyncFunctionDef, record: Statement, index: int) -> None:
+        out = self.out
+        out.extend(("def" if isinstance(node, ast.FunctionDef) else "async def", node.name))
+        record.name_end = len(out)
+        self._list_of(node.decorator_list)  # decorators and defaults belong to the enclosing scope
+        arguments = node.args
+        self._list_of(arguments.defaults)
+        self._list_of([d for d in arguments.kw_defaults if d is not None])
+        start = len(out)
+        self.frames.append((set(), set()))
+        for group in (arguments.posonlyargs, arguments.args, arguments.kwonlyargs):
+            out.append("(")
+            for arg in group:
+                self.expr(arg)
+            out.append(")")
+        for extra, mark in ((arguments.vararg, "*"), (arguments.kwarg, "**")):
+            if extra is not None:
+                out.append(mark)
+                self.expr(extra)
+        record.header_end = len(out)
+        self.body(node.body, index, True)
+        record.bound = self._settle(start)
+
+    def _settle(self, start: int) -> frozenset[str]:
+        """Close a function: its bound names become locals in its tokens."""
+        bound, declared = self.frames.pop()
+        bound -= declared
+        if not bound:
+            return frozenset()
+        out = self.out
+        for position in range(start, len(out)):
+            token = out[position]
+            if token[0] == NAME and token[1:] in bound:
+                out[position] = LOCAL + token[1:]
+        return frozenset(bound)
+
+    def finish(self) -> TokenStream:
+        """Names no function binds are global: resolved through the imports (`global_name`)."""
+        imports = self.imports
+        out = self.out
+        for position, token in enumerate(out):
+            if token[0] == NAME:
+                out[position] = global_name(token[1:], imports)
+        return self.stream
+
+
+def global_name(name: str, imports: dict[str, str]) -> str:
+    """What a global name stands for: the name an import binds it to, without the module path.
+
+    `F` of `import torch.nn.functional as F` is `functional` (so `F.silu` reads
+    `functional.silu` in any file); `get_pp_group` is `get_pp_group` whether it comes
+    from `vllm.distributed` or `vllm.distributed.parallel_state` (a re-export) or is
+    defined in the module itself (a copied helper): copies pasted into another package
+    import the same names from elsewhere.
+    """
+    target = imports.get(name)
+    return target.rpartition(".")[2] if target else name
+
+
+def tokenize_module(tree: ast.Module, imports: dict[str, str]) -> TokenStream:
+    tokenizer = Tokenizer(imports)
+    tokenizer.body(tree.body, -1, False)
+    return tokenizer.finish()
+
+
+def renamed(tokens: list[str]) -> str:
+    """The tokens joined, local names replaced by their number of first appearance."""
+    names: dict[str, int] = {}
+    return "\x01".join([str(names.setdefault(t, len(names))) if t[0] == LOCAL else t for t in tokens])
+
+
+def digest_text(text: str, size: int = 8) -> str:
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=size).hexdigest()
+
+
+def digest(tokens: list[str], size: int = 8) -> str:
+    """Hex digest of a token slice after renaming (`size` bytes)."""
+    return digest_text(renamed(tokens), size)

@@ -1,0 +1,123 @@
+"""Wording of `duplicated-implementation`: the one-line message and the report's details.
+
+A message is emitted at every copy after the kept one: what this copy repeats (and
+how many copies the group has), the fix, and one evidence clause (identical, or the
+drift). The report's details name every copy of the group and the lines sharing
+would delete.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pylint_omni.copies.members import Member
+from pylint_omni.copies.verdict import Judgement
+from pylint_omni.evidence.benefit import Benefit, BenefitKind, Heat
+from pylint_omni.evidence.consumers import Status
+from pylint_omni.evidence.findings import FindingDetails
+from pylint_omni.evidence.wording import short_message
+
+HOT = re.compile(r"(^|_)(forward|step|decode|sample|execute|generate|call|run|schedule|update_from_output|process)", re.I)
+COLD = re.compile(r"(^|_)(init|load|setup|build|register|create|from_|config|download|warmup)", re.I)
+
+
+def name_of(member: Member) -> str:
+    """`Class.method()`, `function()`, `Class`, `module.py`, `lines 12-30 of method()`."""
+    if member.kind == "block":
+        return f"lines {member.line}-{member.end} of {member.qual}()"
+    if member.kind == "module":
+        return member.path.rpartition("/")[2]
+    return member.qual + ("()" if member.kind in ("function", "method") else "")
+
+
+def short_path(path: str) -> str:
+    """The last folder and the file: enough to find it, short enough for one message line."""
+    return "/".join(path.split("/")[-2:])
+
+
+def where(member: Member) -> str:
+    """A copy as a reader finds it: its name and `path:line`."""
+    if member.kind == "block":
+        return f"lines {member.line}-{member.end} of {member.qual}() ({member.path})"
+    if member.kind == "module":
+        return member.path
+    return f"{name_of(member)} ({member.path}:{member.line})"
+
+
+def _reference(member: Member) -> str:
+    """The kept copy in a message: short path."""
+    if member.kind == "block":
+        return f"lines {member.line}-{member.end} of {member.qual}() ({short_path(member.path)})"
+    if member.kind == "module":
+        return short_path(member.path)
+    return f"{name_of(member)} ({short_path(member.path)}:{member.line})"
+
+
+def heat(member: Member) -> Heat:
+    name = member.qual.rpartition(".")[2]
+    if HOT.search(name):
+        return Heat.HOT
+    if COLD.search(name) or name.startswith("__init"):
+        return Heat.COLD
+    return Heat.UNKNOWN
+
+
+def _fix(judgement: Judgement, member: Member, identical: bool) -> str:
+    if judgement.overrides:
+        return "delete the override" if identical else "keep only the differing lines and call super()"
+    if member.kind == "block":
+        return "extract one helper both call"
+    if identical:
+        return "keep one and call it here"
+    return "share one, the differences as parameters"
+
+
+def _evidence(judgement: Judgement, member: Member) -> str:
+    verdict = judgement.verdicts[member]
+    found = judgement.drifts.get(member)
+    first = (found.substantive() or list(found.differences))[:1] if found else []
+    if verdict.status is Status.REJECTED:
+        return "rejected: " + verdict.reason
+    if verdict.confidence == "high":
+        if judgement.group.tier == "exact":
+            said = "identical after renaming locals"
+        else:
+            said = "differs only in log or error text" if first else "differs only in local names"
+    elif "vendor" in verdict.reason and first:
+        said = f"differs only in vendor calls, e.g. {first[0].describe()}"
+    else:
+        said = f"drift: {first[0].describe()}" if first else verdict.reason
+    count = len(judgement.group.members)
+    return (f"{count} copies; " if count > 2 else "") + f"{said}; {member.lines} lines go"
+
+
+def message(judgement: Judgement, member: Member) -> str:
+    verdict = judgement.verdicts[member]
+    identical = verdict.status is Status.CANDIDATE and verdict.confidence == "high"
+    if judgement.overrides:
+        relation = "overrides with a copy of"
+    else:
+        relation = "repeat" if member.kind == "block" else "repeats"
+        relation = relation if identical or verdict.status is Status.REJECTED else "drifted from"
+    subject = f"Lines {member.line}-{member.end}" if member.kind == "block" else name_of(member)
+    what = f"{subject} {relation} {_reference(judgement.kept)}"
+    return short_message(what, _fix(judgement, member, identical), _evidence(judgement, member))
+
+
+def details(judgement: Judgement, member: Member) -> FindingDetails:
+    group = judgement.group
+    kept = judgement.kept
+    surface = [f"{kept.label} (kept)", *[m.label for m in group.members[1:]]]
+    drift = judgement.drift_text(member, limit=10)
+    simplification = (
+        f"Keep {where(kept)} and make the {len(group.members) - 1} other "
+        f"cop{'y' if len(group.members) == 2 else 'ies'} use it"
+        + (f"; this copy differs in: {drift}" if drift else "")
+        + "."
+    )
+    text = (f"{member.lines} lines of this copy; {group.saved_lines} lines over the group of {len(group.members)} "
+            f"({group.tier} {group.kind} copies)")
+    risk = ("A difference between the copies may be deliberate (a model, a backend, a lifecycle): check each "
+            "difference named here, then run the tests of every copy's callers.")
+    names = [kept.qual.rpartition(".")[2], member.qual.rpartition(".")[2]]
+    return FindingDetails(surface, simplification, Benefit(member.lines, BenefitKind.COPIES, text, heat(member)), risk, names)
