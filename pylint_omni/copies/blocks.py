@@ -10,6 +10,7 @@ into groups through shared occurrences; overlapping occurrences in one list merg
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
@@ -33,7 +34,8 @@ class _Run:
         return list(self.seq[start:stop + 1])
 
     def leaves(self, start: int, stop: int) -> int:
-        return sum(self.copies.size(i) for i in self.indices[start:stop + 1])
+        sizes = self.copies.sizes
+        return sum(sizes[i] for i in self.indices[start:stop + 1])
 
     def member(self, start: int, stop: int) -> Member | None:
         copies = self.copies
@@ -46,17 +48,26 @@ class _Run:
                       self.leaves(start, stop), "".join(self.seq[start:stop + 1]))
 
 
-def _lists(files: dict[str, FileCopies]) -> list[_Run]:
-    runs: list[_Run] = []
+def _lists(files: dict[str, FileCopies]) -> tuple[list[_Run], Counter[str]]:
+    """Statement lists inside functions that hold a statement seen elsewhere too (the others cannot share a block)."""
+    by_file: list[tuple[FileCopies, dict[int, list[int]]]] = []
+    seen: Counter[str] = Counter()
     for copies in files.values():
         by_list: dict[int, list[int]] = {}
-        for index in range(copies.count):
-            list_id = copies.list_id(index)
+        for index, list_id in enumerate(copies.list_ids):
             if list_id >= 0:
                 by_list.setdefault(list_id, []).append(index)
-        runs.extend(_Run(copies, list_id, tuple(indices), tuple(copies.whole(i) for i in indices))
-                    for list_id, indices in by_list.items() if len(indices) > 1 or copies.size(indices[0]) > 1)
-    return runs
+        wholes = copies.wholes
+        seen.update(wholes[i] for indices in by_list.values() for i in indices)
+        by_file.append((copies, by_list))
+    runs: list[_Run] = []
+    for copies, by_list in by_file:
+        wholes, sizes = copies.wholes, copies.sizes
+        for list_id, indices in by_list.items():
+            seq = tuple(wholes[i] for i in indices)
+            if any(seen[h] > 1 for h in seq) and (len(indices) > 1 or sizes[indices[0]] > 1):
+                runs.append(_Run(copies, list_id, tuple(indices), seq))
+    return runs, seen
 
 
 def _extend(a: _Run, b: _Run, p: int, q: int) -> tuple[int, int, int, int, list[tuple[int, int]]]:
@@ -87,15 +98,17 @@ def _extend(a: _Run, b: _Run, p: int, q: int) -> tuple[int, int, int, int, list[
 
 def block_groups(files: dict[str, FileCopies], limits: Thresholds, covered: list[Member]) -> list[CopyGroup]:
     """Groups of blocks shared by different functions, outside the units already reported as copies."""
-    runs = _lists(files)
-    seeds: dict[tuple[str, str], list[tuple[int, int]]] = {}
+    runs, seen = _lists(files)
+    seeds: dict[str, list[tuple[int, int]]] = {}
     for number, run in enumerate(runs):
-        hashes = run.seq
+        hashes, sizes = run.seq, run.copies.sizes
+        repeated = [seen[h] > 1 for h in hashes]
         for position in range(len(hashes) - 1):
-            seeds.setdefault((hashes[position], hashes[position + 1]), []).append((number, position))
+            if repeated[position] and repeated[position + 1]:
+                seeds.setdefault(hashes[position] + hashes[position + 1], []).append((number, position))
         for position, index in enumerate(run.indices):
-            if run.copies.size(index) >= limits.min_statements:
-                seeds.setdefault((hashes[position], ""), []).append((number, position))
+            if repeated[position] and sizes[index] >= limits.min_statements:
+                seeds.setdefault(hashes[position], []).append((number, position))
     covered_by_path: dict[str, list[Member]] = {}
     for member in covered:
         covered_by_path.setdefault(member.path, []).append(member)
@@ -113,7 +126,8 @@ def block_groups(files: dict[str, FileCopies], limits: Thresholds, covered: list
                     continue  # one function repeating itself is a local refactoring, not a shared implementation
                 a0, a1, b0, b1, matched = _extend(a, b, p, q)
                 done.update((ra, i, rb, j) for i, j in matched)
-                shared = sum(a.copies.size(a.indices[i]) for i, _ in matched)
+                sizes = a.copies.sizes
+                shared = sum(sizes[a.indices[i]] for i, _ in matched)
                 if shared < limits.min_statements or shared < MIN_MATCHED_SHARE * max(a.leaves(a0, a1), b.leaves(b0, b1)):
                     continue
                 edges.append(((ra, a0, a1), (rb, b0, b1)))

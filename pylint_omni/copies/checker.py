@@ -19,7 +19,6 @@ from pylint_omni.copies.fingerprints import fingerprint_module
 from pylint_omni.copies.groups import Thresholds
 from pylint_omni.copies.members import Member
 from pylint_omni.copies.project import FACT_KEY, project_copies
-from pylint_omni.copies.verdict import judge
 from pylint_omni.copies.wording import details, message
 from pylint_omni.evidence.checker import OmniChecker
 from pylint_omni.index.paths import Location
@@ -84,9 +83,8 @@ class DuplicatedImplementationChecker(OmniChecker):
         if index.location(relpath) is Location.VALIDATION:
             return
         copies = project_copies(index, Thresholds(self.settings.copy_min_statements, MIN_LINES))
-        for group, member in copies.by_path.get(relpath, ()):
-            judgement = judge(index, group)
-            if member is judgement.kept or member not in judgement.verdicts or copies.inside_other_group(group, member):
+        for judgement, member in copies.by_path.get(relpath, ()):
+            if member is judgement.kept or member not in judgement.verdicts or copies.inside_other_group(judgement, member):
                 continue
             target = locate(node, member)
             if target is None:

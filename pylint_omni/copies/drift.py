@@ -50,6 +50,7 @@ SYMBOLS = {
     "And": "and", "Or": "or", "Not": "not", "USub": "-", "UAdd": "+", "Invert": "~",
 }
 SHOWN_CHARS = 48
+PARSED = "copies.parsed"  # per-run memo of the files parsed to compare copies
 
 
 @dataclass(frozen=True)
@@ -165,7 +166,7 @@ class _Side:
 
 
 def _parsed(index: ProjectIndex, path: str) -> TokenStream | None:
-    memo: dict[str, TokenStream | None] = index.derived.setdefault("copies.parsed", {})
+    memo: dict[str, TokenStream | None] = index.derived.setdefault(PARSED, {})
     if path not in memo:
         text = index.source(path)
         try:

@@ -19,6 +19,7 @@ from typing import Iterable
 from pylint_omni.copies.members import FileCopies, Member
 
 NEAR_RATIO = 0.8  # statement-shape similarity of a near copy
+SET_OVERLAP = 0.6  # distinct statements two near copies share at least (a cheap filter before the ordered ratio)
 SKETCH_SIZE = 8  # bottom-k values per unit
 MIN_SHARED = 2  # sketch values two units must share to be compared
 BUCKET_CAP = 40  # a statement hash shared by more units is boilerplate: not a seed
@@ -133,10 +134,14 @@ def near_groups(
             x = parent[x]
         return x
 
+    sets = {unit: set(shape) for unit, shape in shapes.items()}
     scores: dict[tuple[Member, Member], float] = {}
     for (a, b), count in shared.items():
         if count < MIN_SHARED or a.contains(b) or b.contains(a):
             continue
+        common = len(sets[a] & sets[b])
+        if common < SET_OVERLAP * max(len(sets[a]), len(sets[b])):
+            continue  # too few statements in common to reach NEAR_RATIO in order
         score = _similarity(shapes[a], shapes[b])
         if score >= NEAR_RATIO:
             scores[(a, b)] = score

@@ -13,9 +13,13 @@ from functools import cached_property
 from pylint_omni.copies.fingerprints import HASH_CHARS, FingerprintFact
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Member:
-    """One copy: a function, method, class, module or block, with its statement range in its file."""
+    """One copy: a function, method, class, module or block, with its statement range in its file.
+
+    Compared and hashed by identity: each is made once per run, and groups, buckets and
+    verdicts are keyed by it millions of times.
+    """
 
     path: str
     kind: str  # function | method | class | module | block
@@ -63,6 +67,20 @@ class FileCopies:
     def positions(self) -> list[int]:
         return [int(value) for value in self.fact["pos"].split(",")] if self.fact["pos"] else []
 
+    @cached_property
+    def wholes(self) -> list[str]:
+        """Whole-statement hashes, one per statement."""
+        text = self.fact["h"]
+        return [text[i:i + HASH_CHARS] for i in range(0, len(text), HASH_CHARS)]
+
+    @cached_property
+    def sizes(self) -> list[int]:
+        return self.positions[2::4]
+
+    @cached_property
+    def list_ids(self) -> list[int]:
+        return self.positions[3::4]
+
     @property
     def count(self) -> int:
         return len(self.fact["h"]) // HASH_CHARS
@@ -76,19 +94,10 @@ class FileCopies:
     def size(self, index: int) -> int:
         return self.positions[4 * index + 2]
 
-    def list_id(self, index: int) -> int:
-        return self.positions[4 * index + 3]
-
-    def whole(self, index: int) -> str:
-        return self.fact["h"][index * HASH_CHARS:(index + 1) * HASH_CHARS]
-
-    def header(self, index: int) -> str:
-        return self.fact["hh"][index * HASH_CHARS:(index + 1) * HASH_CHARS]
-
     def headers(self, first: int, last: int) -> list[str]:
         """Header hashes of statements `first..last`: the flattened shape of a unit."""
         text = self.fact["hh"]
-        return [text[i * HASH_CHARS:(i + 1) * HASH_CHARS] for i in range(first, last + 1)]
+        return [text[i:i + HASH_CHARS] for i in range(first * HASH_CHARS, (last + 1) * HASH_CHARS, HASH_CHARS)]
 
     @cached_property
     def functions(self) -> list[Member]:

@@ -1,19 +1,23 @@
-"""The copy groups of one project for this run: every production file's fingerprint, grouped once.
+"""The copy groups of one project and their verdicts, for this run.
 
 Validation files (tests, examples, benchmarks, docs, tools) and generated files (their
-header says so) take no part: a copy there is not a production surface. The result
-is remembered in the index's per-run results, so every module of the run (and the
-editor's next run, until a file changes) asks for it at no cost.
+header says so) take no part: a copy there is not a production surface. Groups are
+computed and judged once per run, all at once (the copies' files parsed to compare
+them are let go right after), and cached between runs (`store`); every module of the
+run reads the result from the index's per-run results.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from pylint_omni.copies import store
 from pylint_omni.copies.blocks import block_groups
+from pylint_omni.copies.drift import PARSED, Drift, drift
 from pylint_omni.copies.fingerprints import FingerprintFact
-from pylint_omni.copies.groups import CopyGroup, Thresholds, unit_groups
+from pylint_omni.copies.groups import Thresholds, unit_groups
 from pylint_omni.copies.members import FileCopies, Member
+from pylint_omni.copies.verdict import Judgement, judge
 from pylint_omni.index.paths import Location
 from pylint_omni.index.project_index import ProjectIndex
 
@@ -22,19 +26,19 @@ FACT_KEY = "copies.fingerprints"
 
 @dataclass
 class ProjectCopies:
-    """Copy groups of a project, and for each file the copies it holds."""
+    """Judged copy groups of a project, and for each file the copies it holds."""
 
-    groups: list[CopyGroup]
-    by_path: dict[str, list[tuple[CopyGroup, Member]]] = field(default_factory=dict)
+    judgements: list[Judgement]
+    by_path: dict[str, list[tuple[Judgement, Member]]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        for group in self.groups:
-            for member in group.members:
-                self.by_path.setdefault(member.path, []).append((group, member))
+        for judgement in self.judgements:
+            for member in judgement.group.members:
+                self.by_path.setdefault(member.path, []).append((judgement, member))
 
-    def inside_other_group(self, group: CopyGroup, member: Member) -> bool:
-        """The copy lies inside a bigger copy another group reports (its message covers it)."""
-        return any(big is not member and big.contains(member) and other is not group
+    def inside_other_group(self, judgement: Judgement, member: Member) -> bool:
+        """The copy lies inside a bigger copy another group reports (that message covers it)."""
+        return any(big is not member and other is not judgement and big.contains(member)
                    for other, big in self.by_path.get(member.path, ()))
 
 
@@ -50,12 +54,44 @@ def production_fingerprints(index: ProjectIndex) -> dict[str, FileCopies]:
     return files
 
 
+def _judged(index: ProjectIndex, files: dict[str, FileCopies], limits: Thresholds, cached: dict[str, list]) -> tuple[list[Judgement], dict[str, list]]:
+    """Groups computed and judged; drifts of unchanged copy pairs come from `cached`."""
+    units = unit_groups(files, limits)
+    groups = [*units, *block_groups(files, limits, [m for g in units for m in g.members])]
+    used: dict[str, list] = {}
+
+    def drift_of(kept: Member, other: Member) -> Drift | None:
+        key = store.pair_key(kept, other)
+        if key in cached:
+            used[key] = cached[key]
+            return store.decode_drift(cached[key])
+        found = drift(index, kept, other)
+        if found is not None:
+            used[key] = store.encode_drift(found)
+        return found
+
+    judgements = [judge(index, group, drift_of) for group in groups]
+    index.derived.pop(PARSED, None)  # the copies' parsed files are not needed any more
+    return judgements, used
+
+
 def project_copies(index: ProjectIndex, limits: Thresholds) -> ProjectCopies:
     memo: dict[Thresholds, ProjectCopies] = index.derived.setdefault("copies.project", {})
     found = memo.get(limits)
-    if found is None:
-        files = production_fingerprints(index)
-        units = unit_groups(files, limits)
-        blocks = block_groups(files, limits, [m for g in units for m in g.members])
-        found = memo[limits] = ProjectCopies([*units, *blocks])
+    if found is not None:
+        return found
+    files = production_fingerprints(index)
+    key = store.state_key(index, files)
+    stored = store.load(index, limits)
+    judgements = None
+    if stored.get("key") == key:
+        try:
+            judgements = store.decode(stored["judgements"])
+        except (KeyError, TypeError, ValueError):
+            judgements = None  # a damaged cache is computed again
+    if judgements is None:
+        cached = stored.get("drifts") if isinstance(stored.get("drifts"), dict) else {}
+        judgements, used = _judged(index, files, limits, cached)
+        store.save(index, limits, key, judgements, used)
+    found = memo[limits] = ProjectCopies(judgements)
     return found

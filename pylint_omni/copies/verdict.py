@@ -23,8 +23,9 @@ inherited one: the base's method is the one kept.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Callable
 
-from pylint_omni.copies.drift import Drift, drift
+from pylint_omni.copies.drift import Drift
 from pylint_omni.copies.groups import CopyGroup
 from pylint_omni.copies.members import Member
 from pylint_omni.evidence.consumers import Status, Verdict
@@ -108,16 +109,8 @@ def _contract_apart(index: ProjectIndex, group: CopyGroup) -> str | None:
     return f"active design contracts own the copies apart: {named}"
 
 
-def judge(index: ProjectIndex, group: CopyGroup) -> Judgement:
-    """The verdicts of one copy group (remembered for the run: every copy's module asks)."""
-    memo: dict[int, Judgement] = index.derived.setdefault("copies.judgements", {})
-    found = memo.get(id(group))
-    if found is None:
-        found = memo[id(group)] = _judge(index, group)
-    return found
-
-
-def _judge(index: ProjectIndex, group: CopyGroup) -> Judgement:
+def judge(index: ProjectIndex, group: CopyGroup, drift_of: Callable[[Member, Member], Drift | None]) -> Judgement:
+    """The verdicts of one copy group; `drift_of(kept, other)` compares two copies (`drift.drift`, or a cached result)."""
     reordered = _override_order(index, group)
     judgement = Judgement(reordered or group, overrides=reordered is not None)
     group = judgement.group
@@ -129,7 +122,7 @@ def _judge(index: ProjectIndex, group: CopyGroup) -> Judgement:
             reason = "identical to the inherited method" if judgement.overrides else "identical after renaming locals"
             judgement.verdicts[member] = Verdict(Status.CANDIDATE, "high", reason)
         else:
-            judgement.drifts[member] = drift(index, judgement.kept, member)
+            judgement.drifts[member] = drift_of(judgement.kept, member)
             judgement.verdicts[member] = _near_verdict(judgement, member)
     return judgement
 

@@ -106,6 +106,12 @@ class ProjectIndex:
         folder = self.settings.cache_dir or cache.default_cache_dir()
         return cache.cache_file(folder, self.root, self.settings.cache_key())
 
+    def derived_cache(self, name: str, key: str) -> Path | None:
+        """Where a family may cache a result derived from this index (None: caching is off)."""
+        if not self.settings.cache_enabled:
+            return None
+        return cache.derived_file(self.settings.cache_dir or cache.default_cache_dir(), self.root, name, key)
+
     def _exclude_globs(self) -> tuple[str, ...]:
         """The configured exclusions, plus the cache folder when it lies inside the project."""
         folder = self.settings.cache_dir or cache.default_cache_dir()
