@@ -89,6 +89,8 @@ def index_summary(root: Path, as_json: bool, out: Any = sys.stdout) -> int:
     print(f"definitions: {summary['definitions']}; registries: {summary['registries']}", file=out)
     print(f"cold build: {cold_seconds:.2f} s; warm build: {warm_seconds:.2f} s ({warm.stats.scanned} files re-read)", file=out)
     print(f"cache: {summary['cache']}" + (f" ({warm.cache_note})" if warm.cache_note else ""), file=out)
+    if summary["templated"]:
+        print(f"templated YAML (Helm/Jinja) read as text: {len(summary['templated'])} files", file=out)
     for rel, reason in summary["problems"].items():
         print(f"input problem: {rel}: {reason}", file=out)
     return 0

@@ -22,7 +22,7 @@ from typing import Any, Iterable
 from pylint.checkers import BaseChecker
 from pylint.config import find_default_config_files
 
-from pylint_omni.index.paths import find_project_root
+from pylint_omni.index.paths import find_project_root, glob_spec
 from pylint_omni.index.settings import (
     DEFAULT_COPY_MIN_STATEMENTS,
     DEFAULT_EXCLUDE_GLOBS,
@@ -51,10 +51,12 @@ OPTIONS: tuple[tuple[str, dict[str, Any]], ...] = (
     ("omni-external-key-patterns", {"type": "csv", "default": DEFAULT_EXTERNAL_KEY_PATTERNS, "metavar": "<patterns>",
                                     "help": "Name patterns of keys chosen by outside data (model checkpoints): never high confidence."}),
     ("omni-cache-dir", {"type": "string", "default": "", "metavar": "<dir>",
-                        "help": "Where the index cache lives (default $PYLINT_OMNI_CACHE_DIR, $XDG_CACHE_HOME/pylint-omni or ~/.cache/pylint-omni)."}),
+                        "help": "Where the index cache lives (default $PYLINT_OMNI_CACHE_DIR, else the user cache folder: ~/.cache/pylint-omni on Linux)."}),
     ("omni-cache", {"type": "yn", "default": True, "metavar": "<y or n>", "help": "Cache per-file facts on disk."}),
     ("omni-max-file-bytes", {"type": "int", "default": DEFAULT_MAX_FILE_BYTES, "metavar": "<bytes>",
                              "help": "Files larger than this are skipped with a message."}),
+    ("omni-respect-gitignore", {"type": "yn", "default": True, "metavar": "<y or n>",
+                                "help": "Skip what the project's .gitignore files exclude (files git tracks are always read)."}),
     ("omni-include-rejected", {"type": "yn", "default": False, "metavar": "<y or n>",
                                "help": "Also emit findings the evidence rejected (confidence UNDEFINED), for the audit report."}),
     ("omni-copy-min-statements", {"type": "int", "default": DEFAULT_COPY_MIN_STATEMENTS, "metavar": "<n>",
@@ -174,6 +176,7 @@ def settings_of(values: dict[str, Any]) -> OmniSettings:
         max_file_bytes=int(get("omni-max-file-bytes")),
         include_rejected=bool(get("omni-include-rejected")),
         copy_min_statements=max(3, int(get("omni-copy-min-statements"))),
+        respect_gitignore=bool(get("omni-respect-gitignore")),
     )
 
 
@@ -245,10 +248,20 @@ def problems_of(settings: OmniSettings, sources: dict[str, str]) -> list[str]:
                 found.append(f"{name} entry {glob!r} ({where(name)}): globs are relative to the project root and cannot leave it")
             elif glob.count("[") != glob.count("]"):
                 found.append(f"{name} entry {glob!r} ({where(name)}): unbalanced brackets, the glob cannot match")
+            elif not _compiles(glob):
+                found.append(f"{name} entry {glob!r} ({where(name)}): not a valid glob")
     for pattern in settings.external_key_patterns:
         if not pattern or pattern.count("[") != pattern.count("]"):
             found.append(f"omni-external-key-patterns entry {pattern!r} ({where('omni-external-key-patterns')}): not a usable name pattern")
     return found
+
+
+def _compiles(glob: str) -> bool:
+    try:
+        glob_spec((glob,))
+    except (ValueError, TypeError):  # pathspec's pattern errors derive from ValueError
+        return False
+    return True
 
 
 def _linted_paths(files: Iterable[str]) -> list[Path]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import tempfile
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -12,6 +13,15 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Every test, and every pylint it starts, writes its index cache to a temporary folder.
+
+    A test that wants its own folder passes `cache_dir`; nothing is ever written to the
+    user's cache folder (`~/.cache/pylint-omni`), whatever the environment says.
+    """
+    os.environ["PYLINT_OMNI_CACHE_DIR"] = tempfile.mkdtemp(prefix="pylint-omni-test-cache-")
 SAMPLE_REPO = REPO / "sample_repo"
 CATALOGUE = REPO / "checkers"
 OMNI_SYMBOLS = (

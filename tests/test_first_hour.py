@@ -103,3 +103,35 @@ def test_the_command_line_overrides_the_projects_settings(tmp_path: Path, cache_
     _, overridden, _ = run_pylint([*registry, "--omni-exclude-globs=**/.git/**", "sample_repo/tinyomni"], cwd=tmp_path, cache_dir=cache_dir)
     assert "PLANTED.md" not in " ".join(f.message for f in default)
     assert "PLANTED.md" in " ".join(f.message for f in overridden)
+
+
+def test_templated_yaml_is_read_as_text_and_problems_are_one_summary(tmp_path: Path, cache_dir: Path) -> None:
+    project = tmp_path / "sample_repo"
+    shutil.copytree(SAMPLE_REPO, project)
+    templates = project / "chart" / "templates"
+    templates.mkdir(parents=True)
+    for name in ("deployment", "service", "configmap"):
+        (templates / f"{name}.yaml").write_text(
+            "apiVersion: v1\nkind: {{ .Values.kind }}\nmetadata:\n  name: {{ include \"chart.fullname\" . }}\n"
+            "{{- if .Values.enabled }}\nspec:\n  command: [tinyomni-serve]\n{{- end }}\n"
+        )
+    (project / "deploy" / "broken.yaml").write_text("stages: [unclosed\n")
+    (project / "deploy" / "broken2.yaml").write_text("a: [\n")
+    code, found, _ = run_pylint(["--disable=all", "--enable=omni-unreadable-input,omni-unreadable-inputs", "tinyomni"],
+                                cwd=project, cache_dir=cache_dir)
+    assert [(f.path, f.symbol) for f in found] == [("tinyomni/__init__.py", "omni-unreadable-inputs")]
+    assert found[0].message.startswith("pylint-omni could not fully read 2 other project file(s)")
+    assert "deploy/broken.yaml (malformed YAML" in found[0].message and "chart/" not in found[0].message
+    index = subprocess.run([sys.executable, "-m", "pylint_omni", "index", "--root", str(project)],
+                           capture_output=True, text=True, timeout=120, env={**os.environ, "PYLINT_OMNI_CACHE_DIR": str(cache_dir)})
+    assert "templated YAML (Helm/Jinja) read as text: 3 files" in index.stdout
+
+
+def test_an_unwritable_cache_is_a_warning_about_the_cache(tmp_path: Path) -> None:
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the cache folder should be")
+    code, found, stderr = run_pylint(["--disable=all", "--enable=pylint-omni", "tinyomni/envs.py"],
+                                     cwd=SAMPLE_REPO, cache_dir=blocker / "cache")
+    assert "pylint-omni: warning: cache not written" in stderr and stderr.count("cache not written") == 1
+    assert not [f for f in found if f.symbol.startswith("omni-unreadable")]
+    assert any(f.symbol == "unused-registry-entry" for f in found)  # the run went on

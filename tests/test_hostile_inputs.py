@@ -73,7 +73,11 @@ def test_hostile_inputs_yield_one_message_each_and_the_run_goes_on(hostile_proje
     code, findings, stderr = run_pylint(args, cwd=hostile_project, cache_dir=cache_dir)
     assert "Traceback" not in stderr
     assert code & 1 == 0 and code & 32 == 0
-    problems = {f.message.split(" could not fully read ")[1].split(":")[0]: f.message for f in findings if f.symbol == "omni-unreadable-input"}
+    own = {f.message.split(" could not fully read ")[1].split(":")[0]: f.message for f in findings if f.symbol == "omni-unreadable-input"}
+    (summary,) = [f for f in findings if f.symbol == "omni-unreadable-inputs"]  # one per run for the other files
+    assert summary.path == "hostile/__init__.py"
+    listed = summary.message.split(" from the evidence: ", 1)[1]
+    problems = {**own, **{item.split(" (", 1)[0]: item for item in listed.split("; ")}}
     expected = {
         "configs/broken.yaml": "malformed YAML",
         "configs/evil.yaml": "never constructed",
@@ -87,6 +91,7 @@ def test_hostile_inputs_yield_one_message_each_and_the_run_goes_on(hostile_proje
         "pipe.yaml": "not a regular file",
         "hostile/big.py": "size cap",
     }
+    assert set(own) == {"hostile/big.py"}  # the linted module's own problem is said on it
     for path, reason in expected.items():
         assert path in problems and reason in problems[path], (path, problems.get(path))
     # The run went on: the registry was still analysed (gamma is named only by files that failed

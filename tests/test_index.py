@@ -258,3 +258,83 @@ def test_a_family_scanner_runs_on_every_python_file_and_is_cached(tmp_path: Path
     finally:
         scanners._PYTHON_SCANNERS.clear()
         scanners._PYTHON_SCANNERS.update(saved)
+
+
+def git(root: Path, *args: str) -> None:
+    import subprocess
+
+    subprocess.run(["git", "-c", "user.email=t@t", "-c", "user.name=t", *args], cwd=root, check=True, capture_output=True)
+
+
+def test_gitignore_is_honoured_but_tracked_files_are_always_read(tmp_path: Path) -> None:
+    write(tmp_path, {
+        "pyproject.toml": "[project]\nname='p'\n",
+        ".gitignore": "cache/\nout/\n",
+        "pkg/__init__.py": "",
+        "pkg/cache/hook.py": "def tracked_hook(): ...\n",
+        "pkg/sub/.gitignore": "generated_*.py\n",
+        "pkg/sub/generated_table.py": "TABLE = {}\n",
+        "pkg/sub/real.py": "def real(): ...\n",
+    })
+    git(tmp_path, "init", "-q")
+    git(tmp_path, "add", ".gitignore", "pyproject.toml", "pkg/__init__.py", "pkg/sub/.gitignore", "pkg/sub/real.py")
+    git(tmp_path, "add", "-f", "pkg/cache/hook.py")  # tracked although `cache/` is ignored
+    git(tmp_path, "commit", "-qm", "init")
+    write(tmp_path, {"pkg/cache/scratch.py": "x = 1\n", "out/build.py": "y = 2\n"})
+    index = ProjectIndex(tmp_path, OmniSettings(cache_enabled=False))
+    index.refresh()
+    assert "pkg/cache/hook.py" in index.entries and "pkg/sub/real.py" in index.entries
+    assert not {"pkg/cache/scratch.py", "out/build.py", "pkg/sub/generated_table.py"} & set(index.entries)
+    everything = ProjectIndex(tmp_path, OmniSettings(cache_enabled=False, respect_gitignore=False))
+    everything.refresh()
+    assert {"pkg/cache/scratch.py", "out/build.py", "pkg/sub/generated_table.py"} <= set(everything.entries)
+
+
+def test_globs_have_gitignore_meaning(tmp_path: Path) -> None:
+    from pylint_omni.index.paths import classify_path
+
+    globs = ("*.md", "tests/**", "docs/design/*.md")
+    assert classify_path("README.md", globs) is Location.VALIDATION
+    assert classify_path("pkg/notes/README.md", globs) is Location.VALIDATION  # no slash: any depth
+    assert classify_path("tests/test_a.py", globs) is Location.VALIDATION
+    assert classify_path("pkg/tests/test_a.py", globs) is Location.PRODUCTION  # a slash anchors it at the root
+    assert classify_path("pkg/a.py", ("*.md", "!pkg/keep.md")) is Location.PRODUCTION
+
+
+def test_a_cache_of_other_scanners_is_never_read(tmp_path: Path) -> None:
+    from pylint_omni.index import cache, scanners
+
+    before = cache.cache_file(tmp_path, tmp_path, ())
+    saved = scanners.python_scanners()
+    scanners.register_python_scanner("test.other", lambda tree, context: None)
+    try:
+        assert cache.cache_file(tmp_path, tmp_path, ()) != before
+    finally:
+        scanners._PYTHON_SCANNERS.clear()
+        scanners._PYTHON_SCANNERS.update(saved)
+
+
+def test_pruning_removes_stale_and_least_recently_used_caches(tmp_path: Path) -> None:
+    import os
+    import time
+
+    from pylint_omni.index import cache
+
+    folder = tmp_path / "cache"
+    folder.mkdir()
+    old, recent, current = (folder / f"index-{n}.json" for n in ("old", "recent", "current"))
+    for path in (old, recent, current):
+        path.write_text("x" * 1000)
+    (folder / "notes.txt").write_text("not ours")
+    os.utime(old, (time.time() - 40 * 86400,) * 2)
+    os.utime(recent, (time.time() - 60,) * 2)
+    assert cache.prune(folder, keep=current, max_bytes=10_000) == [old]
+    assert cache.prune(folder, keep=current, max_bytes=1500) == [recent]  # over the cap: least recently used first
+    assert sorted(p.name for p in folder.iterdir()) == ["index-current.json", "notes.txt"]
+
+
+def test_the_test_suite_never_writes_the_users_cache() -> None:
+    import os
+    import tempfile
+
+    assert os.environ["PYLINT_OMNI_CACHE_DIR"].startswith(tempfile.gettempdir())

@@ -1,10 +1,11 @@
 """The on-disk cache of per-file facts: one JSON file per (project root, scan settings).
 
 An entry is reused when the file's size, mtime and module name are unchanged. The
-cache lives outside the analysed tree by default (`$PYLINT_OMNI_CACHE_DIR`, else
-`$XDG_CACHE_HOME/pylint-omni`, else `~/.cache/pylint-omni`); writes are atomic
-(temporary file + rename), so parallel workers never see half a file; a corrupt or
-unreadable cache is ignored and rebuilt, an unwritable one is reported and skipped.
+cache lives outside the analysed tree by default (`$PYLINT_OMNI_CACHE_DIR`, else the
+user cache folder from `platformdirs`); writes are atomic (temporary file + rename),
+so parallel workers never see half a file; a corrupt or unreadable cache is ignored
+and rebuilt, an unwritable one is reported and skipped. Each write prunes the folder:
+caches unused for 30 days go, then the least recently used ones beyond 1 GiB.
 """
 
 from __future__ import annotations
@@ -13,12 +14,17 @@ import hashlib
 import json
 import os
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
+
+from platformdirs import user_cache_dir
 
 from pylint_omni.index.scanners import scanners_digest
 
 SCHEMA_VERSION = 5
+MAX_CACHE_BYTES = 1 << 30  # all index caches of one cache folder together
+MAX_AGE_DAYS = 30  # an index cache no run has used for this long is deleted
 
 
 def _scanner_fingerprint() -> str:
@@ -34,11 +40,12 @@ SCANNER_FINGERPRINT = _scanner_fingerprint()
 
 
 def default_cache_dir() -> Path:
+    """`$PYLINT_OMNI_CACHE_DIR`, else the platform's user cache folder (`platformdirs`:
+    `$XDG_CACHE_HOME/pylint-omni` or `~/.cache/pylint-omni` on Linux, `~/Library/Caches` on macOS)."""
     env = os.environ.get("PYLINT_OMNI_CACHE_DIR")
     if env:
         return Path(env)
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    return (Path(xdg) if xdg else Path.home() / ".cache") / "pylint-omni"
+    return Path(user_cache_dir("pylint-omni", appauthor=False))
 
 
 def cache_file(cache_dir: Path, root: Path, settings_key: tuple[Any, ...]) -> Path:
@@ -48,10 +55,14 @@ def cache_file(cache_dir: Path, root: Path, settings_key: tuple[Any, ...]) -> Pa
 
 
 def load_document(path: Path) -> dict[str, Any] | None:
-    """A cached JSON document of this schema, or None when missing, corrupt or of another schema."""
+    """A cached JSON document of this schema, or None when missing, corrupt or of another schema.
+
+    A cache that is read is marked used (its mtime), so pruning keeps what runs use.
+    """
     try:
         with open(path, encoding="utf-8") as handle:
             data = json.load(handle)
+        os.utime(path)
     except (OSError, ValueError, RecursionError):
         return None
     if not isinstance(data, dict) or data.get("version") != SCHEMA_VERSION:
@@ -68,6 +79,7 @@ def save_document(path: Path, data: dict[str, Any]) -> str | None:
             with os.fdopen(fd, "w", encoding="utf-8") as handle:
                 json.dump({"version": SCHEMA_VERSION, **data}, handle, separators=(",", ":"))
             os.replace(tmp, path)
+            prune(path.parent, keep=path)
         except BaseException:
             if os.path.exists(tmp):
                 os.unlink(tmp)
@@ -78,9 +90,9 @@ def save_document(path: Path, data: dict[str, Any]) -> str | None:
 
 
 def derived_file(cache_dir: Path, root: Path, name: str, key: str) -> Path:
-    """Where a result derived from the index (a family's per-project cache) lives beside the index cache."""
+    """Where a result derived from the index (a family's per-project cache) lives: beside the index, pruned with it."""
     digest = hashlib.sha1(f"{SCHEMA_VERSION}|{scanners_digest()}|{root}|{key}".encode()).hexdigest()[:16]
-    return cache_dir / f"{name}-{root.name}-{digest}.json"
+    return cache_dir / f"index-{root.name}-{digest}-{name}.json"
 
 
 def load_entries(path: Path) -> dict[str, dict[str, Any]]:
@@ -94,3 +106,33 @@ def load_entries(path: Path) -> dict[str, dict[str, Any]]:
 def save_entries(path: Path, root: Path, entries: dict[str, dict[str, Any]]) -> str | None:
     """Write atomically; returns the reason when the cache could not be written."""
     return save_document(path, {"root": str(root), "files": entries})
+
+
+def prune(folder: Path, keep: Path, max_bytes: int = MAX_CACHE_BYTES, max_age_days: float = MAX_AGE_DAYS) -> list[Path]:
+    """Delete index caches unused for `max_age_days`, then the least recently used ones over `max_bytes`.
+
+    One cache exists per project root and option set, so a folder shared by many
+    projects and option experiments grows without bound unless something prunes it.
+    Only this tool's own files (`index-*.json`) are ever deleted, never `keep`.
+    """
+    now = time.time()
+    found: list[tuple[float, int, Path]] = []
+    for candidate in folder.glob("index-*.json"):
+        try:
+            stat = candidate.stat()
+        except OSError:
+            continue
+        found.append((stat.st_mtime, stat.st_size, candidate))
+    removed: list[Path] = []
+    total = sum(size for _, size, _ in found)
+    for mtime, size, candidate in sorted(found):  # oldest first
+        too_old = now - mtime > max_age_days * 86400
+        if candidate == keep or not (too_old or total > max_bytes):
+            continue
+        try:
+            candidate.unlink()
+        except OSError:
+            continue
+        total -= size
+        removed.append(candidate)
+    return removed

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
+from pylint_omni.index.ignore import GitIgnore
 from pylint_omni.index.paths import matches_any
 from pylint_omni.index.scan.data_scan import InputProblem
 
@@ -47,16 +48,27 @@ def file_kind(name: str) -> str | None:
     return KIND_BY_SUFFIX.get(os.path.splitext(name)[1].lower())
 
 
-def discover(root: Path, exclude_globs: tuple[str, ...], problems: dict[str, str]) -> Iterator[SourceFile]:
-    """Walk `root` without following folder links; report links that leave the root."""
+def discover(
+    root: Path, exclude_globs: tuple[str, ...], problems: dict[str, str], respect_gitignore: bool = True,
+) -> Iterator[SourceFile]:
+    """Walk `root` without following folder links; report links that leave the root.
+
+    With `respect_gitignore`, what the project's `.gitignore` files exclude is
+    skipped, except files git tracks (`ignore.GitIgnore`).
+    """
     root_str = str(root)
+    ignored = GitIgnore.of(root) if respect_gitignore else None
     for folder, dirnames, filenames in os.walk(root_str, followlinks=False):
         rel_folder = os.path.relpath(folder, root_str).replace(os.sep, "/")
         rel_folder = "" if rel_folder == "." else rel_folder + "/"
+        if ignored is not None:
+            ignored.enter(rel_folder.rstrip("/"))
         kept = []
         for name in dirnames:
             rel = rel_folder + name
             if matches_any(rel + "/", exclude_globs) or matches_any(rel + "/x", exclude_globs):
+                continue
+            if ignored is not None and ignored.skips_folder(rel):
                 continue
             if name.startswith(".") and name not in (".github", ".buildkite", ".gitlab", ".circleci"):
                 continue
@@ -72,7 +84,7 @@ def discover(root: Path, exclude_globs: tuple[str, ...], problems: dict[str, str
             if kind is None:
                 continue
             rel = rel_folder + name
-            if matches_any(rel, exclude_globs):
+            if matches_any(rel, exclude_globs) or (ignored is not None and ignored.skips_file(rel)):
                 continue
             full = os.path.join(folder, name)
             try:

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import fnmatch
 import os
-import re
 from enum import Enum
 from functools import lru_cache
 from pathlib import Path
+
+from pathspec import GitIgnoreSpec
 
 ROOT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
 
@@ -43,37 +44,26 @@ def _root_of_folder(folder: Path) -> Path:
     return folder
 
 
-@lru_cache(maxsize=512)
-def _glob_regex(pattern: str) -> re.Pattern[str]:
-    """Translate a path glob where `**` spans folders and `*` stays inside one."""
-    out = []
-    i = 0
-    while i < len(pattern):
-        if pattern.startswith("**/", i):
-            out.append("(?:.*/)?")
-            i += 3
-        elif pattern.startswith("**", i):
-            out.append(".*")
-            i += 2
-        elif pattern[i] == "*":
-            out.append("[^/]*")
-            i += 1
-        elif pattern[i] == "?":
-            out.append("[^/]")
-            i += 1
-        else:
-            out.append(re.escape(pattern[i]))
-            i += 1
-    return re.compile("".join(out) + r"\Z")
+@lru_cache(maxsize=256)
+def glob_spec(patterns: tuple[str, ...]) -> GitIgnoreSpec:
+    """One compiled matcher per list of globs (with `.gitignore` semantics, through `pathspec`)."""
+    return GitIgnoreSpec.from_lines(patterns)
 
 
 def glob_match(relpath: str, pattern: str) -> bool:
-    """True when a root-relative posix path matches a glob (`**` = any folders)."""
-    return bool(_glob_regex(pattern).match(relpath))
+    """True when a root-relative posix path matches one glob (`.gitignore` semantics)."""
+    return glob_spec((pattern,)).match_file(relpath)
 
 
 def matches_any(relpath: str, patterns: tuple[str, ...] | list[str]) -> bool:
-    return any(glob_match(relpath, p) for p in patterns)
+    """True when a root-relative posix path matches any of the globs.
+
+    Globs mean what they mean in a `.gitignore` (`pathspec`): a glob with a slash is
+    anchored at the project root (`tests/**`, `docs/design/*.md`); a glob without one
+    matches at any depth (`*.md`, `conftest.py`); `**` spans folders; a trailing `/`
+    matches folders; `!` re-includes.
+    """
+    return bool(patterns) and glob_spec(tuple(patterns)).match_file(relpath)
 
 
 def classify_path(

@@ -125,7 +125,7 @@ class ProjectIndex:
         """Bring every file's facts up to date; read only files whose stat changed."""
         started = time.perf_counter()
         problems: dict[str, str] = {}
-        files = list(discover(self.root, self._exclude_globs(), problems))
+        files = list(discover(self.root, self._exclude_globs(), problems, self.settings.respect_gitignore))
         modules = _module_names(files)
         cache_path = self._cache_path()
         previous = self.entries or (cache.load_entries(cache_path) if cache_path else {})
@@ -331,6 +331,10 @@ class ProjectIndex:
                     found.append((hit.path, use))
         return found
 
+    def templated(self) -> list[str]:
+        """YAML files that are templates (Helm, Jinja), read as text rather than as YAML."""
+        return sorted(rel for rel, entry in self.entries.items() if entry.get("facts", {}).get("templated"))
+
     def counts(self) -> dict[str, Any]:
         """Summary for the CLI and the report header."""
         symbols = sum(len(f.get("classes", [])) + len(f.get("functions", [])) for _, f in self.python_files())
@@ -342,12 +346,14 @@ class ProjectIndex:
             "registries": sum(1 for _ in self.registries()),
             "distinct_tokens_per_file_summed": references,
             "problems": dict(sorted(self.problems.items())),
+            "templated": self.templated(),
         }
 
 
 ANNOUNCE_MIN_SCANNED = 50
 TRACE_ENV = "PYLINT_OMNI_TRACE"  # a file: each index refresh appends "pid root scanned reused" (debugging, tests)
 _ANNOUNCED: set[Path] = set()
+_CACHE_WARNED: set[Path] = set()
 _LIVE: dict[tuple[Path, OmniSettings], ProjectIndex] = {}
 _FRESH: set[tuple[Path, OmniSettings]] = set()
 
@@ -376,7 +382,10 @@ def get_index(root: Path, settings: OmniSettings) -> ProjectIndex:
             _ANNOUNCED.add(root)
             print(
                 f"pylint-omni: indexed {stats.scanned} files of {root} in {stats.seconds:.1f} s"
-                + (f"; {index.cache_note}" if index.cache_note else "; later runs reuse the cache"),
+                + ("" if index.cache_note else "; later runs reuse the cache"),
                 file=sys.stderr,
             )
+        if index.cache_note and root not in _CACHE_WARNED:
+            _CACHE_WARNED.add(root)
+            print(f"pylint-omni: warning: {index.cache_note}; every run rebuilds the index", file=sys.stderr)
     return index

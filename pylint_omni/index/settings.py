@@ -72,6 +72,7 @@ class OmniSettings:
     max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
     include_rejected: bool = False
     copy_min_statements: int = DEFAULT_COPY_MIN_STATEMENTS
+    respect_gitignore: bool = True
 
     def cache_key(self) -> tuple[Any, ...]:
         """What makes two indexes of one root differ (the options that change what is scanned)."""
@@ -80,4 +81,5 @@ class OmniSettings:
             self.production_globs,
             self.exclude_globs,
             self.max_file_bytes,
+            self.respect_gitignore,
         )

@@ -1,10 +1,13 @@
-"""`omni-unreadable-input`: a file the index could not read, named with the reason.
+"""`omni-unreadable-input(s)`: files the index could not read, named with the reason.
 
 Broken YAML/TOML/JSON, alias bombs, Python tags in YAML, binary or non-UTF-8 files,
-syntax errors, files over the size cap, links that leave the project: each costs one
-informational message and the run goes on without that file's facts. The messages are
-emitted on the top-level package's `__init__.py` (visited once per run whatever `-j`
-is), and on a linted module whose own file the index had to skip.
+syntax errors, files over the size cap, links that leave the project: the run goes on
+without that file's facts. A linted module whose own file the index had to skip gets
+`omni-unreadable-input` where the user can act on it; every other file is listed in
+one `omni-unreadable-inputs` summary per run, on the top-level package's
+`__init__.py` (visited once per run whatever `-j` is). Templated YAML (Helm, Jinja)
+is read as text, not reported; an unwritable cache is a warning about the cache
+(stderr and the report header), not an input problem.
 """
 
 from __future__ import annotations
@@ -17,6 +20,9 @@ from pylint_omni.evidence.checker import OmniChecker
 from pylint_omni.evidence.contracts import contracts_of
 
 
+MAX_LISTED = 10
+
+
 class InputProblemsChecker(OmniChecker):
     """Says which inputs the project index could not use, and why."""
 
@@ -24,9 +30,17 @@ class InputProblemsChecker(OmniChecker):
         "I7301": (
             "pylint-omni could not fully read %s: %s; consumers in it may be missing from the evidence",
             "omni-unreadable-input",
-            "A file of the project could not be read by the index (malformed, hostile, binary, "
-            "too large, a link out of the project, or a syntax error). The run goes on without it; "
-            "findings that a consumer in that file would have saved may be wrong.",
+            "A Python module of the project could not be read by the index (a syntax error, too "
+            "large, binary, not UTF-8). The run goes on without its facts; findings that a consumer "
+            "in that file would have saved may be wrong.",
+        ),
+        "I7302": (
+            "pylint-omni could not fully read %d other project file(s); consumers in them may be missing "
+            "from the evidence: %s",
+            "omni-unreadable-inputs",
+            "Files of the project other than the linted modules (YAML, TOML, JSON, docs, tests, links "
+            "out of the project, design-page front matter) that the index could not read, said once per "
+            "run on the top-level package. `python -m pylint_omni index` lists them all.",
         ),
     }
 
@@ -35,20 +49,21 @@ class InputProblemsChecker(OmniChecker):
         if found is None:
             return
         index, relpath = found
+        if relpath in index.problems:
+            self.add_message("omni-unreadable-input", node=node, args=(relpath, index.problems[relpath]), confidence=HIGH)
         if node.package and "." not in node.name:
-            # Files of this package are reported when their own module is visited.
+            # Once per run: files that are not modules of this package (theirs are said on the module).
             own = node.name + "."
             problems = {
                 path: reason for path, reason in index.problems.items()
                 if not (index.entries.get(path, {}).get("module", "") + ".").startswith(own)
             }
             problems.update({path: f"design contract front matter: {reason}" for path, reason in contracts_of(index).problems.items()})
-            if index.cache_note:
-                problems["<cache>"] = index.cache_note
-            for path, reason in sorted(problems.items()):
-                self.add_message("omni-unreadable-input", node=node, args=(path, reason), confidence=HIGH)
-        if relpath in index.problems:
-            self.add_message("omni-unreadable-input", node=node, args=(relpath, index.problems[relpath]), confidence=HIGH)
+            if problems:
+                shown = [f"{path} ({reason})" for path, reason in sorted(problems.items())[:MAX_LISTED]]
+                more = len(problems) - len(shown)
+                listing = "; ".join(shown) + (f"; and {more} more (python -m pylint_omni index lists them)" if more else "")
+                self.add_message("omni-unreadable-inputs", node=node, args=(len(problems), listing), confidence=HIGH)
 
 
 def register(linter: PyLinter) -> None:

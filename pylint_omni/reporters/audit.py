@@ -201,6 +201,10 @@ def _project_facts(root: Path, linter: PyLinter) -> tuple[dict[str, Any], dict[s
     not_run = [{"what": path, "reason": reason} for path, reason in counts["problems"].items()]
     if index.cache_note:
         not_run.append({"what": "index cache", "reason": index.cache_note})
+    templated = counts["templated"]
+    if templated:
+        not_run.append({"what": f"{len(templated)} templated YAML files (Helm/Jinja), e.g. {templated[0]}",
+                        "reason": "read as text (words only) until rendered; keys and values are not structured"})
     contract_set = contracts_of(index)
     not_run.extend({"what": path, "reason": f"design contract front matter: {reason}"} for path, reason in contract_set.problems.items())
     active = [c for c in contract_set.active if c.primary or c.related]

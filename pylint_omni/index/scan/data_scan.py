@@ -25,6 +25,7 @@ else:  # pragma: no cover - exercised on Python 3.10 only
 
 MAX_DATA_NODES = 200_000
 WORD = re.compile(r"[A-Za-z_][\w.\-:/]*\w|[A-Za-z_]")
+TEMPLATE_MARK = re.compile(r"\{\{.*?\}\}|\{%.*?%\}", re.S)
 SPLIT_VALUE = re.compile(r"[\s,;=()\[\]{}'\"`<>|]+")
 
 
@@ -95,6 +96,8 @@ def scan_yaml(text: str) -> dict[str, Any]:
             if document is not None:
                 _walk_yaml_nodes(document, sink, budget, seen, notes)
     except yaml.YAMLError as exc:
+        if TEMPLATE_MARK.search(text):
+            return scan_template(text)
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}" if mark is not None else ""
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
@@ -105,6 +108,20 @@ def scan_yaml(text: str) -> dict[str, Any]:
     if notes:
         facts["warning"] = notes[0]
     return facts
+
+
+def scan_template(text: str) -> dict[str, Any]:
+    """A templated YAML file (Helm, Jinja: `{{ ... }}`, `{% ... %}`) is not YAML until rendered.
+
+    Its words are still deployment configuration (image names, module paths), so they
+    are recorded as YAML values, line by line; the file is marked `templated` so the
+    run can say once how many such files it read as text instead of one problem each.
+    """
+    sink = RefSink()
+    for number, line in enumerate(text.splitlines(), start=1):
+        for match in WORD.finditer(line):
+            record_string(sink, match.group(0).rstrip(".:-/"), number, "yaml-value")
+    return {"kind": "yaml", "refs": sink.encoded(), "templated": True}
 
 
 def _walk_plain(value: Any, sink: RefSink, line_of: dict[str, int], via: str) -> None:
