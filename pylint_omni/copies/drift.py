@@ -25,15 +25,13 @@ from difflib import SequenceMatcher
 
 from pylint_omni.copies.fingerprints import HASH_BYTES
 from pylint_omni.copies.members import Member
-from pylint_omni.copies.normalize import BODY_FIELDS, TokenStream, digest, global_name, tokenize_module
+from pylint_omni.copies.normalize import BODY_FIELDS, VENDOR, TokenStream, global_name, renamed, shape_digest, tokenize_module
 from pylint_omni.index.project_index import ProjectIndex
 
 MESSAGE_CALLS = frozenset({
     "debug", "info", "warning", "warn", "error", "exception", "critical", "fatal", "log", "print",
     "info_once", "warning_once", "debug_once", "print_once",
 })
-VENDOR = re.compile(r"(?<![a-z])(cuda|npu|rocm|hip|xpu|musa|mlu|hpu|mps|ascend|nccl|hccl|gpu|dcu|maca|camb|neuron|tpu)(?![a-z])",
-                    re.IGNORECASE)
 MATH_PREFIXES = ("torch.nn.functional.", "torch.special.", "math.", "numpy.", "torch.fft.", "torch.linalg.")
 MATH_NAMES = frozenset({
     "silu", "gelu", "relu", "tanh", "sigmoid", "softmax", "log_softmax", "softplus", "exp", "log", "sqrt", "rsqrt",
@@ -340,11 +338,11 @@ def drift(index: ProjectIndex, kept: Member, other: Member) -> Drift | None:
         comparer.statements(indices[0].pop(0), indices[1].pop(0))  # the defs themselves: signature, decorators, bases
     shapes = [[_header_hash(side.stream, i) for i in found] for side, found in zip(sides, indices)]
     for tag, a0, a1, b0, b1 in SequenceMatcher(None, shapes[0], shapes[1], autojunk=False).get_opcodes():
-        if tag == "equal":
-            continue
-        if tag == "replace" and a1 - a0 == b1 - b0:
+        if tag in ("equal", "replace") and a1 - a0 == b1 - b0:
             for offset in range(a1 - a0):
-                comparer.statements(indices[0][a0 + offset], indices[1][b0 + offset])
+                i, j = indices[0][a0 + offset], indices[1][b0 + offset]
+                if tag == "replace" or _exact_header(sides[0].stream, i) != _exact_header(sides[1].stream, j):
+                    comparer.statements(i, j)  # a shape match may still differ in vendor names
             continue
         for side, found, start, stop, is_kept in ((sides[0], indices[0], a0, a1, True), (sides[1], indices[1], b0, b1, False)):
             for position in range(start, stop):
@@ -368,7 +366,12 @@ def _inside_listed(side: _Side, index: int, listed: list[int]) -> bool:
     return False
 
 
+def _exact_header(stream: TokenStream, index: int) -> str:
+    record = stream.statements[index]
+    return renamed(stream.tokens[record.start:record.header_end])
+
+
 def _header_hash(stream: TokenStream, index: int) -> str:
     """A statement's header hash, as the scanner made it."""
     record = stream.statements[index]
-    return digest(stream.tokens[record.start:record.header_end], HASH_BYTES)
+    return shape_digest(stream.tokens[record.start:record.header_end], HASH_BYTES)

@@ -9,11 +9,14 @@ text (tests, tools). Nothing is imported or run.
 
 The fact (`FingerprintFact`):
 - `units`: every function, method and class outside a function body, and the module
-  itself: kind, qualified name, first and last line, the range of its statements, and
-  the exact hash of its normalised tokens (`normalize`) without its own name;
+  itself: kind, qualified name, first and last line, the range of its statements, the
+  exact hash of its normalised tokens (`normalize`) without its own name, and its
+  weight: the statements that do something (not `pass`, `raise`, imports, a bare
+  `return`, a def or class line, a field declaration), so stubs never count as copies;
 - `h` / `hh`: for every statement in pre-order, the hash of the whole statement and of
-  its header alone (10 hex digits each, concatenated), each renamed on its own so a
-  statement matches wherever it is pasted;
+  its header alone, vendor names blanked out (`normalize.shape_digest`) (10 hex digits
+  each, concatenated), each renamed on its own so a statement matches wherever it is
+  pasted;
 - `pos`: per statement `line,end,size,list`, flattened (size: statements in its subtree; list:
   the statement list it belongs to inside a function, -1 outside functions).
 Statements of a unit are `[first, last]` in that order, so the near tier (similar
@@ -25,7 +28,7 @@ from __future__ import annotations
 import ast
 from typing import TypedDict
 
-from pylint_omni.copies.normalize import FUNCTIONS, digest, digest_text, renamed, tokenize_module
+from pylint_omni.copies.normalize import FUNCTIONS, digest, digest_text, renamed, shape_digest, tokenize_module
 from pylint_omni.index.scanners import ModuleContext
 
 HASH_BYTES = 5
@@ -34,10 +37,25 @@ MIN_STORED_STATEMENTS = 3  # smaller units are never copies worth a message; not
 
 
 class FingerprintFact(TypedDict):
-    units: list[list[object]]  # [kind, qual, line, end, first, last, exact]
+    units: list[list[object]]  # [kind, qual, line, end, first, last, exact, weight]
     h: str
     hh: str
     pos: str
+
+
+TRIVIAL = (ast.Pass, ast.Raise, ast.Import, ast.ImportFrom, ast.Global, ast.Nonlocal, ast.FunctionDef,
+           ast.AsyncFunctionDef, ast.ClassDef)
+
+
+def _trivial(node: ast.stmt) -> bool:
+    """A statement that does nothing worth sharing: a stub body, an import, a def line, a field declaration."""
+    if isinstance(node, TRIVIAL):
+        return True
+    if isinstance(node, ast.Return):
+        return node.value is None or isinstance(node.value, ast.Constant)
+    if isinstance(node, ast.Expr):
+        return isinstance(node.value, ast.Constant)
+    return isinstance(node, ast.AnnAssign) and node.value is None
 
 
 def fingerprint_module(tree: ast.Module, context: ModuleContext) -> FingerprintFact:
@@ -67,10 +85,10 @@ def fingerprint_module(tree: ast.Module, context: ModuleContext) -> FingerprintF
     exact: dict[int, str] = {}
     for index in range(count - 1, -1, -1):
         record = statements[index]
-        headers[index] = digest(tokens[record.start:record.header_end], HASH_BYTES)
+        headers[index] = shape_digest(tokens[record.start:record.header_end], HASH_BYTES)
         kids = children[index]
         if not kids and record.header_end == record.end:
-            whole[index] = headers[index]
+            whole[index] = digest(tokens[record.start:record.end], HASH_BYTES)
             continue
         parts = [renamed(tokens[record.start:record.header_end])]
         list_id = None
@@ -85,6 +103,9 @@ def fingerprint_module(tree: ast.Module, context: ModuleContext) -> FingerprintF
         elif isinstance(record.node, ast.ClassDef):
             exact[index] = digest_text("\x01".join([renamed(tokens[record.name_end:record.header_end]), *parts[1:]]))
         whole[index] = digest_text("\x01".join(parts), HASH_BYTES)
+    weights = [0]
+    for record in statements:
+        weights.append(weights[-1] + (0 if _trivial(record.node) else 1))
     positions = []
     for index, record in enumerate(statements):
         node = record.node
@@ -94,7 +115,7 @@ def fingerprint_module(tree: ast.Module, context: ModuleContext) -> FingerprintF
     if count >= MIN_STORED_STATEMENTS:
         units.append(["module", context.module, statements[0].node.lineno,
                       max((s.node.end_lineno or 0) for s in statements), 0, count - 1,
-                      digest_text("\x01".join(whole[i] for i in reversed(top)))])
+                      digest_text("\x01".join(whole[i] for i in reversed(top))), weights[count]])
     quals: dict[int, str] = {}
     for index, record in enumerate(statements):
         node = record.node
@@ -110,7 +131,8 @@ def fingerprint_module(tree: ast.Module, context: ModuleContext) -> FingerprintF
         else:
             kind = "method" if parent >= 0 and isinstance(statements[parent].node, ast.ClassDef) else "function"
         first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
-        units.append([kind, qual, first, node.end_lineno or node.lineno, index + 1, last[index], exact[index]])
+        units.append([kind, qual, first, node.end_lineno or node.lineno, index + 1, last[index], exact[index],
+                      weights[last[index] + 1] - weights[index + 1]])
     return {"units": units, "h": "".join(whole), "hh": "".join(headers), "pos": ",".join(positions)}
 
 

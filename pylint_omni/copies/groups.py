@@ -23,7 +23,8 @@ SET_OVERLAP = 0.6  # distinct statements two near copies share at least (a cheap
 SKETCH_SIZE = 8  # bottom-k values per unit
 MIN_SHARED = 2  # sketch values two units must share to be compared
 BUCKET_CAP = 40  # a statement hash shared by more units is boilerplate: not a seed
-COMMON_SHARE = 0.02  # statement hashes in more than this share of the units are left out of sketches
+COMMON_SHARE = 0.002  # statements repeated more often than this share of all statements are left out of sketches
+COMMON_FLOOR = 8  # ... and than this many times
 KIND_CLASSES = {"function": "def", "method": "def", "class": "class", "module": "module"}
 ORDER = ("module", "class", "def")  # bigger copies first: they cover their members' copies
 
@@ -58,6 +59,15 @@ class Thresholds:
         return member.statements >= self.min_statements and member.lines >= self.min_lines
 
 
+def eligible_units(copies: FileCopies, limits: Thresholds) -> Iterable[Member]:
+    """Units big enough to report; a whole module only when it holds two such definitions or more
+    (a module of one copied function is reported at the function)."""
+    found = [u for u in copies.units if u.kind != "module" and limits.eligible(u)]
+    yield from found
+    if sum(1 for u in found if "." not in u.qual) >= 2:
+        yield from (u for u in copies.units if u.kind == "module" and limits.eligible(u))
+
+
 def ordered(members: Iterable[Member]) -> list[Member]:
     return sorted(set(members), key=lambda m: (m.path, m.line, m.kind))
 
@@ -80,9 +90,8 @@ def exact_groups(files: list[FileCopies], limits: Thresholds) -> dict[str, list[
     """Units with one normalised hash, by kind class."""
     by_hash: dict[tuple[str, str], list[Member]] = {}
     for copies in files:
-        for unit in copies.units:
-            if limits.eligible(unit):
-                by_hash.setdefault((KIND_CLASSES[unit.kind], unit.exact), []).append(unit)
+        for unit in eligible_units(copies, limits):
+            by_hash.setdefault((KIND_CLASSES[unit.kind], unit.exact), []).append(unit)
     found: dict[str, list[CopyGroup]] = {kind: [] for kind in ORDER}
     for (kind, _), members in by_hash.items():
         if len(members) > 1:
@@ -108,13 +117,13 @@ def near_groups(
             in_exact.update(group.members)
     shapes: dict[Member, list[str]] = {}
     for copies in files.values():
-        for unit in copies.units:
-            if limits.eligible(unit) and (unit not in in_exact or unit in represented):
+        for unit in eligible_units(copies, limits):
+            if unit not in in_exact or unit in represented:
                 shapes[unit] = copies.headers(unit.first, unit.last)
     frequency: Counter[str] = Counter()
-    for shape in shapes.values():
-        frequency.update(set(shape))
-    common = max(3, int(COMMON_SHARE * len(shapes)))
+    for copies in files.values():
+        frequency.update(copies.headers(0, copies.count - 1))  # each statement once, however many units hold it
+    common = max(COMMON_FLOOR, int(COMMON_SHARE * sum(frequency.values())))
     buckets: dict[tuple[str, str], list[Member]] = {}
     for unit, shape in shapes.items():
         sketch = sorted(h for h in set(shape) if frequency[h] <= common)[:SKETCH_SIZE]

@@ -28,7 +28,7 @@ class Member:
     end: int
     first: int  # index of its first statement in the file's pre-order
     last: int  # index of its last statement (subtree included)
-    statements: int  # statements it holds (nested ones counted)
+    statements: int  # statements it holds that do something (nested ones counted; a block: all of them)
     exact: str = ""  # hash of its normalised text: equal hashes, identical copies
 
     @property
@@ -58,9 +58,9 @@ class FileCopies:
     units: list[Member] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        for kind, qual, line, end, first, last, exact in self.fact["units"]:
+        for kind, qual, line, end, first, last, exact, weight in self.fact["units"]:
             member = Member(self.path, str(kind), str(qual), int(line), int(end), int(first), int(last),
-                            int(last) - int(first) + 1, str(exact))
+                            int(weight), str(exact))
             self.units.append(member)
 
     @cached_property

@@ -15,13 +15,16 @@ What a token keeps and drops (the rules both copy tiers rely on):
 - attributes, keyword names, constants and operators are kept as written;
 - docstrings and bare string statements, comments (not in the tree), annotations of
   parameters, returns and local variables are dropped (class-level annotations are
-  kept: they declare fields).
+  kept: they declare fields);
+- statement headers for the near tier (`shape_digest`) also blank out hardware vendor
+  names, so vendor-swapped copies are found, then judged by what differs.
 """
 
 from __future__ import annotations
 
 import ast
 import hashlib
+import re
 from dataclasses import dataclass, field
 
 NAME = "\x00"  # prefix of a name token not yet known to be local or global
@@ -34,6 +37,10 @@ COMPOUND = (
 ) + ((ast.TryStar,) if hasattr(ast, "TryStar") else ()) + ((ast.Match,) if hasattr(ast, "Match") else ())
 FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 FIELDS: dict[type, tuple[str, ...]] = {}  # fields of a node type that carry meaning
+VENDOR = re.compile(
+    r"(?<![a-z])(cuda|npu|rocm|hip|xpu|musa|mlu|hpu|mps|ascend|nccl|hccl|gpu|dcu|maca|camb|neuron|tpu)(?![a-z])",
+    re.IGNORECASE,
+)
 
 
 def is_string_statement(stmt: ast.stmt) -> bool:
@@ -291,3 +298,13 @@ def digest_text(text: str, size: int = 8) -> str:
 def digest(tokens: list[str], size: int = 8) -> str:
     """Hex digest of a token slice after renaming (`size` bytes)."""
     return digest_text(renamed(tokens), size)
+
+
+def shape_digest(tokens: list[str], size: int) -> str:
+    """Digest of a statement header for the near tier: vendor names blanked out.
+
+    `torch.cuda.set_device(dev)` and `torch.npu.set_device(dev)` have one shape, so a
+    backend copied with its vendor calls swapped is still found as a near copy; what
+    it differs in (vendor calls only) is decided from the drift.
+    """
+    return digest_text(VENDOR.sub("VENDOR", renamed(tokens)), size)

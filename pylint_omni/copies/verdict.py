@@ -135,7 +135,7 @@ def _near_verdict(judgement: Judgement, member: Member) -> Verdict:
     differences = found.substantive()
     if not differences:
         return Verdict(Status.CANDIDATE, "high", "differs only in message text or imports" if found.differences
-                       else "same statements, locals bound differently")
+                       else "differs only in local names")
     kinds = {d.kind for d in differences}
     shown = judgement.drift_text(member)
     model = is_model_code(judgement.kept) or is_model_code(member)

@@ -93,12 +93,12 @@ def _evidence(judgement: Judgement, member: Member) -> str:
 
 def message(judgement: Judgement, member: Member) -> str:
     verdict = judgement.verdicts[member]
-    identical = verdict.status is Status.CANDIDATE and verdict.confidence == "high"
+    identical = judgement.group.tier == "exact" or (verdict.status is Status.CANDIDATE and verdict.confidence == "high")
     if judgement.overrides:
         relation = "overrides with a copy of"
     else:
         relation = "repeat" if member.kind == "block" else "repeats"
-        relation = relation if identical or verdict.status is Status.REJECTED else "drifted from"
+        relation = relation if identical else "drifted from"
     subject = f"Lines {member.line}-{member.end}" if member.kind == "block" else name_of(member)
     what = f"{subject} {relation} {_reference(judgement.kept)}"
     return short_message(what, _fix(judgement, member, identical), _evidence(judgement, member))

@@ -33,13 +33,13 @@ NOISE = re.compile(r"all rights reserved\.?|\(c\)|©|[.,;:]+$", re.IGNORECASE)
 
 
 def holder_of(text: str) -> str:
-    """`Copyright 2024 The HuggingFace Team. All rights reserved.` -> `the huggingface team`."""
+    """`Copyright 2024 The HuggingFace Team. All rights reserved.` -> `huggingface team`."""
     match = COPYRIGHT.search(text)
     if match is None:
         return ""
     holder = YEARS.sub("", match.group(1))
     holder = NOISE.sub("", holder).strip(" .,-")
-    return re.sub(r"\s+", " ", holder).lower()
+    return re.sub(r"^the\s+", "", re.sub(r"\s+", " ", holder).lower())
 
 
 FULL_LINE_COMMENT = re.compile(r"^[ \t]*#(.*)$", re.MULTILINE)
