@@ -30,6 +30,7 @@ OMNI_SYMBOLS = (
     "duplicated-state-field",
     "redundant-tensor-materialization",
     "redundant-payload-conversion",
+    "duplicated-implementation",
 )
 
 

@@ -6,7 +6,9 @@
   pairs), then verified by sequence similarity (`near_groups`);
 - blocks: runs of sibling statements shared by different functions (`blocks`).
 A group whose every member lies inside a member of a larger reported group is
-dropped: the bigger copy is the finding.
+dropped: the bigger copy is the finding (a group with some copies inside a bigger one
+stays whole, and only its other copies are reported). A small body (from `floor`
+statements) counts when it is copied identically three times or more.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from difflib import SequenceMatcher
-from typing import Iterable
+from typing import Callable, Iterable
 
 from pylint_omni.copies.members import FileCopies, Member
 
@@ -25,6 +27,7 @@ MIN_SHARED = 2  # sketch values two units must share to be compared
 BUCKET_CAP = 40  # a statement hash shared by more units is boilerplate: not a seed
 COMMON_SHARE = 0.002  # statements repeated more often than this share of all statements are left out of sketches
 COMMON_FLOOR = 8  # ... and than this many times
+Related = Callable[[Member, Member], bool]
 KIND_CLASSES = {"function": "def", "method": "def", "class": "class", "module": "module"}
 ORDER = ("module", "class", "def")  # bigger copies first: they cover their members' copies
 
@@ -55,16 +58,22 @@ class Thresholds:
     min_statements: int
     min_lines: int
 
-    def eligible(self, member: Member) -> bool:
-        return member.statements >= self.min_statements and member.lines >= self.min_lines
+    @property
+    def floor(self) -> int:
+        """Statements of the smallest body worth reporting when copied identically three times or more."""
+        return max(3, self.min_statements - 2)
+
+    def eligible(self, member: Member, floor: bool = False) -> bool:
+        least = self.floor if floor else self.min_statements
+        return member.statements >= least and member.lines >= self.min_lines
 
 
-def eligible_units(copies: FileCopies, limits: Thresholds) -> Iterable[Member]:
+def eligible_units(copies: FileCopies, limits: Thresholds, floor: bool = False) -> Iterable[Member]:
     """Units big enough to report; a whole module only when it holds two such definitions or more
     (a module of one copied function is reported at the function)."""
-    found = [u for u in copies.units if u.kind != "module" and limits.eligible(u)]
+    found = [u for u in copies.units if u.kind != "module" and limits.eligible(u, floor)]
     yield from found
-    if sum(1 for u in found if "." not in u.qual) >= 2:
+    if sum(1 for u in found if "." not in u.qual and limits.eligible(u)) >= 2:
         yield from (u for u in copies.units if u.kind == "module" and limits.eligible(u))
 
 
@@ -90,25 +99,29 @@ def exact_groups(files: list[FileCopies], limits: Thresholds) -> dict[str, list[
     """Units with one normalised hash, by kind class."""
     by_hash: dict[tuple[str, str], list[Member]] = {}
     for copies in files:
-        for unit in eligible_units(copies, limits):
+        for unit in eligible_units(copies, limits, floor=True):
             by_hash.setdefault((KIND_CLASSES[unit.kind], unit.exact), []).append(unit)
     found: dict[str, list[CopyGroup]] = {kind: [] for kind in ORDER}
     for (kind, _), members in by_hash.items():
-        if len(members) > 1:
+        if len(members) > 2 or (len(members) == 2 and all(limits.eligible(m) for m in members)):
             found[kind].append(CopyGroup("exact", ordered(members), 1.0))
     return found
 
 
 def _similarity(a: list[str], b: list[str]) -> float:
-    if min(len(a), len(b)) < NEAR_RATIO * max(len(a), len(b)):
-        return 0.0
+    if 2 * min(len(a), len(b)) < NEAR_RATIO * (len(a) + len(b)):
+        return 0.0  # the ratio cannot reach NEAR_RATIO even if the shorter one matches entirely
     return SequenceMatcher(None, a, b, autojunk=False).ratio()
 
 
 def near_groups(
-    files: dict[str, FileCopies], exact: dict[str, list[CopyGroup]], limits: Thresholds,
+    files: dict[str, FileCopies], exact: dict[str, list[CopyGroup]], limits: Thresholds, related: Related,
 ) -> dict[str, list[CopyGroup]]:
-    """Units of similar statement shape (exact groups take part through their first member)."""
+    """Units of similar statement shape (exact groups take part through their first member).
+
+    `related(a, b)`: the two are a class and its subclass (a subclass looks like its base
+    wherever it overrides; the overriding methods are the copies to report).
+    """
     represented: dict[Member, list[Member]] = {}
     in_exact: set[Member] = set()
     for groups in exact.values():
@@ -146,7 +159,7 @@ def near_groups(
     sets = {unit: set(shape) for unit, shape in shapes.items()}
     scores: dict[tuple[Member, Member], float] = {}
     for (a, b), count in shared.items():
-        if count < MIN_SHARED or a.contains(b) or b.contains(a):
+        if count < MIN_SHARED or a.contains(b) or b.contains(a) or related(a, b):
             continue
         common = len(sets[a] & sets[b])
         if common < SET_OVERLAP * max(len(sets[a]), len(sets[b])):
@@ -185,19 +198,17 @@ def _near_group(units: list[Member], represented: dict[Member, list[Member]], sh
     return CopyGroup("near", members, round(min(similarity[u] for u in kept), 2))
 
 
-def unit_groups(files: dict[str, FileCopies], limits: Thresholds) -> list[CopyGroup]:
+def unit_groups(files: dict[str, FileCopies], limits: Thresholds, related: Related) -> list[CopyGroup]:
     """Exact and near groups of units, bigger kinds first, each member covered at most once."""
     exact = exact_groups(list(files.values()), limits)
-    near = near_groups(files, exact, limits)
+    near = near_groups(files, exact, limits, related)
     cover = _Cover()
     kept: list[CopyGroup] = []
     for kind in ORDER:
         candidates = sorted([*exact[kind], *near[kind]], key=lambda g: (-g.saved_lines, g.members[0].path, g.members[0].line))
         for group in candidates:
-            members = [m for m in group.members if not cover.covered(m)]
-            if len(members) < 2:
-                continue
-            group = CopyGroup(group.tier, members, group.similarity) if len(members) < len(group.members) else group
+            if all(cover.covered(m) for m in group.members):
+                continue  # every copy lies inside a bigger reported copy
             kept.append(group)
             cover.add(group)
     return kept

@@ -10,6 +10,7 @@ run reads the result from the index's per-run results.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Callable
 
 from pylint_omni.copies import store
 from pylint_omni.copies.blocks import block_groups
@@ -18,6 +19,7 @@ from pylint_omni.copies.fingerprints import FingerprintFact
 from pylint_omni.copies.groups import Thresholds, unit_groups
 from pylint_omni.copies.members import FileCopies, Member
 from pylint_omni.copies.verdict import Judgement, judge
+from pylint_omni.index.class_graph import class_graph
 from pylint_omni.index.paths import Location
 from pylint_omni.index.project_index import ProjectIndex
 
@@ -54,9 +56,25 @@ def production_fingerprints(index: ProjectIndex) -> dict[str, FileCopies]:
     return files
 
 
+def _inheritance(index: ProjectIndex) -> Callable[[Member, Member], bool]:
+    """Whether two class copies are a class and its subclass (resolved in the project's class graph)."""
+    graph = class_graph(index)
+
+    def dotted(member: Member) -> str:
+        return f"{index.entries.get(member.path, {}).get('module', '')}.{member.qual}"
+
+    def related(a: Member, b: Member) -> bool:
+        if a.kind != "class" or b.kind != "class":
+            return False
+        first, second = dotted(a), dotted(b)
+        return first in graph.ancestors(second) or second in graph.ancestors(first)
+
+    return related
+
+
 def _judged(index: ProjectIndex, files: dict[str, FileCopies], limits: Thresholds, cached: dict[str, list]) -> tuple[list[Judgement], dict[str, list]]:
     """Groups computed and judged; drifts of unchanged copy pairs come from `cached`."""
-    units = unit_groups(files, limits)
+    units = unit_groups(files, limits, _inheritance(index))
     groups = [*units, *block_groups(files, limits, [m for g in units for m in g.members])]
     used: dict[str, list] = {}
 
