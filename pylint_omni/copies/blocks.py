@@ -42,7 +42,7 @@ class _Run:
         first, last_top = self.indices[start], self.indices[stop]
         last = last_top + copies.size(last_top) - 1
         unit = copies.enclosing(first)
-        if unit is None:
+        if unit is None or unit.validation:
             return None
         return Member(copies.path, "block", unit.qual, copies.line(first), copies.end(last_top), first, last,
                       self.leaves(start, stop), "".join(self.seq[start:stop + 1]))

@@ -25,7 +25,9 @@ from difflib import SequenceMatcher
 
 from pylint_omni.copies.fingerprints import HASH_BYTES
 from pylint_omni.copies.members import Member
-from pylint_omni.copies.normalize import BODY_FIELDS, VENDOR, TokenStream, global_name, renamed, shape_digest, tokenize_module
+from pylint_omni.copies.normalize import (
+    BODY_FIELDS, IMPORTED, VENDOR, TokenStream, global_name, renamed, same_target, shape_digest, tokenize_module,
+)
 from pylint_omni.index.project_index import ProjectIndex
 
 MESSAGE_CALLS = frozenset({
@@ -194,8 +196,9 @@ class _Comparer:
     def statements(self, i: int, j: int) -> None:
         a, b = self.kept.stream.statements[i].node, self.other.stream.statements[j].node
         self._local_a, self._local_b = self.kept.locals(i), self.other.locals(j)
-        self._message = (_is_message(a) and _is_message(b)) or (
-            isinstance(a, (ast.Import, ast.ImportFrom)) and isinstance(b, (ast.Import, ast.ImportFrom)))
+        module_level = not self.kept.stream.statements[i].in_function
+        self._message = (_is_message(a) and _is_message(b)) or (  # a module's imports follow its code; a function's pick what it calls
+            module_level and isinstance(a, (ast.Import, ast.ImportFrom)) and isinstance(b, (ast.Import, ast.ImportFrom)))
         self._lines = (a.lineno, b.lineno)
         pairs: list[tuple[ast.AST, ast.AST]] = []
         if type(a) is not type(b):
@@ -234,6 +237,24 @@ class _Comparer:
             elif x != y and not (isinstance(a, ast.arg) and name == "arg"):
                 pairs.append((a, b))
                 return
+
+    def _names(self, a: ast.Name, b: ast.Name, pairs: list[tuple[ast.AST, ast.AST]]) -> None:
+        """Locals match locals; globals match when they name one object (a re-export counts), shown by their path."""
+        local_a, local_b = a.id in self._local_a, b.id in self._local_b
+        if local_a and local_b:
+            return
+        if local_a != local_b:
+            if a.id != b.id:  # the same name local in one copy (imported inside it) and global in the other is one name
+                pairs.append((a, b))
+            return
+        first, second = global_name(a.id, self.kept.imports), global_name(b.id, self.other.imports)
+        if first == second:
+            return
+        if first.startswith(IMPORTED) and second.startswith(IMPORTED) and same_target(first[1:], second[1:]):
+            return
+        shown_a = ast.copy_location(ast.Name(id=first.lstrip(IMPORTED), ctx=ast.Load()), a)
+        shown_b = ast.copy_location(ast.Name(id=second.lstrip(IMPORTED), ctx=ast.Load()), b)
+        pairs.append((shown_a, shown_b))  # the import paths say which object each copy uses
 
     def _parameters(self, a: ast.arguments, b: ast.arguments, pairs: list[tuple[ast.AST, ast.AST]]) -> None:
         """Parameters by name (a renamed one is cosmetic), then their defaults."""
@@ -282,11 +303,7 @@ class _Comparer:
         elif isinstance(a, ast.arguments):
             self._parameters(a, b, pairs)
         elif isinstance(a, ast.Name):
-            if a.id == b.id:
-                return  # one name, local in one copy (an import inside the function) and global in the other
-            local_a, local_b = a.id in self._local_a, b.id in self._local_b
-            if local_a != local_b or (not local_a and global_name(a.id, self.kept.imports) != global_name(b.id, self.other.imports)):
-                pairs.append((a, b))
+            self._names(a, b, pairs)
         elif isinstance(a, ast.Constant):
             if a.value != b.value or type(a.value) is not type(b.value):
                 pairs.append((a, b))
@@ -349,7 +366,8 @@ def drift(index: ProjectIndex, kept: Member, other: Member) -> Drift | None:
                 node = side.stream.statements[found[position]].node
                 if _inside_listed(side, found[position], found[start:position]):
                     continue
-                kind = "cosmetic" if _is_message(node) or isinstance(node, (ast.Import, ast.ImportFrom)) else "statement"
+                module_import = isinstance(node, (ast.Import, ast.ImportFrom)) and not side.stream.statements[found[position]].in_function
+                kind = "cosmetic" if _is_message(node) or module_import else "statement"
                 text = shown(node)
                 comparer.found.append(Difference(kind, text if is_kept else "", "" if is_kept else text,
                                                  node.lineno if is_kept else 0, 0 if is_kept else node.lineno))

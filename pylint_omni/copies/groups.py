@@ -71,7 +71,7 @@ class Thresholds:
 def eligible_units(copies: FileCopies, limits: Thresholds, floor: bool = False) -> Iterable[Member]:
     """Units big enough to report; a whole module only when it holds two such definitions or more
     (a module of one copied function is reported at the function)."""
-    found = [u for u in copies.units if u.kind != "module" and limits.eligible(u, floor)]
+    found = [u for u in copies.units if u.kind != "module" and limits.eligible(u, floor) and not u.validation]
     yield from found
     if sum(1 for u in found if "." not in u.qual and limits.eligible(u)) >= 2:
         yield from (u for u in copies.units if u.kind == "module" and limits.eligible(u))

@@ -45,6 +45,12 @@ class Member:
         suffix = "()" if self.kind in ("function", "method") else ""
         return f"{self.path}:{self.line} {self.qual}{suffix}"
 
+    @property
+    def validation(self) -> bool:
+        """A test or benchmark living in a production module (`def test1()`, `class TestCache`)."""
+        name = self.qual.rpartition(".")[2] if self.kind != "block" else self.qual.rpartition(".")[2]
+        return name.startswith(("test", "Test", "bench", "Bench")) or ".Test" in f".{self.qual}"
+
     def contains(self, other: "Member") -> bool:
         return self.path == other.path and self.first <= other.first and other.last <= self.last
 

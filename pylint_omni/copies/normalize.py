@@ -9,15 +9,16 @@ What a token keeps and drops (the rules both copy tiers rely on):
 - local names (parameters, assignment targets, loop/with/except/comprehension names
   of the enclosing functions) become placeholders, numbered by first appearance in
   the hashed slice: `h = self.proj(x)` and `out = self.proj(inp)` are one statement;
-- every other name is kept, aliases resolved through the module's imports
-  (`global_name`): `F.silu` is `functional.silu`, so `F.silu` vs `F.gelu`, or
+- every other name is kept, resolved through the module's imports (`global_name`):
+  `F.silu` is `torch.nn.functional.silu`, so `F.silu` vs `F.gelu`, or
   `ColumnParallelLinear` vs `nn.Linear`, never match;
 - attributes, keyword names, constants and operators are kept as written;
 - docstrings and bare string statements, comments (not in the tree), annotations of
   parameters, returns and local variables are dropped (class-level annotations are
   kept: they declare fields);
-- statement headers for the near tier (`shape_digest`) also blank out hardware vendor
-  names, so vendor-swapped copies are found, then judged by what differs.
+- statement headers for the near tier (`shape_digest`) keep only the last part of an
+  imported name and blank out hardware vendor names, so copies importing from
+  elsewhere or with vendor calls swapped are found, then judged by what differs.
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ from dataclasses import dataclass, field
 
 NAME = "\x00"  # prefix of a name token not yet known to be local or global
 LOCAL = "\x02"  # prefix of a local name's token; replaced by a placeholder when hashed
+IMPORTED = "\x03"  # prefix of an imported name's token: the dotted path it binds
+IMPORT_PATH = re.compile("\x03(?:[^\x01.]+\\.)*")  # the module part of an imported token, in a joined slice
 SKIPPED_FIELDS = frozenset({"ctx", "type_comment", "kind", "type_params"})
 BODY_FIELDS = ("body", "orelse", "finalbody")
 COMPOUND = (
@@ -267,16 +270,28 @@ class Tokenizer:
 
 
 def global_name(name: str, imports: dict[str, str]) -> str:
-    """What a global name stands for: the name an import binds it to, without the module path.
+    """The token of a global name: `IMPORTED` + the dotted path an import binds it to, else the name.
 
-    `F` of `import torch.nn.functional as F` is `functional` (so `F.silu` reads
-    `functional.silu` in any file); `get_pp_group` is `get_pp_group` whether it comes
-    from `vllm.distributed` or `vllm.distributed.parallel_state` (a re-export) or is
-    defined in the module itself (a copied helper): copies pasted into another package
-    import the same names from elsewhere.
+    `F` of `import torch.nn.functional as F` is `torch.nn.functional`, so `F.silu` and
+    `torch.nn.functional.silu` agree; a name defined in the module itself stays bare.
+    The exact tier keeps the whole path (`kernels.cuda.rms_norm` is not
+    `kernels.dlinfer.rms_norm`: a backend's own kernel); statement shapes keep only
+    its last part (`shape_digest`), so a copy importing the same names from elsewhere
+    (a re-export, another package's copy) is still a near copy, and the drift decides.
     """
     target = imports.get(name)
-    return target.rpartition(".")[2] if target else name
+    return IMPORTED + target if target else name
+
+
+def same_target(first: str, second: str) -> bool:
+    """Two import paths of one object: equal, or one module re-exporting the other's (`pkg.x` and `pkg.sub.x`)."""
+    if first == second:
+        return True
+    head_a, _, last_a = first.rpartition(".")
+    head_b, _, last_b = second.rpartition(".")
+    if last_a != last_b or not head_a or not head_b:
+        return False
+    return head_b.startswith(head_a + ".") or head_a.startswith(head_b + ".")
 
 
 def tokenize_module(tree: ast.Module, imports: dict[str, str]) -> TokenStream:
@@ -307,4 +322,4 @@ def shape_digest(tokens: list[str], size: int) -> str:
     backend copied with its vendor calls swapped is still found as a near copy; what
     it differs in (vendor calls only) is decided from the drift.
     """
-    return digest_text(VENDOR.sub("VENDOR", renamed(tokens)), size)
+    return digest_text(VENDOR.sub("VENDOR", IMPORT_PATH.sub("", renamed(tokens))), size)

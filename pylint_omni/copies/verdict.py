@@ -15,7 +15,9 @@ group can hold identical copies (high) and drifted ones (medium) at once. In ord
    - only vendor names or APIs (`torch.cuda` vs `torch.npu`) -> medium: parallel
      hardware backends, mergeable behind a device-agnostic call but not verified on
      the hardware;
-   - anything else -> medium, naming the drift.
+   - anything else -> medium, naming the drift;
+4. a block inside a compiled GPU kernel (`@triton.jit`) -> medium: sharing it takes a
+   jit helper whose compiled code must be checked.
 A method copied into a subclass of its class is an override that repeats the
 inherited one: the base's method is the one kept.
 """
@@ -33,6 +35,7 @@ from pylint_omni.evidence.contracts import contracts_of
 from pylint_omni.index.class_graph import class_graph
 from pylint_omni.index.project_index import ProjectIndex
 
+KERNEL_DECORATORS = frozenset({"jit", "njit", "autotune", "heuristics", "kernel"})
 MODEL_PATH_PARTS = ("/models/", "/model_executor/", "/layers/", "/ops/", "/kernels/", "/modeling", "/transformers/")
 SHOWN_DIFFERENCES = 3
 CALLABLES = ("function", "method")
@@ -88,6 +91,16 @@ def is_model_code(member: Member) -> bool:
     return any(part in path for part in MODEL_PATH_PARTS)
 
 
+def in_kernel(index: ProjectIndex, member: Member) -> bool:
+    """The copy lies in a compiled GPU kernel (`@triton.jit`, `@numba.njit`, ...)."""
+    name = member.qual.rpartition(".")[2]
+    for function in index.facts(member.path).get("functions", []):
+        if function["name"] == name and function["line"] <= member.line <= function["end"]:
+            return any(d.rpartition("(")[0].rpartition(".")[2] in KERNEL_DECORATORS or d.rpartition(".")[2] in KERNEL_DECORATORS
+                       for d in function.get("decorators", []))
+    return False
+
+
 def _siblings(kept: Member, other: Member) -> bool:
     """Two differently named functions (or blocks of them) of one class or one module."""
     if kept.kind not in (*CALLABLES, "block") or other.kind not in (*CALLABLES, "block"):
@@ -118,6 +131,11 @@ def judge(index: ProjectIndex, group: CopyGroup, drift_of: Callable[[Member, Mem
     for member in group.members[1:]:
         if apart:
             judgement.verdicts[member] = Verdict(Status.REJECTED, None, apart)
+        elif member.kind == "block" and (in_kernel(index, member) or in_kernel(index, judgement.kept)):
+            reason = "a block inside a compiled GPU kernel: sharing it takes a jit helper; compare the compiled kernels"
+            if member.exact != judgement.kept.exact:
+                judgement.drifts[member] = drift_of(judgement.kept, member)
+            judgement.verdicts[member] = Verdict(Status.CANDIDATE, "medium", reason, unknowns=[reason])
         elif group.tier == "exact" or member.exact == judgement.kept.exact:
             reason = "identical to the inherited method" if judgement.overrides else "identical after renaming locals"
             judgement.verdicts[member] = Verdict(Status.CANDIDATE, "high", reason)

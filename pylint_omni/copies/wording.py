@@ -79,10 +79,7 @@ def _evidence(judgement: Judgement, member: Member) -> str:
     if verdict.status is Status.REJECTED:
         return "rejected: " + verdict.reason
     if verdict.confidence == "high":
-        if judgement.group.tier == "exact":
-            said = "identical after renaming locals"
-        else:
-            said = "differs only in log or error text" if first else "differs only in local names"
+        said = "differs only in log or error text" if verdict.reason.startswith("differs only in message") else verdict.reason
     elif "vendor" in verdict.reason and first:
         said = f"differs only in vendor calls, e.g. {first[0].describe()}"
     else:

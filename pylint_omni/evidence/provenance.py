@@ -26,6 +26,7 @@ from pylint_omni.index.paths import Location
 from pylint_omni.index.project_index import ProjectIndex
 
 OWN_SHARE = 0.15  # a copyright holder named by this share of the project's Python files is the project itself
+OWN_MIN_FILES = 10  # ... and by this many at least (besides the holder most files name)
 MARKER_REACH = 4  # lines between a "Copied from" comment and the definition it marks (decorators between)
 SHOWN_SOURCE = 70
 URL_PATH = re.compile(r"https?://\S+?/(?:blob|tree)/[^/\s]+/(\S+)|https?://(\S+)")
@@ -65,7 +66,7 @@ def own_holders(index: ProjectIndex) -> frozenset[str]:
                 continue
             files += 1
             counts.update(set((facts.get("provenance") or {}).get("holders", [])))
-        own = {holder for holder, count in counts.items() if count >= OWN_SHARE * files}
+        own = {holder for holder, count in counts.items() if count >= max(OWN_MIN_FILES, OWN_SHARE * files)}
         own.update(holder for holder, _ in counts.most_common(1))
         found = index.derived["own_copyright_holders"] = frozenset(own)
     return found

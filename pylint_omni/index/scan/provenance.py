@@ -16,6 +16,7 @@ the copy breaks a resync: the evidence pass downgrades small findings there.
 
 from __future__ import annotations
 
+import ast
 import re
 
 from pylint_omni.index.facts import ProvenanceFact
@@ -64,10 +65,22 @@ def _comments(source: str) -> list[tuple[int, str]]:
     return found
 
 
-def scan_provenance(source: str, docstring: str | None, first_code_line: int) -> ProvenanceFact:
-    """The provenance fact of one Python file's text, its module docstring and where its code starts."""
+def _first_code_line(tree: ast.Module) -> int:
+    """Line of the first statement that is not the docstring or an import: where a header ends."""
+    for stmt in tree.body:
+        if isinstance(stmt, (ast.Import, ast.ImportFrom)) or (
+            isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, str)
+        ):
+            continue
+        return min([stmt.lineno, *(d.lineno for d in getattr(stmt, "decorator_list", ()))])
+    return HEADER_LINES
+
+
+def scan_provenance(source: str, tree: ast.Module) -> ProvenanceFact:
+    """The provenance fact of one Python file: its text and its parsed tree."""
     comments = _comments(source) if "#" in source else []
-    end = min(HEADER_LINES, first_code_line)
+    docstring = ast.get_docstring(tree, clean=False)
+    end = min(HEADER_LINES, _first_code_line(tree))
     header = [(line, text) for line, text in comments if line < end]
     if docstring:
         header.extend((1, text.strip()) for text in docstring.splitlines()[:HEADER_LINES])

@@ -400,17 +400,6 @@ def _run_scanner(scanner: PythonScanner, tree: ast.Module, context: ModuleContex
         return None
 
 
-def _first_code_line(tree: ast.Module) -> int:
-    """Line of the first statement that is not the docstring or an import: where a header ends."""
-    for stmt in tree.body:
-        if isinstance(stmt, (ast.Import, ast.ImportFrom)) or (
-            isinstance(stmt, ast.Expr) and literal_str(stmt.value) is not None
-        ):
-            continue
-        return min([stmt.lineno, *(d.lineno for d in getattr(stmt, "decorator_list", ()))])
-    return 10**9
-
-
 def module_imports(tree: ast.Module, module: str, is_package: bool) -> dict[str, str]:
     """Local name -> dotted path of every import of a module, as `scan_python` resolves them."""
     visitor = _Visitor(module, is_package)
@@ -446,6 +435,6 @@ def scan_python(source: str, module: str, is_package: bool, filename: str = "<un
         "registries": registries,
         "registry_uses": visitor.registry_uses,
         **scan_state(tree),
-        "provenance": scan_provenance(source, ast.get_docstring(tree, clean=False), _first_code_line(tree)),
+        "provenance": scan_provenance(source, tree),
         "extra": extra,
     }
