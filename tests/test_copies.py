@@ -217,3 +217,32 @@ def test_micro_findings_in_copied_code_are_not_high(tmp_path: Path, cache_dir: P
     [found] = findings
     assert found.confidence == ("INFERENCE" if lowered else "HIGH")
     assert ("[in code" in found.message) is lowered
+
+
+REGISTRY = '''
+    _SCHEMES: dict = {{}}
+    PREFIX = "{prefix}"
+
+
+    def register_scheme(quant_type, layer_type):
+        def decorator(cls):
+            key = (quant_type, layer_type)
+            if key in _SCHEMES:
+                raise ValueError(f"already registered: {{key}}")
+            _SCHEMES[key] = cls
+            cls.label = PREFIX + quant_type
+            return cls
+
+        return decorator
+'''
+
+
+@pytest.mark.parametrize("prefix", ["", "310p-"])
+def test_copies_using_their_own_module_state_are_medium(tmp_path: Path, cache_dir: Path, prefix: str) -> None:
+    write_project(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/registry.py": REGISTRY.format(prefix=""),
+        "pkg/registry_310p.py": REGISTRY.format(prefix=prefix),
+    })
+    [found] = lint(tmp_path, cache_dir)
+    assert found.confidence == "INFERENCE" and "_SCHEMES" in found.message and "module-level state" in found.message

@@ -44,8 +44,9 @@ class _Run:
         unit = copies.enclosing(first)
         if unit is None or unit.validation:
             return None
+        weights = copies.weights
         return Member(copies.path, "block", unit.qual, copies.line(first), copies.end(last_top), first, last,
-                      self.leaves(start, stop), "".join(self.seq[start:stop + 1]))
+                      sum(weights[i] for i in self.indices[start:stop + 1]), "".join(self.seq[start:stop + 1]))
 
 
 def _lists(files: dict[str, FileCopies]) -> tuple[list[_Run], Counter[str]]:

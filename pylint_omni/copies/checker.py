@@ -15,10 +15,10 @@ from __future__ import annotations
 from astroid import nodes
 from pylint.lint import PyLinter
 
-from pylint_omni.copies.fingerprints import fingerprint_module
+from pylint_omni.copies.fingerprints import FACT_KEY, fingerprint_module
 from pylint_omni.copies.groups import Thresholds
 from pylint_omni.copies.members import Member
-from pylint_omni.copies.project import FACT_KEY, project_copies
+from pylint_omni.copies.project import project_copies
 from pylint_omni.copies.wording import details, message
 from pylint_omni.evidence.checker import OmniChecker
 from pylint_omni.index.paths import Location

@@ -11,6 +11,7 @@ kind:
 - `layer`: a layer class (`ColumnParallelLinear` vs `nn.Linear`);
 - `number` / `constant`: a numeric / any other literal value;
 - `call`: another name, attribute or call;
+- `local`: another local variable in the same place (the copies' data flow differs);
 - `statement`: a statement only one copy has.
 Both files are read through the index (`ProjectIndex.source`), parsed with `ast`
 and tokenized exactly as the fingerprint scanner did, so statement numbers match.
@@ -26,14 +27,10 @@ from difflib import SequenceMatcher
 from pylint_omni.copies.fingerprints import HASH_BYTES
 from pylint_omni.copies.members import Member
 from pylint_omni.copies.normalize import (
-    BODY_FIELDS, IMPORTED, VENDOR, TokenStream, global_name, renamed, same_target, shape_digest, tokenize_module,
+    BODY_FIELDS, IMPORTED, VENDOR, TokenStream, global_name, is_message, same_target, shape_digest, tokenize_module,
 )
 from pylint_omni.index.project_index import ProjectIndex
 
-MESSAGE_CALLS = frozenset({
-    "debug", "info", "warning", "warn", "error", "exception", "critical", "fatal", "log", "print",
-    "info_once", "warning_once", "debug_once", "print_once",
-})
 MATH_PREFIXES = ("torch.nn.functional.", "torch.special.", "math.", "numpy.", "torch.fft.", "torch.linalg.")
 MATH_NAMES = frozenset({
     "silu", "gelu", "relu", "tanh", "sigmoid", "softmax", "log_softmax", "softplus", "exp", "log", "sqrt", "rsqrt",
@@ -57,7 +54,7 @@ PARSED = "copies.parsed"  # per-run memo of the files parsed to compare copies
 class Difference:
     """One smallest difference between the kept copy and another."""
 
-    kind: str  # cosmetic | vendor | math | layer | number | constant | call | statement
+    kind: str  # cosmetic | vendor | math | layer | number | constant | call | local | statement
     kept: str  # the kept copy's text ("" when the statement is only in the other)
     other: str
     kept_line: int
@@ -176,28 +173,20 @@ def _parsed(index: ProjectIndex, path: str) -> TokenStream | None:
     return memo[path]
 
 
-def _is_message(stmt: ast.AST) -> bool:
-    if isinstance(stmt, (ast.Raise, ast.Assert)):
-        return True
-    if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
-        func = stmt.value.func
-        name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
-        return name in MESSAGE_CALLS
-    return False
-
-
 class _Comparer:
     """Node-by-node comparison of two aligned statements."""
 
     def __init__(self, kept: _Side, other: _Side) -> None:
         self.kept, self.other = kept, other
         self.found: list[Difference] = []
+        self._bound: dict[str, str] = {}  # a local of the kept copy -> the other copy's local in its place
+        self._bound_back: dict[str, str] = {}
 
     def statements(self, i: int, j: int) -> None:
         a, b = self.kept.stream.statements[i].node, self.other.stream.statements[j].node
         self._local_a, self._local_b = self.kept.locals(i), self.other.locals(j)
         module_level = not self.kept.stream.statements[i].in_function
-        self._message = (_is_message(a) and _is_message(b)) or (  # a module's imports follow its code; a function's pick what it calls
+        self._message = (is_message(a) and is_message(b)) or (  # a module's imports follow its code; a function's pick what it calls
             module_level and isinstance(a, (ast.Import, ast.ImportFrom)) and isinstance(b, (ast.Import, ast.ImportFrom)))
         self._lines = (a.lineno, b.lineno)
         pairs: list[tuple[ast.AST, ast.AST]] = []
@@ -234,7 +223,9 @@ class _Comparer:
                         return
             elif isinstance(x, ast.AST) and isinstance(y, ast.AST):
                 self._node(x, y, pairs)
-            elif x != y and not (isinstance(a, ast.arg) and name == "arg"):
+            elif isinstance(a, ast.arg) and name == "arg":
+                self._bind(str(x), str(y))
+            elif x != y:
                 pairs.append((a, b))
                 return
 
@@ -242,6 +233,8 @@ class _Comparer:
         """Locals match locals; globals match when they name one object (a re-export counts), shown by their path."""
         local_a, local_b = a.id in self._local_a, b.id in self._local_b
         if local_a and local_b:
+            if not self._bind(a.id, b.id):
+                pairs.append((a, b))  # one copy uses another variable here: a data flow difference
             return
         if local_a != local_b:
             if a.id != b.id:  # the same name local in one copy (imported inside it) and global in the other is one name
@@ -255,6 +248,12 @@ class _Comparer:
         shown_a = ast.copy_location(ast.Name(id=first.lstrip(IMPORTED), ctx=ast.Load()), a)
         shown_b = ast.copy_location(ast.Name(id=second.lstrip(IMPORTED), ctx=ast.Load()), b)
         pairs.append((shown_a, shown_b))  # the import paths say which object each copy uses
+
+    def _bind(self, first: str, second: str) -> bool:
+        """Record that two locals take each other's place; False when either already stands for another."""
+        if self._bound.setdefault(first, second) != second or self._bound_back.setdefault(second, first) != first:
+            return False
+        return True
 
     def _parameters(self, a: ast.arguments, b: ast.arguments, pairs: list[tuple[ast.AST, ast.AST]]) -> None:
         """Parameters by name (a renamed one is cosmetic), then their defaults."""
@@ -320,6 +319,8 @@ class _Comparer:
             return "vendor"
         if isinstance(a, OPERATORS) or isinstance(b, OPERATORS):
             return "math"
+        if isinstance(a, ast.Name) and isinstance(b, ast.Name) and a.id in self._local_a and b.id in self._local_b:
+            return "local"
         names = [self.kept.dotted(a, self._local_a), self.other.dotted(b, self._local_b)]
         for name in names:
             if name and (name.startswith(MATH_PREFIXES) or name.rpartition(".")[2] in MATH_NAMES):
@@ -356,10 +357,8 @@ def drift(index: ProjectIndex, kept: Member, other: Member) -> Drift | None:
     shapes = [[_header_hash(side.stream, i) for i in found] for side, found in zip(sides, indices)]
     for tag, a0, a1, b0, b1 in SequenceMatcher(None, shapes[0], shapes[1], autojunk=False).get_opcodes():
         if tag in ("equal", "replace") and a1 - a0 == b1 - b0:
-            for offset in range(a1 - a0):
-                i, j = indices[0][a0 + offset], indices[1][b0 + offset]
-                if tag == "replace" or _exact_header(sides[0].stream, i) != _exact_header(sides[1].stream, j):
-                    comparer.statements(i, j)  # a shape match may still differ in vendor names
+            for offset in range(a1 - a0):  # equal shapes too: vendor names, and which local goes where
+                comparer.statements(indices[0][a0 + offset], indices[1][b0 + offset])
             continue
         for side, found, start, stop, is_kept in ((sides[0], indices[0], a0, a1, True), (sides[1], indices[1], b0, b1, False)):
             for position in range(start, stop):
@@ -367,7 +366,7 @@ def drift(index: ProjectIndex, kept: Member, other: Member) -> Drift | None:
                 if _inside_listed(side, found[position], found[start:position]):
                     continue
                 module_import = isinstance(node, (ast.Import, ast.ImportFrom)) and not side.stream.statements[found[position]].in_function
-                kind = "cosmetic" if _is_message(node) or module_import else "statement"
+                kind = "cosmetic" if is_message(node) or module_import else "statement"
                 text = shown(node)
                 comparer.found.append(Difference(kind, text if is_kept else "", "" if is_kept else text,
                                                  node.lineno if is_kept else 0, 0 if is_kept else node.lineno))
@@ -382,11 +381,6 @@ def _inside_listed(side: _Side, index: int, listed: list[int]) -> bool:
             return True
         parent = side.stream.statements[parent].parent
     return False
-
-
-def _exact_header(stream: TokenStream, index: int) -> str:
-    record = stream.statements[index]
-    return renamed(stream.tokens[record.start:record.header_end])
 
 
 def _header_hash(stream: TokenStream, index: int) -> str:

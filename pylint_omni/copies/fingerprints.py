@@ -17,30 +17,64 @@ The fact (`FingerprintFact`):
   its header alone, vendor names blanked out (`normalize.shape_digest`) (10 hex digits
   each, concatenated), each renamed on its own so a statement matches wherever it is
   pasted;
-- `pos`: per statement `line,end,size,list`, flattened (size: statements in its subtree; list:
-  the statement list it belongs to inside a function, -1 outside functions).
+- `pos`: per statement `line,end,size,list,weight`, flattened (size: statements in its
+  subtree; list: the statement list it belongs to inside a function, -1 outside
+  functions; weight: the statements of its subtree that do something).
 Statements of a unit are `[first, last]` in that order, so the near tier (similar
 units) and the block tier (shared runs of sibling statements) need nothing else.
+- `state`: the module-level names units use (a registry dict, a constant), each with
+  the hash of its assignment: two identical functions using their own module's
+  registry are two registries, and a constant may differ between the copies.
 """
 
 from __future__ import annotations
 
 import ast
-from typing import TypedDict
+from typing import Any, TypedDict
 
-from pylint_omni.copies.normalize import FUNCTIONS, digest, digest_text, renamed, shape_digest, tokenize_module
+from pylint_omni.copies.normalize import FUNCTIONS, digest, digest_text, is_message, renamed, shape_digest, tokenize_module
 from pylint_omni.index.scanners import ModuleContext
 
+FACT_KEY = "copies.fingerprints"  # where the index stores this fact (`ProjectIndex.extra`)
 HASH_BYTES = 5
 HASH_CHARS = HASH_BYTES * 2
 MIN_STORED_STATEMENTS = 3  # smaller units are never copies worth a message; not stored
 
 
 class FingerprintFact(TypedDict):
-    units: list[list[object]]  # [kind, qual, line, end, first, last, exact, weight]
+    units: list[list[object]]  # [kind, qual, line, end, first, last, exact, weight, module names used]
     h: str
     hh: str
     pos: str
+    state: dict[str, list[object]]  # module-level name a unit uses -> [hash of its assignment, mutable]
+
+
+CONTAINERS = frozenset({"dict", "list", "set", "defaultdict", "OrderedDict", "deque", "Counter", "WeakValueDictionary",
+                        "WeakKeyDictionary", "Lock", "RLock", "local"})
+
+
+def _mutable(value: ast.AST | None) -> bool:
+    """A module-level value that is state of its own (a registry dict, a lock), not a constant."""
+    if isinstance(value, (ast.Dict, ast.List, ast.Set, ast.DictComp, ast.ListComp, ast.SetComp)):
+        return True
+    if isinstance(value, ast.Call):
+        func = value.func
+        name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+        return name in CONTAINERS
+    return False
+
+
+def _module_names(statements: list[Any], whole: list[str]) -> dict[str, list[object]]:
+    """Names assigned at module level (one target): the hash of the assignment and whether it holds state."""
+    found: dict[str, list[object]] = {}
+    for index, record in enumerate(statements):
+        node = record.node
+        if record.parent >= 0 or not isinstance(node, (ast.Assign, ast.AnnAssign)):
+            continue
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        if len(targets) == 1 and isinstance(targets[0], ast.Name):
+            found[targets[0].id] = [whole[index], _mutable(node.value)]
+    return found
 
 
 TRIVIAL = (ast.Pass, ast.Raise, ast.Import, ast.ImportFrom, ast.Global, ast.Nonlocal, ast.FunctionDef,
@@ -48,8 +82,8 @@ TRIVIAL = (ast.Pass, ast.Raise, ast.Import, ast.ImportFrom, ast.Global, ast.Nonl
 
 
 def _trivial(node: ast.stmt) -> bool:
-    """A statement that does nothing worth sharing: a stub body, an import, a def line, a field declaration."""
-    if isinstance(node, TRIVIAL):
+    """A statement that does nothing worth sharing: a stub body, an import, a def line, a field declaration, a log line."""
+    if isinstance(node, TRIVIAL) or is_message(node):
         return True
     if isinstance(node, ast.Return):
         return node.value is None or isinstance(node.value, ast.Constant)
@@ -110,12 +144,14 @@ def fingerprint_module(tree: ast.Module, context: ModuleContext) -> FingerprintF
     for index, record in enumerate(statements):
         node = record.node
         positions.append(f"{node.lineno},{node.end_lineno or node.lineno},{last[index] - index + 1},"
-                         f"{record.list_id if record.in_function else -1}")
+                         f"{record.list_id if record.in_function else -1},{weights[last[index] + 1] - weights[index]}")
     units: list[list[object]] = []
     if count >= MIN_STORED_STATEMENTS:
         units.append(["module", context.module, statements[0].node.lineno,
                       max((s.node.end_lineno or 0) for s in statements), 0, count - 1,
-                      digest_text("\x01".join(whole[i] for i in reversed(top))), weights[count]])
+                      digest_text("\x01".join(whole[i] for i in reversed(top))), weights[count], []])
+    module_names = _module_names(statements, whole)
+    state: dict[str, list[object]] = {}
     quals: dict[int, str] = {}
     for index, record in enumerate(statements):
         node = record.node
@@ -131,9 +167,11 @@ def fingerprint_module(tree: ast.Module, context: ModuleContext) -> FingerprintF
         else:
             kind = "method" if parent >= 0 and isinstance(statements[parent].node, ast.ClassDef) else "function"
         first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+        used = sorted(module_names.keys() & set(tokens[record.start:record.end])) if module_names else []
+        state.update((name, module_names[name]) for name in used)
         units.append([kind, qual, first, node.end_lineno or node.lineno, index + 1, last[index], exact[index],
-                      weights[last[index] + 1] - weights[index + 1]])
-    return {"units": units, "h": "".join(whole), "hh": "".join(headers), "pos": ",".join(positions)}
+                      weights[last[index] + 1] - weights[index + 1], used])
+    return {"units": units, "h": "".join(whole), "hh": "".join(headers), "pos": ",".join(positions), "state": state}
 
 
 def fingerprint_source(text: str, module: str, relpath: str = "<source>", is_package: bool = False) -> FingerprintFact:

@@ -12,6 +12,8 @@ from functools import cached_property
 
 from pylint_omni.copies.fingerprints import HASH_CHARS, FingerprintFact
 
+STRIDE = 5  # integers per statement in the fact's `pos`
+
 
 @dataclass(frozen=True, eq=False)
 class Member:
@@ -30,6 +32,7 @@ class Member:
     last: int  # index of its last statement (subtree included)
     statements: int  # statements it holds that do something (nested ones counted; a block: all of them)
     exact: str = ""  # hash of its normalised text: equal hashes, identical copies
+    uses: tuple[str, ...] = ()  # module-level names of its own file it uses
 
     @property
     def lines(self) -> int:
@@ -64,9 +67,9 @@ class FileCopies:
     units: list[Member] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        for kind, qual, line, end, first, last, exact, weight in self.fact["units"]:
+        for kind, qual, line, end, first, last, exact, weight, uses in self.fact["units"]:
             member = Member(self.path, str(kind), str(qual), int(line), int(end), int(first), int(last),
-                            int(weight), str(exact))
+                            int(weight), str(exact), tuple(uses))
             self.units.append(member)
 
     @cached_property
@@ -81,24 +84,30 @@ class FileCopies:
 
     @cached_property
     def sizes(self) -> list[int]:
-        return self.positions[2::4]
+        """Statements in each statement's subtree (itself included)."""
+        return self.positions[2::STRIDE]
 
     @cached_property
     def list_ids(self) -> list[int]:
-        return self.positions[3::4]
+        return self.positions[3::STRIDE]
+
+    @cached_property
+    def weights(self) -> list[int]:
+        """Statements in each statement's subtree that do something (not a log line, an import, `pass`...)."""
+        return self.positions[4::STRIDE]
 
     @property
     def count(self) -> int:
         return len(self.fact["h"]) // HASH_CHARS
 
     def line(self, index: int) -> int:
-        return self.positions[4 * index]
+        return self.positions[STRIDE * index]
 
     def end(self, index: int) -> int:
-        return self.positions[4 * index + 1]
+        return self.positions[STRIDE * index + 1]
 
     def size(self, index: int) -> int:
-        return self.positions[4 * index + 2]
+        return self.positions[STRIDE * index + 2]
 
     def headers(self, first: int, last: int) -> list[str]:
         """Header hashes of statements `first..last`: the flattened shape of a unit."""

@@ -46,6 +46,23 @@ VENDOR = re.compile(
 )
 
 
+MESSAGE_CALLS = frozenset({
+    "debug", "info", "warning", "warn", "error", "exception", "critical", "fatal", "log", "print",
+    "info_once", "warning_once", "debug_once", "print_once",
+})
+
+
+def is_message(stmt: ast.AST) -> bool:
+    """A statement that only tells (a log line, a print, a warning, a raise or an assert)."""
+    if isinstance(stmt, (ast.Raise, ast.Assert)):
+        return True
+    if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+        func = stmt.value.func
+        name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+        return name in MESSAGE_CALLS
+    return False
+
+
 def is_string_statement(stmt: ast.stmt) -> bool:
     """A docstring or a bare string used as a comment."""
     return isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, str)

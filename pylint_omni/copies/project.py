@@ -15,15 +15,13 @@ from typing import Callable
 from pylint_omni.copies import store
 from pylint_omni.copies.blocks import block_groups
 from pylint_omni.copies.drift import PARSED, Drift, drift
-from pylint_omni.copies.fingerprints import FingerprintFact
+from pylint_omni.copies.fingerprints import FACT_KEY, FingerprintFact
 from pylint_omni.copies.groups import Thresholds, unit_groups
 from pylint_omni.copies.members import FileCopies, Member
 from pylint_omni.copies.verdict import Judgement, judge
 from pylint_omni.index.class_graph import class_graph
 from pylint_omni.index.paths import Location
 from pylint_omni.index.project_index import ProjectIndex
-
-FACT_KEY = "copies.fingerprints"
 
 
 @dataclass

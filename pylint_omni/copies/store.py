@@ -29,7 +29,7 @@ def state_key(index: ProjectIndex, files: dict[str, FileCopies]) -> str:
     digest = hashlib.blake2b(digest_size=16)
     for path in sorted(files):
         fact = files[path].fact
-        digest.update(f"{path}\x00{fact['h']}\x00{fact['hh']}\x00{fact['pos']}\x00{fact['units']!r}\x01".encode())
+        digest.update(f"{path}\x00{fact['h']}\x00{fact['hh']}\x00{fact['pos']}\x00{fact['units']!r}\x00{fact.get('state')!r}\x01".encode())
     for path, entry in sorted(index.entries.items()):
         if path.startswith(DESIGN_FOLDER):
             digest.update(f"{path}\x00{entry.get('size')}\x00{entry.get('mtime')}\x01".encode())
@@ -41,13 +41,13 @@ def pair_key(kept: Member, other: Member) -> str:
 
 
 def _member(data: list[Any]) -> Member:
-    path, kind, qual, line, end, first, last, statements, exact = data
-    return Member(path, kind, qual, line, end, first, last, statements, exact)
+    path, kind, qual, line, end, first, last, statements, exact, uses = data
+    return Member(path, kind, qual, line, end, first, last, statements, exact, tuple(uses))
 
 
 def _encode_member(member: Member) -> list[Any]:
     return [member.path, member.kind, member.qual, member.line, member.end, member.first, member.last,
-            member.statements, member.exact]
+            member.statements, member.exact, list(member.uses)]
 
 
 def encode_drift(found: Drift) -> list[list[Any]]:

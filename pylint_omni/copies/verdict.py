@@ -4,9 +4,13 @@ A group keeps one copy (`members[0]`); every other copy is judged against it, so
 group can hold identical copies (high) and drifted ones (medium) at once. In order
 (the audit method's reject-or-downgrade rules for copies):
 1. copies whose files two active design contracts own (primary paths) -> rejected:
-   the contracts keep them apart;
+   the contracts keep them apart; copies in two files that use their own module's
+   state (a module-level registry dict) or a module constant assigned differently in
+   each file -> medium: sharing one means passing that state in;
 2. identical after renaming locals -> high;
-3. near copies, by their drift from the kept copy (`drift`):
+3. near copies and blocks (whose statements match one by one: the drift checks the
+   locals are renamed consistently across the block), by their drift from the kept
+   copy (`drift`):
    - differences only in message text (logs, errors) or imports -> high;
    - an operator, a math function, a layer class, or a number in model code ->
      rejected: model-specific math a shared version would hide;
@@ -28,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from pylint_omni.copies.drift import Drift
+from pylint_omni.copies.fingerprints import FACT_KEY
 from pylint_omni.copies.groups import CopyGroup
 from pylint_omni.copies.members import Member
 from pylint_omni.evidence.consumers import Status, Verdict
@@ -109,6 +114,22 @@ def _siblings(kept: Member, other: Member) -> bool:
         kept.qual.rpartition(".")[0] == other.qual.rpartition(".")[0])
 
 
+def _module_state(index: ProjectIndex, kept: Member, other: Member) -> str | None:
+    """Why copies in two files still differ through the module-level names they use (a registry, a constant)."""
+    shared = set(kept.uses) & set(other.uses)
+    if kept.path == other.path or not shared:
+        return None
+    first = (index.extra(kept.path, FACT_KEY) or {}).get("state", {})
+    second = (index.extra(other.path, FACT_KEY) or {}).get("state", {})
+    own = sorted(n for n in shared if (first.get(n) or [None, False])[1] or (second.get(n) or [None, False])[1])
+    if own:
+        return f"each copy uses its own module's `{own[0]}` (module-level state): sharing one means passing it in"
+    differ = sorted(n for n in shared if (first.get(n) or [None])[0] != (second.get(n) or [None])[0])
+    if differ:
+        return f"the module-level `{differ[0]}` the copies use is assigned differently in their files"
+    return None
+
+
 def _contract_apart(index: ProjectIndex, group: CopyGroup) -> str | None:
     contracts = contracts_of(index)
     owners = {}
@@ -129,14 +150,19 @@ def judge(index: ProjectIndex, group: CopyGroup, drift_of: Callable[[Member, Mem
     group = judgement.group
     apart = _contract_apart(index, group)
     for member in group.members[1:]:
+        state = _module_state(index, judgement.kept, member)
         if apart:
             judgement.verdicts[member] = Verdict(Status.REJECTED, None, apart)
+        elif state:
+            if member.exact != judgement.kept.exact:
+                judgement.drifts[member] = drift_of(judgement.kept, member)
+            judgement.verdicts[member] = Verdict(Status.CANDIDATE, "medium", state, unknowns=[state])
         elif member.kind == "block" and (in_kernel(index, member) or in_kernel(index, judgement.kept)):
             reason = "a block inside a compiled GPU kernel: sharing it takes a jit helper; compare the compiled kernels"
             if member.exact != judgement.kept.exact:
                 judgement.drifts[member] = drift_of(judgement.kept, member)
             judgement.verdicts[member] = Verdict(Status.CANDIDATE, "medium", reason, unknowns=[reason])
-        elif group.tier == "exact" or member.exact == judgement.kept.exact:
+        elif member.kind != "block" and (group.tier == "exact" or member.exact == judgement.kept.exact):
             reason = "identical to the inherited method" if judgement.overrides else "identical after renaming locals"
             judgement.verdicts[member] = Verdict(Status.CANDIDATE, "high", reason)
         else:
@@ -153,7 +179,7 @@ def _near_verdict(judgement: Judgement, member: Member) -> Verdict:
     differences = found.substantive()
     if not differences:
         return Verdict(Status.CANDIDATE, "high", "differs only in message text or imports" if found.differences
-                       else "differs only in local names")
+                       else "identical after renaming locals")
     kinds = {d.kind for d in differences}
     shown = judgement.drift_text(member)
     model = is_model_code(judgement.kept) or is_model_code(member)
@@ -161,7 +187,7 @@ def _near_verdict(judgement: Judgement, member: Member) -> Verdict:
     if math is not None:
         return Verdict(Status.REJECTED, None, f"the copies differ in model math ({math.describe()}): "
                        "a shared version would hide a model-specific difference")
-    if _siblings(judgement.kept, member) and kinds & {"call", "constant", "number"} and not judgement.overrides:
+    if _siblings(judgement.kept, member) and kinds & {"call", "constant", "number", "local"} and not judgement.overrides:
         return Verdict(Status.REJECTED, None, f"sibling operations sharing scaffolding, not one implementation ({shown})")
     if kinds <= {"vendor"}:
         reason = (f"differs only in vendor calls ({shown}): parallel hardware backends, mergeable behind a "

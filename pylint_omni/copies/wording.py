@@ -63,6 +63,8 @@ def heat(member: Member) -> Heat:
 
 
 def _fix(judgement: Judgement, member: Member, identical: bool) -> str:
+    if judgement.verdicts[member].reason.startswith(("each copy uses", "the module-level")):
+        return "share one, the module-level state as a parameter"
     if judgement.overrides:
         return "delete the override" if identical else "keep only the differing lines and call super()"
     if member.kind == "block":
@@ -82,6 +84,8 @@ def _evidence(judgement: Judgement, member: Member) -> str:
         said = "differs only in log or error text" if verdict.reason.startswith("differs only in message") else verdict.reason
     elif "vendor" in verdict.reason and first:
         said = f"differs only in vendor calls, e.g. {first[0].describe()}"
+    elif "module" in verdict.reason and verdict.reason.startswith(("each copy", "the module-level")):
+        said = verdict.reason
     else:
         said = f"drift: {first[0].describe()}" if first else verdict.reason
     count = len(judgement.group.members)
@@ -106,12 +110,15 @@ def details(judgement: Judgement, member: Member) -> FindingDetails:
     kept = judgement.kept
     surface = [f"{kept.label} (kept)", *[m.label for m in group.members[1:]]]
     drift = judgement.drift_text(member, limit=10)
-    simplification = (
-        f"Keep {where(kept)} and make the {len(group.members) - 1} other "
-        f"cop{'y' if len(group.members) == 2 else 'ies'} use it"
-        + (f"; this copy differs in: {drift}" if drift else "")
-        + "."
-    )
+    others = len(group.members) - 1
+    if judgement.overrides:
+        change = (f"Delete the override {name_of(member)}: the inherited {where(kept)} does the same" if not drift
+                  else f"Keep only what {name_of(member)} changes and call super() for the rest of {where(kept)}")
+    elif member.kind == "block":
+        change = f"Extract {where(kept)} into one helper and call it from the {others} other cop{'y' if others == 1 else 'ies'}"
+    else:
+        change = f"Keep {where(kept)} and make the {others} other cop{'y' if others == 1 else 'ies'} use it"
+    simplification = change + (f"; this copy differs in: {drift}" if drift else "") + "."
     text = (f"{member.lines} lines of this copy; {group.saved_lines} lines over the group of {len(group.members)} "
             f"({group.tier} {group.kind} copies)")
     risk = ("A difference between the copies may be deliberate (a model, a backend, a lifecycle): check each "
