@@ -12,7 +12,8 @@ The fact (`FingerprintFact`):
   itself: kind, qualified name, first and last line, the range of its statements, the
   exact hash of its normalised tokens (`normalize`) without its own name, and its
   weight: the statements that do something (not `pass`, `raise`, imports, a bare
-  `return`, a def or class line, a field declaration), so stubs never count as copies;
+  `return`, a def or class line, a field declaration, a log line, `self.x = x`), so
+  stubs and parameter bookkeeping never count as copies;
 - `h` / `hh`: for every statement in pre-order, the hash of the whole statement and of
   its header alone, vendor names blanked out (`normalize.shape_digest`) (10 hex digits
   each, concatenated), each renamed on its own so a statement matches wherever it is
@@ -82,14 +83,19 @@ TRIVIAL = (ast.Pass, ast.Raise, ast.Import, ast.ImportFrom, ast.Global, ast.Nonl
 
 
 def _trivial(node: ast.stmt) -> bool:
-    """A statement that does nothing worth sharing: a stub body, an import, a def line, a field declaration, a log line."""
+    """A statement that does nothing worth sharing: a stub body, an import, a def line, a field declaration,
+    a log line, `self.x = x`."""
     if isinstance(node, TRIVIAL) or is_message(node):
         return True
     if isinstance(node, ast.Return):
         return node.value is None or isinstance(node.value, ast.Constant)
     if isinstance(node, ast.Expr):
         return isinstance(node.value, ast.Constant)
-    return isinstance(node, ast.AnnAssign) and node.value is None
+    if isinstance(node, (ast.Assign, ast.AnnAssign)):  # storing a parameter or a constant on self is bookkeeping
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        stored = len(targets) == 1 and isinstance(targets[0], ast.Attribute) and isinstance(targets[0].value, ast.Name)
+        return node.value is None or (stored and isinstance(node.value, (ast.Name, ast.Constant)))
+    return False
 
 
 def fingerprint_module(tree: ast.Module, context: ModuleContext) -> FingerprintFact:
