@@ -386,4 +386,4 @@ def _inside_listed(side: _Side, index: int, listed: list[int]) -> bool:
 def _header_hash(stream: TokenStream, index: int) -> str:
     """A statement's header hash, as the scanner made it."""
     record = stream.statements[index]
-    return shape_digest(stream.tokens[record.start:record.header_end], HASH_BYTES)
+    return shape_digest(stream.shapes[record.start:record.header_end], HASH_BYTES)

@@ -107,7 +107,7 @@ def fingerprint_module(tree: ast.Module, context: ModuleContext) -> FingerprintF
     header plus its members' hashes, the module as its statements' hashes.
     """
     stream = tokenize_module(tree, context.imports)
-    tokens, statements = stream.tokens, stream.statements
+    tokens, statements, shapes = stream.tokens, stream.statements, stream.shapes
     count = len(statements)
     last = list(range(count))
     children: list[list[int]] = [[] for _ in range(count)]
@@ -125,11 +125,14 @@ def fingerprint_module(tree: ast.Module, context: ModuleContext) -> FingerprintF
     exact: dict[int, str] = {}
     for index in range(count - 1, -1, -1):
         record = statements[index]
-        headers[index] = shape_digest(tokens[record.start:record.header_end], HASH_BYTES)
+        header = tokens[record.start:record.header_end]
+        shape = shapes[record.start:record.header_end]
         kids = children[index]
         if not kids and record.header_end == record.end:
-            whole[index] = digest(tokens[record.start:record.end], HASH_BYTES)
+            whole[index] = digest(header, HASH_BYTES)
+            headers[index] = whole[index] if shape == header else shape_digest(shape, HASH_BYTES)
             continue
+        headers[index] = shape_digest(shape, HASH_BYTES)
         parts = [renamed(tokens[record.start:record.header_end])]
         list_id = None
         for kid in reversed(kids):

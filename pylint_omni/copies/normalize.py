@@ -31,7 +31,6 @@ from dataclasses import dataclass, field
 NAME = "\x00"  # prefix of a name token not yet known to be local or global
 LOCAL = "\x02"  # prefix of a local name's token; replaced by a placeholder when hashed
 IMPORTED = "\x03"  # prefix of an imported name's token: the dotted path it binds
-IMPORT_PATH = re.compile("\x03(?:[^\x01.]+\\.)*")  # the module part of an imported token, in a joined slice
 SKIPPED_FIELDS = frozenset({"ctx", "type_comment", "kind", "type_params"})
 BODY_FIELDS = ("body", "orelse", "finalbody")
 COMPOUND = (
@@ -85,10 +84,15 @@ class Statement:
 
 @dataclass
 class TokenStream:
-    """Tokens of a module and its statements in pre-order."""
+    """Tokens of a module and its statements in pre-order.
+
+    `shapes` holds each token as the near tier sees it (`shape_token`): an imported
+    name by its last part, vendor names blanked out.
+    """
 
     tokens: list[str] = field(default_factory=list)
     statements: list[Statement] = field(default_factory=list)
+    shapes: list[str] = field(default_factory=list)
 
 
 class Tokenizer:
@@ -283,6 +287,8 @@ class Tokenizer:
         for position, token in enumerate(out):
             if token[0] == NAME:
                 out[position] = global_name(token[1:], imports)
+        memo = _SHAPES if len(_SHAPES) < MAX_SHAPES else {}
+        self.stream.shapes = [memo.get(t) or memo.setdefault(t, shape_token(t)) for t in out]
         return self.stream
 
 
@@ -317,10 +323,17 @@ def tokenize_module(tree: ast.Module, imports: dict[str, str]) -> TokenStream:
     return tokenizer.finish()
 
 
+PLACEHOLDERS = [f"${n}" for n in range(1024)]
+
+
 def renamed(tokens: list[str]) -> str:
     """The tokens joined, local names replaced by their number of first appearance."""
-    names: dict[str, int] = {}
-    return "\x01".join([str(names.setdefault(t, len(names))) if t[0] == LOCAL else t for t in tokens])
+    names: dict[str, str] = {}
+    return "\x01".join([names.get(t) or names.setdefault(t, _placeholder(len(names))) if t[0] == LOCAL else t for t in tokens])
+
+
+def _placeholder(number: int) -> str:
+    return PLACEHOLDERS[number] if number < len(PLACEHOLDERS) else f"${number}"
 
 
 def digest_text(text: str, size: int = 8) -> str:
@@ -332,11 +345,22 @@ def digest(tokens: list[str], size: int = 8) -> str:
     return digest_text(renamed(tokens), size)
 
 
-def shape_digest(tokens: list[str], size: int) -> str:
-    """Digest of a statement header for the near tier: vendor names blanked out.
+def shape_token(token: str) -> str:
+    """A token as statement shapes see it: an imported name by its last part, vendor names blanked out.
 
-    `torch.cuda.set_device(dev)` and `torch.npu.set_device(dev)` have one shape, so a
-    backend copied with its vendor calls swapped is still found as a near copy; what
-    it differs in (vendor calls only) is decided from the drift.
+    `torch.cuda.set_device(dev)` and `torch.npu.set_device(dev)` have one shape, and so
+    have `kernels.cuda.rms_norm` and `kernels.npu.rms_norm`: a backend copied with its
+    vendor calls swapped is still a near copy, judged by what it differs in (`drift`).
     """
-    return digest_text(VENDOR.sub("VENDOR", IMPORT_PATH.sub("", renamed(tokens))), size)
+    if token[0] == IMPORTED:
+        token = token.rpartition(".")[2] or token[1:]
+    return VENDOR.sub("VENDOR", token) if token[0] != LOCAL else token
+
+
+_SHAPES: dict[str, str] = {}  # token -> its shape, shared by every file a process scans
+MAX_SHAPES = 500_000
+
+
+def shape_digest(shapes: list[str], size: int) -> str:
+    """Digest of a slice of `TokenStream.shapes` (the near tier's statement headers)."""
+    return digest_text(renamed(shapes), size)
