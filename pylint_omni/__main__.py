@@ -1,11 +1,15 @@
-"""Command line: `python -m pylint_omni explain NAME`, `index`, `report`, `precommit`.
+"""The pylint-omni command line: explain, index, report, baseline, diff, precommit.
 
 - `explain NAME`: every consumer the index knows for a symbol, key or dotted path, by
-  kind, with file:line; the first thing to ask when a finding surprises you.
+  kind, with file:line, then the findings about it with their ids (`--findings` lints
+  the project for them; a cached lint of the unchanged tree is used without it);
+  `explain ID`: the finding with that id. The first thing to ask when a finding surprises you.
 - `index`: what was scanned (files by kind, definitions, registries, problems) and
   the cold and warm build times.
 - `report [PATHS]`: runs pylint with the plugin and writes the audit report.
-- `precommit [FILES]`: the advisory pre-commit hook (see `precommit.py`).
+- `baseline write FILE [PATHS]`: records today's findings by id (see `cli/baseline.py`).
+- `diff [--base REF] [PATHS]`: findings added and resolved since the merge base (`cli/diff.py`).
+- `precommit [FILES]`: the advisory pre-commit hook (see `cli/precommit.py`).
 Settings come from the project's `pyproject.toml` (`[tool.pylint.*]` `omni-*` keys).
 """
 
@@ -13,19 +17,29 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import platform
+import re
 import sys
 import time
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, Sequence
 
-from pylint_omni import precommit, report_command
+import astroid
+import pylint
+
+from pylint_omni import __version__
+from pylint_omni.cli import baseline, diff, precommit, report
 from pylint_omni.plugin import register_scanners
 from pylint_omni.evidence.consumers import ConsumerKind, consumer_kind
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.options import settings_for_root
 from pylint_omni.index.paths import find_project_root
 from pylint_omni.index.scan.data_scan import InputProblem
+from pylint_omni.evidence.identity import looks_like_id
+from pylint_omni.cli.precommit import project_packages
+from pylint_omni.cli.tree_lint import LintFailed, cached_findings, lint_findings, working_tree_state
 
 
 def _root(arg: str | None) -> Path:
@@ -58,6 +72,62 @@ def explain(name: str, root: Path, out: Any = sys.stdout) -> int:
         known = known or bool(rows)
     print("(imports and __all__ are listed as mentions but never count as uses)", file=out)
     return 0 if known else 1
+
+
+def _about(name: str, finding: dict[str, Any]) -> bool:
+    """Whether a finding is about `name`: its id, its subject, or a part of its subject."""
+    subject = finding.get("subject") or ""
+    if name in (finding.get("id"), subject) or subject.startswith((name + ".", name + "[", name + ":")):
+        return True
+    return name in re.split(r"[\s.\[\]'\"():<+-]+", subject)
+
+
+def explain_findings(name: str, root: Path, lint: bool, out: Any = sys.stdout) -> int | None:
+    """Print the findings about `name` (or with id `name`): 0 when any, 1 when none, None when not looked up.
+
+    The project's packages are linted (through the cache: free when no file changed
+    since the last lint) when `lint`; otherwise only an already cached result is read.
+    """
+    paths = project_packages(root)
+    if not paths:
+        return None
+    found = lint_findings(root, paths) if lint else cached_findings(working_tree_state(root), paths)
+    if found is None:
+        print("(findings not looked up: add --findings to lint the project and list them, with their ids)", file=out)
+        return None
+    about = [f for f in [*found.candidates, *found.rejected] if _about(name, f)]
+    print(f"findings about {name} in {', '.join(paths)}: {len(about)}", file=out)
+    for f in about:
+        state = f"{f['status']}, {f['confidence']}" if f["status"] == "candidate" else f["status"]
+        print(f"  {f['id']}  {f['symbol']} ({state}) at {f['path']}:{f['line']}", file=out)
+        print(f"    subject: {f['subject']}", file=out)
+        print(f"    {f['message']}", file=out)
+        if f.get("owners"):
+            print(f"    owners: {', '.join(f['owners'])} (from {f['owners_source']})", file=out)
+        if f["status"] == "rejected" and f.get("reason"):
+            print(f"    rejected because: {f['reason']}", file=out)
+    return 0 if about else 1
+
+
+def explain_command(name: str, root: Path, with_findings: bool, out: Any = sys.stdout) -> int:
+    """`explain NAME`: the index's consumers, then the findings about it; `explain ID`: that finding."""
+    print(f"project root: {root}", file=out)
+    if looks_like_id(name):
+        try:
+            status = explain_findings(name, root, lint=True, out=out)
+        except LintFailed as exc:
+            print(f"pylint-omni explain: {exc}", file=sys.stderr)
+            return 2
+        if status:
+            print(f"no finding with id {name} in this tree (fixed, kept, or the id of another version)", file=out)
+        return status if status is not None else 1
+    known = explain(name, root, out)
+    try:
+        status = explain_findings(name, root, lint=with_findings, out=out)
+    except LintFailed as exc:
+        print(f"pylint-omni explain: {exc}", file=sys.stderr)
+        return 2
+    return 0 if known == 0 or status == 0 else 1
 
 
 def index_summary(root: Path, as_json: bool, out: Any = sys.stdout) -> int:
@@ -96,15 +166,44 @@ def index_summary(root: Path, as_json: bool, out: Any = sys.stdout) -> int:
     return 0
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m pylint_omni", description=__doc__.splitlines()[0])
+def _prog() -> str:
+    """`pylint-omni` for the console script, `python -m pylint_omni` for the module."""
+    return "python -m pylint_omni" if Path(sys.argv[0]).name == "__main__.py" else "pylint-omni"
+
+
+def _version() -> str:
+    return (f"pylint-omni {__version__} (pylint {pylint.__version__}, astroid {astroid.__version__}, "
+            f"Python {platform.python_version()})")
+
+
+def _add_lint_options(command: argparse.ArgumentParser) -> None:
+    """pylint options the commands that lint pass through (any other `--name=value` passes through too)."""
+    command.add_argument("-j", "--jobs", type=int, default=1, help="pylint worker processes")
+    command.add_argument("--confidence", help="pylint's --confidence, e.g. HIGH (only high-confidence findings)")
+    command.add_argument("--omni-root", help="project root for the index (default: nearest pyproject.toml/setup.py/.git)")
+
+
+def _pylint_args(args: argparse.Namespace, extra: list[str]) -> list[str]:
+    passed = [f"--jobs={args.jobs}"] if args.jobs != 1 else []
+    passed += [f"--confidence={args.confidence}"] if args.confidence else []
+    passed += [f"--omni-root={args.omni_root}"] if getattr(args, "omni_root", None) else []
+    return passed + extra
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=_prog(), description=__doc__.splitlines()[0],
+                                     epilog="Commands that lint also pass any other pylint option written as --name=value.")
+    parser.add_argument("--version", action="version", version=_version())
     commands = parser.add_subparsers(dest="command", required=True)
-    p_explain = commands.add_parser("explain", help="every consumer the index knows for a name")
-    p_explain.add_argument("name")
+    p_explain = commands.add_parser("explain", help="every consumer the index knows for a name; the finding of an id")
+    p_explain.add_argument("name", help="a symbol, key or dotted path, or a finding id (16 hex digits)")
     p_explain.add_argument("--root", help="project root (default: nearest pyproject.toml/setup.py/.git)")
+    p_explain.add_argument("--findings", action="store_true",
+                           help="also lint the project to list the findings about NAME (cached until a file changes)")
     p_index = commands.add_parser("index", help="what the index scanned, and cold/warm build times")
-    p_index.add_argument("--root")
-    p_index.add_argument("--json", action="store_true")
+    p_index.add_argument("--root", help="project root to index (default: nearest folder with pyproject.toml, setup.py "
+                                        "or .git above the working folder, as `report` chooses)")
+    p_index.add_argument("--json", action="store_true", help="print the summary as JSON instead of text")
     p_hook = commands.add_parser("precommit", help="advisory pre-commit hook: print findings, exit 0 unless pylint breaks")
     p_hook.add_argument("files", nargs="*")
     p_hook.add_argument("--project", action="store_true", help="lint every top-level package instead of FILES")
@@ -113,20 +212,50 @@ def main(argv: Sequence[str] | None = None) -> int:
     p_report.add_argument("-o", "--output", help="Markdown report file (default: stdout)")
     p_report.add_argument("--json", help="also write the JSON report there")
     p_report.add_argument("--sarif", help="also write the SARIF 2.1.0 report there")
-    p_report.add_argument("-j", "--jobs", type=int, default=1, help="pylint worker processes")
-    args = parser.parse_args(argv)
+    p_report.add_argument("--by", choices=("contract", "owner"), help="group candidates by design contract or by owner")
+    _add_lint_options(p_report)
+    p_baseline = commands.add_parser("baseline", help="record today's findings: later runs with --omni-baseline show only new ones")
+    p_baseline.add_argument("action", choices=("write",))
+    p_baseline.add_argument("file", help="the baseline file to write (JSON)")
+    p_baseline.add_argument("paths", nargs="*", help="what to lint (default: the top-level packages of the project)")
+    _add_lint_options(p_baseline)
+    p_diff = commands.add_parser("diff", help="findings added and resolved since the merge base (a temporary worktree)")
+    p_diff.add_argument("paths", nargs="*", help="what to lint on both sides (default: the top-level packages)")
+    p_diff.add_argument("--base", help="base commit or ref (default: git merge-base HEAD origin/main)")
+    p_diff.add_argument("--head", help="head commit or ref (default: the working tree)")
+    p_diff.add_argument("--json", help="also write the comparison as JSON there")
+    p_diff.add_argument("--exit-zero", action="store_true", help="exit 0 when findings were added (2 still means it could not run)")
+    p_diff.add_argument("-j", "--jobs", type=int, default=1, help="pylint worker processes")
+    p_diff.add_argument("--confidence", help="pylint's --confidence, e.g. HIGH")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args, extra = parser.parse_known_args(argv)
+    lints = args.command in ("report", "baseline", "diff")
+    if extra and (not lints or any(not item.startswith("--") or "=" not in item for item in extra)):
+        parser.error(f"unrecognized arguments: {' '.join(extra)} (pylint options pass through as --name=value)")
     register_scanners()  # the same facts (and cache) as a pylint run
     if args.command == "report":
-        return report_command.run(args.paths, args.output, args.json, args.sarif, args.jobs)
+        passed = _pylint_args(args, extra) + ([f"--omni-report-by={args.by}"] if args.by else [])
+        return report.run(args.paths, args.output, args.json, args.sarif, passed)
     if args.command == "precommit":
         return precommit.run(args.files, args.project)
+    if args.command in ("baseline", "diff"):
+        root = Path(args.omni_root).resolve() if getattr(args, "omni_root", None) else find_project_root(Path.cwd())
+        paths = [Path(os.path.relpath(Path(p).resolve(), root)).as_posix() for p in args.paths]
+        if args.command == "baseline":
+            return baseline.write(args.file, root, paths, _pylint_args(args, extra))
+        status = diff.run(root, args.base, args.head, paths, _pylint_args(args, extra), args.json)
+        return 0 if args.exit_zero and status == 1 else status
     root = _root(getattr(args, "root", None))
     if not root.is_dir():
         print(f"pylint-omni: usage error: --root {root}: {'no such folder' if not root.exists() else 'not a folder'}", file=sys.stderr)
         return 2
     try:
         if args.command == "explain":
-            return explain(args.name, root)
+            return explain_command(args.name, root, args.findings)
         return index_summary(root, args.json)
     except InputProblem as exc:  # pragma: no cover - scanners report problems per file
         print(f"pylint-omni: {exc}", file=sys.stderr)

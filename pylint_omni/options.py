@@ -22,6 +22,9 @@ from typing import Any, Iterable
 from pylint.checkers import BaseChecker
 from pylint.config import find_default_config_files
 
+from pylint_omni.evidence.baseline import BaselineError, load_baseline
+from pylint_omni.evidence.keep import KEEP_KEY, keep_list
+from pylint_omni.index.external import external_problems
 from pylint_omni.index.paths import find_project_root, glob_spec
 from pylint_omni.index.settings import (
     DEFAULT_COPY_MIN_STATEMENTS,
@@ -61,9 +64,22 @@ OPTIONS: tuple[tuple[str, dict[str, Any]], ...] = (
                                "help": "Also emit findings the evidence rejected (confidence UNDEFINED), for the audit report."}),
     ("omni-copy-min-statements", {"type": "int", "default": DEFAULT_COPY_MIN_STATEMENTS, "metavar": "<n>",
                                   "help": "Smallest copy duplicated-implementation reports, in statements (nested ones counted; at least 3)."}),
+    ("omni-baseline", {"type": "string", "default": "", "metavar": "<file>",
+                       "help": "Baseline file (`python -m pylint_omni baseline write FILE`): emit only findings whose id is not in it."}),
+    ("omni-external-roots", {"type": "csv", "default": (), "metavar": "<folders or distributions>",
+                             "help": "Other checkouts (folders) or installed distributions (names) whose references count as "
+                                     "external consumers (out-of-tree plugins, forks); indexed read-only."}),
+    ("omni-report-by", {"type": "string", "default": "contract", "metavar": "<contract or owner>",
+                        "help": "How the Markdown report groups candidates: by owning design contract (default) or by owner."}),
+    (KEEP_KEY, {"type": "string", "default": "", "metavar": "<list of tables>",
+                "help": "The keep list: set only in the project's pyproject.toml as a list of tables "
+                        "{symbol, name, reason, until} under [tool.pylint.pylint-omni]; read from that file."}),
 )
-OPTION_TYPES = {name: spec["type"] for name, spec in OPTIONS}
-DEFAULTS = {name: spec["default"] for name, spec in OPTIONS}
+PATH_OPTIONS = ("omni-baseline",)  # relative to the project root in its pyproject.toml, to the working folder on the command line
+REPORT_BY = ("contract", "owner")
+# `keep` is declared only so that pylint accepts the key; its value is read from the file (evidence.keep).
+OPTION_TYPES = {name: spec["type"] for name, spec in OPTIONS if name != KEEP_KEY}
+DEFAULTS = {name: spec["default"] for name, spec in OPTIONS if name != KEEP_KEY}
 YES = frozenset({"y", "yes", "true", "1", "on"})
 NO = frozenset({"n", "no", "false", "0", "off"})
 
@@ -165,6 +181,7 @@ def settings_of(values: dict[str, Any]) -> OmniSettings:
 
     root = get("omni-root")
     cache_dir = get("omni-cache-dir")
+    baseline = get("omni-baseline")
     return OmniSettings(
         root=Path(root).expanduser().resolve() if root else None,
         validation_globs=tuple(get("omni-validation-globs")),
@@ -177,6 +194,9 @@ def settings_of(values: dict[str, Any]) -> OmniSettings:
         include_rejected=bool(get("omni-include-rejected")),
         copy_min_statements=max(3, int(get("omni-copy-min-statements"))),
         respect_gitignore=bool(get("omni-respect-gitignore")),
+        baseline=Path(baseline).expanduser().resolve() if baseline else None,
+        external_roots=tuple(get("omni-external-roots")),
+        report_by=str(get("omni-report-by")).strip().lower(),
     )
 
 
@@ -214,6 +234,9 @@ class RunOptions:
         else:
             values, source = dict(self.from_loaded_file), str(self.loaded_file)
         sources = {name: source for name in values}
+        for name in (*PATH_OPTIONS, "omni-external-roots"):
+            if name in values:  # a file's relative paths are relative to the file's folder
+                values[name] = _anchored(name, values[name], Path(source).parent)
         values.update(self.command_line)
         sources.update({name: "command line" for name, _ in self.command_line})
         values["omni-root"] = str(root)
@@ -226,6 +249,13 @@ class RunOptions:
     def sources_for_root(self, root: Path) -> dict[str, str]:
         """Option name -> where its value for the project at `root` comes from (default: absent)."""
         return self._values_for_root(root)[1]
+
+
+def _anchored(name: str, value: Any, folder: Path) -> Any:
+    """Relative paths of a configuration file, made absolute against its folder (names stay names)."""
+    if name == "omni-external-roots":
+        return tuple(str(folder / item) if (folder / item).is_dir() and not Path(item).is_absolute() else item for item in value)
+    return str(folder / value) if value and not Path(value).expanduser().is_absolute() else value
 
 
 def settings_for_root(root: Path) -> OmniSettings:
@@ -253,6 +283,14 @@ def problems_of(settings: OmniSettings, sources: dict[str, str]) -> list[str]:
     for pattern in settings.external_key_patterns:
         if not pattern or pattern.count("[") != pattern.count("]"):
             found.append(f"omni-external-key-patterns entry {pattern!r} ({where('omni-external-key-patterns')}): not a usable name pattern")
+    if settings.report_by not in REPORT_BY:
+        found.append(f"omni-report-by={settings.report_by!r} ({where('omni-report-by')}): expected one of {', '.join(REPORT_BY)}")
+    if settings.baseline is not None:
+        try:
+            load_baseline(settings.baseline)
+        except BaselineError as exc:
+            found.append(f"omni-baseline ({where('omni-baseline')}): {exc}")
+    found += [f"omni-external-roots ({where('omni-external-roots')}): {problem}" for problem in external_problems(settings.external_roots)]
     return found
 
 
@@ -279,7 +317,24 @@ def root_problems(root: Path, files: Iterable[str]) -> list[str]:
             "point --omni-root at the project that contains them"]
 
 
-def usage_problems(config: Any) -> list[str]:
+def keep_problems(root: Path, symbols: Iterable[str] = ()) -> list[str]:
+    """What is wrong with the keep list of the project at `root` (`symbols`: the known messages, when given)."""
+    keep = keep_list(root)
+    known = set(symbols)
+    unknown = [f"{e.where}: symbol {e.symbol!r} is not a pylint-omni message (one of {', '.join(sorted(known))})"
+               for e in keep.entries if known and e.symbol not in known]
+    return [*keep.problems, *unknown]
+
+
+def project_roots(config: Any) -> list[Path]:
+    """The project roots a run covers: `omni-root`, else the roots of the linted paths, else the working folder's."""
+    base = RunOptions.of(config).base()
+    files = getattr(config, "files", ()) or ()
+    roots = [base.root] if base.root is not None else [find_project_root(p) for p in _linted_paths(files)]
+    return list(dict.fromkeys(roots or [find_project_root(Path.cwd())]))
+
+
+def usage_problems(config: Any, symbols: Iterable[str] = ()) -> list[str]:
     """Every reason the `omni-*` options of this run cannot work (empty when they can)."""
     problems: list[str] = []
     try:
@@ -291,21 +346,29 @@ def usage_problems(config: Any) -> list[str]:
                 reason = "no such folder" if not base.root.exists() else "not a folder"
                 return [f"omni-root={base.root}: {reason}"]
             problems += root_problems(base.root, files)
-        roots = [base.root] if base.root is not None else [find_project_root(p) for p in _linted_paths(files)]
-        for root in dict.fromkeys(roots or [find_project_root(Path.cwd())]):
+        for root in project_roots(config):
             problems += problems_of(run.for_root(root), run.sources_for_root(root))
+            problems += keep_problems(root, symbols)
     except OptionError as exc:
         problems.append(str(exc))
     return list(dict.fromkeys(problems))
 
 
-def refuse_unusable_options(config: Any) -> None:
-    """Exit with pylint's usage-error status when the options cannot work, saying why once."""
-    problems = usage_problems(config)
+def refuse_unusable_options(config: Any, symbols: Iterable[str] = ()) -> None:
+    """Exit with pylint's usage-error status when the options cannot work, saying why once.
+
+    Expired keep entries are not an error: their findings come back, and the entry is
+    named here once per run (and in the report).
+    """
+    problems = usage_problems(config, symbols)
     if problems:
         for problem in problems:
             print(f"pylint-omni: usage error: {problem}", file=sys.stderr)
         sys.exit(USAGE_ERROR)
+    for root in project_roots(config):
+        for entry in keep_list(root).expired():
+            print(f"pylint-omni: keep entry expired on {entry.until}: {entry.symbol} {entry.name} ({entry.where}); "
+                  "its findings are reported again: renew the date or fix the code", file=sys.stderr)
 
 
 def load_configuration(linter: Any) -> None:
@@ -320,7 +383,8 @@ def load_configuration(linter: Any) -> None:
     unchecked = linter.check
 
     def check(files_or_modules: Any) -> None:
-        refuse_unusable_options(linter.config)
+        symbols = [d.symbol for d in linter.msgs_store.messages if d.msgid[1:3] == "73"]
+        refuse_unusable_options(linter.config, symbols)
         unchecked(files_or_modules)
 
     linter.check = check

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "pylint_omni"
-TOP_LEVEL_ALLOWED = {"__init__.py", "__main__.py", "plugin.py", "options.py", "precommit.py", "report_command.py"}
-SHARED_ROOMS = {"index", "evidence", "reporters"}
+TOP_LEVEL_ALLOWED = {"__init__.py", "__main__.py", "plugin.py", "options.py"}
+SHARED_ROOMS = {"index", "evidence", "reporters", "cli"}
 MAX_MODULE_LINES = 450
 
 
@@ -56,7 +56,7 @@ def room_of(path: Path) -> str | None:
     return relative[0] if len(relative) > 1 else None
 
 
-def test_top_level_holds_only_the_plugin_options_and_cli() -> None:
+def test_top_level_holds_only_the_plugin_options_and_the_command_line_entry() -> None:
     top = {p.name for p in PACKAGE.iterdir() if p.is_file() and p.suffix == ".py"}
     assert top <= TOP_LEVEL_ALLOWED, top - TOP_LEVEL_ALLOWED
 
@@ -74,7 +74,7 @@ def test_imports_follow_the_data_flow(path: Path) -> None:
         allowed: set[str] = set()
     elif room == "evidence":
         allowed = {"index", "options"}
-    elif room == "reporters":
+    elif room in ("reporters", "cli"):
         allowed = {"index", "evidence", "options"}
     elif room is not None:  # a message family
         allowed = {"index", "evidence", "options"}

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO, SAMPLE_REPO
-from pylint_omni.precommit import advisory_status
+from pylint_omni.cli.precommit import advisory_status
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="pre-commit needs git")
 

@@ -26,8 +26,10 @@ SARIF_SCHEMA = Path(__file__).parent / "data" / "sarif-2.1.0-rtm.5.json"
 FINDING_KEYS = {
     "symbol", "msgid", "path", "line", "column", "status", "confidence", "message", "reason", "surface", "evidence",
     "unknowns", "simplification", "benefit", "risk", "validation", "owner", "owner_path", "group", "saved_by", "details",
+    "id", "subject", "kind", "owners", "owners_source", "kept_because",
 }
-TOP_KEYS = {"format", "tool", "root", "audit_base", "scanned", "contracts", "not_run", "summary", "candidates", "rejected"}
+TOP_KEYS = {"format", "tool", "root", "audit_base", "scanned", "contracts", "not_run", "summary", "candidates", "rejected",
+            "adoption"}
 
 
 def run(command: list[str], cwd: Path, tmp: Path) -> subprocess.CompletedProcess[str]:

@@ -119,7 +119,7 @@ class SingleImplementationChecker(OmniChecker):
                 f"would need {single} instead; {single}'s behaviour does not change.")
         return FindingDetails(
             surface, f"Inline {name} into its only implementation {single}{through} and delete the base.",
-            Benefit(lines, BenefitKind.API, benefit), risk, [name, single, *chain],
+            Benefit(lines, BenefitKind.API, benefit), risk, [name, single, *chain], subject=base.dotted, kind="class",
         )
 
     @staticmethod
@@ -133,7 +133,7 @@ class SingleImplementationChecker(OmniChecker):
             f"Construct {choice.implementation} directly at the callers of {node.name}() and delete the factory "
             "(keep a check of the kind only where it is a user-facing option).",
             Benefit(lines, BenefitKind.API, f"1 function of {lines} lines ({node.name}) and its dispatch on the kind"), risk,
-            [node.name, choice.implementation],
+            [node.name, choice.implementation], subject=node.qname(), kind="factory",
         )
 
     @staticmethod

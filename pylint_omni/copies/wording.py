@@ -124,4 +124,7 @@ def details(judgement: Judgement, member: Member) -> FindingDetails:
     risk = ("A difference between the copies may be deliberate (a model, a backend, a lifecycle): check each "
             "difference named here, then run the tests of every copy's callers.")
     names = [kept.qual.rpartition(".")[2], member.qual.rpartition(".")[2]]
-    return FindingDetails(surface, simplification, Benefit(member.lines, BenefitKind.COPIES, text, heat(member)), risk, names)
+    what = f"{member.qual}:block:{member.exact[:12]}" if member.kind == "block" else member.qual
+    kind = "override" if judgement.overrides else member.kind
+    return FindingDetails(surface, simplification, Benefit(member.lines, BenefitKind.COPIES, text, heat(member)), risk, names,
+                          subject=f"{member.path}::{what}", kind=kind)

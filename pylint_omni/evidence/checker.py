@@ -8,6 +8,7 @@ emitted at visit time, at the node, so `# pylint: disable=` and `-j N` just work
 
 from __future__ import annotations
 
+import datetime
 import os
 from pathlib import Path
 from typing import Any
@@ -18,7 +19,10 @@ from pylint.lint import parallel
 
 from pylint_omni.evidence.wording import searched_summary
 from pylint_omni.evidence.consumers import Status, Verdict
+from pylint_omni.evidence.baseline import BaselineError, load_baseline
 from pylint_omni.evidence.findings import FindingDetails, build_record, recording_findings, write_record
+from pylint_omni.evidence.identity import fallback_subject, finding_id
+from pylint_omni.evidence.keep import KeepList, keep_list
 from pylint_omni.evidence.provenance import copied_code, with_provenance
 from pylint_omni.index.project_index import ProjectIndex, begin_run, get_index
 from pylint_omni.options import RunOptions
@@ -38,6 +42,9 @@ class OmniChecker(BaseChecker):
     _base: OmniSettings | None = None
     _run_pid: int | None = None  # in a pylint -j worker: the process whose run has begun
     _by_root: dict[Path, OmniSettings]
+    _ordinals: dict[tuple[str, str], int]  # (relpath, id of the first such finding) -> findings so far
+    _keeps: dict[Path, KeepList]  # the keep list of each project root, read once per run
+    _relpaths: dict[str, str]  # a linted file -> its root-relative path (asked for every finding)
 
     def open(self) -> None:
         """Start a run, once per run whatever pylint calls per file.
@@ -58,6 +65,9 @@ class OmniChecker(BaseChecker):
         self._run = RunOptions.of(self.linter.config)
         self._base = self._run.base()
         self._by_root = {}
+        self._ordinals = {}
+        self._keeps = {}
+        self._relpaths = {}
 
     def settings_for(self, path: str | None) -> OmniSettings:
         """The settings of the project that holds `path` (its own pyproject.toml, then the command line)."""
@@ -122,17 +132,57 @@ class OmniChecker(BaseChecker):
         but emitted as messages only with `omni-include-rejected`. A finding silenced by
         a `# pylint: disable=` pragma is not recorded either. Checkers that give no
         `details` still get a record (evidence, owner, validation) for the report.
+        A candidate the keep list keeps, or whose id the baseline knows, is recorded as
+        kept or known and not emitted.
         """
         if verdict.status is Status.LIVE:
             return
         if verdict.status is Status.CANDIDATE:
             verdict, args = self._in_copied_code(node, verdict, args, details)
+        settings = self.settings_for(node.root().file)
+        message = self.msgs[self.linter.msgs_store.get_message_definitions(symbol)[0].msgid][0] % args
+        identity = self._identity(symbol, node, message, details, settings)
+        held = self._held(symbol, identity, settings) if verdict.status is Status.CANDIDATE else None
         if recording_findings() and self.linter.is_message_enabled(symbol, node.fromlineno):
             found = self.index_for(node.root())  # the index is only built when a report asks
             if found is not None:
                 index, relpath = found
-                message = self.msgs[self.linter.msgs_store.get_message_definitions(symbol)[0].msgid][0] % args
-                write_record(build_record(index, relpath, symbol, node.fromlineno or 0, node.col_offset or 0, verdict, message, details, searched_summary(index)))
-        if verdict.status is Status.REJECTED and not self.settings.include_rejected:
+                write_record(build_record(index, relpath, symbol, node.fromlineno or 0, node.col_offset or 0, verdict, message,
+                                          details, searched_summary(index), identity, held))
+        if held is not None or (verdict.status is Status.REJECTED and not settings.include_rejected):
             return
         self.add_message(symbol, node=node, args=args, confidence=verdict.pylint_confidence)
+
+    def _identity(self, symbol: str, node: nodes.NodeNG, message: str, details: FindingDetails | None,
+                  settings: OmniSettings) -> tuple[str, str]:
+        """(finding id, subject); the ordinal tells apart equal findings of one file."""
+        file = node.root().file or ""
+        relpath = self._relpaths.get(file)
+        if relpath is None:
+            prefix = f"{settings.root}{os.sep}"
+            relpath = file[len(prefix):] if file.startswith(prefix) else os.path.relpath(file, settings.root) if file else file
+            relpath = self._relpaths[file] = relpath.replace(os.sep, "/")
+        subject = details.subject if details is not None and details.subject else fallback_subject(
+            relpath, details.surface if details is not None else [], message)
+        kind = details.kind if details is not None else ""
+        first = finding_id(symbol, subject, kind)
+        ordinal = self._ordinals[(relpath, first)] = self._ordinals.get((relpath, first), 0) + 1
+        return finding_id(symbol, subject, kind, ordinal), subject
+
+    def _held(self, symbol: str, identity: tuple[str, str], settings: OmniSettings) -> tuple[str, str | None] | None:
+        """("kept", why) for a finding the keep list keeps, ("known", None) for one in the baseline, else None."""
+        finding, subject = identity
+        if settings.root is not None:
+            keep = self._keeps.get(settings.root)
+            if keep is None:
+                keep = self._keeps[settings.root] = keep_list(settings.root)
+            entry = keep.match(symbol, subject, finding)
+            if entry is not None and not entry.expired(datetime.date.today()):
+                return "kept", f"{entry.reason} ({entry.where})"
+        if settings.baseline is not None:
+            try:
+                if finding in load_baseline(settings.baseline):
+                    return "known", None
+            except BaselineError:
+                return None  # refused before linting started; a file removed since is no baseline
+        return None

@@ -26,6 +26,7 @@ from typing import Iterable
 from pylint.interfaces import HIGH, INFERENCE, UNDEFINED, Confidence
 
 from pylint_omni.evidence.contracts import contracts_of
+from pylint_omni.index.external import ExternalRoot, external_indexes
 from pylint_omni.index.project_index import Hit, ProjectIndex
 from pylint_omni.index.paths import Location
 from pylint_omni.index.scan.tokens import DOTTED_PATH
@@ -103,7 +104,52 @@ def consumers_of(
             if dotted_token and kind is ConsumerKind.PRODUCTION and hit.via not in ("script",):
                 kind = ConsumerKind.EXTERNAL
             found.setdefault((hit.path, hit.line), Consumer(hit.path, hit.line, hit.via, kind, token))
+        for consumer in external_root_consumers(index, token):
+            found.setdefault((consumer.path, consumer.line), consumer)
     return sorted(found.values(), key=lambda c: (c.kind.value, c.path, c.line))
+
+
+# What counts in an external root: code that names the surface. Its own definitions
+# (a store) are a name collision, its tests and docs are not the plugin running.
+EXTERNAL_ROOT_SKIPPED_VIAS = frozenset({"store", "attr-store", *DOC_VIAS})
+
+
+def _external_roots(index: ProjectIndex) -> list[tuple[ExternalRoot, ProjectIndex, frozenset[str]]]:
+    """Each external root, its index, and its Python files that name one of this project's packages.
+
+    Only those files can use this project's code: a same-named key or attribute in a
+    module that never mentions the project is a name collision, not a consumer.
+    """
+    found = index.derived.get("external_roots")
+    if found is None:
+        found = []
+        if index.settings.external_roots:
+            packages = {entry.get("module", "").partition(".")[0] for entry in index.entries.values() if entry.get("kind") == "python"}
+            packages = {p for p in packages if p and p != "__init__"}
+            for root, other in external_indexes(index.settings):
+                users = frozenset(hit.path for package in packages for hit in other.hits(package))
+                found.append((root, other, users))
+        index.derived["external_roots"] = found
+    return found
+
+
+def external_root_consumers(index: ProjectIndex, token: str) -> list[Consumer]:
+    """Mentions of `token` in the production code of the external consumer roots (`omni-external-roots`).
+
+    Each is an external consumer, named `<root label>/<path>`: an out-of-tree plugin or
+    fork uses the surface. A Python module counts only when it names one of this
+    project's top-level packages (an import, a dotted path); configuration files count. The one place that asks other indexes, so that an upstream
+    index can later answer here too.
+    """
+    found: list[Consumer] = []
+    for root, other, users in _external_roots(index):
+        for hit in other.hits(token):
+            if hit.via in EXTERNAL_ROOT_SKIPPED_VIAS or other.location(hit.path) is Location.VALIDATION:
+                continue
+            if hit.path not in users and other.entries.get(hit.path, {}).get("kind") == "python":
+                continue  # a module that never names this project: a name collision
+            found.append(Consumer(f"{root.label}/{hit.path}", hit.line, f"external root: {hit.via}", ConsumerKind.EXTERNAL, token))
+    return found
 
 
 def first_consumer(
@@ -187,6 +233,9 @@ def judge(
     external = [c for c in consumers if c.kind is ConsumerKind.EXTERNAL]
     validation = [c for c in consumers if c.kind is ConsumerKind.VALIDATION]
     if external:
+        outside = [c for c in external if c.via.startswith("external root")]
+        if outside:
+            return Verdict(Status.REJECTED, None, f"used outside this repository: {listed(outside)}", consumers)
         return Verdict(Status.REJECTED, None, f"loaded by name: {listed(external)}", consumers)
     if reject_reasons:
         return Verdict(Status.REJECTED, None, reject_reasons[0], consumers, reject_reasons)

@@ -11,7 +11,8 @@ None. When any is found, one implementation inside the repository proves nothing
 - a registry (`register*` calls or decorators, `*_REGISTRY` tables, `__init_subclass__`);
 - documentation naming it as an extension point or boundary (`design_docs`);
 - a third-party base (the abstraction belongs upstream);
-- parallel hardware folders (`platforms/<vendor>/`, vendor-named modules or classes).
+- parallel hardware folders (`platforms/<vendor>/`, vendor-named modules or classes);
+- an external consumer root (`omni-external-roots`: an out-of-tree plugin or fork) naming it.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from __future__ import annotations
 import re
 from typing import Callable, Iterable
 
+from pylint_omni.evidence.consumers import external_root_consumers
 from pylint_omni.evidence.design_docs import doc_mentions
 from pylint_omni.index.class_graph import ClassGraph
 from pylint_omni.index.project_index import Definition, ProjectIndex
@@ -196,6 +198,15 @@ def hardware_folders(index: ProjectIndex, named: list[Definition]) -> str | None
     return None
 
 
+def outside_consumer(index: ProjectIndex, base: Definition) -> str | None:
+    """An out-of-tree plugin or fork (an external consumer root) that names the abstraction."""
+    for token in (base.dotted, base.data["name"]):
+        found = external_root_consumers(index, token)
+        if found:
+            return f"an external consumer root uses it: {found[0].describe()}"
+    return None
+
+
 def open_mechanisms(index: ProjectIndex, graph: ClassGraph, base: Definition, implementation: Definition) -> list[str]:
     """Every open extension mechanism found for `base` and its single `implementation`."""
     named = [base, implementation]
@@ -208,5 +219,6 @@ def open_mechanisms(index: ProjectIndex, graph: ClassGraph, base: Definition, im
         lambda: documented_extension_point(index, base),
         lambda: upstream_base(graph, base),
         lambda: hardware_folders(index, named),
+        lambda: outside_consumer(index, base),
     )
     return [found for found in (finder() for finder in finders) if found]

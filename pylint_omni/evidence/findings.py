@@ -21,6 +21,8 @@ from typing import Any, Iterator
 from pylint_omni.evidence.benefit import Benefit, BenefitKind
 from pylint_omni.evidence.contracts import contracts_of
 from pylint_omni.evidence.consumers import ConsumerKind, Status, Verdict
+from pylint_omni.evidence.identity import fallback_subject
+from pylint_omni.evidence.owners import owners_of
 from pylint_omni.index.project_index import ProjectIndex
 
 FINDINGS_DIR_ENV = "PYLINT_OMNI_FINDINGS_DIR"
@@ -36,6 +38,10 @@ class FindingDetails:
     benefit: Benefit
     risk: str
     names: list[str] = field(default_factory=list)  # symbols whose tests validate the change
+    # The surface's qualified name (`pkg.mod.Class.field`, `pkg.mod.TABLE['key']`, or `path::what`)
+    # and which rule of the message found it: with the symbol they make the finding id (`identity`).
+    subject: str = ""
+    kind: str = ""
 
 
 @dataclass
@@ -61,6 +67,12 @@ class FindingRecord:
     owner: str | None
     owner_path: str | None
     root: str
+    id: str = ""  # evidence.identity.finding_id: stable across unrelated edits
+    subject: str = ""
+    kind: str = ""
+    owners: list[str] = field(default_factory=list)  # contract `owners`, else CODEOWNERS
+    owners_source: str = ""
+    kept_because: str | None = None  # status "kept": the keep entry's reason and where it is
 
 
 def _tests_naming(index: ProjectIndex, names: list[str]) -> list[str]:
@@ -83,13 +95,19 @@ def build_record(
     message: str,
     details: FindingDetails | None,
     searched: str,
+    identity: tuple[str, str] = ("", ""),
+    held: tuple[str, str | None] | None = None,
 ) -> FindingRecord:
     """Join a verdict with ownership and validation (the evidence pass, not the reporter).
 
     Without `details` (a checker that gives none yet) surface, simplification, benefit
     and risk stay empty: the report says so and shows the message instead.
+    `identity` is (id, subject); `held` is ("kept", reason) or ("known", None) for a
+    candidate the keep list or the baseline holds back.
     """
     details = details or FindingDetails([], "", NO_BENEFIT, "")
+    owners, owners_source = owners_of(index, relpath)
+    status = held[0] if held is not None else verdict.status.value
     owner = contracts_of(index).owner_of(relpath)
     contract = owner[0] if owner else None
     validation = list(contract.validation_paths) if contract and contract.validation_paths else _tests_naming(index, details.names)
@@ -98,7 +116,7 @@ def build_record(
         path=relpath,
         line=line,
         column=column,
-        status=verdict.status.value,
+        status=status,
         confidence=verdict.confidence if verdict.status is Status.CANDIDATE else None,
         reason=verdict.reason,
         message=message,
@@ -113,6 +131,12 @@ def build_record(
         owner=contract.describe() if contract else None,
         owner_path=contract.path if contract else None,
         root=str(index.root),
+        id=identity[0],
+        subject=identity[1] or fallback_subject(relpath, details.surface, message),
+        kind=details.kind,
+        owners=owners,
+        owners_source=owners_source,
+        kept_because=held[1] if held is not None else None,
     )
 
 

@@ -27,7 +27,9 @@ class Location(str, Enum):
 
 @lru_cache(maxsize=8192)
 def find_project_root(start: str | os.PathLike[str]) -> Path:
-    """Nearest ancestor of `start` (a file or folder) holding a root marker; else its folder.
+    """Nearest ancestor of `start` (a file or folder) holding a root marker; else the folder
+    that holds its outermost package (as pylint puts on `sys.path`), so that a folder and
+    the modules below it get the same root (`index` run there and `report` of its packages).
 
     Cached: every checker asks for every module of a run, and markers do not move mid-run.
     """
@@ -41,6 +43,8 @@ def _root_of_folder(folder: Path) -> Path:
     for candidate in (folder, *folder.parents):
         if any((candidate / marker).exists() for marker in ROOT_MARKERS):
             return candidate
+    while (folder / "__init__.py").is_file() and folder.parent != folder:
+        folder = folder.parent
     return folder
 
 

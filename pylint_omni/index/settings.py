@@ -73,6 +73,9 @@ class OmniSettings:
     include_rejected: bool = False
     copy_min_statements: int = DEFAULT_COPY_MIN_STATEMENTS
     respect_gitignore: bool = True
+    baseline: Path | None = None  # known findings by id: emitted no more (evidence.baseline)
+    external_roots: tuple[str, ...] = ()  # other checkouts (folders) or installed distributions (names)
+    report_by: str = "contract"  # how the Markdown report groups candidates: contract | owner
 
     def cache_key(self) -> tuple[Any, ...]:
         """What makes two indexes of one root differ (the options that change what is scanned)."""

@@ -59,10 +59,10 @@ class UnusedRegistryEntryChecker(OmniChecker):
                 if evidence is None or at is None:
                     continue
                 text = self._text(registry, entry, evidence, searched)
-                self.emit("unused-registry-entry", at, evidence.verdict, (text,), self._details(relpath, registry, entry, evidence))
+                self.emit("unused-registry-entry", at, evidence.verdict, (text,), self._details(relpath, registry, entry, evidence, index.entries[relpath].get("module", "")))
 
     @staticmethod
-    def _details(relpath: str, registry: dict, entry: dict, evidence: EntryEvidence) -> FindingDetails:
+    def _details(relpath: str, registry: dict, entry: dict, evidence: EntryEvidence, module: str) -> FindingDetails:
         key, target = entry["key"], evidence.target
         surface = [f"{relpath}:{entry['line']} {registry['name']}[{key!r}] ({registry['form']})"]
         simplification = f"Remove the entry {key!r} from {registry['name']}"
@@ -80,7 +80,8 @@ class UnusedRegistryEntryChecker(OmniChecker):
             f"A configuration, checkpoint or plugin outside this repository that names {key!r} would stop "
             "resolving; run the tests that exercise the registry."
         )
-        return FindingDetails(surface, simplification + ".", Benefit(lines, BenefitKind.API, benefit), risk, names)
+        return FindingDetails(surface, simplification + ".", Benefit(lines, BenefitKind.API, benefit), risk, names,
+                              subject=f"{module or relpath}.{registry['name']}[{key!r}]", kind="entry")
 
     @staticmethod
     def _text(registry: dict, entry: dict, evidence: EntryEvidence, searched: str) -> str:

@@ -23,9 +23,11 @@ from pylint_omni.evidence.wording import searched_summary
 from pylint_omni.evidence.contracts import contracts_of
 from pylint_omni.evidence.consumers import ConsumerKind
 from pylint_omni.evidence.findings import read_records
+from pylint_omni.evidence.identity import fallback_subject, finding_id
 from pylint_omni.index.project_index import get_index
 from pylint_omni.options import RunOptions
 from pylint_omni.index.paths import find_project_root
+from pylint_omni.reporters.adoption import Adoption, adoption_facts, linted_relpaths, split_held
 from pylint_omni.reporters.header import audit_base, tool_versions
 from pylint_omni.index.scan.data_scan import InputProblem
 
@@ -60,6 +62,12 @@ class Finding:
     owner: str | None
     owner_path: str | None
     group: str
+    id: str = ""  # evidence.identity: stable across unrelated edits
+    subject: str = ""
+    kind: str = ""  # which rule of the message found it (part of the id)
+    owners: list[str] = field(default_factory=list)
+    owners_source: str = ""
+    kept_because: str | None = None
 
     @property
     def has_details(self) -> bool:
@@ -81,6 +89,8 @@ class Finding:
             "simplification": self.simplification, "benefit": self.benefit, "risk": self.risk,
             "validation": self.validation, "owner": self.owner, "owner_path": self.owner_path, "group": self.group,
             "saved_by": self.saved_by if self.status == "rejected" else [], "details": self.has_details,
+            "id": self.id, "subject": self.subject, "kind": self.kind, "owners": self.owners, "owners_source": self.owners_source,
+            "kept_because": self.kept_because,
         }
 
 
@@ -98,6 +108,7 @@ class Audit:
     rejected: list[Finding]
     other_messages: int = 0
     rules: dict[str, dict[str, str]] = field(default_factory=dict)  # symbol -> msgid, description
+    adoption: Adoption = field(default_factory=Adoption)  # baseline, keep list, grouping (reporters.adoption)
 
     def groups(self) -> list[tuple[str, list[Finding]]]:
         """Candidates by owning contract (else package), groups with the most high ones first."""
@@ -135,16 +146,20 @@ def _from_record(record: dict[str, Any], msgid: str, message: str | None = None)
         benefit=(record.get("benefit") or {}).get("text") if details else None, risk=record.get("risk") if details else None,
         validation=list(record.get("validation") or []), owner=record.get("owner"), owner_path=record.get("owner_path"),
         group=record.get("owner") or package_group(record["path"]),
+        id=record.get("id", ""), subject=record.get("subject", ""), kind=record.get("kind", ""), owners=list(record.get("owners") or []),
+        owners_source=record.get("owners_source", ""), kept_because=record.get("kept_because"),
     )
 
 
 def _from_message(msg: Message, relpath: str) -> Finding:
     confidence = CONFIDENCE_OF_PYLINT.get(msg.confidence.name)
+    subject = fallback_subject(relpath, [], msg.msg)
     return Finding(
         symbol=msg.symbol, msgid=msg.msg_id, path=relpath, line=msg.line, column=msg.column,
         status="candidate" if confidence else "rejected", confidence=confidence, message=msg.msg,
         reason="" if confidence else msg.msg, surface=[], evidence=None, unknowns=[], simplification=None,
         benefit=None, risk=None, validation=[], owner=None, owner_path=None, group=package_group(relpath),
+        id=finding_id(msg.symbol, subject, ""), subject=subject,
     )
 
 
@@ -235,15 +250,20 @@ def build_audit(linter: PyLinter, messages: list[Message], linted_files: list[st
         if definition.msgid[1:3] == OMNI_MSGID_PREFIX and definition.msgid[0] == "R"
     }
     omni = [m for m in messages if m.msg_id[1:3] == OMNI_MSGID_PREFIX and not m.msg_id.startswith("I")]
+    records, kept, known = split_held(records)
     candidates, rejected = join_findings(omni, records, root, {symbol: rule["msgid"] for symbol, rule in rules.items()})
     scanned, contracts, not_run = _project_facts(root, linter) if linted_files or records else ({}, {}, [])
     scanned["modules_linted"] = len(linted_files)
-    not_run.extend(
-        {"what": _relpath(m.abspath, root), "reason": f"pylint could not check it ({m.symbol}): {m.msg}"}
-        for m in messages if m.symbol in UNCHECKED_SYMBOLS
-    )
+    listed = {item["what"] for item in not_run}
+    for m in messages:  # a file the index could not read either is listed once, with the index's reason
+        what = _relpath(m.abspath, root)
+        if m.symbol in UNCHECKED_SYMBOLS and what not in listed:
+            listed.add(what)
+            not_run.append({"what": what, "reason": f"pylint could not check it ({m.symbol}): {m.msg}"})
+    adoption = adoption_facts(RunOptions.of(linter.config).for_root(root), kept, known,
+                              {f.id for f in [*candidates, *rejected]}, linted_relpaths(linted_files, root))
     return Audit(
         root=str(root), tool=tool_versions(), audit_base=audit_base(root), scanned=scanned, contracts=contracts,
         not_run=not_run, candidates=candidates, rejected=rejected,
-        other_messages=sum(1 for m in messages if m.msg_id[1:3] != OMNI_MSGID_PREFIX), rules=rules,
+        other_messages=sum(1 for m in messages if m.msg_id[1:3] != OMNI_MSGID_PREFIX), rules=rules, adoption=adoption,
     )

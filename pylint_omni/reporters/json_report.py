@@ -31,6 +31,7 @@ def audit_json(audit: Audit) -> dict[str, Any]:
         },
         "candidates": [f.as_json() for f in audit.candidates],
         "rejected": [f.as_json() for f in audit.rejected],
+        "adoption": audit.adoption.as_json(),
     }
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from pylint_omni.reporters import adoption
 from pylint_omni.reporters.audit import Audit, Finding
 from pylint_omni.reporters.reporter import AuditReporter
 
@@ -142,6 +143,7 @@ def summary(audit: Audit) -> list[str]:
 
 def candidate(number: int, finding: Finding, shared_validation: bool) -> list[str]:
     lines = ["", f"#### C{number}. `{finding.symbol}` at `{finding.path}:{finding.line}` ({finding.confidence})", ""]
+    lines.append(adoption.identity_line(finding.id, finding.subject, finding.owners, finding.owners_source))
     if finding.has_details:
         lines.append(f"- **Surface**: {listed(finding.surface, 6)}")
     else:
@@ -220,8 +222,27 @@ def idea_of(finding: Finding) -> str:
     return what if len(what) <= MAX_IDEA_CHARS else what[: MAX_IDEA_CHARS - 1].rstrip() + "…"
 
 
+def candidates_by_owner(audit: Audit) -> list[str]:
+    """`--omni-report-by=owner`: the candidates grouped by the owners each names, most candidates first."""
+    if not audit.candidates:
+        return ["", "## Candidates by owner", "", "None."]
+    grouped: dict[str, list[Finding]] = {}
+    for finding in audit.candidates:
+        grouped.setdefault(adoption.owner_key(finding.owners), []).append(finding)
+    lines = ["", "## Candidates by owner"]
+    number = 0
+    for owner, findings in sorted(grouped.items(), key=lambda item: (item[0] == adoption.NO_OWNER, -len(item[1]), item[0])):
+        lines += ["", f"### {owner} ({plural(len(findings), 'candidate')})"]
+        for finding in findings:
+            number += 1
+            lines += candidate(number, finding, False)
+    return lines
+
+
 def render_markdown(audit: Audit) -> str:
-    return "\n".join([*header(audit), *summary(audit), *candidates(audit), *rejected(audit)]) + "\n"
+    listing = candidates_by_owner(audit) if audit.adoption.report_by == "owner" else candidates(audit)
+    return "\n".join([*header(audit), *adoption.header_lines(audit.adoption), *summary(audit), *listing,
+                      *rejected(audit), *adoption.sections(audit.adoption)]) + "\n"
 
 
 class MarkdownReporter(AuditReporter):

@@ -6,7 +6,11 @@ One rule per pylint-omni refactoring message, its help taken from the catalogue 
 medium: note); rejected ideas are `pass` results (level none) so that a viewer can
 show why they were dropped. Locations are relative to the project root
 (`uriBaseId` PROJECTROOT); confidence, status, owner and validation are properties.
-Checks that could not run become tool execution notifications.
+Each result carries the stable finding id as `partialFingerprints`
+(`pylintOmniFindingId/v1`), so code-scanning services track it across commits.
+Findings the keep list keeps are results with an external suppression (the reason);
+with a baseline, the candidates shown are `baselineState: new`. Checks that could
+not run become tool execution notifications.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 CATALOGUE = Path(pylint_omni.__file__).resolve().parent.parent / "checkers"
 ROOT_BASE_ID = "PROJECTROOT"
 LEVEL_OF_CONFIDENCE = {"high": "warning", "medium": "note"}
+FINGERPRINT_KEY = "pylintOmniFindingId/v1"
 
 
 def rule_help(symbol: str, description: str) -> dict[str, str]:
@@ -47,10 +52,10 @@ def rule(symbol: str, msgid: str, description: str) -> dict[str, Any]:
     }
 
 
-def result(finding: Finding, rule_index: int | None) -> dict[str, Any]:
+def result(finding: Finding, rule_index: int | None, baseline: bool = False) -> dict[str, Any]:
     candidate = finding.status == "candidate"
     properties: dict[str, Any] = {"status": finding.status, "confidence": finding.confidence, "owner": finding.owner,
-                                  "validation": finding.validation}
+                                  "validation": finding.validation, "subject": finding.subject, "owners": finding.owners}
     if not candidate:
         properties["reason"] = finding.reason
         properties["savedBy"] = finding.saved_by
@@ -64,7 +69,26 @@ def result(finding: Finding, rule_index: int | None) -> dict[str, Any]:
             "artifactLocation": {"uri": finding.path, "uriBaseId": ROOT_BASE_ID},
             "region": region,
         }}],
+        "partialFingerprints": {FINGERPRINT_KEY: finding.id},
         "properties": properties,
+    }
+    if baseline and candidate:
+        entry["baselineState"] = "new"
+    if rule_index is not None:
+        entry["ruleIndex"] = rule_index
+    return entry
+
+
+def kept_result(kept: dict[str, Any], rule_index: int | None) -> dict[str, Any]:
+    """A finding the keep list keeps: still a result, suppressed outside the code with the reason."""
+    entry: dict[str, Any] = {
+        "ruleId": kept["symbol"], "kind": "fail", "level": LEVEL_OF_CONFIDENCE.get(kept.get("confidence") or "", "note"),
+        "message": {"text": f"Kept on purpose: {kept['subject']}"},
+        "locations": [{"physicalLocation": {"artifactLocation": {"uri": kept["path"], "uriBaseId": ROOT_BASE_ID},
+                                            "region": {"startLine": max(kept["line"], 1)}}}],
+        "partialFingerprints": {FINGERPRINT_KEY: kept["id"]},
+        "suppressions": [{"kind": "external", "status": "accepted", "justification": kept["kept_because"] or ""}],
+        "properties": {"status": "kept", "subject": kept["subject"]},
     }
     if rule_index is not None:
         entry["ruleIndex"] = rule_index
@@ -83,7 +107,8 @@ def audit_sarif(audit: Audit) -> dict[str, Any]:
                             "properties": {"pylint": audit.tool["pylint"], "astroid": audit.tool["astroid"]}}},
         "originalUriBaseIds": {ROOT_BASE_ID: {"uri": Path(audit.root).as_uri().rstrip("/") + "/"}},
         "invocations": [{"executionSuccessful": True, "toolExecutionNotifications": notifications}],
-        "results": [result(f, index_of.get(f.symbol)) for f in [*audit.candidates, *audit.rejected]],
+        "results": [result(f, index_of.get(f.symbol), audit.adoption.baseline is not None) for f in [*audit.candidates, *audit.rejected]]
+        + [kept_result(k, index_of.get(k["symbol"])) for k in audit.adoption.kept],
         "properties": {"auditBase": audit.audit_base, "scanned": audit.scanned},
     }
     return {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [run]}

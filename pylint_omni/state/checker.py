@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 import tokenize
+from dataclasses import replace
 
 from astroid import nodes
 from pylint.checkers import BaseTokenChecker
@@ -180,8 +181,9 @@ class DuplicatedStateChecker(OmniChecker, BaseTokenChecker):
                 reasons.append(f"{claims[0].describe(name)}: a property or a deleted copy would break it")
         return reasons[:1]
 
-    def _emit(self, node: nodes.NodeNG, verdict: Verdict, text: str, details: FindingDetails) -> None:
-        self.emit(SYMBOL, node, verdict, (text,), details)
+    def _emit(self, node: nodes.NodeNG, verdict: Verdict, text: str, details: FindingDetails, subject: str, kind: str) -> None:
+        """`subject` and `kind` make the finding id: the owner's qualified name and which shape was found."""
+        self.emit(SYMBOL, node, verdict, (text,), replace(details, subject=subject, kind=kind))
 
     def _class_sites(self, *names: str) -> list[str]:
         """`path:line class Name` of each project class with that name, when the index has exactly one."""
@@ -226,7 +228,7 @@ class DuplicatedStateChecker(OmniChecker, BaseTokenChecker):
             klass.name, source_name or mirror.source.as_string(), mirror, keeps_source, verdict,
             searched_summary(self._index),
         ), mirror_details(self._relpath, klass.name, source_name or mirror.source.as_string(), mirror,
-                          self._class_sites(source_name)))
+                          self._class_sites(source_name)), f"{klass.qname()} <- {mirror.source.as_string()}", "mirror")
 
     def _report_keyword_mirror(self, mirror: Mirror) -> None:
         assert self._index is not None and self._lookup is not None and mirror.call is not None
@@ -253,7 +255,8 @@ class DuplicatedStateChecker(OmniChecker, BaseTokenChecker):
             target.name, source_name or mirror.source.as_string(), mirror, False, verdict,
             searched_summary(self._index),
         ), mirror_details(self._relpath, target.name, source_name or mirror.source.as_string(), mirror,
-                          self._class_sites(target.name, source_name)))
+                          self._class_sites(target.name, source_name)),
+            f"{mirror.call.frame().qname()}: {target.name} <- {mirror.source.as_string()}", "keyword-mirror")
 
     def _report_derived(self, derived: Derived, owner: OwnerFacts, state: ClassState) -> None:
         assert self._index is not None and self._lookup is not None
@@ -282,7 +285,7 @@ class DuplicatedStateChecker(OmniChecker, BaseTokenChecker):
         verdict = self._verdict(rejects, mediums, "re-derived by hand at every site")
         self._emit(state.first_write(derived.name).node, verdict, derived_text(
             klass.name, derived, changed, verdict, searched_summary(self._index),
-        ), derived_details(self._relpath, klass.name, derived))
+        ), derived_details(self._relpath, klass.name, derived), f"{klass.qname()}.{derived.name}", "derived")
 
     def _report_maps(self, group: list[str], owner: OwnerFacts, state: ClassState) -> None:
         assert self._index is not None
@@ -307,7 +310,8 @@ class DuplicatedStateChecker(OmniChecker, BaseTokenChecker):
         verdict = self._verdict(rejects, mediums, "same keys, same methods, same removals")
         self._emit(state.first_write(group[0]).node, verdict, maps_text(
             klass.name, group, methods, verdict, searched_summary(self._index),
-        ), maps_details(self._relpath, klass.name, group, [state.first_write(n).node.lineno for n in group], methods))
+        ), maps_details(self._relpath, klass.name, group, [state.first_write(n).node.lineno for n in group], methods),
+            f"{klass.qname()}.{'+'.join(group)}", "parallel-maps")
 
     def _report_provisional(self, name: str, owner: OwnerFacts, state: ClassState) -> bool:
         assert self._index is not None
@@ -327,7 +331,8 @@ class DuplicatedStateChecker(OmniChecker, BaseTokenChecker):
         verdict = self._verdict(rejects, [], "every production construction overwrites it")
         self._emit(write.node, verdict, provisional_text(
             state.node.name, name, write.value.name, overwrites, verdict, searched_summary(self._index),
-        ), provisional_details(self._relpath, write.node.lineno, state.node.name, name, write.value.name, overwrites))
+        ), provisional_details(self._relpath, write.node.lineno, state.node.name, name, write.value.name, overwrites),
+            f"{state.node.qname()}.{name}", "provisional")
         return True
 
     def _report_never_read(self, name: str, owner: OwnerFacts, state: ClassState) -> None:
@@ -358,7 +363,7 @@ class DuplicatedStateChecker(OmniChecker, BaseTokenChecker):
             return
         self._emit(state.first_write(name).node, verdict, never_read_text(
             klass.name, name, writes, verdict, searched_summary(self._index),
-        ), never_read_details(self._relpath, klass.name, name, writes))
+        ), never_read_details(self._relpath, klass.name, name, writes), f"{klass.qname()}.{name}", "never-read")
 
     @staticmethod
     def _value_doubts(writes: list[FieldWrite], owner: OwnerFacts, rejects: list[str]) -> list[str]:

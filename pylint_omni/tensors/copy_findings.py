@@ -148,9 +148,11 @@ def finding_details(relpath: str, finding: CopyFinding) -> FindingDetails:
     surface = f"{relpath}:{finding.node.fromlineno} " + (f"{where}: " if where else "") + finding.surface.strip("`")
     saved = finding.saved + (f" per call of {where}" if where else "")
     benefit = Benefit(1, BenefitKind.TRANSFERS, saved, micro="no copy" in finding.cost)
+    scope = function.qname() if function is not None else finding.node.root().name
     return FindingDetails(
         [surface], sentence(finding.fix), benefit, sentence(finding.risk),
         [function.name] if function is not None else [],
+        subject=f"{scope}: {finding.surface.strip('`')}", kind="local-copy",
     )
 
 

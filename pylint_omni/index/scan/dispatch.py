@@ -1,4 +1,10 @@
-"""One entry point for every scanner: facts of a file's text, by kind."""
+"""One entry point for every scanner: facts of a file's text, by kind.
+
+pylint-omni's own outputs saved inside a project (a baseline, a JSON audit or diff,
+a Markdown audit report) name every finding's surface: read as inputs they would
+become consumers of the very findings they list, so they are recognised by their
+first line and contribute no mention.
+"""
 
 from __future__ import annotations
 
@@ -8,8 +14,13 @@ from pylint_omni.index.scan.data_scan import InputProblem, scan_json, scan_text,
 from pylint_omni.index.scan.python_scan import scan_python
 
 
+OWN_OUTPUT_MARKS = ('{"format": "pylint-omni-', '{\n  "format": "pylint-omni-', "# pylint-omni audit report")
+
+
 def scan_file(kind: str, text: str, relpath: str, module: str) -> dict[str, Any]:
     """Facts of one file's text, by kind (raises InputProblem for unreadable content)."""
+    if kind != "python" and text.lstrip("\ufeff").startswith(OWN_OUTPUT_MARKS):
+        return {"kind": kind if kind in ("json", "doc") else "doc", "refs": {}}
     if kind == "python":
         facts = scan_python(text, module, relpath.endswith("__init__.py"), relpath)
         if facts.get("error"):

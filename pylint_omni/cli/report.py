@@ -1,0 +1,88 @@
+"""`python -m pylint_omni report [PATHS] [-o FILE] [--json FILE] [--sarif FILE]`.
+
+Sugar for `pylint --load-plugins=pylint_omni --disable=all --enable=pylint-omni
+--output-format=omni-report[:FILE],...` in a subprocess (so astroid's caches and
+pylint's state stay per run). PATHS default to the top-level packages of the
+current folder; other pylint options pass through (`-j`, `--confidence`,
+`--omni-root`, any `--name=value`). Exit 0 when every asked-for report was written,
+whatever the findings; 2 when a PATH does not exist; 1 when nothing was linted (no
+Python module in PATHS); pylint's status when it could not run or crashed.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Sequence
+
+from pylint_omni.cli.precommit import BROKEN_MARKERS, FATAL, PYLINT_ARGS, USAGE_ERROR, project_packages
+
+
+def output_formats(markdown: str | None, json_path: str | None, sarif_path: str | None) -> str:
+    """pylint's `--output-format` value; the Markdown report goes to stdout without `-o`."""
+    formats = [f"omni-report:{markdown}" if markdown else "omni-report"]
+    formats += [f"omni-json:{json_path}"] if json_path else []
+    formats += [f"omni-sarif:{sarif_path}"] if sarif_path else []
+    return ",".join(formats)
+
+
+def _written(path: str, since: float) -> bool:
+    try:
+        stat = Path(path).stat()
+    except OSError:
+        return False
+    return stat.st_size > 0 and stat.st_mtime >= since - 1
+
+
+def missing_targets(targets: Sequence[str]) -> list[str]:
+    """Targets that name no file or folder here (a dotted module name counts when its path exists)."""
+    def exists(target: str) -> bool:
+        path = Path(target)
+        dotted = Path(target.replace(".", "/"))
+        return path.exists() or dotted.is_dir() or dotted.with_suffix(".py").is_file()
+    return [t for t in targets if not exists(t)]
+
+
+def _modules_linted(json_path: str) -> int | None:
+    try:
+        return int(json.loads(Path(json_path).read_text(encoding="utf-8"))["scanned"]["modules_linted"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def run(paths: Sequence[str], markdown: str | None, json_path: str | None, sarif_path: str | None,
+        pylint_args: Sequence[str] = ()) -> int:
+    """Run pylint for the reports; `pylint_args` pass through (`--jobs=2`, `--confidence=HIGH`, `--omni-root=...`)."""
+    targets = list(paths) or project_packages(Path.cwd())
+    if not targets:
+        print("pylint-omni report: no package here; pass the PATHS to audit", file=sys.stderr)
+        return 2
+    missing = missing_targets(targets)
+    if missing:
+        print(f"pylint-omni report: no such file or folder: {', '.join(missing)}", file=sys.stderr)
+        return 2
+    with tempfile.TemporaryDirectory(prefix="pylint-omni-report-") as folder:
+        counted = json_path or str(Path(folder) / "audit.json")  # to tell whether anything was linted
+        command = [sys.executable, "-m", "pylint", *PYLINT_ARGS, *pylint_args,
+                   f"--output-format={output_formats(markdown, counted, sarif_path)}", *targets]
+        started = time.time()
+        proc = subprocess.run(command, stderr=subprocess.PIPE, text=True, check=False)
+        sys.stderr.write(proc.stderr)
+        linted = _modules_linted(counted)
+    files = [p for p in (markdown, json_path, sarif_path) if p]
+    broken = proc.returncode & (FATAL | USAGE_ERROR) or any(marker in proc.stderr for marker in BROKEN_MARKERS)
+    missing = [p for p in files if not _written(p, started)]
+    if broken or missing:
+        print(f"pylint-omni report: pylint failed (exit {proc.returncode})"
+              + (f"; not written: {', '.join(missing)}" if missing else ""), file=sys.stderr)
+        return proc.returncode or 1
+    if not linted:
+        print(f"pylint-omni report: nothing was linted in {', '.join(targets)} (no Python module there)", file=sys.stderr)
+        return 1
+    if files:
+        print(f"pylint-omni report: wrote {', '.join(files)}", file=sys.stderr)
+    return 0
