@@ -89,7 +89,9 @@ class DuplicatedImplementationChecker(OmniChecker):
             target = locate(node, member)
             if target is None:
                 continue
-            self.emit(SYMBOL, target, judgement.verdicts[member], (message(judgement, member),), details(judgement, member))
+            module = index.entries.get(relpath, {}).get("module") or node.name
+            self.emit(SYMBOL, target, judgement.verdicts[member], (message(judgement, member),),
+                      details(judgement, member, module))
 
 
 def register(linter: PyLinter) -> None:

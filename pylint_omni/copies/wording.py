@@ -105,7 +105,8 @@ def message(judgement: Judgement, member: Member) -> str:
     return short_message(what, _fix(judgement, member, identical), _evidence(judgement, member))
 
 
-def details(judgement: Judgement, member: Member) -> FindingDetails:
+def details(judgement: Judgement, member: Member, module: str) -> FindingDetails:
+    """The report's details; `module` (the copy's dotted module) names the copy for its finding id."""
     group = judgement.group
     kept = judgement.kept
     surface = [f"{kept.label} (kept)", *[m.label for m in group.members[1:]]]
@@ -124,7 +125,10 @@ def details(judgement: Judgement, member: Member) -> FindingDetails:
     risk = ("A difference between the copies may be deliberate (a model, a backend, a lifecycle): check each "
             "difference named here, then run the tests of every copy's callers.")
     names = [kept.qual.rpartition(".")[2], member.qual.rpartition(".")[2]]
-    what = f"{member.qual}:block:{member.exact[:12]}" if member.kind == "block" else member.qual
+    if member.kind == "module":
+        subject = module
+    else:
+        subject = f"{module}.{member.qual}" + (f":block:{member.exact[:12]}" if member.kind == "block" else "")
     kind = "override" if judgement.overrides else member.kind
     return FindingDetails(surface, simplification, Benefit(member.lines, BenefitKind.COPIES, text, heat(member)), risk, names,
-                          subject=f"{member.path}::{what}", kind=kind)
+                          subject=subject, kind=kind)
