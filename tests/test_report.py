@@ -27,9 +27,11 @@ FINDING_KEYS = {
     "symbol", "msgid", "path", "line", "column", "status", "confidence", "message", "reason", "surface", "evidence",
     "unknowns", "simplification", "benefit", "risk", "validation", "owner", "owner_path", "group", "saved_by", "details",
     "id", "subject", "kind", "owners", "owners_source", "kept_because",
+    "proof", "benefit_lines", "benefit_kind", "heat", "heat_reason", "micro", "score",
 }
-TOP_KEYS = {"format", "tool", "root", "audit_base", "scanned", "contracts", "not_run", "summary", "candidates", "rejected",
-            "adoption"}
+TOP_KEYS = {"format", "tool", "root", "audit_base", "scanned", "contracts", "not_run", "summary", "top_candidates",
+            "ranking", "candidates", "rejected", "adoption"}
+ENTRY_KEYS = {"number", "score", "confidence", "heat", "compact", "title", "findings"}
 
 
 def run(command: list[str], cwd: Path, tmp: Path) -> subprocess.CompletedProcess[str]:
@@ -80,7 +82,7 @@ def test_markdown_has_header_summary_candidates_and_rejected_ideas(reports: dict
     order = ["# pylint-omni audit report", "- **Project root**: ", "- **Audit base**: ", "- **Tools**: pylint-omni",
              "- **Scanned**: ", "- **Design contracts**: 4 active", "- **Checks that could not run**",
              "## Summary", "| message | high | medium | rejected |", "| owner | high | medium |",
-             "## Candidates", "## Rejected ideas"]
+             "## Top candidates", "## Candidates", "## Rejected ideas"]
     positions = [md.index(text) for text in order]
     assert positions == sorted(positions)
     assert "docs/design/archive" not in section(md, "- **Design contracts**")  # archived pages are not contracts
@@ -93,6 +95,62 @@ def test_markdown_has_header_summary_candidates_and_rejected_ideas(reports: dict
     for part in ("**Surface**", "**Evidence**", "**Simplification**", "**Benefit**", "**Risk and validation**", "**Confidence**"):
         assert part in registry
     assert "Validation for every finding below: `tests/test_pipelines.py` (the contract's validation paths)." in registry
+
+
+def test_top_candidates_are_ranked_by_benefit_high_first(reports: dict[str, Any]) -> None:
+    """At most five; high before medium; by score; the hot round trip of a decode step outranks the same
+    kind of waste in `__init__` and every no-op."""
+    data = reports["json"]
+    top = data["top_candidates"]
+    assert 1 <= len(top) <= 5 and all(set(entry) == ENTRY_KEYS for entry in top)
+    assert [e["confidence"] for e in top] == sorted((e["confidence"] for e in top), key=["high", "medium"].index)
+    assert [e["score"] for e in top] == sorted((e["score"] for e in top), reverse=True)
+    assert top[0]["findings"] == [{"symbol": "redundant-tensor-materialization",
+                                   "path": "tinyomni/model_executor/decode_step.py", "line": 17}]
+    assert top[0]["heat"] == "hot"
+    cold = candidate(data, "tinyomni/model_executor/decode_step.py", 11)
+    assert cold["heat"] == "cold" and cold["heat_reason"] == "in DecodeStep.__init__()"
+    through = candidate(data, "tinyomni/model_executor/decode_step.py", 22)  # a helper forward() calls
+    assert through["heat"] == "hot" and through["heat_reason"].startswith("called from DecodeStep.forward()")
+    assert cold["score"] < top[-1]["score"]
+    table = section(reports["md"], "## Top candidates")
+    assert table.index("| C") < table.index("decode_step.py:17") and "hot (in DecodeStep.forward())" in table
+    numbers = [e["number"] for e in top]
+    for number in numbers:  # every top row points at a full entry
+        assert f"#### {number}. " in reports["md"]
+
+
+def test_micro_findings_are_bundled_and_small_mediums_are_compact(reports: dict[str, Any]) -> None:
+    data = reports["json"]
+    bundles = [e for e in data["ranking"] if e["title"]]
+    no_ops = next(e for e in bundles if "no-op `.to()` calls" in e["title"])
+    # three sibling lines are one finding (×3), plus the single one at line 40
+    assert no_ops["title"] == "4 no-op `.to()` calls of `OutputProcessor` in `tinyomni/worker/output_processor.py`: lines 33 (×3), 40"
+    assert {f["line"] for f in no_ops["findings"]} == {33, 40}
+    assert f"#### {no_ops['number']}. {no_ops['title']} (high)" in reports["md"]
+    compact = [e for e in data["ranking"] if e["compact"]]
+    assert compact and all(e["confidence"] == "medium" for e in compact)
+    assert "Smaller medium candidates (score below 8" in reports["md"]
+    for entry in compact:
+        assert f"| {entry['number']} | " in reports["md"] and f"#### {entry['number']}. " not in reports["md"]
+
+
+def test_benefit_heat_and_proof_reach_json_and_sarif(reports: dict[str, Any]) -> None:
+    round_trip = candidate(reports["json"], "tinyomni/model_executor/decode_step.py", 17)
+    assert (round_trip["benefit_kind"], round_trip["heat"], round_trip["micro"]) == ("transfers", "hot", False)
+    assert "feeds `torch.tensor`" in round_trip["proof"] and "cost:" in round_trip["proof"]
+    unread = candidate(reports["json"], "tinyomni/engine/state_request.py", 36)
+    assert unread["benefit_kind"] == "state" and "written at run time in poll" in unread["benefit"]
+    results = reports["sarif"]["runs"][0]["results"]
+    sarif = next(r for r in results if r["locations"][0]["physicalLocation"]["region"]["startLine"] == 17
+                 and r["ruleId"] == "redundant-tensor-materialization")
+    assert {"benefit", "benefitLines", "benefitKind", "heat", "heatReason", "micro", "score", "proof"} <= set(sarif["properties"])
+    assert sarif["properties"]["heat"] == "hot"
+
+
+def test_messages_are_short(reports: dict[str, Any]) -> None:
+    lengths = sorted(len(c["message"]) for c in reports["json"]["candidates"])
+    assert lengths[len(lengths) // 2] <= 250 and lengths[-1] <= 300, lengths
 
 
 def test_summary_counts_per_message_and_owner(reports: dict[str, Any]) -> None:
@@ -132,7 +190,7 @@ def test_rejected_ideas_name_the_reason_and_the_consumer(reports: dict[str, Any]
     assert "entry-point:tinyomni.plugins" in mooncake["reason"]
     assert mooncake["saved_by"][0] == "pyproject.toml:19 (entry-point:tinyomni.plugins)"
     assert "docs/connectors.md:7" in rejected[("tinyomni/connectors/factory.py", 25)]["reason"]
-    assert "comment" in rejected[("tinyomni/worker/output_processor.py", 85)]["reason"]
+    assert "comment" in rejected[("tinyomni/worker/output_processor.py", 96)]["reason"]
     rejected_md = reports["md"][reports["md"].index("## Rejected ideas"):]
     assert "| `tinyomni/connectors/factory.py:22` | `ConnectorFactory['MooncakeConnector'] (register-call)` | loaded by name: " in rejected_md
     # Rejected ideas are never candidates.

@@ -179,6 +179,12 @@ FILES = {
             if model_type == "greedy":
                 return Greedy()
             raise NotImplementedError(model_type)
+
+        def validated(output) -> Greedy:
+            data = output.data
+            if data.ndim != 1:
+                raise ValueError("a 1-D vector")
+            return Greedy()
     """,
 }
 
@@ -211,7 +217,7 @@ def with_rejected(project: Path) -> dict[tuple[str, int], Finding]:
 def test_chain_is_counted_transitively_and_reported_once(with_rejected: dict[tuple[str, int], Finding]) -> None:
     top = with_rejected[("proj/chain.py", 3)]
     assert top.confidence == "HIGH"
-    assert "one implementation, Leaf at proj/leaf.py:3 (through _Middle)" in top.message
+    assert "one implementation, Leaf (proj/leaf.py:3) (through _Middle)" in top.message
     assert ("proj/chain.py", 7) not in with_rejected  # the middle link is covered by the top
 
 
@@ -233,7 +239,7 @@ def test_rejected_with_the_mechanism_named(
 ) -> None:
     finding = with_rejected[where]
     assert finding.confidence == "UNDEFINED"
-    assert f"Rejected: {reason}" in finding.message
+    assert f"rejected: {reason}" in finding.message
 
 
 def test_archived_pages_and_plain_doc_mentions_do_not_reject(with_rejected: dict[tuple[str, int], Finding]) -> None:
@@ -244,12 +250,13 @@ def test_archived_pages_and_plain_doc_mentions_do_not_reject(with_rejected: dict
 def test_single_branch_factories(with_rejected: dict[tuple[str, int], Finding]) -> None:
     guard = with_rejected[("proj/factory.py", 7)]
     assert guard.confidence == "INFERENCE"
-    assert "Factory one_choice() chooses among implementations but has one choice, 'greedy' -> Greedy" in guard.message
+    assert "Factory one_choice() has one choice, 'greedy' -> Greedy" in guard.message
     assert with_rejected[("proj/factory.py", 12)].confidence == "INFERENCE"
     assert ("proj/factory.py", 15) not in with_rejected
     checkpoint = with_rejected[("proj/factory.py", 22)]
     assert checkpoint.confidence == "INFERENCE"
     assert "the kind is read from outside data" in checkpoint.message
+    assert ("proj/factory.py", 27) not in with_rejected  # `data.ndim != 1` validates; it chooses no kind
 
 
 def test_confidence_high_shows_only_high_candidates(project: Path) -> None:

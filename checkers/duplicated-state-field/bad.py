@@ -30,16 +30,22 @@ class StageState:
 
 class Scheduler:
     def __init__(self) -> None:
-        self.states: dict[str, StageState] = {}  # [duplicated-state-field]
-        self.deadlines: dict[str, float] = {}
+        self.states: dict[str, StageState] = {}
+        self.running: set[str] = set()  # [duplicated-state-field]
+        self.prompts: dict[str, str] = {}  # [duplicated-state-field]
 
-    def add(self, state: StageState, deadline: float) -> None:
+    def add(self, state: StageState) -> None:
         self.states[state.request_id] = state
-        self.deadlines[state.request_id] = deadline
+        self.running.add(state.request_id)
+        self.prompts[state.request_id] = state.prompt
 
-    def finish(self, request_id: str) -> float:
+    def finish(self, request_id: str) -> None:
         del self.states[request_id]
-        return self.deadlines.pop(request_id)
+        self.running.discard(request_id)
+        del self.prompts[request_id]
+
+    def is_running(self, request_id: str) -> bool:
+        return request_id in self.running and self.prompts[request_id] != ""
 
 
 class Topology:

@@ -300,3 +300,19 @@ class EvictionHelper:
         self.allocator.free(block)
         self.state_store.drop(key)
         return self.prefix_trie.match(tokens)
+
+
+class TransferTable:
+    """Same keys and lifecycle, two facts: where a payload went, and the event that says it arrived."""
+
+    def __init__(self) -> None:
+        self.addresses: dict[str, str] = {}
+        self.arrived: dict[str, threading.Event] = {}
+
+    def start(self, request_id: str, address: str) -> None:
+        self.addresses[request_id] = address
+        self.arrived[request_id] = threading.Event()
+
+    def finish(self, request_id: str) -> str:
+        self.arrived.pop(request_id).wait()
+        return self.addresses.pop(request_id)

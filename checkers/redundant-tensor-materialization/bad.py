@@ -3,14 +3,25 @@
 import torch
 
 
-def round_trips(logits: torch.Tensor, device: torch.device):
+def rebuilt_from_a_list(logits: torch.Tensor):
     ids = torch.argmax(logits, dim=-1)
-    again = torch.tensor(ids.tolist())  # [redundant-tensor-materialization]
-    host = torch.tensor(ids.cpu().numpy())  # [redundant-tensor-materialization]
-    back = torch.from_numpy(ids.cpu().numpy()).to(device)  # [redundant-tensor-materialization]
+    return torch.tensor(ids.tolist())  # [redundant-tensor-materialization]
+
+
+def rebuilt_from_numpy(logits: torch.Tensor):
+    ids = torch.argmax(logits, dim=-1)
+    return torch.tensor(ids.cpu().numpy())  # [redundant-tensor-materialization]
+
+
+def back_to_the_device(logits: torch.Tensor, device: torch.device):
+    ids = torch.argmax(logits, dim=-1)
+    return torch.from_numpy(ids.cpu().numpy()).to(device)  # [redundant-tensor-materialization]
+
+
+def device_round_trips(logits: torch.Tensor, device: torch.device):
+    ids = torch.argmax(logits, dim=-1)
     moved = ids.cpu().cuda()  # [redundant-tensor-materialization]
-    hop = ids.to("cpu").to(device)  # [redundant-tensor-materialization]
-    return again, host, back, moved, hop
+    return moved, ids.to("cpu").to(device)  # same pattern, same function: named in the finding above
 
 
 def through_a_local(scores: torch.Tensor):
@@ -26,18 +37,36 @@ def copy_of_a_tensor():
 def fresh_clones(a: torch.Tensor, b: torch.Tensor):
     joined = torch.cat([a, b]).clone()  # [redundant-tensor-materialization]
     summed = (a + b).clone()  # [redundant-tensor-materialization]
+    return joined, summed
+
+
+def clone_through_a_local(a: torch.Tensor, b: torch.Tensor):
     stacked = torch.stack([a, b])
-    return joined, summed, stacked.clone()  # [redundant-tensor-materialization]
+    return stacked.clone()  # [redundant-tensor-materialization]
 
 
-def chained_conversions(x: torch.Tensor, hidden: torch.Tensor):
-    merged = x.to(torch.float16).to(hidden.device)  # [redundant-tensor-materialization]
+def no_op_conversions(hidden: torch.Tensor):
     zeros = torch.zeros_like(hidden).to(hidden.device)  # [redundant-tensor-materialization]
-    same = hidden.detach().clone().to(hidden.device)  # [redundant-tensor-materialization]
+    same = hidden.detach().clone().to(hidden.device)  # same pattern: named in the finding above
+    return zeros, same
+
+
+def no_op_first_step(x: torch.Tensor, dtype: torch.dtype):
+    return x.to(x.device).to(dtype)  # [redundant-tensor-materialization]
+
+
+def async_copy_then_cast(x: torch.Tensor, device: torch.device):
+    return x.to(device, non_blocking=True).to(torch.float16)  # [redundant-tensor-materialization]
+
+
+def factories_converted_after(hidden: torch.Tensor):
     late = torch.zeros(4, 4).to(hidden.device)  # [redundant-tensor-materialization]
     typed = torch.ones(4).to(torch.bfloat16)  # [redundant-tensor-materialization]
-    layout = torch.empty(4, 4).contiguous()  # [redundant-tensor-materialization]
-    return merged, zeros, same, late, typed, layout
+    return late, typed
+
+
+def new_tensor_made_contiguous():
+    return torch.empty(4, 4).contiguous()  # [redundant-tensor-materialization]
 
 
 def repeated_host_copies(lengths: torch.Tensor):

@@ -48,6 +48,16 @@ def rounding(x: torch.Tensor) -> torch.Tensor:
     return x.to(torch.bfloat16).to(torch.float32)
 
 
+def cast_before_the_copy(x: torch.Tensor, device: torch.device):
+    # Cast on the host first: the narrower dtype crosses the bus (and `non_blocking` stays).
+    return x.to(torch.float16).to(device), x.to(torch.int32).to("cuda", non_blocking=True)
+
+
+def copy_then_blocking_cast(x: torch.Tensor, device: torch.device) -> torch.Tensor:
+    # A merged blocking `.to(device, dtype)` would convert on the host: more bytes for a wider dtype.
+    return x.to(device).to(torch.float32)
+
+
 def contiguous_where_needed(x: torch.Tensor, session) -> None:
     dist.all_reduce(x.transpose(0, 1).contiguous())
     raw = x.t().contiguous().view(torch.uint8)

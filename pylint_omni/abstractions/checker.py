@@ -17,8 +17,8 @@ from pylint.lint import PyLinter
 
 from pylint_omni.abstractions.verdict import AbstractionFinding, judge_abstraction
 from pylint_omni.evidence.checker import OmniChecker
-from pylint_omni.evidence.wording import searched_summary
-from pylint_omni.evidence.consumers import Status, Verdict
+from pylint_omni.evidence.wording import evidence_clause, searched_summary, short_message
+from pylint_omni.evidence.consumers import Verdict
 from pylint_omni.abstractions.factories import FactoryChoice, judge_factory, single_choice
 from pylint_omni.evidence.benefit import Benefit, BenefitKind
 from pylint_omni.evidence.findings import FindingDetails
@@ -34,10 +34,10 @@ SEARCHED_FOR_CLASSES = (
 SEARCHED_FOR_FACTORIES = "import strings, YAML/JSON/TOML, resolvers, entry points, registries, hardware folders"
 
 
-def _evidence(verdict: Verdict, searched: str, searched_for: str) -> str:
-    head = f"Rejected: {verdict.reason}." if verdict.status is Status.REJECTED else f"Confidence {verdict.confidence}: {verdict.reason}."
+def _proof(verdict: Verdict, searched: str, searched_for: str) -> str:
+    """The report's proof: the verdict's reason, what was searched, what stays unknown."""
     unknown = "; ".join(u for u in verdict.unknowns if u != verdict.reason)
-    return f"{head} Searched {searched} for {searched_for}; unknown: {unknown or 'consumers outside this repository'}."
+    return f"{verdict.reason}; searched {searched} for {searched_for}; unknown: {unknown or 'consumers outside this repository'}"
 
 
 class SingleImplementationChecker(OmniChecker):
@@ -71,8 +71,9 @@ class SingleImplementationChecker(OmniChecker):
         index, relpath = self._module
         finding = judge_abstraction(index, relpath, node.lineno)
         if finding is not None:
-            self.emit(SYMBOL, node, finding.verdict, (self._class_text(finding, searched_summary(index)),),
-                      self._class_details(finding))
+            details = self._class_details(finding)
+            details.proof = _proof(finding.verdict, searched_summary(index), SEARCHED_FOR_CLASSES)
+            self.emit(SYMBOL, node, finding.verdict, (self._class_text(finding),), details)
 
     def visit_functiondef(self, node: nodes.FunctionDef) -> None:
         if self._module is None:
@@ -82,25 +83,27 @@ class SingleImplementationChecker(OmniChecker):
             return
         index, relpath = self._module
         verdict = judge_factory(index, relpath, node, choice)
-        self.emit(SYMBOL, node, verdict, (self._factory_text(node, choice, verdict, searched_summary(index)),),
-                  self._factory_details(relpath, node, choice))
+        details = self._factory_details(relpath, node, choice)
+        details.proof = _proof(verdict, searched_summary(index), SEARCHED_FOR_FACTORIES)
+        self.emit(SYMBOL, node, verdict, (self._factory_text(node, choice, verdict),), details)
 
     visit_asyncfunctiondef = visit_functiondef
 
     @staticmethod
-    def _class_text(finding: AbstractionFinding, searched: str) -> str:
+    def _class_text(finding: AbstractionFinding) -> str:
         base, impl = finding.base.data, finding.implementation
         if base.get("protocol"):
             kind = "Protocol"
         elif base.get("abstract"):
             kind = "Abstract base"
         else:
-            kind = "Base class with NotImplementedError methods"
+            kind = "Base class"
         chain = f" (through {', '.join(d.data['name'] for d in finding.intermediates)})" if finding.intermediates else ""
         name = impl.data["name"]
-        return (
-            f"{kind} {base['name']} has one implementation, {name} at {impl.path}:{impl.data['line']}{chain}; "
-            f"fold {base['name']} into {name} and use {name} directly. " + _evidence(finding.verdict, searched, SEARCHED_FOR_CLASSES)
+        proof = "no other subclass, Protocol match or extension mechanism in the project"
+        return short_message(
+            f"{kind} {base['name']} has one implementation, {name} ({impl.path}:{impl.data['line']}){chain}",
+            f"fold {base['name']} into {name}", evidence_clause(finding.verdict, proof),
         )
 
     @staticmethod
@@ -137,11 +140,10 @@ class SingleImplementationChecker(OmniChecker):
         )
 
     @staticmethod
-    def _factory_text(node: nodes.FunctionDef, choice: FactoryChoice, verdict: Verdict, searched: str) -> str:
-        return (
-            f"Factory {node.name}() chooses among implementations but has one choice, {choice.key} -> "
-            f"{choice.implementation} (line {choice.line}); construct {choice.implementation} directly "
-            "(keep a check of the key only where it is a user-facing option). " + _evidence(verdict, searched, SEARCHED_FOR_FACTORIES)
+    def _factory_text(node: nodes.FunctionDef, choice: FactoryChoice, verdict: Verdict) -> str:
+        return short_message(
+            f"Factory {node.name}() has one choice, {choice.key} -> {choice.implementation} (line {choice.line})",
+            f"construct {choice.implementation} directly", evidence_clause(verdict, "no other kind is dispatched anywhere"),
         )
 
 

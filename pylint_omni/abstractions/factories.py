@@ -83,7 +83,8 @@ def _kind_test(test: nodes.NodeNG, params: set[str], negated: bool = False) -> s
     equal, member = ("!=", "is not"), "not in"
     if not negated:
         equal, member = ("==", "is"), "in"
-    if op in equal and isinstance(right, (nodes.Const, nodes.Attribute)):
+    # A kind is a name: a string or an enum member. `x.ndim != 1` is a validation, not a choice.
+    if op in equal and (isinstance(right, nodes.Attribute) or (isinstance(right, nodes.Const) and isinstance(right.value, str))):
         return right.as_string()
     if op == member and isinstance(right, (nodes.Tuple, nodes.List, nodes.Set)) and right.elts:
         return right.as_string()

@@ -10,17 +10,20 @@ from __future__ import annotations
 
 import datetime
 import os
+from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 from astroid import nodes
 from pylint.checkers import BaseChecker
 from pylint.lint import parallel
 
 from pylint_omni.evidence.wording import searched_summary
+from pylint_omni.evidence.benefit import Heat
 from pylint_omni.evidence.consumers import Status, Verdict
 from pylint_omni.evidence.baseline import BaselineError, load_baseline
 from pylint_omni.evidence.findings import FindingDetails, build_record, recording_findings, write_record
+from pylint_omni.evidence.heat import heat_of, hottest
 from pylint_omni.evidence.identity import fallback_subject, finding_id
 from pylint_omni.evidence.keep import KeepList, keep_list
 from pylint_omni.evidence.provenance import copied_code, with_provenance
@@ -125,6 +128,7 @@ class OmniChecker(BaseChecker):
         verdict: Verdict,
         args: tuple[Any, ...],
         details: FindingDetails | None = None,
+        heat_sites: Sequence[nodes.NodeNG] = (),
     ) -> None:
         """Emit a candidate (or, when asked, a rejected finding) and record it for the report.
 
@@ -133,7 +137,9 @@ class OmniChecker(BaseChecker):
         a `# pylint: disable=` pragma is not recorded either. Checkers that give no
         `details` still get a record (evidence, owner, validation) for the report.
         A candidate the keep list keeps, or whose id the baseline knows, is recorded as
-        kept or known and not emitted.
+        kept or known and not emitted. The benefit's heat, unless the checker set it, is
+        the hottest of `heat_sites` (default: the node), read only when a report asks
+        for records.
         """
         if verdict.status is Status.LIVE:
             return
@@ -147,6 +153,9 @@ class OmniChecker(BaseChecker):
             found = self.index_for(node.root())  # the index is only built when a report asks
             if found is not None:
                 index, relpath = found
+                if details is not None and details.benefit.heat is Heat.UNKNOWN and not details.benefit.heat_reason:
+                    reading = hottest([heat_of(site, index, relpath) for site in heat_sites or (node,)])
+                    details = replace(details, benefit=details.benefit.with_heat(reading.heat, reading.reason))
                 write_record(build_record(index, relpath, symbol, node.fromlineno or 0, node.col_offset or 0, verdict, message,
                                           details, searched_summary(index), identity, held))
         if held is not None or (verdict.status is Status.REJECTED and not settings.include_rejected):

@@ -38,6 +38,7 @@ class FindingDetails:
     benefit: Benefit
     risk: str
     names: list[str] = field(default_factory=list)  # symbols whose tests validate the change
+    proof: str = ""  # the checker's own proof, in full (the message keeps one short clause of it)
     # The surface's qualified name (`pkg.mod.Class.field`, `pkg.mod.TABLE['key']`, or `path::what`)
     # and which rule of the message found it: with the symbol they make the finding id (`identity`).
     subject: str = ""
@@ -56,6 +57,7 @@ class FindingRecord:
     confidence: str | None
     reason: str
     message: str
+    proof: str
     surface: list[str]
     evidence: dict[str, list[str]]
     searched: str
@@ -120,6 +122,7 @@ def build_record(
         confidence=verdict.confidence if verdict.status is Status.CANDIDATE else None,
         reason=verdict.reason,
         message=message,
+        proof=details.proof,
         surface=details.surface,
         evidence={kind.value: [c.describe() for c in verdict.by_kind(kind)] for kind in ConsumerKind},
         searched=searched,

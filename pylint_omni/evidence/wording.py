@@ -14,7 +14,7 @@ def searched_summary(index: ProjectIndex) -> str:
 
 
 def describe_verdict(verdict: Verdict, searched: str, subject: str) -> str:
-    """`Evidence: ...; searched ...; confidence ...: reason; unknown: ...`."""
+    """`Confidence ...: reason. Evidence: ...; searched ...; unknown: ...`: the long form, for details and reports."""
     if verdict.status is Status.REJECTED:
         head = f"Rejected: {verdict.reason}."
     else:
@@ -27,6 +27,22 @@ def describe_verdict(verdict: Verdict, searched: str, subject: str) -> str:
 
 
 MESSAGE_BUDGET = 250  # characters: what, the fix, one evidence clause (SPEC §3)
+NO_CONSUMER = "no consumer in code, config, docs or tests"
+
+
+def evidence_clause(verdict: Verdict, proof: str = "") -> str:
+    """The one evidence clause of a message: the proof (high), the doubt (medium) or the rejection.
+
+    A high verdict says what proves it (`proof`, else "no consumer in code, config,
+    docs or tests"); a medium one names its doubt; a rejected one its reason.
+    """
+    if verdict.status is Status.REJECTED:
+        return f"rejected: {verdict.reason}"
+    if verdict.confidence == "medium":
+        return f"unsure: {verdict.reason}"
+    if proof:
+        return proof
+    return NO_CONSUMER if verdict.reason == "no consumer found" else verdict.reason
 
 
 def short_message(what: str, fix: str, evidence: str) -> str:
@@ -38,8 +54,18 @@ def short_message(what: str, fix: str, evidence: str) -> str:
     text = f"{what}; {fix} ({evidence})."
     if len(text) > MESSAGE_BUDGET and len(evidence) > 40:
         room = max(40, MESSAGE_BUDGET - len(what) - len(fix) - 6)
-        text = f"{what}; {fix} ({evidence[: room - 1].rstrip()}…)."
+        text = f"{what}; {fix} ({_cut(evidence, room - 1)}…)."
     return text
+
+
+def _cut(text: str, room: int) -> str:
+    """`text` cut to `room` characters at the last clause or word boundary (never inside a path)."""
+    head = text[:room]
+    for separator in ("; ", ", ", " "):
+        at = head.rfind(separator)
+        if at >= room // 2:
+            return head[:at].rstrip(" ,;:")
+    return head.rstrip()
 
 
 def sentence(text: str) -> str:

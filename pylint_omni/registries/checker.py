@@ -14,7 +14,7 @@ from astroid import nodes
 from pylint.lint import PyLinter
 
 from pylint_omni.evidence.checker import OmniChecker
-from pylint_omni.evidence.wording import describe_verdict, searched_summary
+from pylint_omni.evidence.wording import evidence_clause, short_message
 from pylint_omni.evidence.benefit import Benefit, BenefitKind
 from pylint_omni.evidence.findings import FindingDetails
 from pylint_omni.index.paths import Location
@@ -50,7 +50,6 @@ class UnusedRegistryEntryChecker(OmniChecker):
         positions = {
             (n.lineno, n.col_offset): n for n in node.nodes_of_class(ENTRY_NODE_TYPES) if n.lineno is not None
         }
-        searched = searched_summary(index)
         for registry in registries:
             reading = read_registry(index, relpath, registry)
             for entry in registry["entries"]:
@@ -58,8 +57,9 @@ class UnusedRegistryEntryChecker(OmniChecker):
                 at = positions.get((entry["line"], entry["col"]))
                 if evidence is None or at is None:
                     continue
-                text = self._text(registry, entry, evidence, searched)
-                self.emit("unused-registry-entry", at, evidence.verdict, (text,), self._details(relpath, registry, entry, evidence, index.entries[relpath].get("module", "")))
+                text = self._text(registry, entry, evidence)
+                module = index.entries[relpath].get("module", "")
+                self.emit("unused-registry-entry", at, evidence.verdict, (text,), self._details(relpath, registry, entry, evidence, module))
 
     @staticmethod
     def _details(relpath: str, registry: dict, entry: dict, evidence: EntryEvidence, module: str) -> FindingDetails:
@@ -80,18 +80,19 @@ class UnusedRegistryEntryChecker(OmniChecker):
             f"A configuration, checkpoint or plugin outside this repository that names {key!r} would stop "
             "resolving; run the tests that exercise the registry."
         )
-        return FindingDetails(surface, simplification + ".", Benefit(lines, BenefitKind.API, benefit), risk, names,
+        # An entry without code of its own (a key and a value) is small: the report bundles them per file.
+        gain = Benefit(lines, BenefitKind.API, benefit, micro=target is None and lines <= 2,
+                       bundle="unused registry entry", scope=registry["name"])
+        return FindingDetails(surface, simplification + ".", gain, risk, names,
                               subject=f"{module or relpath}.{registry['name']}[{key!r}]", kind="entry")
 
     @staticmethod
-    def _text(registry: dict, entry: dict, evidence: EntryEvidence, searched: str) -> str:
+    def _text(registry: dict, entry: dict, evidence: EntryEvidence) -> str:
         target = evidence.target
-        target_text = f", target {target.data['name']} at {target.path}:{target.data['line']}" if target else ""
         fix = "remove the entry" + (f" and {target.data['name']} if nothing else uses it" if target else "")
-        return (
-            f"Registry entry '{entry['key']}' of {registry['name']} ({registry['form']}{target_text}) "
-            f"has no production consumer; {fix}. "
-            + describe_verdict(evidence.verdict, searched, "the key and the target")
+        return short_message(
+            f"Registry entry '{entry['key']}' of {registry['name']} has no production consumer", fix,
+            evidence_clause(evidence.verdict),
         )
 
 

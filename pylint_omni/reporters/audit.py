@@ -20,10 +20,12 @@ from pylint.lint import PyLinter
 from pylint.message import Message
 
 from pylint_omni.evidence.wording import searched_summary
+from pylint_omni.evidence.benefit import Benefit
 from pylint_omni.evidence.contracts import contracts_of
 from pylint_omni.evidence.consumers import ConsumerKind
 from pylint_omni.evidence.findings import read_records
 from pylint_omni.evidence.identity import fallback_subject, finding_id
+from pylint_omni.evidence.ranking import Entry, Ranked, plan, score, top
 from pylint_omni.index.project_index import get_index
 from pylint_omni.options import RunOptions
 from pylint_omni.index.paths import find_project_root
@@ -37,6 +39,7 @@ CONFIDENCE_RANK = {"high": 0, "medium": 1}
 # pylint's own messages that mean a file could not be checked at all.
 UNCHECKED_SYMBOLS = frozenset({"fatal", "astroid-error", "parse-error", "syntax-error", "config-parse-error"})
 EVIDENCE_KINDS = tuple(kind.value for kind in ConsumerKind)
+NO_GAIN = Benefit.from_json({})  # a message without a record
 
 
 @dataclass
@@ -58,6 +61,8 @@ class Finding:
     simplification: str | None  # None: the checker gives no details
     benefit: str | None
     risk: str | None
+    gain: Benefit  # lines, kind, heat, micro of the benefit (zero lines when the checker gave none)
+    proof: str  # the checker's own proof in full ("" when it gave none)
     validation: list[str]
     owner: str | None
     owner_path: str | None
@@ -91,6 +96,9 @@ class Finding:
             "saved_by": self.saved_by if self.status == "rejected" else [], "details": self.has_details,
             "id": self.id, "subject": self.subject, "kind": self.kind, "owners": self.owners, "owners_source": self.owners_source,
             "kept_because": self.kept_because,
+            "proof": self.proof, "benefit_lines": self.gain.lines, "benefit_kind": self.gain.kind.value,
+            "heat": self.gain.heat.value, "heat_reason": self.gain.heat_reason, "micro": self.gain.micro,
+            "score": score(self.gain),
         }
 
 
@@ -109,6 +117,7 @@ class Audit:
     other_messages: int = 0
     rules: dict[str, dict[str, str]] = field(default_factory=dict)  # symbol -> msgid, description
     adoption: Adoption = field(default_factory=Adoption)  # baseline, keep list, grouping (reporters.adoption)
+    entries: list[Entry] = field(default_factory=list)  # the candidates ranked and bundled (`evidence.ranking`)
 
     def groups(self) -> list[tuple[str, list[Finding]]]:
         """Candidates by owning contract (else package), groups with the most high ones first."""
@@ -118,6 +127,28 @@ class Audit:
         return sorted(grouped.items(), key=lambda item: (
             -sum(f.confidence == "high" for f in item[1]), -len(item[1]), item[1][0].owner is None, item[0]))
 
+    def findings_of(self, entry: Entry) -> list[Finding]:
+        return [self.candidates[member.key] for member in entry.members]
+
+    def entry_groups(self) -> list[tuple[str, list[Entry]]]:
+        """The ranked entries by the group of their findings, in the order of `groups()`."""
+        by_group: dict[str, list[Entry]] = {}
+        for entry in self.entries:
+            by_group.setdefault(self.candidates[entry.lead.key].group, []).append(entry)
+        return [(group, by_group[group]) for group, _ in self.groups() if group in by_group]
+
+    def top(self) -> list[Entry]:
+        return top(self.entries)
+
+    def number_of(self) -> dict[int, int]:
+        """`C<n>` of each entry (by its lead finding), as the report shows them: group by group, compact ones last."""
+        numbers: dict[int, int] = {}
+        for _, entries in self.entry_groups():
+            for entry in [e for e in entries if not e.compact] + [e for e in entries if e.compact]:
+                numbers[entry.lead.key] = len(numbers) + 1
+        return numbers
+
+
     def counts_by(self, key: str) -> dict[str, dict[str, int]]:
         """{symbol or group: {high, medium, rejected}} for the summary tables."""
         table: dict[str, dict[str, int]] = {}
@@ -125,6 +156,11 @@ class Audit:
             row = table.setdefault(getattr(finding, key), {"high": 0, "medium": 0, "rejected": 0})
             row[finding.confidence if finding.status == "candidate" and finding.confidence in row else "rejected"] += 1
         return table
+
+
+def rank(candidates: list[Finding]) -> list[Entry]:
+    """The report's entries: the ranking and bundling policy of `evidence.ranking`, applied."""
+    return plan(Ranked(i, f.symbol, f.path, f.line, f.confidence or "medium", f.gain) for i, f in enumerate(candidates))
 
 
 def package_group(path: str) -> str:
@@ -144,6 +180,7 @@ def _from_record(record: dict[str, Any], msgid: str, message: str | None = None)
         unknowns=list(record.get("unknowns") or []),
         simplification=record["simplification"] if details else None,
         benefit=(record.get("benefit") or {}).get("text") if details else None, risk=record.get("risk") if details else None,
+        gain=Benefit.from_json(record.get("benefit") or {}), proof=record.get("proof") or "",
         validation=list(record.get("validation") or []), owner=record.get("owner"), owner_path=record.get("owner_path"),
         group=record.get("owner") or package_group(record["path"]),
         id=record.get("id", ""), subject=record.get("subject", ""), kind=record.get("kind", ""), owners=list(record.get("owners") or []),
@@ -158,7 +195,7 @@ def _from_message(msg: Message, relpath: str) -> Finding:
         symbol=msg.symbol, msgid=msg.msg_id, path=relpath, line=msg.line, column=msg.column,
         status="candidate" if confidence else "rejected", confidence=confidence, message=msg.msg,
         reason="" if confidence else msg.msg, surface=[], evidence=None, unknowns=[], simplification=None,
-        benefit=None, risk=None, validation=[], owner=None, owner_path=None, group=package_group(relpath),
+        benefit=None, risk=None, gain=NO_GAIN, proof="", validation=[], owner=None, owner_path=None, group=package_group(relpath),
         id=finding_id(msg.symbol, subject, ""), subject=subject,
     )
 
@@ -266,4 +303,5 @@ def build_audit(linter: PyLinter, messages: list[Message], linted_files: list[st
         root=str(root), tool=tool_versions(), audit_base=audit_base(root), scanned=scanned, contracts=contracts,
         not_run=not_run, candidates=candidates, rejected=rejected,
         other_messages=sum(1 for m in messages if m.msg_id[1:3] != OMNI_MSGID_PREFIX), rules=rules, adoption=adoption,
+        entries=rank(candidates),
     )

@@ -5,13 +5,24 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from pylint_omni.evidence.ranking import Entry
 from pylint_omni.reporters.audit import Audit
 from pylint_omni.reporters.reporter import AuditReporter
 
 FORMAT = "pylint-omni-audit/1"  # bump when a key changes meaning or disappears
 
 
+def entry_json(audit: Audit, entry: Entry, numbers: dict[int, int]) -> dict[str, Any]:
+    """One ranked candidate: a finding or a bundle of micro findings (`findings` point into `candidates`)."""
+    return {
+        "number": f"C{numbers.get(entry.lead.key, 0)}", "score": entry.score, "confidence": entry.confidence,
+        "heat": entry.heat.value, "compact": entry.compact, "title": entry.title,
+        "findings": [{"symbol": f.symbol, "path": f.path, "line": f.line} for f in audit.findings_of(entry)],
+    }
+
+
 def audit_json(audit: Audit) -> dict[str, Any]:
+    numbers = audit.number_of()
     return {
         "format": FORMAT,
         "tool": audit.tool,
@@ -29,6 +40,8 @@ def audit_json(audit: Audit) -> dict[str, Any]:
             "by_owner": audit.counts_by("group"),
             "other_messages": audit.other_messages,
         },
+        "top_candidates": [entry_json(audit, e, numbers) for e in audit.top()],
+        "ranking": [entry_json(audit, e, numbers) for e in audit.entries],
         "candidates": [f.as_json() for f in audit.candidates],
         "rejected": [f.as_json() for f in audit.rejected],
         "adoption": audit.adoption.as_json(),

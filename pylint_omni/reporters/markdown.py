@@ -1,10 +1,12 @@
 """`omni-report`: the audit as Markdown, for people.
 
 Header (root, audit base, versions, what was scanned, what could not run), a summary
-table, the candidates strongest first grouped by owning design contract (else by
-package), then the rejected ideas, one collapsible table per message. What every
-finding shares (what was searched, the contract's validation) is said once, not per
-finding.
+table, the top candidates, the candidates grouped by owning design contract (else by
+package) with bundles of micro findings and a compact table of small medium ones, then
+the rejected ideas, one collapsible table per message. What every finding shares (what
+was searched, the contract's validation) is said once, not per finding. The order,
+the bundles and the top come from `evidence.ranking` (through `Audit.entries`): this
+module only renders them.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import re
 
 from pylint_omni.reporters import adoption
+from pylint_omni.evidence.ranking import COMPACT_BELOW, Entry
 from pylint_omni.reporters.audit import Audit, Finding
 from pylint_omni.reporters.reporter import AuditReporter
 
@@ -55,8 +58,8 @@ def evidence_in_message(finding: Finding) -> str:
 
 
 def proof_of(finding: Finding) -> str:
-    """The checker's own proof from the message, when it is not a consumer count."""
-    proof = evidence_in_message(finding)
+    """The checker's own proof (from its record, else from the message), when it is not a consumer count."""
+    proof = finding.proof or evidence_in_message(finding)
     return "" if proof.startswith("production ") else proof
 
 
@@ -141,6 +144,12 @@ def summary(audit: Audit) -> list[str]:
     return lines
 
 
+def benefit_text(finding: Finding) -> str:
+    """The benefit in words, then how often the code runs (the ranking's heat)."""
+    heat = finding.gain.heat.value + (f": {finding.gain.heat_reason}" if finding.gain.heat_reason else "")
+    return f"{finding.benefit} ({heat})" if finding.benefit else heat
+
+
 def candidate(number: int, finding: Finding, shared_validation: bool) -> list[str]:
     lines = ["", f"#### C{number}. `{finding.symbol}` at `{finding.path}:{finding.line}` ({finding.confidence})", ""]
     lines.append(adoption.identity_line(finding.id, finding.subject, finding.owners, finding.owners_source))
@@ -151,13 +160,78 @@ def candidate(number: int, finding: Finding, shared_validation: bool) -> list[st
     lines.append(f"- **Evidence**: {evidence_text(finding)}")
     if finding.has_details:
         lines.append(f"- **Simplification**: {finding.simplification}")
-        lines.append(f"- **Benefit**: {finding.benefit}")
+        lines.append(f"- **Benefit**: {benefit_text(finding)}")
+    lines += risk_lines(finding, shared_validation)
+    lines.append(f"- **Confidence**: {confidence_text(finding)}")
+    return lines
+
+
+def risk_lines(finding: Finding, shared_validation: bool) -> list[str]:
     risk = [finding.risk] if finding.risk else []
     if not shared_validation:
         risk.append(f"Validation: {validation_text(finding)}.")
-    if risk:
-        lines.append(f"- **Risk and validation**: {' '.join(risk)}")
-    lines.append(f"- **Confidence**: {confidence_text(finding)}")
+    return [f"- **Risk and validation**: {' '.join(risk)}"] if risk else []
+
+
+def same_or_by_line(findings: list[Finding], text: list[str]) -> str:
+    """One text when every member says the same, else the first member's and "likewise" for the others."""
+    if len(set(text)) == 1:
+        return text[0]
+    others = ", ".join(str(f.line) for f in findings[1:])
+    return f"line {findings[0].line}: {text[0].rstrip('.')}; likewise at line{'s' if len(findings) > 2 else ''} {others}."
+
+
+def bundle(number: int, entry: Entry, findings: list[Finding], shared_validation: bool) -> list[str]:
+    """A bundle of micro findings of one kind in one file: one candidate of the audit."""
+    lead = findings[0]
+    lines = ["", f"#### C{number}. {entry.title} ({entry.confidence})", "",
+             f"- **Surface**: {listed([s for f in findings for s in f.surface[:1]] or [f'{f.path}:{f.line}' for f in findings], 6)}",
+             f"- **Evidence**: {same_or_by_line(findings, [evidence_text(f) for f in findings])}"]
+    if lead.has_details:
+        lines.append(f"- **Simplification**: {same_or_by_line(findings, [f.simplification or '' for f in findings])}")
+        lines.append(f"- **Benefit**: {len(findings)} × {benefit_text(lead)}; {sum(f.gain.lines for f in findings)} lines in all")
+    lines += risk_lines(lead, shared_validation)
+    lines.append(f"- **Confidence**: {same_or_by_line(findings, [confidence_text(f) for f in findings])}")
+    return lines
+
+
+def entry_what(audit: Audit, entry: Entry) -> str:
+    """A candidate in a few words: a bundle's title, else its first surface or the message's first clause."""
+    if entry.bundled:
+        return entry.title
+    finding = audit.findings_of(entry)[0]
+    return f"`{finding.symbol}` at `{finding.path}:{finding.line}`: {idea_of(finding)}"
+
+
+def top_candidates(audit: Audit) -> list[str]:
+    """The first section after the summary: at most five candidates, high confidence first, by benefit."""
+    chosen = audit.top()
+    if not chosen:
+        return []
+    numbers = audit.number_of()
+    lines = ["", "## Top candidates", "",
+             "Ranked by benefit, high confidence first (the score weighs the lines that go, the kind, and how "
+             "often the code runs); the full entries are below.", "",
+             "| # | candidate | confidence | runs | benefit | score |", "|---|---|---|---|---|---:|"]
+    for entry in chosen:
+        lead = audit.findings_of(entry)[0]
+        gain = f"{len(entry.members)} × {lead.benefit}" if entry.bundled and lead.benefit else (lead.benefit or "")
+        runs = entry.heat.value + (f" ({lead.gain.heat_reason})" if lead.gain.heat_reason and not entry.bundled else "")
+        lines.append(f"| C{numbers[entry.lead.key]} | {cell(entry_what(audit, entry))} | {entry.confidence} | "
+                     f"{cell(runs)} | {cell(gain)} | {entry.score:g} |")
+    return lines
+
+
+def compact_table(audit: Audit, entries: list[Entry], numbers: dict[int, int]) -> list[str]:
+    """Medium candidates below the benefit threshold: one row each, not a full entry."""
+    if not entries:
+        return []
+    lines = ["", f"Smaller medium candidates (score below {COMPACT_BELOW:g}; full details in the JSON report):", "",
+             "| # | candidate | benefit | unresolved |", "|---|---|---|---|"]
+    for entry in entries:
+        lead = audit.findings_of(entry)[0]
+        doubt = confidence_text(lead).removeprefix("medium, unresolved: ")
+        lines.append(f"| C{numbers[entry.lead.key]} | {cell(entry_what(audit, entry))} | {cell(lead.benefit or '')} | {cell(doubt)} |")
     return lines
 
 
@@ -178,15 +252,19 @@ def candidates(audit: Audit) -> list[str]:
     if not audit.candidates:
         return ["", "## Candidates", "", "None."]
     lines = ["", "## Candidates"]
-    number = 0
-    for group, findings in audit.groups():
+    numbers = audit.number_of()
+    for group, entries in audit.entry_groups():
+        findings = [f for e in entries for f in audit.findings_of(e)]
         lines += ["", f"### {group_title(group, findings[0].owner_path)}"]
-        shared = len(findings) > 1 and len({tuple(f.validation) for f in findings}) == 1
+        full = [e for e in entries if not e.compact]
+        shared = len(full) > 1 and len({tuple(f.validation) for e in full for f in audit.findings_of(e)}) == 1
         if shared:
-            lines += ["", f"Validation for every finding below: {validation_text(findings[0])}."]
-        for finding in findings:
-            number += 1
-            lines += candidate(number, finding, shared)
+            lines += ["", f"Validation for every finding below: {validation_text(audit.findings_of(full[0])[0])}."]
+        for entry in full:
+            members = audit.findings_of(entry)
+            number = numbers[entry.lead.key]
+            lines += bundle(number, entry, members, shared) if entry.bundled else candidate(number, members[0], shared)
+        lines += compact_table(audit, [e for e in entries if e.compact], numbers)
     return lines
 
 
@@ -241,8 +319,8 @@ def candidates_by_owner(audit: Audit) -> list[str]:
 
 def render_markdown(audit: Audit) -> str:
     listing = candidates_by_owner(audit) if audit.adoption.report_by == "owner" else candidates(audit)
-    return "\n".join([*header(audit), *adoption.header_lines(audit.adoption), *summary(audit), *listing,
-                      *rejected(audit), *adoption.sections(audit.adoption)]) + "\n"
+    return "\n".join([*header(audit), *adoption.header_lines(audit.adoption), *summary(audit), *top_candidates(audit),
+                      *listing, *rejected(audit), *adoption.sections(audit.adoption)]) + "\n"
 
 
 class MarkdownReporter(AuditReporter):

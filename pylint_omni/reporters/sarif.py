@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pylint_omni
+from pylint_omni.evidence.ranking import score
 from pylint_omni.reporters.audit import Audit, Finding
 from pylint_omni.reporters.reporter import AuditReporter
 
@@ -52,10 +53,18 @@ def rule(symbol: str, msgid: str, description: str) -> dict[str, Any]:
     }
 
 
+def benefit_properties(finding: Finding) -> dict[str, Any]:
+    """The benefit of a finding as SARIF result properties (docs/report.md)."""
+    gain = finding.gain
+    return {"benefit": finding.benefit, "benefitLines": gain.lines, "benefitKind": gain.kind.value, "heat": gain.heat.value,
+            "heatReason": gain.heat_reason, "micro": gain.micro, "score": score(gain), "proof": finding.proof}
+
+
 def result(finding: Finding, rule_index: int | None, baseline: bool = False) -> dict[str, Any]:
     candidate = finding.status == "candidate"
     properties: dict[str, Any] = {"status": finding.status, "confidence": finding.confidence, "owner": finding.owner,
-                                  "validation": finding.validation, "subject": finding.subject, "owners": finding.owners}
+                                  "validation": finding.validation, "subject": finding.subject, "owners": finding.owners,
+                                  **benefit_properties(finding)}
     if not candidate:
         properties["reason"] = finding.reason
         properties["savedBy"] = finding.saved_by

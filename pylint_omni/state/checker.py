@@ -7,8 +7,9 @@ Five shapes, each proven before it is reported (same names are never proof):
   whose sources change after construction, so it is kept in sync by hand;
 - overwritten provisional values: a constructor field that every production builder
   overwrites right after construction from the same other source;
-- two maps, one binding: two dict fields always written with the same key and
-  removed together;
+- two containers, one fact: a set that is always a dict's key set, two maps (or
+  sets) with the same members, or a map whose values are computed from another's
+  under the same key (`state.maps`; same keys and lifecycle alone are not enough);
 - written, never read: a field no production code reads, by any owner, searched in
   code (attributes, `getattr` strings, literals), YAML/JSON/TOML keys and docs.
 Traps (rejected with the reason): classes that cross a process/IPC boundary, frozen
@@ -22,9 +23,10 @@ sources from `state.sources`, the hierarchy from `state.hierarchy`, evidence fro
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import re
 import tokenize
-from dataclasses import replace
 
 from astroid import nodes
 from pylint.checkers import BaseTokenChecker
@@ -33,22 +35,23 @@ from pylint.lint import PyLinter
 
 from pylint_omni.evidence.checker import OmniChecker
 from pylint_omni.state.wording import (
-    derived_details, derived_text, maps_details, maps_text, mirror_details, mirror_text, never_read_details,
-    never_read_text, provisional_details, provisional_text,
+    derived_details, derived_proof, derived_text, maps_details, maps_proof, maps_text, mirror_details, mirror_proof,
+    mirror_text, never_read_details, never_read_text, provisional_details, provisional_proof, provisional_text,
 )
-from pylint_omni.evidence.wording import searched_summary
 from pylint_omni.evidence.consumers import Status, Verdict, judge
 from pylint_omni.evidence.findings import FindingDetails
 from pylint_omni.index.project_index import ProjectIndex
-from pylint_omni.index.paths import Location, key_matches_patterns
+from pylint_omni.index.paths import Location
 from pylint_omni.state.evidence import OwnerFacts, OwnerLookup, field_readers, provisional_overwrites
-from pylint_omni.state.hierarchy import attribute_hook, hierarchy_claims, is_exception
+from pylint_omni.state.hierarchy import attribute_hook, class_graph, hierarchy_claims, is_exception
+from pylint_omni.state.maps import MapPair, find_map_pairs
+from pylint_omni.state.unread import MIN_CLUSTER, local_handover, value_doubts, worth
 from pylint_omni.state.patterns import (
-    ClassState, Derived, FieldWrite, Mirror, find_bound_maps, find_derived, keyword_mirrors,
-    find_mirrors, read_class_state, removes,
+    ClassState, Derived, FieldWrite, Mirror, find_derived, keyword_mirrors, find_mirrors, read_class_state,
 )
 from pylint_omni.state.sources import (
     collaborator_shortcuts,
+    reference_copies,
     constant_source,
     judge_source,
     owner_rejections,
@@ -57,20 +60,10 @@ from pylint_omni.state.sources import (
 
 SYMBOL = "duplicated-state-field"
 COMPAT_WORDS = ("alias", "compat", "backward", "deprecat", "legacy")
+# A comment naming a reader elsewhere ("so that the patched function can access it", "read by the runner").
+READER_WORDS = re.compile(r"\b(can|could|to|will|may)\s+(\w+\s+)?access\b|\b(read|used|needed|consumed|expected|looked up) by\b", re.I)
 SNAPSHOT_METHOD_WORDS = ("snapshot", "freeze", "frozen", "copy", "clone")
-KEEP_ALIVE_CALLS = frozenset({
-    "Thread", "Process", "Timer", "finalize", "socket", "Socket", "Pool", "ThreadPoolExecutor",
-    "ProcessPoolExecutor", "register_forward_hook", "register_forward_pre_hook", "register_hook",
-    "Event", "Lock", "RLock", "Condition", "Semaphore", "Queue", "create_task", "ensure_future", "start",
-})
-CONFIG_WORDS = re.compile(r"config|cfg", re.I)
 CHEAP_CALLS = frozenset({"len", "bool", "int", "float", "str", "abs", "round"})
-# Calls whose result is a looked-up or converted value, not an object kept for its reference.
-PLAIN_VALUE_CALLS = frozenset({
-    "get", "getenv", "getattr", "len", "int", "float", "str", "bool", "abs", "round", "min", "max", "sum",
-    "format", "join", "lower", "upper", "strip", "split", "replace",
-    "dict", "list", "set", "tuple", "frozenset", "defaultdict", "OrderedDict", "deque", "Counter",
-})
 
 
 class DuplicatedStateChecker(OmniChecker, BaseTokenChecker):
@@ -82,8 +75,9 @@ class DuplicatedStateChecker(OmniChecker, BaseTokenChecker):
             SYMBOL,
             "Two owners hold the same fact: field-by-field mirrors of another object, a "
             "field derivable from other fields, a constructor field every builder overwrites, "
-            "two maps recording one binding, or a field nothing in production reads. Keep "
-            "one owner; the message names both owners, the fields and the evidence.",
+            "a set or map that follows from another one (its key set, its values), or a field "
+            "nothing in production reads. Keep one owner; the message names both owners and "
+            "the evidence.",
         ),
     }
 
@@ -126,15 +120,14 @@ class DuplicatedStateChecker(OmniChecker, BaseTokenChecker):
                 continue  # one finding per field: the mirror already names it
             reported.add(derived.name)
             self._report_derived(derived, owner, state)
-        for group in find_bound_maps(state):
-            reported.update(group)
-            self._report_maps(group, owner, state)
+        for pair in find_map_pairs(state):
+            if pair.derived not in reported:
+                reported.update((pair.primary, pair.derived))
+                self._report_maps(pair, owner, state)
         for name in sorted(state.writes):
             if name not in reported and self._report_provisional(name, owner, state):
                 reported.add(name)
-        for name in sorted(state.writes):
-            if name not in reported:
-                self._report_never_read(name, owner, state)
+        self._report_never_read([n for n in sorted(state.writes) if n not in reported], owner, state)
 
     def visit_call(self, node: nodes.Call) -> None:
         if self._index is None or self._lookup is None or not node.keywords:
@@ -155,6 +148,24 @@ class DuplicatedStateChecker(OmniChecker, BaseTokenChecker):
         doc = (klass.doc_node.value if klass.doc_node else "") or ""
         if name in doc and any(word in doc.lower() for word in COMPAT_WORDS):
             return f"documented compatibility alias (the docstring of {klass.name} names {name})"
+        return None
+
+    def _reader_note(self, writes: list[FieldWrite]) -> str | None:
+        """A comment on a write, or right above it or above the block holding it, saying the field is read elsewhere."""
+        for write in writes:
+            starts = [write.node.lineno]
+            parent = write.node.statement().parent
+            if isinstance(parent, (nodes.If, nodes.With, nodes.Try)):
+                starts.append(parent.fromlineno)  # `# set it so that X can access it` above the `if`
+            for line in starts:
+                said = [self._comments.get(line, "")]
+                above = line - 1
+                while above in self._comments and above >= line - 4:
+                    said.append(self._comments[above])
+                    above -= 1
+                found = next((c for c in said if READER_WORDS.search(c)), None)
+                if found:
+                    return found.lstrip("# ").strip()
         return None
 
     def _base_rejections(self, owner: OwnerFacts, names: list[str]) -> list[str]:
@@ -181,9 +192,19 @@ class DuplicatedStateChecker(OmniChecker, BaseTokenChecker):
                 reasons.append(f"{claims[0].describe(name)}: a property or a deleted copy would break it")
         return reasons[:1]
 
-    def _emit(self, node: nodes.NodeNG, verdict: Verdict, text: str, details: FindingDetails, subject: str, kind: str) -> None:
-        """`subject` and `kind` make the finding id: the owner's qualified name and which shape was found."""
-        self.emit(SYMBOL, node, verdict, (text,), replace(details, subject=subject, kind=kind))
+    def _emit(self, node: nodes.NodeNG, verdict: Verdict, text: str, details: FindingDetails, subject: str, kind: str,
+              writes: list[FieldWrite] | None = None) -> None:
+        """Emit at `node`; the benefit's heat is the hottest of the field's `writes` (default: the node).
+
+        `subject` and `kind` make the finding id: the owner's qualified name and which shape was found.
+        """
+        self.emit(SYMBOL, node, verdict, (text,), replace(details, subject=subject, kind=kind),
+                  heat_sites=[w.node for w in writes or []])
+
+    def _family(self, klass: nodes.ClassDef) -> set[str]:
+        """The class and its project bases and subclasses: the only owners whose writes count as evidence."""
+        assert self._index is not None
+        return class_graph(self._index).family(self._relpath, klass.lineno) or {klass.name}
 
     def _class_sites(self, *names: str) -> list[str]:
         """`path:line class Name` of each project class with that name, when the index has exactly one."""
@@ -210,25 +231,25 @@ class DuplicatedStateChecker(OmniChecker, BaseTokenChecker):
         wrapper = torch_wrapper_reason(self._lookup, owner, mirror.source)
         rejects = owner_rejections(owner) + self._base_rejections(owner, mirror.fields) + ([wrapper] if wrapper else [])
         rejects += self._hierarchy_rejections(klass, mirror.fields) + source_rejects
-        shortcuts = collaborator_shortcuts(mirror.source, mirror.fields)
+        shortcuts = collaborator_shortcuts(mirror.source, mirror.fields) or reference_copies(mirror.source, mirror.fields)
         rejects += [shortcuts] if shortcuts else []
         if any(word in mirror.method.lower() for word in SNAPSHOT_METHOD_WORDS):
             rejects.append(f"deliberate snapshot: copied in {mirror.method}")
         compat = self._compat_note(klass, mirror.fields[0], [mirror.anchor.lineno])
         rejects += [compat] if compat else []
-        written = {n: self._lookup.foreign_writes(n) for n in mirror.fields}
+        family = self._family(klass)
+        written = {n: self._lookup.foreign_writes(n, family) for n in mirror.fields}
         elsewhere = [f"{n} ({w[0]})" for n, w in written.items() if w]
         if elsewhere:
-            mediums.append("fields also assigned outside the class, maybe on this owner: " + ", ".join(elsewhere[:3]))
+            mediums.append(f"also assigned outside {klass.name} on an object that may be one: " + ", ".join(elsewhere[:2]))
         verdict = self._verdict(rejects, mediums, "each field is assigned once, from the same source")
         keeps_source = mirror.source.as_string() in {
             w.value.as_string() for ws in state.writes.values() for w in ws if w.value is not None
         }
-        self._emit(mirror.anchor, verdict, mirror_text(
-            klass.name, source_name or mirror.source.as_string(), mirror, keeps_source, verdict,
-            searched_summary(self._index),
-        ), mirror_details(self._relpath, klass.name, source_name or mirror.source.as_string(), mirror,
-                          self._class_sites(source_name)), f"{klass.qname()} <- {mirror.source.as_string()}", "mirror")
+        source = source_name or mirror.source.as_string()
+        self._emit(mirror.anchor, verdict, mirror_text(klass.name, source, mirror, verdict), mirror_details(
+            self._relpath, klass.name, source, mirror, self._class_sites(source_name),
+            mirror_proof(mirror, keeps_source, klass.name)), f"{klass.qname()} <- {mirror.source.as_string()}", "mirror")
 
     def _report_keyword_mirror(self, mirror: Mirror) -> None:
         assert self._index is not None and self._lookup is not None and mirror.call is not None
@@ -248,14 +269,15 @@ class DuplicatedStateChecker(OmniChecker, BaseTokenChecker):
             ]
         source_name, source_rejects, mediums = judge_source(self._index, self._lookup, mirror.source)
         rejects += source_rejects
+        references = reference_copies(mirror.source, mirror.fields)
+        rejects += [references] if references else []
         if any(word in mirror.method.lower() for word in SNAPSHOT_METHOD_WORDS):
             rejects.append(f"deliberate snapshot: copied in {mirror.method}")
         verdict = self._verdict(rejects, mediums, "both owners are project classes holding the same fields")
-        self._emit(mirror.call, verdict, mirror_text(
-            target.name, source_name or mirror.source.as_string(), mirror, False, verdict,
-            searched_summary(self._index),
-        ), mirror_details(self._relpath, target.name, source_name or mirror.source.as_string(), mirror,
-                          self._class_sites(target.name, source_name)),
+        source = source_name or mirror.source.as_string()
+        self._emit(mirror.call, verdict, mirror_text(target.name, source, mirror, verdict), mirror_details(
+            self._relpath, target.name, source, mirror, self._class_sites(target.name, source_name),
+            mirror_proof(mirror, False, target.name)),
             f"{mirror.call.frame().qname()}: {target.name} <- {mirror.source.as_string()}", "keyword-mirror")
 
     def _report_derived(self, derived: Derived, owner: OwnerFacts, state: ClassState) -> None:
@@ -273,45 +295,36 @@ class DuplicatedStateChecker(OmniChecker, BaseTokenChecker):
         mediums = []
         if derived.bare:
             mediums.append(f"a bare copy of `{derived.expression}`: the two names may be distinct facts that coincide")
-        if len(derived.sites) == 1:
-            mediums.append("assigned once: it may be a deliberate snapshot of the sources at that moment")
         calls = {c.func.as_string() for w in derived.sites for c in w.value.nodes_of_class(nodes.Call)}
         if calls - CHEAP_CALLS:
             mediums.append(f"recomputing {', '.join(sorted(calls - CHEAP_CALLS))}() on every read may cost more")
-        written = self._lookup.foreign_writes(derived.name)
+        written = self._lookup.foreign_writes(derived.name, self._family(klass))
         if written:
-            mediums.append(f"{derived.name} is also assigned outside the class, maybe on this owner ({', '.join(written[:3])})")
+            mediums.append(f"{derived.name} is also assigned outside {klass.name} on an object that may be one ({', '.join(written[:2])})")
         changed = sorted(set().union(*(state.changed_in(s) for s in derived.sources)) - state.construction_methods())
         verdict = self._verdict(rejects, mediums, "re-derived by hand at every site")
-        self._emit(state.first_write(derived.name).node, verdict, derived_text(
-            klass.name, derived, changed, verdict, searched_summary(self._index),
-        ), derived_details(self._relpath, klass.name, derived), f"{klass.qname()}.{derived.name}", "derived")
+        self._emit(state.first_write(derived.name).node, verdict, derived_text(klass.name, derived, changed, verdict),
+                   derived_details(self._relpath, klass.name, derived, derived_proof(derived, changed)),
+                   f"{klass.qname()}.{derived.name}", "derived", derived.sites)
 
-    def _report_maps(self, group: list[str], owner: OwnerFacts, state: ClassState) -> None:
-        assert self._index is not None
+    def _report_maps(self, pair: MapPair, owner: OwnerFacts, state: ClassState) -> None:
+        assert self._index is not None and self._lookup is not None
         klass = state.node
+        group = [pair.primary, pair.derived]
         rejects = owner_rejections(owner, snapshot=False)
-        compat = self._compat_note(klass, group[1], [state.first_write(n).node.lineno for n in group])
+        compat = self._compat_note(klass, pair.derived, [state.first_write(n).node.lineno for n in group])
         rejects += [compat] if compat else []
         mediums = []
-        if not all(removes(state, n) for n in group):
-            mediums.append("never removed: a shared lifetime is not shown")
-        escaped = [n for n in group if n in state.escapes]
-        if escaped:
-            mediums.append(f"{', '.join(escaped)} handed out of the class: other writers are unknown")
-        span = self._span(klass)
-        outside = [
-            f"{n} ({hit.path}:{hit.line})" for n in group for hit in self._index.hits(n)[:40]
-            if hit.via in ("attr", "attr-store") and not (hit.path == span[0] and span[1] <= hit.line <= span[2])
-        ]
+        family = self._family(klass)
+        outside = [f"{n} ({w})" for n in group for w in self._lookup.foreign_writes(n, family)[:1]]
         if outside:
-            mediums.append("also used outside the class, maybe on this owner: " + ", ".join(outside[:3]))
-        methods = sorted({m for n in group for m, _, _ in state.map_ops[n]})
-        verdict = self._verdict(rejects, mediums, "same keys, same methods, same removals")
-        self._emit(state.first_write(group[0]).node, verdict, maps_text(
-            klass.name, group, methods, verdict, searched_summary(self._index),
-        ), maps_details(self._relpath, klass.name, group, [state.first_write(n).node.lineno for n in group], methods),
-            f"{klass.qname()}.{'+'.join(group)}", "parallel-maps")
+            mediums.append(f"also assigned outside {klass.name} on an object that may be one: " + ", ".join(outside[:2]))
+        verdict = self._verdict(rejects, mediums, pair.how.replace("`", ""))
+        lines = [state.first_write(n).node.lineno for n in group]
+        writes = [w for n in group for w in state.writes[n]]
+        self._emit(state.first_write(pair.derived).node, verdict, maps_text(klass.name, pair, verdict),
+                   maps_details(self._relpath, klass.name, pair, lines, maps_proof(pair)),
+                   f"{klass.qname()}.{'+'.join(group)}", "parallel-maps", writes)
 
     def _report_provisional(self, name: str, owner: OwnerFacts, state: ClassState) -> bool:
         assert self._index is not None
@@ -329,70 +342,54 @@ class DuplicatedStateChecker(OmniChecker, BaseTokenChecker):
         compat = self._compat_note(state.node, name, [write.node.lineno])
         rejects += [compat] if compat else []
         verdict = self._verdict(rejects, [], "every production construction overwrites it")
-        self._emit(write.node, verdict, provisional_text(
-            state.node.name, name, write.value.name, overwrites, verdict, searched_summary(self._index),
-        ), provisional_details(self._relpath, write.node.lineno, state.node.name, name, write.value.name, overwrites),
-            f"{state.node.qname()}.{name}", "provisional")
+        klass = state.node.name
+        self._emit(write.node, verdict, provisional_text(klass, name, write.value.name, overwrites, verdict),
+                   provisional_details(self._relpath, write.node.lineno, klass, name, write.value.name, overwrites,
+                                       provisional_proof(klass, name, overwrites)),
+                   f"{state.node.qname()}.{name}", "provisional")
         return True
 
-    def _report_never_read(self, name: str, owner: OwnerFacts, state: ClassState) -> None:
+    def _judge_never_read(self, name: str, owner: OwnerFacts, state: ClassState) -> tuple[Verdict, list[FieldWrite]] | None:
+        """The verdict on a field nothing reads (None: it is read, or it is no field to judge)."""
         assert self._index is not None
         klass = state.node
         if name.startswith("__") and name.endswith("__"):
-            return
+            return None
         writes = [w for w in state.writes[name] if w.kind != "del"]
         if not writes:
-            return
+            return None
         readers = field_readers(self._index, name, self._span(klass))
         rejects = owner_rejections(owner, snapshot=False) + self._base_rejections(owner, [name])
         if state.dynamic_self:
             rejects.append(f"{klass.name} reads itself by reflection ({state.dynamic_self[0]})")
-        hook = attribute_hook(klass)
-        if hook:
-            rejects.append(hook)
+        rejects += [reason for reason in (attribute_hook(klass), local_handover(klass)) if reason]
         compat = self._compat_note(klass, name, [w.node.lineno for w in writes])
         rejects += [compat] if compat else []
-        mediums = self._value_doubts(writes, owner, rejects)
+        mediums = value_doubts(writes, owner, rejects)
+        said = self._reader_note(writes)
+        if said:
+            mediums.append(f"a comment says something outside reads it: {said!r}")
         if is_exception(klass):
-            mediums.append(f"{klass.name} is an exception: handlers read its fields as `err.{name}` on the caught object, which the index cannot tie to this class")
-        loaded = self._lookup.loaded_by_name(klass.name) if self._lookup else None
-        if loaded or key_matches_patterns(klass.name, self.settings.external_key_patterns):
-            mediums.append(f"{klass.name} is loaded by name ({loaded or 'an externally keyed class name'}): code outside the repository may read its fields")
+            mediums.append(f"{klass.name} is an exception: callers outside the repository may read .{name} of the caught error")
+        loaded = self._lookup.loaded_by_name(klass.name) if self._lookup and not name.startswith("_") else None
+        if loaded:
+            mediums.append(f"{klass.name} is loaded by name ({loaded}): code outside the repository may read .{name}")
         verdict = judge(readers, reject_reasons=rejects, medium_reasons=mediums)
-        if verdict.status is Status.LIVE:
-            return
-        self._emit(state.first_write(name).node, verdict, never_read_text(
-            klass.name, name, writes, verdict, searched_summary(self._index),
-        ), never_read_details(self._relpath, klass.name, name, writes), f"{klass.qname()}.{name}", "never-read")
+        return None if verdict.status is Status.LIVE else (verdict, writes)
 
-    @staticmethod
-    def _value_doubts(writes: list[FieldWrite], owner: OwnerFacts, rejects: list[str]) -> list[str]:
-        """Values whose reference may be the point: resources, hooks, registered submodules."""
-        mediums = []
-        for write in writes:
-            calls = list(write.value.nodes_of_class(nodes.Call)) if write.value is not None else []
-            names = {c.func.as_string().rpartition(".")[2] for c in calls}
-            if names & KEEP_ALIVE_CALLS:
-                rejects.append(f"keeps {sorted(names & KEEP_ALIVE_CALLS)[0]}(...) alive (line {write.node.lineno})")
-            elif owner.torch_module and not _is_plain_data(write.value):
-                rejects.append(f"{owner.name} is a torch module: the value may be a registered submodule or parameter")
-            elif isinstance(write.value, nodes.Call) and write.value.func.as_string().rpartition(".")[2] not in PLAIN_VALUE_CALLS:
-                # the stored object itself, not a value looked up (`cfg.get(...)`) or converted
-                mediums.append(f"the value of line {write.node.lineno} is a call: the reference may be kept on purpose")
-        return mediums
-
-
-def _is_plain_data(value: nodes.NodeNG | None) -> bool:
-    """Constants, arithmetic and config reads: nothing a torch module would register."""
-    if value is None:
-        return True
-    if any(isinstance(n, (nodes.Call, nodes.Lambda)) for n in value.nodes_of_class(nodes.NodeNG)):
-        return False
-    for name in value.nodes_of_class(nodes.Name):
-        chain = name.parent.as_string() if isinstance(name.parent, nodes.Attribute) else name.name
-        if not (name.name.isupper() or CONFIG_WORDS.search(chain)):
-            return False
-    return True
+    def _report_never_read(self, names: list[str], owner: OwnerFacts, state: ClassState) -> None:
+        """Unread fields worth an audit line: run-time work, a kept object, a computation, or a cluster."""
+        judged = {name: found for name in names if (found := self._judge_never_read(name, owner, state))}
+        candidates = [n for n, (verdict, _) in judged.items() if verdict.status is Status.CANDIDATE]
+        cluster = len(candidates) >= MIN_CLUSTER
+        for name, (verdict, writes) in judged.items():
+            gain = worth(name, writes, state)
+            if gain is None and not cluster and verdict.status is Status.CANDIDATE:
+                continue  # an isolated constant or copy written once: lint, not an audit candidate
+            klass = state.node.name
+            self._emit(state.first_write(name).node, verdict, never_read_text(klass, name, writes, verdict),
+                       never_read_details(self._relpath, klass, name, writes, gain, len(candidates) if cluster else 0),
+                       f"{state.node.qname()}.{name}", "never-read", writes)
 
 
 def register(linter: PyLinter) -> None:

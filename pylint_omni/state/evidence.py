@@ -32,6 +32,7 @@ PICKLE_METHODS = frozenset({"__getstate__", "__setstate__", "__reduce__", "__red
 SAFE_BASES = frozenset({"object", "ABC", "abc.ABC", "Generic", "typing.Generic", "Protocol", "typing.Protocol", "Exception"})
 TORCH_MODULE_PREFIXES = ("torch.nn.", "nn.Module")
 LOADING_VIAS = frozenset({"dotted", "str", "yaml-value", "json", "toml", "resolver", "import_module", "fstr", "getattr", "script"})
+DYNAMIC_LOADING_VIAS = frozenset({"resolver", "import_module", "fstr"})
 NON_READING_VIAS = frozenset({"name", "store", "attr-store", "import", "all", "base", "call"})
 # Words of prose (docs, YAML string values, shell scripts): a reader only when qualified, `obj.name`.
 PROSE_VIAS = frozenset({"doc", "yaml-value", "script"})
@@ -59,7 +60,7 @@ class OwnerLookup:
         self._sent: dict[str, str] | None = None
         self._reflected: dict[str, str] | None = None
         self._mentions: dict[str, set[str]] = {}
-        self._foreign: dict[str, list[str]] | None = None
+        self._foreign: dict[str, list[tuple[str, int, str]]] | None = None
 
     def _payload_tables(self) -> None:
         sent: dict[str, str] = {}
@@ -81,16 +82,31 @@ class OwnerLookup:
             self._payload_tables()
         return self._reflected.get(name)  # type: ignore[union-attr]
 
-    def foreign_writes(self, name: str) -> list[str]:
-        """Production `obj.name = ...` on objects other than `self` (this owner's or another's)."""
+    def foreign_writes(self, name: str, family: set[str]) -> list[str]:
+        """Production `obj.name = ...` (obj not `self`) that may write this owner's field, as `path:line`.
+
+        Evidence only from the same owner: a write whose receiver is known to be
+        another class (a parameter annotated `Other`, a local bound to `Other(...)`)
+        is that class's field. A receiver of unknown class counts only in a module
+        that names one of the owner's classes (`family`): elsewhere it cannot be
+        this owner's object without an untyped hand-over the index cannot see.
+        """
         if self._foreign is None:
-            table: dict[str, list[str]] = {}
+            table: dict[str, list[tuple[str, int, str]]] = {}
             for rel, facts in self.index.python_files():
                 if self.index.location(rel) is Location.PRODUCTION:
-                    for attr, line, *_ in facts.get("attr_writes", []):
-                        table.setdefault(attr, []).append(f"{rel}:{line}")
+                    for attr, line, *rest in facts.get("attr_writes", []):
+                        table.setdefault(attr, []).append((rel, line, rest[3] if len(rest) > 3 else ""))
             self._foreign = table
-        return self._foreign.get(name, [])
+        found = []
+        for rel, line, owner in self._foreign.get(name, []):
+            if owner:
+                same = owner in family
+            else:
+                same = any(self.index.occurrences(rel, cls) for cls in family)
+            if same:
+                found.append(f"{rel}:{line}")
+        return found
 
     def declared_message(self, name: str) -> str | None:
         """Why a project class of that name is a message, read from the index's bases."""
@@ -101,11 +117,19 @@ class OwnerLookup:
         return None
 
     def loaded_by_name(self, name: str) -> str | None:
-        """Where a class is named by a string (registry, import string, entry point, config)."""
+        """Where a class is loaded by a path that names it (`pkg.mod.Cls` in code or config, an entry point,
+        a resolver or `import_module` argument), as `path:line (via)`.
+
+        A bare string equal to the class name (a log label, a list of supported
+        architectures, a dashboard title) only picks which class this repository
+        builds; it hands no instance to code outside, so it is not a loader here.
+        """
         for hit in self.index.hits(name):
-            if hit.via.startswith("entry-point:") or (
-                hit.via in LOADING_VIAS and self.index.location(hit.path) is Location.PRODUCTION
-            ):
+            if hit.via.startswith("entry-point:"):
+                return f"{hit.path}:{hit.line} ({hit.via})"
+            if hit.via not in LOADING_VIAS or self.index.location(hit.path) is not Location.PRODUCTION:
+                continue
+            if hit.via in DYNAMIC_LOADING_VIAS or hit.line in _qualified_lines(self.index, hit.path).get(name, ()):
                 return f"{hit.path}:{hit.line} ({hit.via})"
         return None
 
@@ -265,7 +289,10 @@ def field_readers(index: ProjectIndex, name: str, exclude: tuple[str, int, int] 
                 continue
             if hit.via in PROSE_VIAS and hit.line not in _qualified_lines(index, hit.path).get(name, ()):
                 continue  # the bare word `stage` in prose is not a reader of `.stage`
-            found.setdefault((hit.path, hit.line), Consumer(hit.path, hit.line, hit.via, consumer_kind(index, hit), name))
+            known = found.get((hit.path, hit.line))
+            if known is None or (known.via == "str" and hit.via != "str"):
+                # `{"n": self.n}`: the attribute read, not the key string, is the consumer of that line
+                found[(hit.path, hit.line)] = Consumer(hit.path, hit.line, hit.via, consumer_kind(index, hit), name)
         readers = memo[name] = sorted(found.values(), key=lambda c: (c.kind.value, c.path, c.line))
     if exclude is None:
         return readers
@@ -345,7 +372,7 @@ def _overwrite_after(facts: dict[str, Any], path: str, line: int, class_name: st
     for callee, call_line, var, func in facts.get("bound_calls", []):
         if callee != class_name or call_line != line:
             continue
-        for attr, write_line, obj, source, write_func in facts.get("attr_writes", []):
+        for attr, write_line, obj, source, write_func, *_ in facts.get("attr_writes", []):
             if attr == field_name and obj == var and write_func == func and write_line > line and source:
                 return Overwrite(path, write_line, source)
     return None

@@ -90,6 +90,14 @@ class ClassGraph:
             queue.extend(edges.get(current, []))
         return seen
 
+    def family(self, rel: str, line: int) -> set[str]:
+        """Names of the class at (rel, line), its project bases and its subclasses: one owner's classes."""
+        start = (rel, line)
+        if start not in self.records:
+            return set()
+        keys = [start, *self._walk(start, self.bases), *self._walk(start, self.subclasses)]
+        return {self.records[key]["name"] for key in keys}
+
     def claims(self, rel: str, line: int, field: str) -> list[Claim]:
         """Other classes of the hierarchy of the class at (rel, line) that claim `field`."""
         start = (rel, line)

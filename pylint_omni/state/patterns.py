@@ -7,14 +7,14 @@ The detectors below read that record; the cross-file evidence lives in
 `state.evidence`:
 - `find_mirrors`: three or more `self.X = src.X` from one source in one method;
 - `keyword_mirrors`: `Cls(X=src.X, Y=src.Y, Z=src.Z)`, three or more from one source;
-- `find_derived`: a field only ever assigned from other fields of the same object
-  (a single bare copy, `self.a = self.b`, is an alias or a coinciding fact: left out);
-- `find_bound_maps`: two dict fields always written and removed together, same key.
+- `find_derived`: a field assigned two or more times, always from the same
+  expression of other fields of the same object (one assignment is a snapshot, a
+  cache or an alias: nothing keeps it in sync by hand).
+Maps and sets whose contents follow one another are found in `state.maps`.
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass, field
 
 from astroid import nodes
@@ -24,10 +24,14 @@ INIT_METHODS = frozenset({"__init__", "__post_init__", "__new__"})
 MUTATING_METHODS = frozenset({
     "append", "extend", "insert", "pop", "popleft", "appendleft", "remove", "clear", "add", "discard",
     "update", "setdefault", "popitem", "sort", "reverse", "fill_", "zero_", "copy_", "put", "put_nowait",
+    "difference_update", "intersection_update", "symmetric_difference_update",
 })
 PURE_FUNCTIONS = frozenset({"len", "bool", "int", "float", "str", "min", "max", "abs", "sum", "any", "all", "round", "tuple", "frozenset"})
 READ_ONLY_CALLS = PURE_FUNCTIONS | {"isinstance", "iter", "list", "sorted", "enumerate", "zip", "print", "repr", "id", "hash", "next"}
-DICT_FACTORIES = frozenset({"dict", "defaultdict", "OrderedDict"})
+# Keyed operations of dicts and sets: a set's `add(k)` / `discard(k)` mirror a dict's `d[k] = v` / `del d[k]`.
+MAP_OPS = {"setdefault": "set", "add": "set", "pop": "del", "popitem": "del", "discard": "del", "remove": "del",
+           "clear": "clear", "update": "update", "difference_update": "update", "intersection_update": "update",
+           "symmetric_difference_update": "update"}
 SNAPSHOT_WORDS = ("initial", "init_", "orig", "prev", "last", "old_", "saved", "start", "snapshot", "baseline", "first")
 
 
@@ -49,7 +53,8 @@ class ClassState:
     node: nodes.ClassDef
     writes: dict[str, list[FieldWrite]] = field(default_factory=dict)
     mutated_in: dict[str, set[str]] = field(default_factory=dict)  # field -> methods mutating its object
-    map_ops: dict[str, list[tuple[str, str, str]]] = field(default_factory=dict)  # field -> (method, op, key)
+    map_ops: dict[str, list[tuple[str, str, str, nodes.NodeNG]]] = field(default_factory=dict)  # field -> (method, op, key, where)
+    map_values: dict[str, list[tuple[str, str, nodes.NodeNG]]] = field(default_factory=dict)  # field -> (method, key, value)
     escapes: set[str] = field(default_factory=set)  # fields whose object is handed out
     dynamic_self: list[str] = field(default_factory=list)  # vars(self), self.__dict__, getattr(self, var)
     callers: dict[str, set[str]] = field(default_factory=dict)  # method -> methods calling `self.method(...)`
@@ -148,10 +153,12 @@ def _record_use(state: ClassState, name: str, node: nodes.Attribute, method: str
     if isinstance(parent, nodes.Subscript) and parent.value is node:
         key = parent.slice.as_string()
         if parent.ctx is not None and parent.ctx.name == "Store":
-            state.map_ops.setdefault(name, []).append((method, "set", key))
+            state.map_ops.setdefault(name, []).append((method, "set", key, parent))
             state.mutated_in.setdefault(name, set()).add(method)
+            if isinstance(parent.parent, nodes.Assign) and parent in parent.parent.targets:
+                state.map_values.setdefault(name, []).append((method, key, parent.parent.value))
         elif parent.ctx is not None and parent.ctx.name == "Del":
-            state.map_ops.setdefault(name, []).append((method, "del", key))
+            state.map_ops.setdefault(name, []).append((method, "del", key, parent))
             state.mutated_in.setdefault(name, set()).add(method)
         return
     if isinstance(parent, nodes.Attribute) and isinstance(parent.parent, nodes.Call) and parent.parent.func is parent:
@@ -159,9 +166,11 @@ def _record_use(state: ClassState, name: str, node: nodes.Attribute, method: str
         if parent.attrname in MUTATING_METHODS:
             state.mutated_in.setdefault(name, set()).add(method)
             key = call.args[0].as_string() if call.args else ""
-            op = {"setdefault": "set", "pop": "del", "popitem": "del", "clear": "clear", "update": "update"}.get(parent.attrname)
+            op = MAP_OPS.get(parent.attrname)
             if op:
-                state.map_ops.setdefault(name, []).append((method, op, key if op in ("set", "del") else ""))
+                state.map_ops.setdefault(name, []).append((method, op, key if op in ("set", "del") else "", call))
+            if parent.attrname == "setdefault" and len(call.args) > 1:
+                state.map_values.setdefault(name, []).append((method, key, call.args[1]))
         return
     if isinstance(parent, (nodes.AssignAttr, nodes.DelAttr)) and parent.expr is node:
         state.mutated_in.setdefault(name, set()).add(method)  # self.x.y = v
@@ -299,15 +308,15 @@ def _derivation_sources(value: nodes.NodeNG, self_name: str) -> set[str] | None:
 
 
 def find_derived(state: ClassState) -> list[Derived]:
-    """Fields whose every write is the same expression of other fields (and something else).
+    """Fields written two or more times, always with the same expression of other fields.
 
     A field whose sources never change after construction is a cached constant, not
-    state kept in sync, and so is a field assigned once in the very method that changes
-    its sources: those are left out here.
+    state kept in sync, and a field assigned once is a snapshot, a cache or an alias:
+    those are left out here.
     """
     found = []
     for name, writes in state.writes.items():
-        if any(w.kind != "assign" for w in writes) or name.lower().lstrip("_").startswith(SNAPSHOT_WORDS):
+        if len(writes) < 2 or any(w.kind != "assign" for w in writes) or name.lower().lstrip("_").startswith(SNAPSHOT_WORDS):
             continue
         expressions = {w.value.as_string() for w in writes if w.value is not None}
         if len(expressions) != 1:
@@ -319,20 +328,7 @@ def find_derived(state: ClassState) -> list[Derived]:
             continue
         if not any(state.changed_outside_init(source) for source in sources):
             continue
-        if len(writes) == 1:
-            # Computed where its sources change (that method and the private helpers only
-            # it calls): recomputed with them every time, a consistent cache kept by
-            # nobody by hand. A source changed anywhere else may leave it stale: kept.
-            home = state.with_private_helpers(state.construction_methods() | {writes[0].method})
-            if all(state.changed_in(source) <= home for source in sources):
-                continue
         bare = _is_attribute_path(writes[0].value, self_name)
-        if bare and len(writes) == 1:
-            # One copy of one value is an alias of the same object (nothing can go
-            # stale: a shared cache, a tied weight) or a second fact that coincides
-            # with the first (V heads = K heads for this model): no computation for a
-            # property to own, and no sync kept by hand.
-            continue
         found.append(Derived(name, expressions.pop(), sorted(sources), writes, bare))
     return found
 
@@ -342,40 +338,3 @@ def _is_attribute_path(value: nodes.NodeNG | None, self_name: str) -> bool:
     while isinstance(value, nodes.Attribute):
         value = value.expr
     return isinstance(value, nodes.Name) and value.name == self_name
-
-
-# -- two maps, one binding -------------------------------------------------------------
-def _is_dict_init(write: FieldWrite) -> bool:
-    value = write.value
-    if isinstance(value, nodes.Dict):
-        return not value.items
-    if isinstance(value, nodes.Call):
-        return value.func.as_string().rpartition(".")[2] in DICT_FACTORIES and not value.args[1:]
-    return False
-
-
-def find_bound_maps(state: ClassState) -> list[list[str]]:
-    """Groups of dict fields that every method writes and removes with the same keys."""
-    maps = []
-    for name, writes in state.writes.items():
-        resets = [w for w in writes if w.method not in INIT_METHODS]
-        if writes and all(_is_dict_init(w) for w in writes) and not resets and state.map_ops.get(name):
-            maps.append(name)
-    signatures: dict[str, frozenset] = {}
-    for name in maps:
-        per_method: dict[str, Counter] = {}
-        for method, op, key in state.map_ops[name]:
-            per_method.setdefault(method, Counter())[(op, key)] += 1
-        if any(op == "update" for _, op, _ in state.map_ops[name]):
-            continue
-        if not any(op == "set" for _, op, _ in state.map_ops[name]):
-            continue
-        signatures[name] = frozenset((m, frozenset(c.items())) for m, c in per_method.items())
-    groups: dict[frozenset, list[str]] = {}
-    for name, signature in signatures.items():
-        groups.setdefault(signature, []).append(name)
-    return [sorted(g, key=lambda n: state.first_write(n).node.lineno or 0) for g in groups.values() if len(g) >= 2]
-
-
-def removes(state: ClassState, name: str) -> bool:
-    return any(op in ("del", "clear") for _, op, _ in state.map_ops.get(name, []))

@@ -123,3 +123,31 @@ def collaborator_shortcuts(source: nodes.NodeNG, fields: list[str]) -> str | Non
         if not isinstance(method, nodes.FunctionDef) or method.name != "__init__" or not isinstance(value, nodes.Call):
             return None
     return f"{klass.name} builds each of {', '.join(objects)} once in __init__: the copies are shortcuts to the same objects and cannot disagree"
+
+
+MUTABLE_ANNOTATION = re.compile(
+    r"(Optional\[)?(list|dict|set|deque|List|Dict|Set|DefaultDict|OrderedDict|(np|numpy)\.ndarray|(torch\.)?Tensor)\b")
+
+
+def reference_copies(source: nodes.NodeNG, fields: list[str]) -> str | None:
+    """Every copied field holds a mutable object (a list, a dict, an array, a tensor) by the source class's annotations.
+
+    `Meta(req_ids=shared.req_ids, keys=shared.keys, ...)` hands over the same list
+    objects: both names see every change, so there is no second copy of a fact to
+    drift, only a second path to one.
+    """
+    klass, _ = infer_source_class(source)
+    if klass is None:
+        return None
+    notes = {}
+    for statement in klass.body:
+        if isinstance(statement, nodes.AnnAssign) and isinstance(statement.target, nodes.AssignName):
+            notes[statement.target.name] = statement.annotation.as_string()
+    for assign in (a for name in fields for a in klass.instance_attrs.get(name, [])):
+        parent = assign.parent
+        if isinstance(parent, nodes.AnnAssign) and parent.target is assign:
+            notes.setdefault(assign.attrname, parent.annotation.as_string())
+    if all(MUTABLE_ANNOTATION.match(notes.get(name, "")) for name in fields):
+        return (f"copies references to the same mutable objects of {klass.name} ({', '.join(fields[:3])}): "
+                "both names see every change, a second path to one fact, not a second fact")
+    return None

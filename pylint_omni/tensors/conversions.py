@@ -10,7 +10,7 @@ from astroid import nodes
 
 from pylint_omni.tensors.copy_findings import CopyFinding, code_span
 from pylint_omni.tensors.local_flow import (
-    enclosing_function, keyword_named, single_binding_value, unchanged_after_binding, uses_of,
+    enclosing_function, keyword_named, resolve_dotted, single_binding_value, unchanged_after_binding, uses_of,
 )
 from pylint_omni.tensors.facts import (
     DEVICE_KEEPING_METHODS,
@@ -71,15 +71,25 @@ def clone_of_fresh(call: nodes.Call) -> CopyFinding | None:
         saved="1 allocation and 1 full copy on the tensor's device",
         risk="none if the storage is new; if an operand is not a tensor the expression may return shared storage",
         unknown="" if fresh >= Strength.PROVEN else "the operands are assumed to be tensors (operators allocate)",
+        pattern="`.clone()` of fresh storage",
     )
 
 
-def _keeps(method: str, kind: str) -> bool:
-    return method in (DEVICE_KEEPING_METHODS if kind == "device" else DTYPE_KEEPING_METHODS)
+def _keeps(step: nodes.Call, kind: str) -> Strength:
+    """How surely a method call keeps its receiver's `kind` (a `.to()` naming only the other kind keeps it)."""
+    method = step.func.attrname
+    if method == "to":
+        named = to_arguments(step)
+        if named is None or kind in named or len(named) != 1:
+            return Strength.NONE
+        return next(iter(named.values()))[1]
+    kept = DEVICE_KEEPING_METHODS if kind == "device" else DTYPE_KEEPING_METHODS
+    return Strength.PROVEN if method in kept else Strength.NONE
 
 
 def chained_conversion(call: nodes.Call) -> CopyFinding | None:
-    """`.to(a).to(b)` (device + dtype), a no-op `.to(x.device)`, a factory converted after the fact."""
+    """A no-op `.to()` (first the inner one of a chain), a two-step `.to()` that moves the same bytes either way,
+    a factory converted after the fact."""
     if method_call(call, "to") is None:
         return None
     outer = to_arguments(call)
@@ -88,13 +98,67 @@ def chained_conversion(call: nodes.Call) -> CopyFinding | None:
     (kind, (arg, strength)), = outer.items()
     inner = receiver(call)
     return (
-        _merge(call, inner, kind, arg, strength)
+        _inner_no_op(inner)
         or _no_op(call, inner, kind, arg)
+        or _merge(call, inner, kind, arg, strength)
         or _late_factory(call, inner, kind, strength)
     )
 
 
+def _inner_no_op(inner: nodes.NodeNG) -> CopyFinding | None:
+    """`x.to(x.device).to(dtype)`: the first step changes nothing; drop it rather than merge."""
+    step = method_call(inner, "to")
+    named = to_arguments(step) if step is not None else None
+    if step is None or named is None or len(named) != 1:
+        return None
+    (kind, (arg, _)), = named.items()
+    return _no_op(step, receiver(step), kind, arg)
+
+
+ITEM_BYTES = {
+    "float64": 8, "double": 8, "int64": 8, "long": 8, "complex64": 8, "float32": 4, "float": 4, "int32": 4, "int": 4,
+    "float16": 2, "half": 2, "bfloat16": 2, "int16": 2, "short": 2, "int8": 1, "uint8": 1, "bool": 1,
+    "float8_e4m3fn": 1, "float8_e5m2": 1,
+}
+CASTING_METHODS = {"float": "float32", "half": "float16", "bfloat16": "bfloat16", "double": "float64", "long": "int64",
+                   "int": "int32", "bool": "bool"}
+LEGACY_CONSTRUCTORS = {"Tensor": "float32", "FloatTensor": "float32", "LongTensor": "int64", "IntTensor": "int32"}
+
+
+def _dtype_named(arg: nodes.NodeNG | None) -> str | None:
+    dotted = resolve_dotted(arg) if arg is not None else None
+    return dotted[6:] if dotted and dotted.startswith("torch.") and dotted[6:] in ITEM_BYTES else None
+
+
+def known_dtype(expr: nodes.NodeNG) -> str | None:
+    """The dtype the code gives `expr` (`torch.zeros(n, dtype=torch.int32)`, `x.half()`), else None."""
+    factory = torch_function(expr)
+    if factory is not None:
+        return LEGACY_CONSTRUCTORS.get(factory) or _dtype_named(keyword_named(expr, "dtype"))
+    step = method_call(expr)
+    if step is None:
+        return None
+    method = step.func.attrname
+    if method in CASTING_METHODS and not step.args:
+        return CASTING_METHODS[method]
+    if method == "to":
+        named = to_arguments(step) or {}
+        if "dtype" in named:
+            return _dtype_named(named["dtype"][0])
+        return known_dtype(receiver(step)) if named else None
+    return known_dtype(receiver(step)) if method in DTYPE_KEEPING_METHODS else None
+
+
 def _merge(call: nodes.Call, inner: nodes.NodeNG, kind: str, arg: nodes.NodeNG, strength: Strength) -> CopyFinding | None:
+    """`.to(device).to(dtype)` (or the reverse) as one call, only where both orders move the same bytes.
+
+    Casting on the host before a host→device copy moves the narrower dtype: that order
+    is intended and never merged. A merged blocking `.to(device, dtype)` converts on
+    the host; a non-blocking one on the device. So a merge is offered when the two
+    dtypes have the same width, or for transfer-then-cast with `non_blocking=True`
+    (kept), where the conversion stays on the device as it is now. Every keyword of
+    both calls is kept.
+    """
     if method_call(inner, "to") is None:
         return None
     first = to_arguments(inner)
@@ -104,18 +168,28 @@ def _merge(call: nodes.Call, inner: nodes.NodeNG, kind: str, arg: nodes.NodeNG, 
     if _built_object(receiver(inner)):
         return None  # `Model(config).to(device).to(dtype)` converts a module's parameters, not a tensor
     device, dtype = (arg, other_arg) if kind == "device" else (other_arg, arg)
+    source, target = known_dtype(receiver(inner)), _dtype_named(dtype)
+    same_width = source is not None and target is not None and ITEM_BYTES[source] == ITEM_BYTES[target]
+    non_blocking = keyword_named(inner, "non_blocking")
+    if not same_width and not (other_kind == "device" and non_blocking is not None):
+        return None
+    keywords = [f"{kw.arg}={kw.value.as_string()}" for c in (inner, call) for kw in c.keywords or () if kw.arg not in ("device", "dtype")]
+    merged = f"{receiver(inner).as_string()}.to({', '.join([device.as_string(), dtype.as_string(), *keywords])})"
+    why = f"same bytes: {source} and {target} have one width" if same_width else "same bytes: the conversion stays on the device"
     weakest = min(strength, other_strength)
     return CopyFinding(
         node=call,
         surface=code_span(call),
-        problem=f"converts {other_kind} and {kind} in two steps",
-        cost="2 conversions and 1 intermediate tensor where one `.to()` does both",
-        fix=f"use one call: `{receiver(inner).as_string()}.to({device.as_string()}, {dtype.as_string()})`",
-        evidence=f"`.to({other_arg.as_string()})` then `.to({arg.as_string()})`: one names a {other_kind}, the other a {kind}",
+        problem=f"converts {other_kind} and {kind} in two calls",
+        cost="1 extra call and 1 intermediate tensor; the same bytes cross the bus either way",
+        fix=f"use one call: `{merged}`",
+        evidence=f"{why}; `.to({other_arg.as_string()})` then `.to({arg.as_string()})`",
         strength=weakest,
-        saved="1 conversion and 1 intermediate tensor",
-        risk="none beyond the order of conversion (the dtype cast may run on the other device)",
+        saved="1 intermediate tensor and 1 call (no transfer saved)",
+        risk="none: every keyword is kept and the bytes moved do not change",
         unknown="" if weakest >= Strength.PROVEN else "a device or dtype is recognised by its name only",
+        pattern="two-step `.to()` call",
+        micro=True,
     )
 
 
@@ -134,9 +208,9 @@ def _no_op(call: nodes.Call, inner: nodes.NodeNG, kind: str, arg: nodes.NodeNG) 
     """`.to(x.device)` on something already on `x`'s device, or on a factory given `device=` the same value."""
     target = arg.as_string()
     expected_root = arg.expr.as_string() if isinstance(arg, nodes.Attribute) and arg.attrname == kind else None
-    current = inner
-    while (step := method_call(current)) is not None and _keeps(step.func.attrname, kind) and step.func.attrname != "to":
-        current = receiver(step)
+    current, strength = inner, Strength.PROVEN
+    while (step := method_call(current)) is not None and (kept := _keeps(step, kind)):
+        current, strength = receiver(step), min(strength, kept)
     factory = torch_function(current)
     given = keyword_named(current, kind) if factory else None
     if given is not None and given.as_string() == target:
@@ -145,7 +219,7 @@ def _no_op(call: nodes.Call, inner: nodes.NodeNG, kind: str, arg: nodes.NodeNG) 
         reason = f"`torch.{factory}({expected_root})` already has `{expected_root}`'s {kind}"
     elif expected_root is not None and current.as_string() == expected_root and not factory:
         reason = (
-            f"it derives from `{expected_root}` through {kind}-keeping methods only"
+            f"it derives from `{expected_root}` through {kind}-keeping steps only"
             if current is not inner
             else f"it is `{expected_root}` itself"
         )
@@ -156,11 +230,15 @@ def _no_op(call: nodes.Call, inner: nodes.NodeNG, kind: str, arg: nodes.NodeNG) 
         surface=code_span(call),
         problem=f"converts to the {kind} the tensor already has",
         cost="no copy: `.to()` returns its receiver unchanged, a dispatch and a line of noise",
-        fix=f"drop `.to({target})`",
+        fix=f"drop the no-op `.to({target})`",
         evidence=reason,
-        strength=Strength.PROVEN,
+        strength=strength,
         saved="1 no-op `.to()` call (no copy)",
         risk="none at run time: `.to()` returned its receiver unchanged",
+        unknown="" if strength >= Strength.PROVEN else "a step before it keeps the " + kind + " only if its argument, "
+        "recognised by its name, is not a " + kind,
+        pattern="no-op `.to()` call",
+        micro=True,
     )
 
 
@@ -177,17 +255,20 @@ def _late_factory(call: nodes.Call, inner: nodes.NodeNG, kind: str, strength: St
     else:
         where = f"with `{template}`'s dtype" if template else "in the default dtype"
     cost = "2 allocations and a host→device copy" if kind == "device" else "2 allocations and a conversion"
+    # Built on the target, nothing is copied: a `non_blocking=True` of the `.to()` has no copy left to apply to.
+    async_note = " (no copy is left for its `non_blocking=True`)" if keyword_named(call, "non_blocking") is not None else ""
     return CopyFinding(
         node=call,
         surface=code_span(call),
         problem=f"allocates {where} and converts right after",
         cost=f"{cost} where one allocation on the target suffices",
-        fix=f"pass `{kind}=` to `torch.{factory}(...)`",
+        fix=f"pass `{kind}=` to `torch.{factory}(...)`{async_note}",
         evidence=f"`torch.{factory}` has no `{kind}=` argument and its result goes straight to `.to()`",
         strength=strength,
         saved="1 allocation and 1 host→device copy" if kind == "device" else "1 allocation and 1 dtype conversion",
         risk=f"values built directly in the target {kind} can differ in the last bits from values converted after",
         unknown="" if strength >= Strength.PROVEN else f"the `.to()` argument is a {kind} by its name only",
+        pattern=f"factory converted after the fact ({kind})",
     )
 
 
@@ -213,9 +294,11 @@ def contiguous_of_contiguous(call: nodes.Call) -> CopyFinding | None:
         surface=code_span(call),
         problem=f"asks for a layout the tensor already has{through}",
         cost="no copy: `.contiguous()` returns its receiver unchanged, a check and a line of noise",
-        fix="drop `.contiguous()`",
+        fix="drop the no-op `.contiguous()`",
         evidence=reason,
         strength=Strength.PROVEN,
         saved="1 no-op `.contiguous()` call (no copy)",
         risk="none at run time: `.contiguous()` returned its receiver unchanged",
+        pattern="no-op `.contiguous()` call",
+        micro=True,
     )

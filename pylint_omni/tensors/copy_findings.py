@@ -6,6 +6,10 @@ consumer can make one live: the verdict comes from the strength of the local pro
 line in a comment (a sync, a kernel limitation, a layout requirement) or the file is
 validation material (tests, benchmarks, examples). Comments are read from pylint's
 token stream, which pylint hands to token checkers before it walks the module.
+
+Sibling lines of one function with the same pattern and verdict (three identical
+`.to()` chains, one under the other) are one finding: one fix, reported at the first,
+naming the others. Findings wait until their function has been walked, then go out.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from astroid import nodes
 from pylint.checkers import BaseTokenChecker
 
 from pylint_omni.evidence.checker import OmniChecker
-from pylint_omni.evidence.wording import sentence
+from pylint_omni.evidence.wording import evidence_clause, sentence, short_message
 from pylint_omni.evidence.consumers import Status, Verdict
 from pylint_omni.evidence.benefit import Benefit, BenefitKind
 from pylint_omni.evidence.findings import FindingDetails
@@ -52,6 +56,8 @@ class CopyFinding:
     saved: str  # what the fix removes, counted (the report's benefit; "per call of f()" is added)
     risk: str  # the behaviour the fix could change
     unknown: str = ""
+    pattern: str = ""  # what one such finding is, for grouping and bundles (`no-op .to() call`)
+    micro: bool = False  # no copy or transfer saved: a no-op call, a merge of two calls into one
 
 
 class LineComments(BaseTokenChecker):
@@ -85,20 +91,23 @@ class LineComments(BaseTokenChecker):
 
 
 VALIDATION_FUNCTION_PREFIXES = ("test_", "benchmark", "bench_")
+# A docstring that says so: "Test function to verify ...", "Benchmark ...", "Only used in tests".
+VALIDATION_DOCSTRING = re.compile(r"\A\s*(test|benchmark)\b|only used (in|by|for) tests?|not (be )?used in (model )?inference", re.I)
 
 
 class CopyChecker(LineComments, OmniChecker):
-    """Base of the data-movement checkers: skips validation files, rejects explained lines."""
+    """Base of the data-movement checkers: skips validation files, rejects explained lines, groups siblings."""
 
     symbol = ""
     _validation_file = False
     _relpath = ""
 
     _reported: set[tuple[int, int]] = set()
+    _pending: dict[int, list[tuple[CopyFinding, Verdict]]] = {}
 
     def visit_module(self, node: nodes.Module) -> None:
         self._validation_file, self._relpath = False, ""
-        self._reported = set()
+        self._reported, self._pending = set(), {}
         if node.file and node.file.endswith(".py"):
             root = self.settings_for(node.file).root
             try:
@@ -114,8 +123,10 @@ class CopyChecker(LineComments, OmniChecker):
         return self._validation_file
 
     def report(self, finding: CopyFinding) -> None:
+        """Judge a finding; it goes out when its function (or the module) has been walked."""
         function = enclosing_function(finding.node)
-        if function is not None and function.name.startswith(VALIDATION_FUNCTION_PREFIXES):
+        if function is not None and (function.name.startswith(VALIDATION_FUNCTION_PREFIXES) or (
+                function.doc_node is not None and VALIDATION_DOCSTRING.search(str(function.doc_node.value)))):
             return  # a test or benchmark living in a production module is validation code
         statement = finding.node.statement()
         where = (statement.fromlineno, statement.col_offset)
@@ -129,41 +140,92 @@ class CopyChecker(LineComments, OmniChecker):
             verdict = Verdict(Status.CANDIDATE, "high", finding.evidence)
         else:
             verdict = Verdict(Status.CANDIDATE, "medium", finding.unknown, unknowns=[finding.unknown])
-        self.emit(self.symbol, finding.node, verdict, (message_text(finding, verdict),), finding_details(self._relpath, finding))
+        self._pending.setdefault(id(function), []).append((finding, verdict))
+
+    def leave_functiondef(self, node: nodes.FunctionDef) -> None:
+        self._flush(id(node))
+
+    leave_asyncfunctiondef = leave_functiondef
+
+    def leave_module(self, node: nodes.Module) -> None:
+        for key in list(self._pending):
+            self._flush(key)
+
+    def _flush(self, key: int) -> None:
+        """Emit one function's findings: siblings with one pattern and one verdict as one finding."""
+        groups: dict[tuple[str, str, str | None], list[tuple[CopyFinding, Verdict]]] = {}
+        for finding, verdict in self._pending.pop(key, []):
+            pattern = finding.pattern or finding.problem
+            groups.setdefault((pattern, verdict.status.value, verdict.confidence), []).append((finding, verdict))
+        for members in groups.values():
+            members.sort(key=lambda m: (m[0].node.fromlineno or 0, m[0].node.col_offset or 0))
+            if members[0][1].status is Status.REJECTED:  # each explained line keeps its own reason
+                for finding, verdict in members:
+                    self._emit_one(finding, verdict, [])
+            else:
+                self._emit_one(members[0][0], members[0][1], [m[0] for m in members[1:]])
+
+    def _emit_one(self, finding: CopyFinding, verdict: Verdict, others: list[CopyFinding]) -> None:
+        self.emit(self.symbol, finding.node, verdict, (message_text(finding, verdict, others),),
+                  finding_details(self._relpath, finding, others))
 
 
-def code_span(node: nodes.NodeNG) -> str:
+MESSAGE_CODE_CHARS = 60
+
+
+def code_span(node: nodes.NodeNG, limit: int = 70) -> str:
     """The node's source as a backticked span, cut to fit one message line."""
     text = node.as_string()
-    return f"`{text if len(text) <= 70 else text[:67] + '...'}`"
+    return f"`{text if len(text) <= limit else text[:limit - 3] + '...'}`"
 
 
-def finding_details(relpath: str, finding: CopyFinding) -> FindingDetails:
+def _where(finding: CopyFinding) -> str:
+    """`Owner.function()` or `function()` around the finding, "" at module level."""
+    function = enclosing_function(finding.node)
+    if function is None:
+        return ""
+    owner = function.parent.frame() if function.parent is not None else None
+    return f"{owner.name}.{function.name}()" if isinstance(owner, nodes.ClassDef) else f"{function.name}()"
+
+
+def finding_details(relpath: str, finding: CopyFinding, others: list[CopyFinding]) -> FindingDetails:
     """The report's surface, simplification, benefit and risk; the enclosing function's tests validate it."""
     function = enclosing_function(finding.node)
-    where = ""
-    if function is not None:
-        owner = function.parent.frame() if function.parent is not None else None
-        where = f"{owner.name}.{function.name}()" if isinstance(owner, nodes.ClassDef) else f"{function.name}()"
-    surface = f"{relpath}:{finding.node.fromlineno} " + (f"{where}: " if where else "") + finding.surface.strip("`")
-    saved = finding.saved + (f" per call of {where}" if where else "")
-    benefit = Benefit(1, BenefitKind.TRANSFERS, saved, micro="no copy" in finding.cost)
+    where = _where(finding)
+    every = [finding, *others]
+    surface = [f"{relpath}:{f.node.fromlineno} " + (f"{where}: " if where else "") + f.surface.strip("`") for f in every]
+    times = f"{len(every)} × " if others else ""
+    saved = times + finding.saved + (f" per call of {where}" if where else "")
+    benefit = Benefit(len(every), BenefitKind.TRANSFERS, saved, micro=finding.micro,
+                      bundle=finding.pattern or "redundant conversion", scope=where, sites=len(every))
+    fix = finding.fix + (f" (and the same at line{'s' if len(others) > 1 else ''} "
+                         f"{', '.join(str(f.node.fromlineno) for f in others)})" if others else "")
+    proof = f"{finding.evidence}; cost: {finding.cost}" + (f"; unknown: {finding.unknown}" if finding.unknown else "")
     scope = function.qname() if function is not None else finding.node.root().name
-    return FindingDetails(
-        [surface], sentence(finding.fix), benefit, sentence(finding.risk),
-        [function.name] if function is not None else [],
-        subject=f"{scope}: {finding.surface.strip('`')}", kind="local-copy",
-    )
+    return FindingDetails(surface, sentence(fix), benefit, sentence(finding.risk), _validation_names(function), proof,
+                          subject=f"{scope}: {finding.surface.strip('`')}", kind="local-copy")
 
 
-def message_text(finding: CopyFinding, verdict: Verdict) -> str:
-    """What, the fix, then the evidence, in one line."""
-    if verdict.status is Status.REJECTED:
-        judged = f"Rejected: {verdict.reason}"
+GENERIC_NAMES = frozenset({"forward", "__call__", "__init__", "step", "run", "main", "apply", "process"})
+
+
+def _validation_names(function: nodes.FunctionDef | None) -> list[str]:
+    """Names whose tests validate the fix: the method's class (a `forward` is named by every model test), else the function."""
+    if function is None:
+        return []
+    owner = function.parent.frame() if function.parent is not None else None
+    if isinstance(owner, nodes.ClassDef):
+        return [owner.name] if function.name in GENERIC_NAMES else [owner.name, function.name]
+    return [] if function.name in GENERIC_NAMES else [function.name]
+
+
+def message_text(finding: CopyFinding, verdict: Verdict, others: list[CopyFinding]) -> str:
+    """What, the fix, one evidence clause: `short_message`; siblings are named by line."""
+    code = code_span(finding.node, MESSAGE_CODE_CHARS)
+    if others:
+        lines = ", ".join(str(f.node.fromlineno) for f in others)
+        what = f"{code} {finding.problem} (also line{'s' if len(others) > 1 else ''} {lines})"
+        fix = f"{finding.fix} at each"
     else:
-        judged = f"Confidence {verdict.confidence}"
-    unknown = finding.unknown or "nothing beyond this function (it is judged alone)"
-    return (
-        f"{finding.surface} {finding.problem} ({finding.cost}); {finding.fix}. "
-        f"{judged}. Evidence: {finding.evidence}; searched the enclosing function; unknown: {unknown}."
-    )
+        what, fix = f"{code} {finding.problem}", finding.fix
+    return short_message(what, fix, evidence_clause(verdict, finding.evidence))

@@ -131,15 +131,8 @@ def tensor_strength(expr: nodes.NodeNG, depth: int = 0) -> Strength:
 
 
 def _annotated_tensor(param: nodes.AssignName) -> bool:
-    arguments = param.parent
-    if not isinstance(arguments, nodes.Arguments):
-        return False
-    every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
-    notes = [*arguments.posonlyargs_annotations, *arguments.annotations, *arguments.kwonlyargs_annotations]
-    for arg, note in zip(every, notes):
-        if arg is param and note is not None:
-            return bool(re.fullmatch(r"(Optional\[)?(torch\.)?Tensor(\]| \| None)?", note.as_string()))
-    return False
+    note = _annotation_of(param)
+    return note is not None and bool(re.fullmatch(r"(Optional\[)?(torch\.)?Tensor(\]| \| None)?", note.as_string()))
 
 
 def is_fresh(expr: nodes.NodeNG) -> Strength:
@@ -178,6 +171,14 @@ def conversion_kind(arg: nodes.NodeNG) -> tuple[str | None, Strength]:
         return "dtype", Strength.PROVEN
     if isinstance(arg, nodes.Call) and call_name(arg) == "torch.device":
         return "device", Strength.PROVEN
+    if isinstance(arg, nodes.Name):
+        bound = _bound_kind(arg)
+        if bound is not None:
+            return bound, Strength.PROVEN
+    if isinstance(arg, nodes.Call):
+        returned = _returned_kind(arg)
+        if returned is not None:
+            return returned, Strength.PROVEN
     last = _last_identifier(arg)
     if last in ("device", "dtype"):
         return last, Strength.PROVEN if isinstance(arg, nodes.Attribute) else Strength.HEURISTIC
@@ -186,6 +187,44 @@ def conversion_kind(arg: nodes.NodeNG) -> tuple[str | None, Strength]:
     if last and ("device" in last or last == "dev" or last.endswith("_dev")):
         return "device", Strength.HEURISTIC
     return None, Strength.NONE
+
+
+KIND_ANNOTATIONS = {"torch.device": "device", "torch.dtype": "dtype"}
+
+
+def _returned_kind(call: nodes.Call) -> str | None:
+    """"device" / "dtype" for a call of a function the code annotates `-> torch.device` / `-> torch.dtype`."""
+    try:
+        function = next(iter(call.func.infer()), None)
+    except Exception:  # astroid inference can fail on any code; no evidence then
+        return None
+    if isinstance(function, nodes.FunctionDef) and function.returns is not None:
+        return KIND_ANNOTATIONS.get(function.returns.as_string().strip("'\""))
+    return None
+
+
+def _bound_kind(name: nodes.Name) -> str | None:
+    """"device" / "dtype" when the code binds the name so: a parameter annotated `torch.device` / `torch.dtype`,
+    or a local bound once to `torch.device(...)`, `x.device` or `x.dtype`."""
+    value = single_binding_value(name)
+    if isinstance(value, nodes.AssignName):
+        note = _annotation_of(value)
+        text = note.as_string().replace("Optional[", "").rstrip("]").split(" | ")[0] if note is not None else ""
+        return KIND_ANNOTATIONS.get(text)
+    if isinstance(value, nodes.Call) and call_name(value) == "torch.device":
+        return "device"
+    if isinstance(value, nodes.Attribute) and value.attrname in ("device", "dtype"):
+        return value.attrname
+    return None
+
+
+def _annotation_of(param: nodes.AssignName) -> nodes.NodeNG | None:
+    arguments = param.parent
+    if not isinstance(arguments, nodes.Arguments):
+        return None
+    every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
+    notes = [*arguments.posonlyargs_annotations, *arguments.annotations, *arguments.kwonlyargs_annotations]
+    return next((note for arg, note in zip(every, notes) if arg is param), None)
 
 
 def _last_identifier(expr: nodes.NodeNG) -> str | None:

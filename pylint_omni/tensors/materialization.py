@@ -83,8 +83,7 @@ def round_trip_to_tensor(call: nodes.Call) -> CopyFinding | None:
     is_tensor = kind == "numpy" or strength > Strength.NONE
     name = tensor.as_string()
     fix = (
-        f"keep it a tensor: use `{name}` (`{name}.to(device, dtype)` or `{name}.clone()` "
-        "where a move, a new dtype or a copy is wanted)"
+        f"use `{name}` itself (`.to(...)`/`.clone()` where a move, dtype or copy is wanted)"
         if is_tensor
         else f"convert once: `torch.as_tensor({name})` (or `{name}.clone()` if `{name}` is a tensor)"
     )
@@ -99,6 +98,7 @@ def round_trip_to_tensor(call: nodes.Call) -> CopyFinding | None:
         saved=f"{len(steps)} steps ({' → '.join(steps)})" if is_tensor else f"1 {'Python list' if kind == 'tolist' else 'array'} copy",
         risk="the rebuilt tensor had an inferred dtype, no autograd history and storage of its own; "
         "code relying on those needs the `.to(...)`/`.clone()` of the fix",
+        pattern="tensor rebuilt from its own host copy",
     )
 
 
@@ -129,6 +129,7 @@ def device_round_trip(call: nodes.Call) -> CopyFinding | None:
         risk=f"when `{tensor.as_string()}` is already on `{target[0]}` the result is no longer a copy: "
         "in-place writes to it reach the original",
         unknown="" if target[1] >= Strength.PROVEN else f"`{target[0]}` is a device by its name only",
+        pattern="device round trip",
     )
 
 
@@ -154,6 +155,7 @@ def tensor_of_tensor(call: nodes.Call) -> CopyFinding | None:
         saved="1 full copy and 1 UserWarning",
         risk=f"without `.clone().detach()` the result aliases `{name}`: in-place writes and autograd reach it",
         unknown="" if strength >= Strength.PROVEN else f"`{name}` is a tensor by annotation or method name only",
+        pattern="`torch.tensor` of a tensor",
     )
 
 
@@ -191,6 +193,7 @@ def repeated_host_copy(earlier: nodes.Call, later: nodes.Call) -> CopyFinding | 
         risk=f"if `{subject.as_string()}` changes between the two lines through an alias (another thread, a callback), "
         "the reused value is the earlier one",
         strength=Strength.PROVEN if sure else Strength.HEURISTIC,
+        pattern=f"repeated `.{method}()`",
         unknown="" if sure else (
             "`.cpu()` is free when the tensor is already on the host" if method == "cpu"
             else f"`{subject.as_string()}` is a tensor (not a NumPy array) by heuristic only"

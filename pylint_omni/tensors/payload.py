@@ -102,6 +102,7 @@ def decode_of_encode(call: nodes.Call) -> CopyFinding | None:
         risk=ROUND_TRIP_RISK.get(what, "the result is the original object, not an equal copy: in-place writes to it reach "
                                  "`{payload}`").format(payload=payload),
         unknown=WHY_ON_PURPOSE.get(what, ""),
+        pattern=f"{what} round trip",
     )
 
 
@@ -126,6 +127,7 @@ def _frombuffer_of_tobytes(call: nodes.Call, decoder: str) -> CopyFinding | None
         strength=Strength.PROVEN,
         saved="1 full bytes copy of the array",
         risk=f"the view shares memory with `{array}` and is writable, unlike the read-only copy: writes reach `{array}`",
+        pattern="bytes round trip",
     )
 
 
@@ -145,6 +147,7 @@ def _array_of_host_copy(call: nodes.Call, decoder: str) -> CopyFinding | None:
             strength=Strength.PROVEN,
             saved="1 Python list (one object per element) and 1 conversion",
             risk="`np.array` of a list inferred the dtype and made a copy; `.numpy()` keeps the tensor's dtype and shares its memory",
+            pattern="array rebuilt from its own list",
         )
     if decoder == "numpy.asarray" or method_call(subject, "cpu") is None or keyword_named(call, "dtype") is not None:
         return None  # `.numpy()` shares memory: np.array of it is the one copy unless `.cpu()` already copied
@@ -159,6 +162,7 @@ def _array_of_host_copy(call: nodes.Call, decoder: str) -> CopyFinding | None:
         saved="1 host copy (np.array)",
         risk="for a tensor already on the host `.cpu().numpy()` shares its memory: writes to the array reach the tensor",
         unknown="if the tensor is already on the host, `.cpu()` is free and `np.array` is the only copy",
+        pattern="host copy copied again",
     )
 
 
@@ -184,6 +188,7 @@ def text_round_trip(call: nodes.Call) -> CopyFinding | None:
         strength=Strength.PROVEN,
         saved="2 conversions and 2 copies",
         risk=f"the round trip raised on data invalid in {codec[0]}: without it such data passes through unchecked",
+        pattern="text codec round trip",
     )
 
 
@@ -234,6 +239,7 @@ class PayloadConversionChecker(CopyChecker):
                 saved="1 serialization and its byte buffer",
                 risk="if the payload changes between the two through an alias (another thread, a callback), "
                 "the reused bytes are the earlier ones",
+                pattern="repeated encoding",
             ))
 
     visit_asyncfunctiondef = visit_functiondef

@@ -4,7 +4,8 @@
 lives in other files:
 - `attr_writes`: `obj.field = value` on another object (not `self`), with the source of
   the value when it is a plain dotted read (`config.world_size`) — a builder that
-  overwrites a constructor field after construction;
+  overwrites a constructor field after construction — and the class of `obj` when
+  it is known (so evidence is never borrowed from another class's same-named field);
 - `bound_calls`: `var = Name(...)` with a CamelCase callee — where an object is built;
 - `sent_types`: class names whose instances go through a queue, a socket or a
   serializer (`q.put(Msg(...))`, `pickle.dumps(obj)` with `obj: Msg`) — an IPC boundary;
@@ -139,7 +140,8 @@ class _StateVisitor(FastVisitor):
         source = dotted(value)
         if source is not None and len(source) > MAX_VALUE_CHARS:
             source = None
-        self.attr_writes.append([target.attr, target.lineno, obj, source, self._func()])
+        owner = sorted(self.types_of(target.value))[0] if isinstance(target.value, ast.Name) and self.types_of(target.value) else ""
+        self.attr_writes.append([target.attr, target.lineno, obj, source, self._func(), owner])
 
     def visit_Call(self, node: ast.Call) -> None:
         tail = _tail(node.func)

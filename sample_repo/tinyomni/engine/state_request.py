@@ -34,7 +34,7 @@ class StageRequestState:
         self.pending: list[int] = []
         self.num_pending = len(self.pending)
         self._last_poll_ms = 0.0
-        self.trace_label = f"stage:{request.request_id}"  # candidate (read only by tests: medium)
+        self.trace_label = f"stage:{request.request_id}"  # trap: a constant written once, unread: lint
 
     def push(self, token: int) -> None:
         self.pending.append(token)
@@ -66,17 +66,24 @@ class RequestTable:
     """Live requests of a stage, by request id."""
 
     def __init__(self) -> None:
-        self._states: dict[str, StageRequestState] = {}  # candidate (two maps, one binding)
+        self._states: dict[str, StageRequestState] = {}
+        # Trap: same keys and lifecycle as `_states`, but another fact (when it arrived).
         self._arrival: dict[str, float] = {}
+        self._live_ids: set[str] = set()  # candidate: always the key set of `_states`
 
     def add(self, state: StageRequestState) -> None:
         self._states[state.request_id] = state
         self._arrival[state.request_id] = time.monotonic()
+        self._live_ids.add(state.request_id)
 
     def finish(self, request_id: str) -> float:
         self._states.pop(request_id, None)
+        self._live_ids.discard(request_id)
         started = self._arrival.pop(request_id)
         return time.monotonic() - started
+
+    def is_live(self, request_id: str) -> bool:
+        return request_id in self._live_ids
 
     def __len__(self) -> int:
         return len(self._states)

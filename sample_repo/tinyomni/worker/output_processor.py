@@ -21,8 +21,19 @@ class OutputProcessor:
         return torch.tensor(ids.tolist()).to(self.device)
 
     def talker_inputs(self, hidden: torch.Tensor, embeds_dtype: torch.dtype) -> torch.Tensor:
-        """Candidate: two conversions where one `.to(device, dtype)` does both."""
+        """Trap: cast on the host, then copy: the narrower dtype crosses the bus (intended order)."""
         return hidden.to(embeds_dtype).to(self.device)
+
+    def async_talker_inputs(self, hidden: torch.Tensor) -> torch.Tensor:
+        """Candidate (micro): one `.to(device, dtype, non_blocking=True)` does both, same bytes moved."""
+        return hidden.to(self.device, non_blocking=True).to(torch.bfloat16)
+
+    def padding_rows(self, keys: torch.Tensor, values: torch.Tensor, scores: torch.Tensor) -> tuple:
+        """Candidate: three identical no-op lines, one finding."""
+        key_pad = torch.zeros_like(keys).to(keys.device)
+        value_pad = torch.zeros_like(values).to(values.device)
+        score_pad = torch.zeros_like(scores).to(scores.device)
+        return key_pad, value_pad, score_pad
 
     def padding_row(self, hidden: torch.Tensor) -> torch.Tensor:
         """Candidate: zeros_like already lives on hidden's device."""

@@ -1,0 +1,198 @@
+"""Hot or cold: how often a finding's code runs (SPEC §5), for the benefit and the ranking.
+
+Hot: inside, or called (through the project) from, `forward`, step/decode/sample
+loops, a scheduler or model-runner step, or a per-request handler (a route, a
+`create_*completion`, `add_request`). Cold: `__init__` and other construction,
+weight loading, warm-up and profiling runs, `lru_cache`d functions, error paths
+(`except` handlers, branches that end in `raise`), module-level code and
+`if __name__ == "__main__"`. Anything else is unknown.
+
+"Called from" is read from the project index today: the calls that name the
+function and the function definitions that enclose them (`callers_of`, the one place
+to switch to the reference graph once it resolves calls). Names are not proof of
+identity, so heat only orders findings; it never decides a verdict.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from astroid import nodes
+
+from pylint_omni.evidence.benefit import Heat
+from pylint_omni.index.facts import FunctionFact
+from pylint_omni.index.paths import Location
+from pylint_omni.index.project_index import ProjectIndex
+
+HOT_NAME = re.compile(
+    r"(?:_?forward\w*|\w+_forward|__call__|_?step|\w+_step|step_\w+|_?decode\w*|\w+_decode|execute_model|"
+    r"_?model_forward|_?sample|sample_tokens|\w+_sample|_?denoise\w*|generate|_?generate_\w+|schedule|"
+    r"update_from_output|_?update_states|_?prepare_inputs\w*|_?process_(?:inputs|outputs)|\w+_loop|"
+    r"run_busy_loop|handle_\w+|add_request|_?process_request\w*|create_\w*completion\w*|create_speech|"
+    r"create_image\w*|infer\w*|predict\w*)\Z"
+)
+COLD_NAME = re.compile(
+    r"(?:__init__|__post_init__|__new__|__init_subclass__|__del__|__enter__|__exit__|setup\w*|_?init_weights?\w*|"
+    r"initialize\w*|_?load_(?:weights|model|state_dict)\w*|load_hf_weights|_?build_model\w*|from_pretrained|"
+    r"from_config|from_\w+|create_model\w*|_?register\w*|"
+    r"configure\w*|_?dummy_run|_?dummy_\w+|profile_run|capture_model|compile_or_warm_up_model|_?warm_?up\w*|"
+    r"\w+_warmup|determine_available_memory|initialize_kv_cache\w*|get_kv_cache_spec|shutdown|close|"
+    r"cleanup|destroy\w*|main|cli|parse_args|add_cli_args|get_\w*config\w*|__repr__|__str__)\Z"
+)
+CACHING_DECORATORS = re.compile(r"(?:\A|\.)(?:lru_cache|cache|cached_property|cached)\b")
+ROUTE_DECORATOR = re.compile(r"\.(?:get|post|put|delete|patch|websocket|route|api_route)\(")
+MAX_CALLERS = 25  # a name called from more places than this says nothing about one function
+MAX_DEPTH = 3
+
+
+@dataclass(frozen=True)
+class HeatReading:
+    """A heat and the reason, in a few words (`in Sampler.forward()`, `error path`)."""
+
+    heat: Heat
+    reason: str
+
+
+COLD_MODULE = HeatReading(Heat.COLD, "module level: runs once at import")
+
+
+def judge_function(name: str, decorators: list[str]) -> Heat | None:
+    """The heat a function's own name and decorators give (None: they say nothing)."""
+    if any(CACHING_DECORATORS.search(d) for d in decorators):
+        return Heat.COLD
+    if any(ROUTE_DECORATOR.search(d) for d in decorators):
+        return Heat.HOT
+    if COLD_NAME.match(name):
+        return Heat.COLD
+    if HOT_NAME.match(name):
+        return Heat.HOT
+    return None
+
+
+def _decorators(function: nodes.FunctionDef) -> list[str]:
+    return [d.as_string() for d in function.decorators.nodes] if function.decorators else []
+
+
+def _label(function: nodes.FunctionDef) -> str:
+    owner = function.parent.frame() if function.parent is not None else None
+    return f"{owner.name}.{function.name}()" if isinstance(owner, nodes.ClassDef) else f"{function.name}()"
+
+
+def _error_path(node: nodes.NodeNG, stop: nodes.NodeNG) -> str | None:
+    """`except` handler or a branch that ends in `raise`, between `node` and its function."""
+    child, parent = node, node.parent
+    while parent is not None and parent is not stop:
+        if isinstance(parent, nodes.ExceptHandler):
+            return "error path (an except handler)"
+        if isinstance(parent, nodes.If) and child in parent.body and isinstance(parent.body[-1], nodes.Raise):
+            return "error path (a branch that ends in raise)"
+        if isinstance(parent, nodes.If) and "__name__" in parent.test.as_string() and "__main__" in parent.test.as_string():
+            return "script entry (`if __name__ == '__main__'`)"
+        child, parent = parent, parent.parent
+    return None
+
+
+def _in_loop(node: nodes.NodeNG, stop: nodes.NodeNG) -> bool:
+    parent = node.parent
+    while parent is not None and parent is not stop:
+        if isinstance(parent, (nodes.For, nodes.While, nodes.AsyncFor)):
+            return True
+        parent = parent.parent
+    return False
+
+
+def heat_of(node: nodes.NodeNG, index: ProjectIndex | None = None, relpath: str = "") -> HeatReading:
+    """How often the code at `node` runs: its own function, the functions around it, then its callers."""
+    frame = node.frame()
+    while isinstance(frame, nodes.Lambda) and not isinstance(frame, nodes.FunctionDef) and frame.parent is not None:
+        frame = frame.parent.frame()
+    if not isinstance(frame, nodes.FunctionDef):
+        error = _error_path(node, frame)
+        return HeatReading(Heat.COLD, error) if error else COLD_MODULE
+    error = _error_path(node, frame)
+    if error:
+        return HeatReading(Heat.COLD, error)
+    function: nodes.NodeNG = frame
+    while isinstance(function, nodes.FunctionDef):
+        heat = judge_function(function.name, _decorators(function))
+        if heat is Heat.HOT:
+            loop = " loop" if _in_loop(node, function) else ""
+            return HeatReading(Heat.HOT, f"in {_label(function)}{loop}")
+        if heat is Heat.COLD:
+            cached = any(CACHING_DECORATORS.search(d) for d in _decorators(function))
+            return HeatReading(Heat.COLD, f"in {_label(function)}" + (", cached" if cached else ""))
+        outer = function.parent.frame() if function.parent is not None else None
+        if not isinstance(outer, nodes.FunctionDef):
+            break
+        function = outer
+    if index is None or not relpath:
+        return HeatReading(Heat.UNKNOWN, f"{_label(frame)}: no caller known")
+    return heat_through_callers(index, relpath, frame.name, frame.lineno or 0)
+
+
+@dataclass(frozen=True)
+class Caller:
+    """A function definition that calls a name, as the index knows it."""
+
+    path: str
+    function: FunctionFact
+
+    @property
+    def label(self) -> str:
+        return f"{self.function['qual']}()"
+
+
+def _enclosing(index: ProjectIndex, path: str, line: int) -> FunctionFact | None:
+    """The innermost function of `path` whose span holds `line`."""
+    best: FunctionFact | None = None
+    for function in index.facts(path).get("functions", []):
+        if function["line"] <= line <= function["end"] and (best is None or function["line"] >= best["line"]):
+            best = function
+    return best
+
+
+def callers_of(index: ProjectIndex, name: str) -> list[Caller] | None:
+    """The production functions that call `name` (by name, through the index); None: too many to say."""
+    calls = [h for h in index.hits(name) if h.via == "call" and index.location(h.path) is not Location.VALIDATION]
+    if len(calls) > MAX_CALLERS:
+        return None
+    found: dict[tuple[str, int], Caller] = {}
+    for hit in calls:
+        function = _enclosing(index, hit.path, hit.line)
+        if function is not None and function["name"] != name:
+            found.setdefault((hit.path, function["line"]), Caller(hit.path, function))
+    return list(found.values())
+
+
+def heat_through_callers(index: ProjectIndex, relpath: str, name: str, line: int) -> HeatReading:
+    """Hot when a caller (up to three calls away) is hot; cold when every caller is cold."""
+    memo: dict[tuple[str, int], HeatReading] = index.derived.setdefault("heat_by_callers", {})
+    key = (relpath, line)
+    if key not in memo:
+        memo[key] = _through_callers(index, name, 0, set())
+    return memo[key]
+
+
+def _through_callers(index: ProjectIndex, name: str, depth: int, seen: set[str]) -> HeatReading:
+    callers = callers_of(index, name) if name not in seen else []
+    if not callers:
+        return HeatReading(Heat.UNKNOWN, f"{name}(): " + ("called from too many places to say" if callers is None else "no caller known"))
+    seen = seen | {name}
+    readings = []
+    for caller in callers:
+        heat = judge_function(caller.function["name"], caller.function["decorators"])
+        if heat is None and depth + 1 < MAX_DEPTH:
+            heat = _through_callers(index, caller.function["name"], depth + 1, seen).heat
+        if heat is Heat.HOT:
+            return HeatReading(Heat.HOT, f"called from {caller.label} ({caller.path})")
+        readings.append(heat)
+    if all(h is Heat.COLD for h in readings):
+        return HeatReading(Heat.COLD, f"only called from construction or setup ({callers[0].label}, ...)")
+    return HeatReading(Heat.UNKNOWN, f"{name}(): callers neither hot nor cold")
+
+
+def hottest(readings: list[HeatReading]) -> HeatReading:
+    """The hottest of several sites (a field written in `__init__` and in `step()` is hot)."""
+    order = {Heat.HOT: 0, Heat.UNKNOWN: 1, Heat.COLD: 2}
+    return min(readings, key=lambda r: order[r.heat]) if readings else HeatReading(Heat.UNKNOWN, "no site")
