@@ -77,8 +77,13 @@ def eligible_units(copies: FileCopies, limits: Thresholds, floor: bool = False) 
         yield from (u for u in copies.units if u.kind == "module" and limits.eligible(u))
 
 
+DERIVED_WORDS = ("async", "legacy", "_old", "deprecated", "backup", "_copy")  # names of a copy made from another
+
+
 def ordered(members: Iterable[Member]) -> list[Member]:
-    return sorted(set(members), key=lambda m: (m.path, m.line, m.kind))
+    """Copies in reporting order: the one to keep first (a sync original before its async copy), then by place."""
+    return sorted(set(members), key=lambda m: (any(w in f"{m.path} {m.qual}".lower() for w in DERIVED_WORDS),
+                                               m.path, m.line, m.kind))
 
 
 class _Cover:
