@@ -5,7 +5,9 @@ statement hashes. Two adjacent statements form a seed; seeds are bucketed by val
 (buckets above a cap are boilerplate and skipped), and each pair of occurrences in
 different functions is extended into the longest run the two lists share, across
 at most `MAX_GAPS` single-statement differences (a drifted copy). Runs are joined
-into groups through shared occurrences; overlapping occurrences in one list merge.
+into groups through shared occurrences; overlapping occurrences in one list merge. A
+block needs one statement more than a unit (`omni-copy-min-statements` + 1) and 8
+lines: a few shared lines inside bigger functions are common.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from pylint_omni.copies.groups import BUCKET_CAP, CopyGroup, Thresholds, ordered
 from pylint_omni.copies.members import FileCopies, Member
 
 MAX_GAPS = 2
+BLOCK_MIN_LINES = 8  # a few shared lines inside bigger functions are common; a block must be worth a helper
 MIN_MATCHED_SHARE = 0.8  # statements of a block that must match the other copy
 
 
@@ -167,7 +170,7 @@ def _cluster(
         for run, ranges in spans.items():
             for start, stop in ranges:
                 member = runs[run].member(start, stop)
-                if member is None or not limits.eligible(member):
+                if member is None or member.statements <= limits.min_statements or member.lines < BLOCK_MIN_LINES:
                     continue
                 if any(big.contains(member) for big in covered.get(member.path, ())):
                     continue

@@ -44,13 +44,22 @@ class Provenance:
         return f"copied from {self.source}" if self.scope != "copyright" else f"under {self.source}'s copyright"
 
 
+VAGUE = frozenset({"its", "the", "this", "that", "a", "an", "our", "their", "original", "here"})
+
+
 def _source(text: str) -> str:
-    """`Adapted from https://github.com/o/r/blob/main/pkg/mod.py` -> `pkg/mod.py` (short enough for a message)."""
+    """`Adapted from https://github.com/o/r/blob/main/pkg/mod.py` -> `pkg/mod.py` (short enough for a message).
+
+    A header that names no source ("modified from its original forms") says only that
+    the code is a third party's.
+    """
     match = URL_PATH.search(text)
     if match:
         text = match.group(1) or match.group(2)
     else:
         text = re.sub(r"^.*?\b(from|of)\b[:\s]*", "", text, count=1, flags=re.IGNORECASE) or text
+        if not text.strip() or text.split()[0].lower().strip(".,:") in VAGUE:
+            return "a third party (its header says so)"
     text = text.strip(" .:")
     return text if len(text) <= SHOWN_SOURCE else "…" + text[-(SHOWN_SOURCE - 1):]
 
