@@ -13,7 +13,10 @@ by default) in a temporary folder. Measured, each as the best of K runs:
 2. the project index built cold (no cache) and warm (from the cache), in-process;
    cold against `vulture` on the same tree when vulture is installed; warm target:
    under 0.5 s for ~1,000 modules.
-3. the editor case: one file through `--from-stdin`, plain pylint vs pylint with the
+3. the reference graph built cold (no store), warm (from the store) and after one
+   edited editor buffer (what is re-resolved), and each upstream package's index
+   built cold and loaded warm (`omni-upstream-paths` / installed packages);
+4. the editor case: one file through `--from-stdin`, plain pylint vs pylint with the
    plugin, same enabled messages plus the plugin's, warm cache: target ratio <= 1.3;
    and the same file linted again inside one long-lived process (as the VS Code
    extension runs pylint), where the index stays in memory between runs.
@@ -37,7 +40,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from synthetic import generate  # noqa: E402
 
 from pylint_omni.options import settings_for_root  # noqa: E402
+from pylint_omni.index.graph import graph_of  # noqa: E402
 from pylint_omni.index.project_index import ProjectIndex  # noqa: E402
+from pylint_omni.index.upstream import upstream_of  # noqa: E402
+from pylint_omni.plugin import register_scanners  # noqa: E402
 
 FLOOR = ["--disable=all", "--enable=missing-module-docstring"]
 PLUGIN_ONLY = ["--load-plugins=pylint_omni", "--disable=all", "--enable=pylint-omni"]
@@ -85,6 +91,7 @@ def measure(tree: Path, package: str, repeat: int) -> dict[str, object]:
     cache = Path(tempfile.mkdtemp(prefix="omni-bench-cache-"))
     env["PYLINT_OMNI_CACHE_DIR"] = str(cache)
     results: dict[str, object] = {"tree": str(tree), "package": package}
+    register_scanners()  # the same facts (and cache key) as a pylint run
 
     # 1. Whole-package runs against pylint's floor; the warm runs follow a run that fills the cache.
     subprocess.run(pylint_cmd(PLUGIN_ONLY, [package]), cwd=tree, env=env, capture_output=True)
@@ -134,7 +141,10 @@ def measure(tree: Path, package: str, repeat: int) -> dict[str, object]:
     else:
         results["vulture_s"] = None
 
-    # 3. The editor: one file on stdin, warm cache.
+    # 3. The reference graph and the upstream index, in-process: cold, warm, and one edited file.
+    results.update(_graph_and_upstream(tree, settings, cache, package))
+
+    # 4. The editor: one file on stdin, warm cache.
     target = _a_module(tree / package)
     rel = str(target.relative_to(tree))
     text = target.read_text(encoding="utf-8")
@@ -153,6 +163,42 @@ def measure(tree: Path, package: str, repeat: int) -> dict[str, object]:
     results["editor_ratio"] = round(best(plugged)[0] / best(plain)[0], 3)
     shutil.rmtree(cache, ignore_errors=True)
     return results
+
+
+def _graph_and_upstream(tree: Path, settings, cache: Path, package: str) -> dict[str, object]:  # type: ignore[no-untyped-def]
+    """Graph build cold (nothing cached) and warm (from the store), one buffer edit, and each upstream package."""
+    out: dict[str, object] = {}
+    cold_cache = Path(tempfile.mkdtemp(prefix="omni-bench-graph-"))
+    index = ProjectIndex(tree, replace(settings, cache_dir=cold_cache))
+    index.refresh()
+    started = time.perf_counter()
+    graph = graph_of(index)
+    out["graph_cold_s"] = round(time.perf_counter() - started, 3)
+    out["graph_files"] = graph.stats.resolved
+    warm = ProjectIndex(tree, replace(settings, cache_dir=cold_cache))
+    warm.refresh()
+    started = time.perf_counter()
+    graph_of(warm)
+    out["graph_warm_s"] = round(time.perf_counter() - started, 3)
+    # An editor buffer of the largest module, with one line added: what is resolved again.
+    target = _a_module(tree / package)
+    rel = str(target.relative_to(tree))
+    warm.override(rel, target.read_text(encoding="utf-8") + "\n_BENCH_EDIT = 1\n")
+    started = time.perf_counter()
+    edited = graph_of(warm)
+    out["graph_one_edit_s"] = round(time.perf_counter() - started, 3)
+    out["graph_one_edit_resolved"] = edited.stats.resolved
+    for found in upstream_of(warm).packages():
+        fresh = type(found)(found.located, cold_cache)
+        started = time.perf_counter()
+        fresh.summary()
+        out[f"upstream_{found.name}_cold_s"] = round(time.perf_counter() - started, 2)
+        again = type(found)(found.located, cold_cache)
+        started = time.perf_counter()
+        again.summary()
+        out[f"upstream_{found.name}_warm_s"] = round(time.perf_counter() - started, 3)
+    shutil.rmtree(cold_cache, ignore_errors=True)
+    return out
 
 
 LONG_LIVED = """

@@ -1,9 +1,10 @@
 """The pylint-omni command line: explain, index, report, baseline, diff, precommit.
 
-- `explain NAME`: every consumer the index knows for a symbol, key or dotted path, by
-  kind, with file:line, then the findings about it with their ids (`--findings` lints
-  the project for them; a cached lint of the unchanged tree is used without it);
-  `explain ID`: the finding with that id. The first thing to ask when a finding surprises you.
+- `explain NAME`: resolved consumers, name-only mentions and upstream readers of a
+  symbol, key or dotted path, a registry entry's verdict as the message gives it, then
+  the findings about it with their ids (`--findings` lints the project for them);
+  `explain ID`: the finding with that id (`cli/explain.py`). The first thing to ask
+  when a finding surprises you.
 - `index`: what was scanned (files by kind, definitions, registries, problems) and
   the cold and warm build times.
 - `report [PATHS]`: runs pylint with the plugin and writes the audit report.
@@ -19,7 +20,6 @@ import argparse
 import json
 import os
 import platform
-import re
 import sys
 import time
 from dataclasses import replace
@@ -31,103 +31,18 @@ import pylint
 
 from pylint_omni import __version__
 from pylint_omni.cli import baseline, diff, precommit, report
+from pylint_omni.cli.explain import explain_command
+from pylint_omni.index.graph import graph_of
+from pylint_omni.index.upstream import upstream_of
 from pylint_omni.plugin import register_scanners
-from pylint_omni.evidence.consumers import ConsumerKind, consumer_kind
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.options import settings_for_root
 from pylint_omni.index.paths import find_project_root
 from pylint_omni.index.scan.data_scan import InputProblem
-from pylint_omni.evidence.identity import looks_like_id
-from pylint_omni.cli.precommit import project_packages
-from pylint_omni.cli.tree_lint import LintFailed, cached_findings, lint_findings, working_tree_state
 
 
 def _root(arg: str | None) -> Path:
     return Path(arg).resolve() if arg else find_project_root(Path.cwd())
-
-
-def explain(name: str, root: Path, out: Any = sys.stdout) -> int:
-    """Print every consumer of `name` by kind; exit 0 when anything is known of it."""
-    index = ProjectIndex(root, settings_for_root(root))
-    index.refresh()
-    known = False
-    definitions = index.definitions_named(name.rpartition(".")[2])
-    if definitions:
-        known = True
-        print(f"definitions of {name}:", file=out)
-        for d in definitions:
-            print(f"  {d.path}:{d.data['line']}  {d.kind} {d.dotted}", file=out)
-    for rel, registry in index.registries():
-        for entry in registry["entries"]:
-            if entry["key"] == name:
-                known = True
-                print(f"registry entry: {rel}:{entry['line']}  key of {registry['name']} ({registry['form']})", file=out)
-    by_kind: dict[ConsumerKind, list[str]] = {kind: [] for kind in ConsumerKind}
-    for hit in index.hits(name):
-        by_kind[consumer_kind(index, hit)].append(f"  {hit.path}:{hit.line}  ({hit.via})")
-    for kind, rows in by_kind.items():
-        print(f"{kind.value} mentions: {len(rows)}", file=out)
-        for row in rows:
-            print(row, file=out)
-        known = known or bool(rows)
-    print("(imports and __all__ are listed as mentions but never count as uses)", file=out)
-    return 0 if known else 1
-
-
-def _about(name: str, finding: dict[str, Any]) -> bool:
-    """Whether a finding is about `name`: its id, its subject, or a part of its subject."""
-    subject = finding.get("subject") or ""
-    if name in (finding.get("id"), subject) or subject.startswith((name + ".", name + "[", name + ":")):
-        return True
-    return name in re.split(r"[\s.\[\]'\"():<+-]+", subject)
-
-
-def explain_findings(name: str, root: Path, lint: bool, out: Any = sys.stdout) -> int | None:
-    """Print the findings about `name` (or with id `name`): 0 when any, 1 when none, None when not looked up.
-
-    The project's packages are linted (through the cache: free when no file changed
-    since the last lint) when `lint`; otherwise only an already cached result is read.
-    """
-    paths = project_packages(root)
-    if not paths:
-        return None
-    found = lint_findings(root, paths) if lint else cached_findings(working_tree_state(root), paths)
-    if found is None:
-        print("(findings not looked up: add --findings to lint the project and list them, with their ids)", file=out)
-        return None
-    about = [f for f in [*found.candidates, *found.rejected] if _about(name, f)]
-    print(f"findings about {name} in {', '.join(paths)}: {len(about)}", file=out)
-    for f in about:
-        state = f"{f['status']}, {f['confidence']}" if f["status"] == "candidate" else f["status"]
-        print(f"  {f['id']}  {f['symbol']} ({state}) at {f['path']}:{f['line']}", file=out)
-        print(f"    subject: {f['subject']}", file=out)
-        print(f"    {f['message']}", file=out)
-        if f.get("owners"):
-            print(f"    owners: {', '.join(f['owners'])} (from {f['owners_source']})", file=out)
-        if f["status"] == "rejected" and f.get("reason"):
-            print(f"    rejected because: {f['reason']}", file=out)
-    return 0 if about else 1
-
-
-def explain_command(name: str, root: Path, with_findings: bool, out: Any = sys.stdout) -> int:
-    """`explain NAME`: the index's consumers, then the findings about it; `explain ID`: that finding."""
-    print(f"project root: {root}", file=out)
-    if looks_like_id(name):
-        try:
-            status = explain_findings(name, root, lint=True, out=out)
-        except LintFailed as exc:
-            print(f"pylint-omni explain: {exc}", file=sys.stderr)
-            return 2
-        if status:
-            print(f"no finding with id {name} in this tree (fixed, kept, or the id of another version)", file=out)
-        return status if status is not None else 1
-    known = explain(name, root, out)
-    try:
-        status = explain_findings(name, root, lint=with_findings, out=out)
-    except LintFailed as exc:
-        print(f"pylint-omni explain: {exc}", file=sys.stderr)
-        return 2
-    return 0 if known == 0 or status == 0 else 1
 
 
 def index_summary(root: Path, as_json: bool, out: Any = sys.stdout) -> int:
@@ -142,8 +57,15 @@ def index_summary(root: Path, as_json: bool, out: Any = sys.stdout) -> int:
     started = time.perf_counter()
     warm.refresh()
     warm_seconds = time.perf_counter() - started
+    graph = graph_of(warm)
+    upstream = upstream_of(warm)
     summary = warm.counts()
     summary.update(
+        graph_files_resolved=graph.stats.resolved,
+        graph_files_reused=graph.stats.reused,
+        graph_seconds=round(graph.stats.seconds, 3),
+        upstream={p.name: f"{p.version} ({p.located.folder})" for p in upstream.packages()},
+        upstream_missing=upstream.missing,
         cold_seconds=round(cold_seconds, 3),
         warm_seconds=round(warm_seconds, 3),
         warm_files_reread=warm.stats.scanned,
@@ -159,6 +81,11 @@ def index_summary(root: Path, as_json: bool, out: Any = sys.stdout) -> int:
     print(f"definitions: {summary['definitions']}; registries: {summary['registries']}", file=out)
     print(f"cold build: {cold_seconds:.2f} s; warm build: {warm_seconds:.2f} s ({warm.stats.scanned} files re-read)", file=out)
     print(f"cache: {summary['cache']}" + (f" ({warm.cache_note})" if warm.cache_note else ""), file=out)
+    print(f"reference graph: {graph.stats.resolved} files resolved, {graph.stats.reused} reused, {graph.stats.seconds:.2f} s", file=out)
+    for name, where in summary["upstream"].items():
+        print(f"upstream: {name} {where}", file=out)
+    for name in upstream.missing:
+        print(f"upstream: {name} imported by the project but not installed (findings that depend on it stay medium)", file=out)
     if summary["templated"]:
         print(f"templated YAML (Helm/Jinja) read as text: {len(summary['templated'])} files", file=out)
     for rel, reason in summary["problems"].items():

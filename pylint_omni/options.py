@@ -31,6 +31,7 @@ from pylint_omni.index.settings import (
     DEFAULT_EXCLUDE_GLOBS,
     DEFAULT_EXTERNAL_KEY_PATTERNS,
     DEFAULT_MAX_FILE_BYTES,
+    DEFAULT_UPSTREAM_PACKAGES,
     DEFAULT_VALIDATION_GLOBS,
     OmniSettings,
 )
@@ -60,6 +61,10 @@ OPTIONS: tuple[tuple[str, dict[str, Any]], ...] = (
                              "help": "Files larger than this are skipped with a message."}),
     ("omni-respect-gitignore", {"type": "yn", "default": True, "metavar": "<y or n>",
                                 "help": "Skip what the project's .gitignore files exclude (files git tracks are always read)."}),
+    ("omni-upstream-packages", {"type": "csv", "default": DEFAULT_UPSTREAM_PACKAGES, "metavar": "<names>",
+                                "help": "Upstream packages read from their installed source (never imported) when the project imports them: what they read, call and define is evidence."}),
+    ("omni-upstream-paths", {"type": "csv", "default": (), "metavar": "<dirs>",
+                             "help": "Extra folders holding upstream package sources (an unpacked wheel, e.g. /tmp/upstream/vllm-0.12.0); relative paths start at the project root."}),
     ("omni-include-rejected", {"type": "yn", "default": False, "metavar": "<y or n>",
                                "help": "Also emit findings the evidence rejected (confidence UNDEFINED), for the audit report."}),
     ("omni-copy-min-statements", {"type": "int", "default": DEFAULT_COPY_MIN_STATEMENTS, "metavar": "<n>",
@@ -197,7 +202,15 @@ def settings_of(values: dict[str, Any]) -> OmniSettings:
         baseline=Path(baseline).expanduser().resolve() if baseline else None,
         external_roots=tuple(get("omni-external-roots")),
         report_by=str(get("omni-report-by")).strip().lower(),
+        upstream_packages=tuple(get("omni-upstream-packages")),
+        upstream_paths=tuple(_under_root(root, p) for p in get("omni-upstream-paths")),
     )
+
+
+def _under_root(root: str, path: str) -> str:
+    """An upstream folder as an absolute path (a relative one starts at the project root)."""
+    given = Path(path).expanduser()
+    return str(given if given.is_absolute() or not root else (Path(root) / given).resolve())
 
 
 @dataclass(frozen=True)
@@ -280,6 +293,9 @@ def problems_of(settings: OmniSettings, sources: dict[str, str]) -> list[str]:
                 found.append(f"{name} entry {glob!r} ({where(name)}): unbalanced brackets, the glob cannot match")
             elif not _compiles(glob):
                 found.append(f"{name} entry {glob!r} ({where(name)}): not a valid glob")
+    for folder in settings.upstream_paths:
+        if not Path(folder).is_dir():
+            found.append(f"omni-upstream-paths entry {folder!r} ({where('omni-upstream-paths')}): no such folder")
     for pattern in settings.external_key_patterns:
         if not pattern or pattern.count("[") != pattern.count("]"):
             found.append(f"omni-external-key-patterns entry {pattern!r} ({where('omni-external-key-patterns')}): not a usable name pattern")

@@ -25,10 +25,11 @@ def test_second_run_sees_a_changed_yaml_file(tmp_path: Path, monkeypatch: pytest
     repo = tmp_path / "sample_repo"
     shutil.copytree(SAMPLE_REPO, repo)
     monkeypatch.setenv("PYLINT_OMNI_CACHE_DIR", str(tmp_path / "cache"))
-    first = run_in_process(repo, monkeypatch, "tinyomni/envs.py")
-    assert first == [("tinyomni/envs.py", 9, "unused-registry-entry")]
-    # A deploy config starts reading the variable: the next run in the same process sees it.
-    (repo / "deploy" / "legacy.yaml").write_text("env:\n  TINYOMNI_USE_LEGACY_SCHEDULER: '1'\n")
-    assert run_in_process(repo, monkeypatch, "tinyomni/envs.py") == []
+    pipeline = "tinyomni/diffusion/pipelines/audio_legacy.py"
+    first = run_in_process(repo, monkeypatch, pipeline)
+    assert first == [(pipeline, 6, "unused-registry-entry")]
+    # A deploy config starts naming the pipeline: the next run in the same process sees it.
+    (repo / "deploy" / "legacy.yaml").write_text("stages:\n  - pipeline: tiny-audio-legacy\n")
+    assert run_in_process(repo, monkeypatch, pipeline) == []
     (repo / "deploy" / "legacy.yaml").unlink()
-    assert run_in_process(repo, monkeypatch, "tinyomni/envs.py") == first
+    assert run_in_process(repo, monkeypatch, pipeline) == first

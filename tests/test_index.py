@@ -190,7 +190,7 @@ def test_registry_forms_are_found(tmp_path: Path) -> None:
         ("REG", "setitem"): ["f"],
         ("register_model", "decorator"): ["decorated"],
         ("MODELS.register_module", "decorator"): ["by-keyword"],
-        ("Factory", "register-call"): ["lazy"],
+        ("Factory.register", "register-call"): ["lazy"],
     }
     targets = {e["key"]: index.resolve_target(e["target"], e["suffix"]) for _, reg in index.registries() for e in reg["entries"] if reg["name"] == "TUPLES"}
     assert {k: d.dotted for k, d in targets.items()} == {"a": "r.impl.Alpha", "b": "r.impl.Beta"}

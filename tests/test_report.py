@@ -192,7 +192,7 @@ def test_rejected_ideas_name_the_reason_and_the_consumer(reports: dict[str, Any]
     assert "docs/connectors.md:7" in rejected[("tinyomni/connectors/factory.py", 25)]["reason"]
     assert "comment" in rejected[("tinyomni/worker/output_processor.py", 96)]["reason"]
     rejected_md = reports["md"][reports["md"].index("## Rejected ideas"):]
-    assert "| `tinyomni/connectors/factory.py:22` | `ConnectorFactory['MooncakeConnector'] (register-call)` | loaded by name: " in rejected_md
+    assert "| `tinyomni/connectors/factory.py:22` | `ConnectorFactory.register_connector['MooncakeConnector'] (register-call)` | loaded by name: " in rejected_md
     # Rejected ideas are never candidates.
     assert not {(c["path"], c["line"]) for c in reports["json"]["candidates"]} & set(rejected)
 

@@ -62,5 +62,38 @@ def __getattr__(name: str):
     return environment_variables[name]()
 
 
-def log_settings(env):
-    return env.APP_LOG_LEVEL, env.APP_CACHE_DIR
+# Read as module attributes by context/app_settings.py (`bad.APP_LOG_LEVEL`).
+
+
+class SafetensorsReader:
+    pass
+
+
+CHECKPOINT_READERS = {
+    "safetensors": SafetensorsReader,
+    "st": SafetensorsReader,  # [unused-registry-entry]
+}
+
+
+def reader_for(fmt: str):
+    return CHECKPOINT_READERS[fmt]()
+
+
+def default_reader():
+    return reader_for("safetensors")
+
+
+_EXIT_HOOKS = {}
+
+
+def register_exit_hook(name: str):
+    def wrap(fn):
+        _EXIT_HOOKS[name] = fn
+        return fn
+
+    return wrap
+
+
+@register_exit_hook("flush")  # [unused-registry-entry]
+def flush():
+    return None

@@ -22,7 +22,7 @@ from pylint_omni.evidence.consumers import Status, Verdict
 from pylint_omni.evidence.extension_points import entry_points, from_strings, hardware_folders, registries
 from pylint_omni.index.class_graph import class_graph
 from pylint_omni.index.project_index import Definition, ProjectIndex
-from pylint_omni.index.scan.python_scan import EXTERNAL_SOURCES
+from pylint_omni.index.scan.key_sources import EXTERNAL_MARKERS as EXTERNAL_SOURCES
 
 MAX_MAPPING_FACTORY_STATEMENTS = 6
 SETUP_STATEMENTS = (nodes.Assign, nodes.AnnAssign, nodes.Import, nodes.ImportFrom, nodes.Expr)

@@ -5,7 +5,9 @@ None. When any is found, one implementation inside the repository proves nothing
 - resolved from a string: the base's, the implementation's or their module's dotted
   path in code strings, YAML/JSON/TOML, resolver or `import_module` arguments, or
   their bare class name in configuration or `getattr`;
-- a `*_cls`/`*_class` key named after the abstraction (`worker_cls` for `WorkerBase`);
+- a `*_cls`/`*_class` key named after the abstraction (`worker_cls` for `WorkerBase`) that
+  the reference graph shows choosing among its classes (a class of its family flows
+  into it, or it is read in its package), never a same-named key elsewhere;
 - an entry-point group naming it, or the abstraction's package loading plugins;
 - enumeration through `__subclasses__()`;
 - a registry (`register*` calls or decorators, `*_REGISTRY` tables, `__init_subclass__`);
@@ -23,6 +25,7 @@ from typing import Callable, Iterable
 from pylint_omni.evidence.consumers import external_root_consumers
 from pylint_omni.evidence.design_docs import doc_mentions
 from pylint_omni.index.class_graph import ClassGraph
+from pylint_omni.index.graph import graph_of
 from pylint_omni.index.project_index import Definition, ProjectIndex
 from pylint_omni.index.paths import Location
 
@@ -85,8 +88,19 @@ def from_strings(index: ProjectIndex, named: list[Definition]) -> str | None:
     return None
 
 
-def class_keys(index: ProjectIndex, named: list[Definition]) -> str | None:
-    """`worker_cls: ...` style keys: the class is chosen by configuration."""
+def class_keys(index: ProjectIndex, graph: ClassGraph, named: list[Definition]) -> str | None:
+    """`worker_cls: ...` style keys that choose among *this* abstraction's classes.
+
+    The reference graph's class flows say which classes reach a `*_cls` slot (keyword
+    arguments, dict and YAML keys, `.get` and parameter defaults) and where the slot
+    is read. A slot counts when a class of the abstraction's family flows into it,
+    or when it is read in the abstraction's own package; a same-named key of an
+    unrelated subsystem is a name collision, never evidence.
+    """
+    base = named[0]
+    family = {d.dotted for d in named} | set(graph.descendants(base.dotted))
+    package = base.module.rpartition(".")[0]
+    references = graph_of(index)
     stems: list[str] = []
     for definition in named:
         words = [w for w in words_of(definition.data["name"]) if w not in GENERIC_WORDS]
@@ -94,12 +108,13 @@ def class_keys(index: ProjectIndex, named: list[Definition]) -> str | None:
             stems += ["_".join(words), words[-1]]
     for stem in dict.fromkeys(stems):
         for key in (f"{stem}_cls", f"{stem}_class", f"{stem}_cls_name", f"{stem}_class_name"):
-            found = [
-                f"{hit.path}:{hit.line}" for hit in index.hits(key)
-                if hit.via != "doc" and index.location(hit.path) is not Location.VALIDATION
-            ]
-            if found:
-                return f"the class is chosen by the `{key}` key ({found[0]})"
+            flows = [f for f in references.flows(key) if index.location(f.path) is not Location.VALIDATION]
+            for flow in flows:
+                if flow.value.startswith("c:") and flow.value[2:] in family:
+                    return f"the class is chosen by the `{key}` key, which receives {flow.value[2:].rpartition('.')[2]} ({flow.path}:{flow.line})"
+                module = references.module_of_path(flow.path)
+                if flow.how == "read" and (module == base.module or module.rpartition(".")[0] == package):
+                    return f"the class is chosen by the `{key}` key read beside it ({flow.path}:{flow.line})"
     return None
 
 
@@ -215,7 +230,7 @@ def open_mechanisms(index: ProjectIndex, graph: ClassGraph, base: Definition, im
         lambda: from_strings(index, named),
         lambda: registries(index, graph, named),
         lambda: subclass_enumeration(index, graph, base),
-        lambda: class_keys(index, named),
+        lambda: class_keys(index, graph, named),
         lambda: documented_extension_point(index, base),
         lambda: upstream_base(graph, base),
         lambda: hardware_folders(index, named),

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from typing import Any, Literal, TypedDict
 
-RegistryForm = Literal["dict", "table", "enum", "decorator", "setitem", "register-call"]
+RegistryForm = Literal[
+    "dict", "table", "enum", "decorator", "setitem", "register-call", "update", "merged", "lazy-export", "custom-op"
+]
 
 
 class ClassFact(TypedDict):
@@ -65,15 +67,6 @@ class RegistryFact(TypedDict):
     entries: list[RegistryEntryFact]
 
 
-class RegistryUseFact(TypedDict):
-    """How a constant-style name is used at one place (a lookup, an enumeration, a write...)."""
-
-    name: str
-    line: int
-    role: str
-    detail: str
-
-
 DefinitionFact = ClassFact | FunctionFact
 
 
@@ -84,6 +77,25 @@ class ProvenanceFact(TypedDict):
     holders: list[str]  # copyright holders named in the header, normalised
     markers: list[list[Any]]  # [line, text] of comments saying the next definition is a copy
     generated: bool  # the header says the file is generated
+
+
+class LinkFacts(TypedDict, total=False):
+    """What the reference graph resolves (`scan.link_scan`); chains and attrs are `"line,ctx|..."` encoded."""
+
+    bindings: dict[str, list[str]]  # module-level name -> [kind, target]
+    all: list[str] | None
+    lazy: dict[str, str]  # lazy-export name -> dotted target
+    chains: dict[str, str]  # dotted chain -> "line,ctx|..."
+    attrs: dict[str, str]  # "OwnerClass|attr" -> "line,ctx|..."
+    calls: list[list[Any]]  # [callee, line, [arg summaries], {keyword: summary}]
+    flows: list[list[Any]]  # [slot, value, line, how]
+    tables: list[list[Any]]  # [table chain, line, role, detail]
+    patterns: list[list[Any]]  # [shape, line]
+    dyn: list[list[Any]]  # [absolute module, line, via]
+    subst: list[list[Any]]  # [replaced chain, replacement chain, line]
+    imported: list[list[Any]]  # [dotted, line]
+    dict_keys: dict[str, list[int]]  # string key -> lines where a dict display uses it
+    writers: dict[str, list[int]]  # function -> positions of parameters it only writes into
 
 
 class PythonFacts(TypedDict, total=False):
@@ -97,7 +109,7 @@ class PythonFacts(TypedDict, total=False):
     classes: list[ClassFact]
     functions: list[FunctionFact]
     registries: list[RegistryFact]
-    registry_uses: list[RegistryUseFact]
+    links: LinkFacts
     attr_writes: list[list[Any]]
     bound_calls: list[list[Any]]
     sent_types: list[str]

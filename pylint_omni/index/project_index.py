@@ -10,6 +10,7 @@ editor's) calls `refresh()` at the start of each run, which re-reads only what c
 
 from __future__ import annotations
 
+import hashlib
 import os
 import sys
 import time
@@ -98,8 +99,13 @@ class ProjectIndex:
         self._by_dotted: dict[str, Definition] | None = None
         self._modules: dict[str, str] | None = None
         self.derived: dict[str, Any] = {}  # per-run results computed from the facts (contracts, ...)
+        self.graph_state: dict[str, Any] = {}  # what the reference graph keeps between runs (`index.graph`)
 
     # -- building ----------------------------------------------------------------------
+    def cache_file(self) -> Path | None:
+        """The on-disk cache of this index (None when caching is off); derived caches sit beside it."""
+        return self._cache_path()
+
     def _cache_path(self) -> Path | None:
         if not self.settings.cache_enabled:
             return None
@@ -176,7 +182,8 @@ class ProjectIndex:
     def _apply_override(self, relpath: str, text: str) -> None:
         old = self.entries.get(relpath, {})
         module = old.get("module") or relpath.rsplit(".", 1)[0].replace("/", ".")
-        entry: dict[str, Any] = {"size": -1, "mtime": -1, "module": module, "kind": "python"}
+        digest = hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+        entry: dict[str, Any] = {"size": -1, "mtime": -1, "module": module, "kind": "python", "digest": digest}
         try:
             entry["facts"] = scan_file("python", text, relpath, module)
         except InputProblem as exc:
@@ -319,17 +326,6 @@ class ProjectIndex:
         for rel, facts in self.python_files():
             for registry in facts.get("registries", []):
                 yield rel, registry
-
-    def registry_uses(self, name: str) -> list[tuple[str, dict[str, Any]]]:
-        """How a constant-style name is used across the project (for registry liveness)."""
-        found = []
-        for hit in self.hits(name):
-            if hit.via != "name":
-                continue
-            for use in self.facts(hit.path).get("registry_uses", []):
-                if use["name"] == name and use["line"] == hit.line:
-                    found.append((hit.path, use))
-        return found
 
     def templated(self) -> list[str]:
         """YAML files that are templates (Helm, Jinja), read as text rather than as YAML."""

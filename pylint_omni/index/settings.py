@@ -56,6 +56,9 @@ DEFAULT_EXTERNAL_KEY_PATTERNS: tuple[str, ...] = (
 )
 DEFAULT_MAX_FILE_BYTES = 2_000_000
 DEFAULT_COPY_MIN_STATEMENTS = 5  # smaller copies are too small to be worth sharing
+# Packages a serving project extends and overrides; indexed when the project imports
+# them and they are installed (torch is too large to index by default).
+DEFAULT_UPSTREAM_PACKAGES: tuple[str, ...] = ("vllm", "diffusers", "transformers")
 
 
 @dataclass(frozen=True)
@@ -76,6 +79,8 @@ class OmniSettings:
     baseline: Path | None = None  # known findings by id: emitted no more (evidence.baseline)
     external_roots: tuple[str, ...] = ()  # other checkouts (folders) or installed distributions (names)
     report_by: str = "contract"  # how the Markdown report groups candidates: contract | owner
+    upstream_packages: tuple[str, ...] = DEFAULT_UPSTREAM_PACKAGES
+    upstream_paths: tuple[str, ...] = ()
 
     def cache_key(self) -> tuple[Any, ...]:
         """What makes two indexes of one root differ (the options that change what is scanned)."""

@@ -10,6 +10,8 @@ not audited: they are not a supported surface.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from astroid import nodes
 from pylint.lint import PyLinter
 
@@ -18,7 +20,9 @@ from pylint_omni.evidence.wording import evidence_clause, short_message
 from pylint_omni.evidence.benefit import Benefit, BenefitKind
 from pylint_omni.evidence.findings import FindingDetails
 from pylint_omni.index.paths import Location
+from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.registries.liveness import EntryEvidence, judge_entry, read_registry
+from pylint_omni.registries.qualname_modules import judge_module
 
 ENTRY_NODE_TYPES = (nodes.Const, nodes.Call, nodes.Assign, nodes.AssignName)
 
@@ -44,6 +48,7 @@ class UnusedRegistryEntryChecker(OmniChecker):
         index, relpath = found
         if index.location(relpath) is Location.VALIDATION:
             return
+        self._qualname_functions(node, index, relpath)
         registries = index.facts(relpath).get("registries", [])
         if not registries:
             return
@@ -60,6 +65,22 @@ class UnusedRegistryEntryChecker(OmniChecker):
                 text = self._text(registry, entry, evidence)
                 module = index.entries[relpath].get("module", "")
                 self.emit("unused-registry-entry", at, evidence.verdict, (text,), self._details(relpath, registry, entry, evidence, module))
+
+    def _qualname_functions(self, node: nodes.Module, index: ProjectIndex, relpath: str) -> None:
+        """Functions of a module loaded by qualname that no built qualname reaches (`qualname_modules`)."""
+        functions = {f.name: f for f in node.body if isinstance(f, (nodes.FunctionDef, nodes.AsyncFunctionDef))}
+        for judged in judge_module(index, relpath):
+            data = judged.function.data
+            at = functions.get(data["name"])
+            if at is None:
+                continue
+            registry = {"name": judged.function.module, "form": "qualname-loaded module", "line": data["line"], "end": data["end"], "entries": []}
+            entry = {"key": data["name"], "line": data["line"], "col": 0, "span": [data["line"], data["end"]], "target": None, "suffix": False}
+            evidence = EntryEvidence(judged.verdict, None, judged.consumers, [])
+            text = self._text(registry, entry, evidence)
+            details = replace(self._details(relpath, registry, entry, evidence, judged.function.module),
+                              subject=judged.function.dotted, kind="qualname-function")
+            self.emit("unused-registry-entry", at, judged.verdict, (text,), details)
 
     @staticmethod
     def _details(relpath: str, registry: dict, entry: dict, evidence: EntryEvidence, module: str) -> FindingDetails:

@@ -1,184 +1,42 @@
-"""Is a registry entry used? The evidence pass of `unused-registry-entry`.
+"""Is a registry entry used? The evidence pass of `unused-registry-entry`, judged per key.
 
-First, how the registry itself is read across the project (`RegistryReading`):
-keyed by class name (`REG[type(x).__name__]`), by module attribute name (a module
-`__getattr__` reading the table), keyed by outside data
-(`REG[config.architectures[0]]`), keyed by user input (env vars, CLI args), keyed by
-f-strings or concatenation (`REG[f"{kind}_attn"]`: a key matching the shape is
-built, not named), enumerated or handed out whole (every key becomes reachable),
-copied into another table, or reached as an attribute of another object.
-Then, for each entry, the consumers of its key and of its target, outside the
-registry's own lines, the target's own definition and re-exports.
+The registry's read paths (`read_paths`) say where it is stored and how it is read;
+each key is then judged against those reads (`keys.reach`), never against its
+target (an alias key is not alive because its class is used through another key)
+and never against a same-named key of a sibling table:
+- a read that can produce the key, fed by code or configuration -> live;
+- the registry handed out whole, or keys built by a pattern the key fits -> rejected;
+- a documented key, a design contract's extension point, an entry-point plugin
+  target, an upstream framework reading it (`torch.ops.NS.KEY`) -> rejected;
+- keys from outside data or user input, reads the index cannot follow, classes
+  that may live in an upstream package that is not indexed, tests only, or
+  name-only mentions that reach no read -> medium, naming them;
+- no read at all (a write-only registry), or reads none of which can produce the
+  key -> high, with the reads that were checked.
+Forms with their own read path: lazy-export maps (only `from pkg import Name`,
+`pkg.Name` or a `"pkg.Name"` string consume an entry), custom ops (`torch.ops.NS.KEY`),
+Enum members (`Enum.MEMBER`).
 """
 
 from __future__ import annotations
 
-import fnmatch
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import Callable
 
 from pylint_omni.evidence.contracts import contracts_of
-from pylint_omni.evidence.consumers import Consumer, ConsumerKind, Status, Verdict, consumers_of, first_consumer, judge
-from pylint_omni.index.facts import PythonFacts, RegistryEntryFact, RegistryFact
+from pylint_omni.evidence.consumers import Consumer, Status, Verdict, external_root_consumers, judge
+from pylint_omni.index.facts import RegistryEntryFact, RegistryFact
+from pylint_omni.index.graph import ReferenceGraph, graph_of
+from pylint_omni.index.paths import key_matches_patterns
 from pylint_omni.index.project_index import Definition, ProjectIndex
-from pylint_omni.index.paths import Location, key_matches_patterns
 from pylint_omni.index.settings import OmniSettings
-
-
-@dataclass
-class RegistryReading:
-    """How a registry's keys are looked up, with the place that shows it."""
-
-    class_name_keys: str | None = None
-    external_keys: str | None = None
-    user_keys: str | None = None
-    patterns: list[tuple[str, str]] = field(default_factory=list)
-    exposed: str | None = None
-    copied: str | None = None
-    attribute_access: str | None = None
-    outside_keys: str | None = None
-    attribute_keys: str | None = None
-
+from pylint_omni.index.upstream import upstream_of
+from pylint_omni.registries.keys import KeyReach, key_mentions, reach, reads_summary, attribute_consumers, consumer_at
+from pylint_omni.registries.ops import op_consumers
+from pylint_omni.registries.read_paths import TABLE_FORMS, ReadPaths, read_paths
 
 MIN_ENTRIES_FOR_DOMAIN = 3
-
-
-def _all_entries(index: ProjectIndex, relpath: str, registry: RegistryFact) -> list[tuple[str, RegistryFact, RegistryEntryFact]]:
-    """Every entry of the registry: a decorator or register() registry spans many files."""
-    if registry["form"] in ("dict", "table", "enum"):
-        return [(relpath, registry, entry) for entry in registry["entries"]]
-    spread = index.derived.get("spread_registries")
-    if spread is None:
-        spread = index.derived["spread_registries"] = {}
-        for rel, reg in index.registries():
-            if reg["form"] not in ("dict", "table", "enum"):
-                spread.setdefault((reg["name"], reg["form"]), []).extend((rel, reg, entry) for entry in reg["entries"])
-    return spread.get((registry["name"], registry["form"]), [])
-
-
-def _keys_come_from_outside(index: ProjectIndex, relpath: str, registry: RegistryFact) -> str | None:
-    """When most keys of a registry are named by no production code, the keys are chosen
-    by outside data (checkpoints, user configs, CLI text): the repo cannot see that domain.
-
-    Judged once per registry and run (a decorator registry spans many modules)."""
-    memo: dict[tuple[str, str, str], str | None] = index.derived.setdefault("key_domains", {})
-    scope = relpath if registry["form"] in ("dict", "table", "enum") else ""
-    key = (scope, registry["name"], registry["form"])
-    if key not in memo:
-        memo[key] = _judge_key_domain(index, relpath, registry)
-    return memo[key]
-
-
-def _judge_key_domain(index: ProjectIndex, relpath: str, registry: RegistryFact) -> str | None:
-    entries = _all_entries(index, relpath, registry)
-    if len(entries) < MIN_ENTRIES_FOR_DOMAIN:
-        return None
-    named = 0
-    for rel, reg, entry in entries:
-        if first_consumer(index, entry["key"], [_registry_span(rel, reg, entry)], wanted=ConsumerKind.PRODUCTION):
-            named += 1
-    if named * 2 >= len(entries):
-        return None
-    return (
-        f"only {named} of {len(entries)} keys of {registry['name']} are named by production code, "
-        "so its keys are chosen by outside data (configs, checkpoints, CLI text)"
-    )
-
-
-def _documented_sibling(index: ProjectIndex, relpath: str, registry: RegistryFact) -> str | None:
-    """Where the docs name a key of this registry as a choice (once per registry and run).
-
-    When the docs list some keys, the registry is a user-facing surface (CLI values,
-    config names): a key the docs do not list is more likely a missing line of docs
-    than dead code, and removing it would break the users who type it.
-    """
-    memo: dict[tuple[str, str, str], str | None] = index.derived.setdefault("documented_siblings", {})
-    scope = relpath if registry["form"] in ("dict", "table", "enum") else ""
-    memo_key = (scope, registry["name"], registry["form"])
-    if memo_key not in memo:
-        memo[memo_key] = None
-        for rel, reg, entry in _all_entries(index, relpath, registry):
-            doc = first_consumer(index, entry["key"], [_registry_span(rel, reg, entry)], via="doc")
-            if doc is not None:
-                memo[memo_key] = f"{entry['key']!r} at {doc.path}:{doc.line}"
-                break
-    return memo[memo_key]
-
-
-def _storage_names(index: ProjectIndex, registry: RegistryFact) -> list[tuple[str, str | None]]:
-    """Names whose uses reveal how the registry is read, with the module that owns each.
-
-    A table is read through its own name. A decorator or `register(...)` call writes
-    into some table inside the registering function: find the constant-style names
-    that function's module writes with `TABLE[key] = ...`.
-    """
-    if registry["form"] in ("dict", "table", "enum", "setitem"):
-        return [(registry["name"], None)]
-    memo: dict[str, list[tuple[str, str | None]]] = index.derived.setdefault("storage_names", {})
-    if registry["name"] not in memo:
-        memo[registry["name"]] = _written_tables(index, registry["name"].rpartition(".")[2])
-    return memo[registry["name"]]
-
-
-def _written_tables(index: ProjectIndex, func: str) -> list[tuple[str, str | None]]:
-    """Constant-style tables that the registering function `func` writes into."""
-    names: list[tuple[str, str | None]] = []
-    for definition in index.definitions_named(func):
-        for use in index.facts(definition.path).get("registry_uses", []):
-            if use["role"] == "write" and definition.data["line"] <= use["line"] <= definition.data["end"]:
-                names.append((use["name"], definition.path))
-    return names
-
-
-def _imports_name(facts: PythonFacts, module: str, name: str) -> bool:
-    return facts.get("imports", {}).get(name) == f"{module}.{name}"
-
-
-def read_registry(index: ProjectIndex, relpath: str, registry: RegistryFact) -> RegistryReading:
-    """How the registry is read; once per run for a registry spread over many modules."""
-    if registry["form"] in ("dict", "table", "enum", "setitem"):
-        return _read_registry(index, relpath, registry)
-    memo: dict[tuple[str, str], RegistryReading] = index.derived.setdefault("registry_readings", {})
-    key = (registry["name"], registry["form"])
-    if key not in memo:
-        memo[key] = _read_registry(index, relpath, registry)
-    return memo[key]
-
-
-def _read_registry(index: ProjectIndex, relpath: str, registry: RegistryFact) -> RegistryReading:
-    reading = RegistryReading()
-    for name, owner in _storage_names(index, registry):
-        owner = owner or relpath
-        module = index.entries.get(owner, {}).get("module", "")
-        for path, use in index.registry_uses(name):
-            if path != owner and not _imports_name(index.facts(path), module, name):
-                continue
-            if index.location(path) is Location.VALIDATION:
-                continue
-            where = f"{path}:{use['line']}"
-            role, detail = use["role"], use["detail"]
-            if role == "lookup":
-                if detail == "attribute":
-                    reading.attribute_keys = reading.attribute_keys or where
-                elif detail == "classname":
-                    reading.class_name_keys = reading.class_name_keys or where
-                elif detail == "external":
-                    reading.external_keys = reading.external_keys or where
-                elif detail == "user":
-                    reading.user_keys = reading.user_keys or where
-                elif detail.startswith("pattern:"):
-                    reading.patterns.append((detail.partition(":")[2], where))
-            elif role == "enumerate":
-                if detail == "passed":
-                    reading.exposed = reading.exposed or where
-                elif detail == "transfer":
-                    reading.copied = reading.copied or where
-        for hit in index.hits(name):
-            if hit.via == "attr" and index.location(hit.path) is Location.PRODUCTION:
-                reading.attribute_access = reading.attribute_access or f"{hit.path}:{hit.line}"
-                break
-    if not reading.class_name_keys and not reading.attribute_keys:
-        reading.outside_keys = _keys_come_from_outside(index, relpath, registry)
-    return reading
+SPAN_FORMS = frozenset({"dict", "table", "enum", "merged"})
 
 
 @dataclass
@@ -189,12 +47,104 @@ class EntryEvidence:
     target: Definition | None
     key_consumers: list[Consumer]
     target_consumers: list[Consumer]
+    paths: ReadPaths | None = None
+
+
+def read_registry(index: ProjectIndex, relpath: str, registry: RegistryFact) -> ReadPaths:
+    """How the registry is read (memoised per registry and run)."""
+    return read_paths(index, graph_of(index), relpath, registry)
 
 
 def _registry_span(relpath: str, registry: RegistryFact, entry: RegistryEntryFact) -> tuple[str, int, int]:
-    if registry["form"] in ("dict", "table", "enum"):
+    if registry["form"] in SPAN_FORMS:
         return (relpath, registry["line"], registry["end"])
     return (relpath, entry["span"][0], entry["span"][1])
+
+
+def _all_entries(index: ProjectIndex, relpath: str, registry: RegistryFact) -> list[tuple[str, RegistryFact, RegistryEntryFact]]:
+    """Every entry of the registry: a decorator or register() registry spans many files."""
+    if registry["form"] in TABLE_FORMS:
+        return [(relpath, registry, entry) for entry in registry["entries"]]
+    spread = index.derived.get("spread_registries")
+    if spread is None:
+        spread = index.derived["spread_registries"] = {}
+        for rel, reg in index.registries():
+            if reg["form"] not in TABLE_FORMS:
+                spread.setdefault((reg["name"], reg["form"]), []).extend((rel, reg, entry) for entry in reg["entries"])
+    return spread.get((registry["name"], registry["form"]), [])
+
+
+def _memo(index: ProjectIndex, name: str, relpath: str, registry: RegistryFact, compute: Callable[[], str | None]) -> str | None:
+    """A per-registry judgment, once per run (a decorator registry spans many modules)."""
+    memo: dict[tuple[str, str, str], str | None] = index.derived.setdefault(name, {})
+    key = (relpath if registry["form"] in TABLE_FORMS else "", registry["name"], registry["form"])
+    if key not in memo:
+        memo[key] = compute()
+    return memo[key]
+
+
+def _keys_come_from_outside(index: ProjectIndex, relpath: str, registry: RegistryFact) -> str | None:
+    """When the reads cannot be traced and most keys are named nowhere in production, users or
+    checkpoints choose the keys: the repository cannot see that domain."""
+    def compute() -> str | None:
+        entries = _all_entries(index, relpath, registry)
+        if len(entries) < MIN_ENTRIES_FOR_DOMAIN:
+            return None
+        named = sum(1 for rel, reg, entry in entries if _named_in_production(index, entry["key"], _registry_span(rel, reg, entry)))
+        if named * 2 >= len(entries):
+            return None
+        return (
+            f"only {named} of {len(entries)} keys of {registry['name']} are named by production code, "
+            "so its keys are chosen by outside data (configs, checkpoints, CLI text)"
+        )
+    return _memo(index, "key_domains", relpath, registry, compute)
+
+
+def _named_in_production(index: ProjectIndex, key: str, own: tuple[str, int, int]) -> bool:
+    """A production mention of the key as a string, or as a name in code (`Enum.KEY`), outside its entry."""
+    feeding, other = key_mentions(index, key, [own])
+    return bool(feeding) or any(h.via in ("attr", "name") and index.location(h.path).value == "production" for h in other)
+
+
+def _documented_sibling(index: ProjectIndex, relpath: str, registry: RegistryFact) -> str | None:
+    """Where the docs name a key of this registry as a choice: the registry is user-facing, and an
+    unlisted key is more likely a missing line of docs than dead code."""
+    def compute() -> str | None:
+        for rel, reg, entry in _all_entries(index, relpath, registry):
+            _, other = key_mentions(index, entry["key"], [_registry_span(rel, reg, entry)])
+            doc = next((h for h in other if h.via == "doc"), None)
+            if doc is not None:
+                return f"{entry['key']!r} at {doc.path}:{doc.line}"
+        return None
+    return _memo(index, "documented_siblings", relpath, registry, compute)
+
+
+def _target_consumers(index: ProjectIndex, graph: ReferenceGraph, target: Definition, own: list[tuple[str, int, int]]) -> list[Consumer]:
+    """Uses of the target itself (for the fix: delete it too, or keep it), and entry points naming it."""
+    spans = [*own, (target.path, target.data["line"], target.data["end"])]
+    found = []
+    for ref in graph.refs_to(target.dotted):
+        if ref.via in ("import", "hop") or any(ref.path == p and a <= ref.line <= b for p, a, b in spans):
+            continue
+        found.append(consumer_at(index, ref.path, ref.line, ref.via, target.data["name"]))
+    return found
+
+
+def _form_consumers(index: ProjectIndex, graph: ReferenceGraph, relpath: str, registry: RegistryFact, key: str,
+                    own: list[tuple[str, int, int]]) -> list[Consumer] | None:
+    """Consumers of forms with their own read path (None: judged by the registry's reads)."""
+    module = index.entries.get(relpath, {}).get("module", "")
+    if registry["form"] == "lazy-export":
+        return attribute_consumers(index, graph, f"{module}.{key}", [(relpath, 1, 10**9)])
+    if registry["form"] == "custom-op":
+        return op_consumers(index, key, own)
+    return None
+
+
+def _form_doubts(index: ProjectIndex, registry: RegistryFact) -> list[str]:
+    if registry["form"] == "custom-op":
+        return [f"{name} may call the op by name: it is imported but not indexed" for name in upstream_of(index).missing]
+    return []
 
 
 def judge_entry(
@@ -203,64 +153,114 @@ def judge_entry(
     relpath: str,
     registry: RegistryFact,
     entry: RegistryEntryFact,
-    reading: RegistryReading,
+    paths: ReadPaths,
 ) -> EntryEvidence | None:
     """Evidence for one entry; None when the entry's target is not project code (a data map)."""
+    graph = graph_of(index)
+    form = registry["form"]
     target = index.resolve_target(entry["target"], entry["suffix"]) if entry["target"] else None
-    if entry["target"] and target is None and not entry["suffix"]:
+    if entry["target"] and target is None and not entry["suffix"] and form not in ("lazy-export", "custom-op"):
         return None
+    key, module = entry["key"], index.entries.get(relpath, {}).get("module", "")
     own = [_registry_span(relpath, registry, entry)]
-    key = entry["key"]
-    key_consumers = consumers_of(index, [key], own)
-    target_consumers: list[Consumer] = []
-    if target is not None:
-        spans = [*own, (target.path, target.data["line"], target.data["end"])]
-        target_consumers = consumers_of(index, [target.data["name"], target.dotted], spans)
-    seen = {(c.path, c.line) for c in key_consumers}
-    consumers = key_consumers + [c for c in target_consumers if (c.path, c.line) not in seen]
-
-    externally_keyed = bool(reading.external_keys or reading.outside_keys) or key_matches_patterns(
-        key, settings.external_key_patterns
-    )
+    target_consumers = _target_consumers(index, graph, target, own) if target is not None else []
     reject: list[str] = []
     medium: list[str] = []
     names = [key, *([target.data["name"], target.dotted] if target is not None else [])]
     declaring = next((c for n in names if (c := contracts_of(index).declaring_extension_point(n))), None)
     if declaring is not None:
         reject.append(f"the active design contract {declaring.describe()} declares it a boundary or extension point")
-    # Keys read as module attributes (`envs.X` through `__getattr__`) are named by code, not typed by users.
-    self_documented = any(c.via == "doc" for c in key_consumers)
-    documented = None if reading.attribute_keys or self_documented else _documented_sibling(index, relpath, registry)
-    if documented and not key_matches_patterns(key, settings.external_key_patterns):
-        reject.append(
-            f"the docs list keys of {registry['name']} as user-facing choices ({documented}); "
-            "an unlisted key is more likely missing from the docs than dead"
-        )
-    if reading.exposed:
-        reject.append(f"the whole registry is handed out or enumerated at {reading.exposed}; every key is reachable")
-    for pattern, where in reading.patterns:
-        if pattern.strip("*") == "" or fnmatch.fnmatchcase(key, pattern):
-            reject.append(f"keys are built dynamically (shape '{pattern}') at {where}; this key may be built")
-    if reading.class_name_keys:
-        if any(d.kind == "class" for d in index.definitions_named(key)):
-            live = Verdict(Status.LIVE, None, f"keyed by class name at {reading.class_name_keys}; class {key} exists")
-            return EntryEvidence(live, target, key_consumers, target_consumers)
-        if not consumers and not reject and not externally_keyed:
-            proof = f"keyed by class name at {reading.class_name_keys}, and no class named {key} exists in the project"
-            return EntryEvidence(Verdict(Status.CANDIDATE, "high", proof), target, key_consumers, target_consumers)
-    if reading.outside_keys:
-        medium.append(reading.outside_keys)
-    if reading.user_keys:
-        medium.append(f"keys may come from an environment variable or CLI argument at {reading.user_keys}")
-    if reading.copied:
-        medium.append(f"entries are copied into another table at {reading.copied}; its lookups were not followed")
-    if reading.attribute_access:
-        medium.append(f"the registry is also reached as an attribute at {reading.attribute_access}; those lookups were not analysed")
-    verdict = judge(
-        consumers,
-        externally_keyed=externally_keyed,
-        documented_rejects=self_documented,
-        reject_reasons=reject,
-        medium_reasons=medium,
-    )
-    return EntryEvidence(verdict, target, key_consumers, target_consumers)
+    # An entry-point group loading the target is a plugin contract: an external consumer of the entry.
+    plugins = [c for c in target_consumers if c.via.startswith("entry-point:")]
+    consumers = _form_consumers(index, graph, relpath, registry, key, own)
+    if form == "custom-op" and consumers is not None:
+        # `@torch.library.custom_op` returns the op itself: calling the decorated function calls it too.
+        consumers += [c for c in target_consumers if c.via in ("call", "load", "getattr")]
+    medium.extend(_form_doubts(index, registry))
+    found = KeyReach()
+    if consumers is None:
+        found = reach(index, graph, paths, key, module, own)
+        consumers = list(found.consumers)
+        if form == "enum":
+            consumers += attribute_consumers(index, graph, f"{module}.{registry['name']}.{key}", own)
+        _path_reasons(index, relpath, registry, paths, found, reject, medium)
+    _, other = key_mentions(index, key, own)
+    typed = _user_facing(paths, form)
+    docs = [consumer_at(index, h.path, h.line, h.via, key) for h in other if h.via == "doc"] if typed else []
+    documented_elsewhere = None if not typed or docs else _documented_sibling(index, relpath, registry)
+    if documented_elsewhere and not key_matches_patterns(key, settings.external_key_patterns) and form not in ("lazy-export", "custom-op"):
+        reject.append(f"the docs list keys of {registry['name']} as user-facing choices ({documented_elsewhere}); an unlisted key is more likely missing from the docs than dead")
+    externally_keyed = bool(found.outside) or (typed and key_matches_patterns(key, settings.external_key_patterns))
+    if found.outside:
+        medium.append(f"keys come from outside data at {', '.join(found.outside[:2])}")
+    production_mentions = [h for h in found.unrelated if h.via != "doc" and index.location(h.path).value == "production"]
+    if production_mentions and not consumers:
+        medium.append("named elsewhere without reaching a read: " + ", ".join(f"{h.path}:{h.line} ({h.via})" for h in production_mentions[:3]))
+    seen = {(c.path, c.line) for c in consumers}
+    # Out-of-tree plugins and forks (`omni-external-roots`) naming the key or the target use the entry.
+    outside = [c for token in dict.fromkeys(names) for c in external_root_consumers(index, token)]
+    all_consumers = [*plugins, *consumers, *(c for c in docs if (c.path, c.line) not in seen), *outside]
+    verdict = judge(all_consumers, externally_keyed=externally_keyed, documented_rejects=bool(docs), reject_reasons=reject, medium_reasons=medium)
+    if verdict.status is Status.CANDIDATE and verdict.confidence == "high":
+        verdict.reason = _high_reason(registry, paths, found, form)
+    return EntryEvidence(verdict, target, consumers, target_consumers, paths)
+
+
+def _user_facing(paths: ReadPaths, form: str) -> bool:
+    """Whether users or configs can type the keys: only then do the docs make a key a supported name.
+
+    A table keyed by class names or module attribute names is read by code; a
+    documented string of the same text (an env var users set, a model name) does
+    not reach it.
+    """
+    if form == "lazy-export":
+        return True
+    if form == "custom-op":
+        return False
+    reads = paths.production_reads()
+    if not reads:
+        return bool(paths.unresolved)
+    return any(r.source.partition(":")[0] in ("user", "config", "var", "external") for r in reads)
+
+
+def _path_reasons(index: ProjectIndex, relpath: str, registry: RegistryFact, paths: ReadPaths, found: KeyReach,
+                  reject: list[str], medium: list[str]) -> None:
+    """What the read paths add: exposure and patterns reject; untraceable or outside keys downgrade."""
+    if paths.exposed:
+        reject.append(f"the whole registry is handed out or enumerated at {paths.exposed[0]}; every key is reachable")
+    for shape in found.patterns:
+        reject.append(f"keys are built dynamically (shape {shape}); this key may be built")
+    if found.user:
+        medium.append(f"keys may come from user input: {found.user[0]}")
+    medium.extend(found.unknown[:1])
+    if paths.local_copies:
+        medium.append(f"entries are copied into a local table at {paths.local_copies[0]}; its lookups were not followed")
+    if paths.unresolved and not paths.reads:
+        medium.append(f"{paths.unresolved}: its reads are unknown")
+    untraced = [r for r in paths.production_reads() if not r.source.startswith(("lit:", "pattern:", "classname", "attribute", "external", "user"))]
+    if untraced and not found.consumers:
+        outside = _keys_come_from_outside(index, relpath, registry)
+        if outside:
+            medium.append(outside)
+    if paths.reads and not paths.production_reads():
+        medium.append(f"only tests read the registry ({paths.reads[0].where})")
+
+
+def _high_reason(registry: RegistryFact, paths: ReadPaths, found: KeyReach, form: str) -> str:
+    storage = ", ".join(paths.storage) or registry["name"]
+    if form == "lazy-export":
+        return "nothing imports it from the package (`from pkg import Name`, `pkg.Name`, or a \"pkg.Name\" string)"
+    if form == "custom-op":
+        return "no torch.ops call uses the op, in the project or an indexed upstream package"
+    if not paths.reads and not paths.exposed and not paths.copies:
+        writes = f"; written at {paths.writes[0]}" if paths.writes else ""
+        return f"the registry {storage} is never read: no lookup, iteration or export anywhere{writes}"
+    if paths.attribute_keyed:
+        where = paths.production_reads()[0].where
+        return f"no code reads it as a module attribute; the table is read only by the module's __getattr__ at {where}"
+    reads = paths.production_reads() or paths.reads
+    classname = [m for m in found.no_match if "class name" in m]
+    if classname:
+        return "no read can produce this key: " + classname[0]
+    untraced = any(not r.source.startswith(("lit:", "pattern:")) for r in reads)
+    return f"no read of {storage} can produce it ({reads_summary(reads)})" + ("; no code or configuration names it" if untraced else "")

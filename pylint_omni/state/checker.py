@@ -42,6 +42,7 @@ from pylint_omni.evidence.consumers import Status, Verdict, judge
 from pylint_omni.evidence.findings import FindingDetails
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.index.paths import Location
+from pylint_omni.evidence.upstream_readers import indexed_bases, upstream_consumers
 from pylint_omni.state.evidence import OwnerFacts, OwnerLookup, field_readers, provisional_overwrites
 from pylint_omni.state.hierarchy import attribute_hook, class_graph, hierarchy_claims, is_exception
 from pylint_omni.state.maps import MapPair, find_map_pairs
@@ -360,15 +361,25 @@ class DuplicatedStateChecker(OmniChecker, BaseTokenChecker):
             return None
         readers = field_readers(self._index, name, self._span(klass))
         rejects = owner_rejections(owner, snapshot=False) + self._base_rejections(owner, [name])
+        inspected = indexed_bases(self._index, owner.unresolved_bases)
+        if owner.unresolved_bases and inspected == owner.unresolved_bases:
+            # The upstream index reads those bases: their readers are judged below, not guessed.
+            rejects = [r for r in rejects if "cannot be inspected here" not in r]
         if state.dynamic_self:
             rejects.append(f"{klass.name} reads itself by reflection ({state.dynamic_self[0]})")
         rejects += [reason for reason in (attribute_hook(klass), local_handover(klass)) if reason]
+        upstream = upstream_consumers(self._index, klass.qname(), name)
+        if upstream:
+            rejects.append(f"upstream reads it on the same kind of object: {upstream[0].describe()}")
         compat = self._compat_note(klass, name, [w.node.lineno for w in writes])
         rejects += [compat] if compat else []
         mediums = value_doubts(writes, owner, rejects)
         said = self._reader_note(writes)
         if said:
             mediums.append(f"a comment says something outside reads it: {said!r}")
+        if inspected and not upstream:
+            mediums.append(f"the upstream base {inspected[0]} neither reads nor calls it on this kind of object; "
+                           "upstream reads on objects of unknown class are not followed")
         if is_exception(klass):
             mediums.append(f"{klass.name} is an exception: callers outside the repository may read .{name} of the caught error")
         loaded = self._lookup.loaded_by_name(klass.name) if self._lookup and not name.startswith("_") else None

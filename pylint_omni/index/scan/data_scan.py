@@ -16,6 +16,7 @@ from typing import Any
 import yaml
 
 from pylint_omni.index.scan.front_matter import parse_front_matter
+from pylint_omni.index.scan.link_scan import CLS_SLOT
 from pylint_omni.index.scan.tokens import RefSink, record_string
 
 if sys.version_info >= (3, 11):
@@ -49,7 +50,7 @@ def _record_value(sink: RefSink, text: str, line: int, via: str) -> None:
                 record_string(sink, piece, line, via)
 
 
-def _walk_yaml_nodes(node: yaml.Node, sink: RefSink, budget: list[int], seen: set[int], notes: list[str]) -> None:
+def _walk_yaml_nodes(node: yaml.Node, sink: RefSink, budget: list[int], seen: set[int], notes: list[str], flows: list[list[Any]]) -> None:
     """Walk composed YAML nodes (aliases point at shared nodes, visited once).
 
     A `!!python/...` tag is never constructed: its node is skipped and noted.
@@ -74,6 +75,8 @@ def _walk_yaml_nodes(node: yaml.Node, sink: RefSink, budget: list[int], seen: se
             for key, value in current.value:
                 if isinstance(key, yaml.ScalarNode):
                     record_string(sink, str(key.value), key.start_mark.line + 1, "yaml-key")
+                    if CLS_SLOT.match(str(key.value)) and isinstance(value, yaml.ScalarNode):
+                        flows.append([str(key.value), f"s:{value.value}", value.start_mark.line + 1, "yaml"])
                 else:
                     stack.append(key)
                 stack.append(value)
@@ -91,10 +94,11 @@ def scan_yaml(text: str) -> dict[str, Any]:
     budget = [MAX_DATA_NODES]
     seen: set[int] = set()
     notes: list[str] = []
+    flows: list[list[Any]] = []  # `worker_cls: pkg.mod.Cls` values: classes flowing into a `*_cls` slot
     try:
         for document in yaml.compose_all(text, Loader=yaml.SafeLoader):
             if document is not None:
-                _walk_yaml_nodes(document, sink, budget, seen, notes)
+                _walk_yaml_nodes(document, sink, budget, seen, notes, flows)
     except yaml.YAMLError as exc:
         if TEMPLATE_MARK.search(text):
             return scan_template(text)
@@ -105,6 +109,8 @@ def scan_yaml(text: str) -> dict[str, Any]:
     except RecursionError:
         raise InputProblem("YAML nesting too deep") from None
     facts: dict[str, Any] = {"kind": "yaml", "refs": sink.encoded()}
+    if flows:
+        facts["flows"] = flows
     if notes:
         facts["warning"] = notes[0]
     return facts

@@ -10,8 +10,9 @@ A file's facts are plain JSON-ready data so that the index can cache them on dis
 - `classes`/`functions`: definitions with spans, bases (resolved through imports),
   decorators, abstract and `NotImplementedError` methods.
 - `registries`: module-level string-keyed tables and their entries (`registry_scan`).
-- `registry_uses`: how constant-style names are used (keyed lookups, dynamic lookups,
-  enumeration), so that a registry's liveness can be judged across files.
+- `links`: what the reference graph resolves — chains, receivers of a known class,
+  calls, `*_cls` flows, table reads with their key sources, the export table
+  (`link_scan`).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from typing import Any
 from pylint_omni.index.facts import PythonFacts
 
 from pylint_omni.index.scan.ast_helpers import FastVisitor, dotted, literal_str
+from pylint_omni.index.scan.link_scan import scan_links
 from pylint_omni.index.scan.provenance import scan_provenance
 from pylint_omni.index.scan.registry_scan import find_registries
 from pylint_omni.index.scan.state_scan import scan_state
@@ -34,42 +36,10 @@ IDENTIFIER_WORD = re.compile(r"[A-Za-z_]\w*")
 RESOLVER_CALL = re.compile(r"(resolve|load_class|import_string|import_from_string|locate|qualname)", re.I)
 ENUM_BASES = {"Enum", "StrEnum", "IntEnum", "enum.Enum", "enum.StrEnum", "enum.IntEnum"}
 PROTOCOL_BASES = {"Protocol", "typing.Protocol", "typing_extensions.Protocol"}
-ENUMERATING_CALLS = {"list", "sorted", "tuple", "set", "dict", "iter", "enumerate", "frozenset"}
-USER_SOURCES = ("environ", "getenv", "argv", "args.", "cli_args", "parsed_args")
-EXTERNAL_SOURCES = ("architectures", "_class_name", "model_type", "hf_config", "hf_text_config")
-
-
-def fstring_pattern(node: ast.JoinedStr) -> str:
-    """Shape of an f-string with `*` for each hole: f"{a}_attn" -> "*_attn"."""
-    out = []
-    for part in node.values:
-        text = literal_str(part)
-        out.append(text.replace("*", "") if text is not None else "*")
-    return "".join(out)
-
-
-def classify_key_expr(node: ast.AST) -> str:
-    """How a registry lookup builds its key; drives the dynamic-lookup downgrades."""
-    if isinstance(node, ast.JoinedStr):
-        return "pattern:" + fstring_pattern(node)
-    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Mod)):
-        parts = []
-        for side in (node.left, node.right):
-            text = literal_str(side)
-            parts.append(text if text is not None else "*")
-        return "pattern:" + "".join(parts)
-    if isinstance(node, ast.Attribute) and node.attr == "__name__":
-        return "classname"
-    source = ast.unparse(node)
-    if any(marker in source for marker in EXTERNAL_SOURCES):
-        return "external"
-    if any(marker in source for marker in USER_SOURCES):
-        return "user"
-    return "var"
 
 
 class _Visitor(FastVisitor):
-    """One pass over a module: references, definitions and constant-name uses."""
+    """One pass over a module: references and definitions."""
 
     def __init__(self, module: str, is_package: bool) -> None:
         self.module = module
@@ -79,27 +49,17 @@ class _Visitor(FastVisitor):
         self.constants: dict[str, str] = {}
         self.classes: list[dict[str, Any]] = []
         self.functions: list[dict[str, Any]] = []
-        self.registry_uses: list[dict[str, Any]] = []
         self.scope: list[str] = []
-        self.parents: list[ast.AST] = []
         self.docstrings: set[int] = set()
         self.forward_refs: set[int] = set()
-        self.tracked: set[str] = set()
-        self.writer_params: dict[str, set[int]] = {}
 
     # -- traversal -------------------------------------------------------------------
-    def generic_visit(self, node: ast.AST) -> None:
-        self.parents.append(node)
-        super().generic_visit(node)
-        self.parents.pop()
-
     def _mark_docstring(self, body: list[ast.stmt]) -> None:
         if body and isinstance(body[0], ast.Expr) and literal_str(body[0].value) is not None:
             self.docstrings.add(id(body[0].value))
 
     def visit_Module(self, node: ast.Module) -> None:
         self._mark_docstring(node.body)
-        self.writer_params = _writer_params(node)
         for stmt in node.body:
             if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
                 target, value = stmt.targets[0], stmt.value
@@ -108,8 +68,6 @@ class _Visitor(FastVisitor):
             else:
                 continue
             text = literal_str(value)
-            if isinstance(target, ast.Name) and isinstance(value, (ast.Dict, ast.List, ast.Tuple, ast.Call)):
-                self.tracked.add(target.id)
             if isinstance(target, ast.Name) and text is not None:
                 self.constants[target.id] = text
             if isinstance(target, ast.Name) and target.id == "__all__":
@@ -142,7 +100,6 @@ class _Visitor(FastVisitor):
             if alias.name == "*":
                 continue
             self.imports[alias.asname or alias.name] = f"{base}.{alias.name}" if base else alias.name
-            self.tracked.add(alias.asname or alias.name)
             self.refs.add(alias.name, node.lineno, "import")
 
     # -- definitions ---------------------------------------------------------------------
@@ -230,8 +187,6 @@ class _Visitor(FastVisitor):
         via = "name" if isinstance(node.ctx, ast.Load) else "store"
         if via == "name":
             self.refs.add(node.id, node.lineno, "name")
-            if CONSTANT_NAME.match(node.id) or node.id in self.tracked:
-                self._record_constant_use(node)
 
     def visit_Attribute(self, node: ast.Attribute) -> None:
         if isinstance(node.ctx, ast.Load):
@@ -293,104 +248,6 @@ class _Visitor(FastVisitor):
             record_string(self.refs, "".join(assembled), node.lineno, "fstr")
         self.generic_visit(node)
 
-    # -- how constant-style names are used (registry liveness) ---------------------------
-    def _record_constant_use(self, node: ast.Name) -> None:
-        parent = self.parents[-1] if self.parents else None
-        grand = self.parents[-2] if len(self.parents) > 1 else None
-        role, detail = "other", ""
-        if isinstance(parent, ast.Subscript) and parent.value is node:
-            key = literal_str(parent.slice)
-            if isinstance(parent.ctx, ast.Store):
-                role = "write"
-            elif key is not None:
-                role, detail = "key", key
-            elif self.scope and self.scope[-1] == "__getattr__":
-                role, detail = "lookup", "attribute"  # module attributes: keys are names in code
-            else:
-                role, detail = "lookup", classify_key_expr(parent.slice)
-        elif isinstance(parent, ast.Attribute) and parent.value is node:
-            attr = parent.attr
-            if isinstance(grand, ast.Call) and grand.func is parent:
-                arg = grand.args[0] if grand.args else None
-                if attr in ("get", "pop", "__getitem__", "setdefault"):
-                    key = literal_str(arg)
-                    role, detail = ("key", key) if key is not None else ("lookup", classify_key_expr(arg) if arg else "var")
-                elif attr in ("items", "keys", "values", "copy"):
-                    role, detail = "enumerate", self._enumeration_purpose()
-                elif attr in ("update",):
-                    role = "write"
-                elif attr.startswith("register") or attr in ("add",):
-                    role = "write"
-                else:
-                    role, detail = "other", attr
-            else:
-                role, detail = "other", attr
-        elif isinstance(parent, ast.Compare) and any(isinstance(op, (ast.In, ast.NotIn)) for op in parent.ops) and node is not parent.left:
-            role = "membership"
-        elif isinstance(parent, (ast.For, ast.comprehension)) and parent.iter is node:
-            role, detail = "enumerate", self._enumeration_purpose()
-        elif isinstance(parent, ast.Dict) and node in parent.values and None in parent.keys:
-            role, detail = "enumerate", "transfer"
-        elif isinstance(parent, ast.Call) and node in parent.args:
-            tail = (dotted(parent.func) or "").rpartition(".")[2]
-            if parent.args.index(node) in self.writer_params.get(tail, ()):
-                role = "write"
-            elif tail in ("len", "isinstance", "id", "bool"):
-                role = "membership"
-            elif tail in ENUMERATING_CALLS:
-                role, detail = "enumerate", self._enumeration_purpose()
-            else:
-                role, detail = "enumerate", "passed"
-        elif isinstance(parent, (ast.Return, ast.Yield, ast.Assign, ast.keyword, ast.Starred)):
-            role, detail = "enumerate", "passed"
-        self.registry_uses.append({"name": node.id, "line": node.lineno, "role": role, "detail": detail})
-
-    def _enumeration_purpose(self) -> str:
-        """Why a table is enumerated: building another table, a message, or exposure.
-
-        Listing keys in an error message or a module's `__dir__` informs; it looks nothing up.
-        """
-        if self.scope and self.scope[-1] == "__dir__":
-            return "message"
-        for ancestor in reversed(self.parents):
-            if isinstance(ancestor, (ast.Raise, ast.JoinedStr)):
-                return "message"
-            if isinstance(ancestor, ast.Call) and (dotted(ancestor.func) or "").rpartition(".")[2] in (
-                "error", "warning", "info", "debug", "exception", "print",
-            ):
-                return "message"
-            if isinstance(ancestor, (ast.DictComp, ast.Dict)):
-                return "transfer"
-            if isinstance(ancestor, ast.stmt):
-                break
-        return "passed"
-
-
-def _writer_params(tree: ast.Module) -> dict[str, set[int]]:
-    """Module-level functions' parameters used only as `param[key] = value` targets.
-
-    Passing a table to such a function adds entries; it does not hand the table out.
-    One walk per function: count each name's uses and its subscript-store uses.
-    """
-    writers: dict[str, set[int]] = {}
-    for stmt in tree.body:
-        if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            continue
-        params = [a.arg for a in stmt.args.posonlyargs + stmt.args.args]
-        if not params:
-            continue
-        uses: dict[str, int] = {}
-        stores: dict[str, int] = {}
-        for node in ast.walk(stmt):
-            if isinstance(node, ast.Name):
-                uses[node.id] = uses.get(node.id, 0) + 1
-            elif isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store) and isinstance(node.value, ast.Name):
-                stores[node.value.id] = stores.get(node.value.id, 0) + 1
-        for position, param in enumerate(params):
-            if uses.get(param) and uses[param] == stores.get(param):
-                writers.setdefault(stmt.name, set()).add(position)
-    return writers
-
 
 def _run_scanner(scanner: PythonScanner, tree: ast.Module, context: ModuleContext) -> Any:
     """A family's scanner: a failure on one file costs that file's fact (None), never the index."""
@@ -421,7 +278,7 @@ def scan_python(source: str, module: str, is_package: bool, filename: str = "<un
         visitor.visit(tree)
     except RecursionError:
         return {"kind": "python", "module": module, "error": "nesting too deep to scan", "refs": {}}
-    registries = find_registries(tree, visitor.imports, module)
+    registries = find_registries(tree, visitor.imports, module, is_package)
     context = ModuleContext(module, filename, is_package, visitor.imports, source)
     extra = {key: _run_scanner(scanner, tree, context) for key, scanner in python_scanners().items()}
     return {
@@ -433,7 +290,7 @@ def scan_python(source: str, module: str, is_package: bool, filename: str = "<un
         "classes": visitor.classes,
         "functions": visitor.functions,
         "registries": registries,
-        "registry_uses": visitor.registry_uses,
+        "links": scan_links(tree, module, is_package, visitor.imports),
         **scan_state(tree),
         "provenance": scan_provenance(source, tree),
         "extra": extra,

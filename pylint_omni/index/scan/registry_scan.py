@@ -8,7 +8,13 @@ Forms recognised (module level only, where a registry is declared):
 - `enum`: an Enum whose member values are all import strings;
 - `decorator`: `@register_x("key")` on a class or function;
 - `setitem`: `NAME["key"] = Target`;
-- `register-call`: `NAME.register("key", Target)` or `register_x("key", Target)`.
+- `register-call`: `NAME.register("key", Target)` or `register_x("key", Target)`;
+- `update`: `NAME.update({"key": Target, ...})` at module level;
+- `merged`: `NAME = {**A, **B}` (a table made only of other tables: one pseudo-entry `*`);
+- `lazy-export`: a package `__getattr__` serving names from `{"Name": ".module"}` or
+  `if name == "Name": from .mod import Name` (`scan.bindings`);
+- `custom-op`: `direct_register_custom_op("name", fn)` / `@torch.library.custom_op("ns::name")`,
+  which a framework turns into `torch.ops.NS.name`.
 Each entry keeps its key, position, the target (a dotted path, possibly only a
 suffix of the real module path) and the span of lines that belong to the entry itself.
 """
@@ -20,6 +26,7 @@ import re
 from typing import Any
 
 from pylint_omni.index.scan.ast_helpers import dotted, literal_str
+from pylint_omni.index.scan.bindings import lazy_branches, lazy_tables
 from pylint_omni.index.scan.tokens import DOTTED_PATH
 
 CONSTANT_NAME = re.compile(r"^_*[A-Z][A-Z0-9_]*$")
@@ -27,15 +34,30 @@ IDENTIFIER = re.compile(r"^[A-Za-z_]\w*$")
 REGISTER_CALL = re.compile(r"^_?register\w*$|^\w+_register$|^add_\w+$")
 MIN_TABLE_ENTRIES = 2
 KEY_KEYWORDS = ("name", "key", "alias", "type_name")
+CUSTOM_OP_CALLS = frozenset({"direct_register_custom_op", "register_custom_op"})
+CUSTOM_OP_DECORATORS = frozenset({"custom_op", "register_custom_op"})
 
 
 class _Targets:
     """Turns a table value into a target path, through the module's imports."""
 
-    def __init__(self, imports: dict[str, str], module: str, local_defs: set[str]) -> None:
+    def __init__(self, imports: dict[str, str], module: str, local_defs: set[str], constants: dict[str, str] | None = None) -> None:
         self.imports = imports
         self.module = module
         self.local_defs = local_defs
+        self.constants = constants or {}
+
+    def _fstring(self, node: ast.JoinedStr) -> str | None:
+        """`f"{_MODELS}.llama.Llama"` with `_MODELS = "pkg.models"`: the assembled path."""
+        parts = []
+        for part in node.values:
+            text = literal_str(part)
+            if text is None and isinstance(part, ast.FormattedValue) and isinstance(part.value, ast.Name):
+                text = self.constants.get(part.value.id)
+            if text is None:
+                return None
+            parts.append(text)
+        return "".join(parts)
 
     def name(self, written: str) -> str:
         head, _, rest = written.partition(".")
@@ -52,7 +74,7 @@ class _Targets:
             if not written or CONSTANT_NAME.match(written.rpartition(".")[2]):
                 return None
             return {"target": self.name(written), "suffix": False}
-        text = literal_str(node)
+        text = literal_str(node) if not isinstance(node, ast.JoinedStr) else self._fstring(node)
         if text is not None:
             if DOTTED_PATH.match(text):
                 return {"target": text.replace(":", "."), "suffix": False}
@@ -139,17 +161,74 @@ def _decorator_key(deco: ast.Call) -> str | None:
     return None
 
 
+def _custom_op(call: ast.Call, targets: _Targets, stmt: ast.stmt) -> dict[str, Any] | None:
+    """`direct_register_custom_op(op_name="x", op_func=f, target_lib=...)`: key `x`, target `f`."""
+    keywords = {k.arg: k.value for k in call.keywords if k.arg}
+    name_node = keywords.get("op_name") or (call.args[0] if call.args else None)
+    func_node = keywords.get("op_func") or (call.args[1] if len(call.args) > 1 else None)
+    key = literal_str(name_node)
+    if key is None or name_node is None:
+        return None
+    target = targets.of(func_node) if func_node is not None else None
+    return _entry(key, name_node, (stmt.lineno, stmt.end_lineno or stmt.lineno), target)
+
+
+def _op_decorator(deco: ast.AST, module: str, stmt: ast.stmt) -> dict[str, Any] | None:
+    """`@torch.library.custom_op("ns::name", ...)` on a function: key `name`."""
+    if not isinstance(deco, ast.Call) or (dotted(deco.func) or "").rpartition(".")[2] not in CUSTOM_OP_DECORATORS:
+        return None
+    qualified = literal_str(deco.args[0]) if deco.args else None
+    if not qualified:
+        return None
+    key = qualified.rpartition("::")[2]
+    target = {"target": f"{module}.{stmt.name}", "suffix": False}  # type: ignore[attr-defined]
+    return _entry(key, deco.args[0], (deco.lineno, deco.end_lineno or deco.lineno), target)
+
+
+def _lazy_registries(tree: ast.Module, package: str) -> list[dict[str, Any]]:
+    """Lazy-export maps of a package: one registry per table, one for `if name == ...` branches."""
+    found = []
+    for name, table in lazy_tables(tree, package).items():
+        entries = [
+            _entry(key, ast.Constant(key, lineno=line, col_offset=col), (line, line), {"target": target, "suffix": False})
+            for key, (target, line, col) in table["entries"].items()
+        ]
+        found.append({"name": name, "form": "lazy-export", "line": table["line"], "end": table["end"], "entries": entries})
+    branches = lazy_branches(tree, package)
+    if branches:
+        entries = [
+            _entry(key, ast.Constant(key, lineno=line, col_offset=col), (line, line), {"target": target, "suffix": False})
+            for key, (target, line, col) in branches.items()
+        ]
+        first = min(e["line"] for e in entries)
+        found.append({"name": "__getattr__", "form": "lazy-export", "line": first, "end": max(e["line"] for e in entries), "entries": entries})
+    return found
+
+
+def _merged(name: str, stmt: ast.stmt, target: ast.Name, value: ast.Dict) -> dict[str, Any] | None:
+    """`NAME = {**A, **B}`: a table made only of other tables."""
+    if not value.keys or any(k is not None for k in value.keys) or not all(isinstance(v, (ast.Name, ast.Attribute)) for v in value.values):
+        return None
+    entry = _entry("*", target, (stmt.lineno, stmt.end_lineno or stmt.lineno), None)
+    return {"name": name, "form": "merged", "line": stmt.lineno, "end": stmt.end_lineno, "entries": [entry]}
+
+
 def find_registries(
     tree: ast.Module,
     imports: dict[str, str],
     module: str,
+    is_package: bool = False,
     decorator_pattern: re.Pattern[str] = REGISTER_CALL,
 ) -> list[dict[str, Any]]:
     """All registries declared at module level of `tree`."""
     local_defs = {
         s.name for s in tree.body if isinstance(s, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
     }
-    targets = _Targets(imports, module, local_defs)
+    constants = {
+        s.targets[0].id: text for s in tree.body
+        if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name) and (text := literal_str(s.value)) is not None
+    }
+    targets = _Targets(imports, module, local_defs, constants)
     found: dict[str, dict[str, Any]] = {}
 
     def add_entry(name: str, form: str, entry: dict[str, Any], stmt: ast.stmt) -> None:
@@ -165,7 +244,7 @@ def find_registries(
         if isinstance(target_name, ast.Name) and target_name.id != "__all__":
             reg = None
             if isinstance(value, ast.Dict):
-                reg = _dict_registry(target_name.id, stmt, value, targets)
+                reg = _dict_registry(target_name.id, stmt, value, targets) or _merged(target_name.id, stmt, target_name, value)
             elif isinstance(value, (ast.List, ast.Tuple)):
                 reg = _table_registry(target_name.id, stmt, value, targets)
             if reg:
@@ -184,15 +263,27 @@ def find_registries(
             rest = call.args[1:]
             # register("key", Target) or register("key", "pkg.module", "ClassName")
             target = targets.of(ast.Tuple(elts=rest)) if len(rest) >= 2 else (targets.of(rest[0]) if rest else None)
-            if key is not None and target is not None and decorator_pattern.match(tail):
+            if tail in CUSTOM_OP_CALLS:
+                entry = _custom_op(call, targets, stmt)
+                if entry is not None:
+                    add_entry("torch.ops", "custom-op", entry, stmt)
+            elif key is not None and target is not None and decorator_pattern.match(tail):
                 entry = _entry(key, call, (stmt.lineno, stmt.end_lineno or stmt.lineno), target)
-                add_entry(owner or func, "register-call", entry, stmt)
+                add_entry(func, "register-call", entry, stmt)
+            elif tail == "update" and owner and "." not in owner and len(call.args) == 1 and isinstance(call.args[0], ast.Dict):
+                update = _dict_registry(owner, stmt, call.args[0], targets)
+                for entry in (update or {}).get("entries", []):
+                    add_entry(owner, "update", entry, stmt)
         elif isinstance(stmt, ast.ClassDef):
             reg = _enum_registry(stmt)
             if reg:
                 found[reg["name"]] = reg
         if isinstance(stmt, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
             for deco in stmt.decorator_list:
+                op = _op_decorator(deco, module, stmt)
+                if op is not None:
+                    add_entry("torch.ops", "custom-op", op, stmt)
+                    continue
                 if not isinstance(deco, ast.Call):
                     continue
                 func = dotted(deco.func) or ""
@@ -202,4 +293,7 @@ def find_registries(
                 target = {"target": f"{module}.{stmt.name}", "suffix": False}
                 entry = _entry(key, deco, (deco.lineno, deco.end_lineno or deco.lineno), target)
                 add_entry(func, "decorator", entry, stmt)
-    return list(found.values())
+    package = module if is_package else module.rpartition(".")[0]
+    lazy = _lazy_registries(tree, package)
+    lazy_names = {reg["name"] for reg in lazy}
+    return [*(r for r in found.values() if r["name"] not in lazy_names), *lazy]

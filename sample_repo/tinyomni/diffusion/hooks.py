@@ -14,6 +14,8 @@ def _retired_hook(module, *args):
 _HOOKS = {
     "TinyImageTransformer": _image_hook,
     "RetiredVideoTransformer": _retired_hook,
+    "UpstreamVideoTransformer": _image_hook,
+    "UpstreamAudioTransformer": _image_hook,
 }
 
 

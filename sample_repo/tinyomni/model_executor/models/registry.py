@@ -7,6 +7,9 @@ _OMNI_MODELS = {
     "TinyOmniLegacyForCausalLM": ("tiny_omni_legacy", "TinyOmniLegacyLM"),
 }
 
+# Every architecture the engine can serve (kept "for later"; nothing reads it).
+_ALL_ARCHITECTURES = {**_OMNI_MODELS}
+
 
 def resolve_model_cls(architectures: list[str]) -> tuple[str, str]:
     for arch in architectures:

@@ -1,0 +1,139 @@
+"""Export tables of modules, and the resolver that walks dotted paths through them.
+
+A module's export table is what its top level binds (`scan.bindings`): classes,
+functions, variables, imports and aliases (re-exports), the names `__all__` lists,
+the names a lazy-export `__getattr__` serves, and `from x import *` sources.
+`Resolver.resolve("pkg.mod.Name.attr")` finds the longest prefix that is a known
+module, then follows each name through the tables — re-exports, module aliases,
+submodules, lazy exports, star imports — to the definition it reaches.
+Every module the walk consults (found or not) is noted, so that a cached
+resolution can be reused while those modules' tables are unchanged.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+MAX_HOPS = 12
+ABSENT = "-"
+
+
+@dataclass(frozen=True)
+class Target:
+    """Where a dotted path leads.
+
+    kind: `module`, `class`, `def`, `var` (a module-level variable), `member` (an
+    attribute of a project class: method, class attribute or field), `attribute` (a
+    name a module does not bind: served by `__getattr__`, set from outside, or
+    missing), `external` (outside the project's modules).
+    """
+
+    dotted: str
+    kind: str
+    hops: tuple[str, ...] = ()  # re-exports and lazy exports passed on the way (`pkg.Name`)
+
+
+@dataclass
+class ModuleTable:
+    """One module's export table."""
+
+    bindings: dict[str, list[str]]
+    lazy: dict[str, str]
+    stars: list[str]
+    digest: str
+
+    @classmethod
+    def of(cls, links: dict[str, Any], digest: str | None = None) -> "ModuleTable":
+        """The table of a module's link facts (`digest`: a known digest of the same facts, skips hashing)."""
+        bindings = links.get("bindings") or {}
+        stars = bindings.get("*", [])
+        if stars:
+            bindings = {k: v for k, v in bindings.items() if k != "*"}
+        lazy = links.get("lazy") or {}
+        if digest is None:
+            text = json.dumps([bindings, lazy, stars], sort_keys=True, separators=(",", ":"))
+            digest = hashlib.sha1(text.encode()).hexdigest()[:12]
+        return cls(bindings, lazy, list(stars), digest)
+
+
+@dataclass
+class Resolver:
+    """Resolves dotted paths against a set of module tables (a project's or an upstream package's)."""
+
+    tables: dict[str, ModuleTable]
+    consulted: dict[str, str] = field(default_factory=dict)  # module -> digest (ABSENT when probed and missing)
+
+    def digest_of(self, module: str) -> str:
+        table = self.tables.get(module)
+        return table.digest if table is not None else ABSENT
+
+    def _table(self, module: str) -> ModuleTable | None:
+        table = self.tables.get(module)
+        self.consulted[module] = table.digest if table is not None else ABSENT
+        return table
+
+    def module_prefix(self, parts: list[str]) -> int:
+        """Length of the longest prefix of `parts` that names a known module (0: none)."""
+        for size in range(len(parts), 0, -1):
+            if self._table(".".join(parts[:size])) is not None:
+                return size
+        return 0
+
+    def resolve(self, dotted: str) -> Target:
+        """The target of a dotted path (`pkg.mod.Cls.meth`, `pkg.Name`)."""
+        hops: list[str] = []
+        target = self._resolve(dotted, hops, 0)
+        return Target(target.dotted, target.kind, tuple(hops)) if hops else target
+
+    def _resolve(self, dotted: str, hops: list[str], depth: int) -> Target:
+        parts = dotted.split(".")
+        size = self.module_prefix(parts)
+        if size == 0:
+            return Target(dotted, "external")
+        return self._walk(".".join(parts[:size]), parts[size:], hops, depth)
+
+    def _walk(self, module: str, rest: list[str], hops: list[str], depth: int) -> Target:
+        if not rest:
+            return Target(module, "module")
+        table = self._table(module)
+        assert table is not None
+        name, tail = rest[0], rest[1:]
+        here = f"{module}.{name}"
+        binding = table.bindings.get(name)
+        if binding is None:
+            if self._table(here) is not None:
+                return self._walk(here, tail, hops, depth)
+            if name in table.lazy and depth < MAX_HOPS:
+                hops.append(here)
+                return self._resolve(".".join([table.lazy[name], *tail]), hops, depth + 1)
+            for star in table.stars:
+                if depth < MAX_HOPS and self._table(star) is not None:
+                    found = self._walk(star, rest, hops, depth + 1)
+                    if found.kind != "attribute":
+                        return found
+            return Target(".".join([module, *rest]), "attribute")
+        kind, target = binding
+        if kind in ("import", "alias") and target and depth < MAX_HOPS:
+            if target == here:
+                return Target(".".join([module, *rest]), "attribute")
+            hops.append(here)
+            return self._resolve(".".join([target, *tail]), hops, depth + 1)
+        if kind == "class":
+            if tail:
+                return Target(f"{here}.{tail[0]}", "member")
+            return Target(here, "class")
+        if kind == "def":
+            return Target(here, "def")
+        return Target(here, "var")
+
+    def canonical_class(self, dotted: str) -> str:
+        """A class's defining path when `dotted` reaches a project class, else `dotted` itself."""
+        target = self.resolve(dotted)
+        return target.dotted if target.kind == "class" else dotted
+
+
+def module_tables(links_by_module: dict[str, dict[str, Any]]) -> dict[str, ModuleTable]:
+    return {module: ModuleTable.of(links) for module, links in links_by_module.items()}

@@ -1,0 +1,294 @@
+"""`ReferenceGraph`: every reference of the project resolved to what it reaches, with queries.
+
+Built once per index state (`graph_of(index)`), from the per-file link facts, with
+each file's resolution reused from memory or the on-disk store while its stamp and
+the export tables it went through are unchanged (`graph.store`). `-j N` workers
+each build (or load) it once per run; `--from-stdin` buffers replace their file
+(`ProjectIndex.override`) and re-resolve what depends on it; a long-lived process
+keeps the resolutions between runs.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterator
+
+from pylint_omni.index.graph import store
+from pylint_omni.index.graph.exports import ModuleTable, Resolver, Target
+from pylint_omni.index.graph.resolve import resolve_file
+from pylint_omni.index.project_index import Hit, ProjectIndex
+
+
+@dataclass(frozen=True)
+class Ref:
+    """A resolved reference: where, how (`via`), and the dotted target it reaches."""
+
+    path: str
+    line: int
+    via: str
+    target: str
+
+
+@dataclass(frozen=True)
+class CallSite:
+    """A call of a resolved callee, with the source of each argument (`scan.key_sources.argument_summary`)."""
+
+    path: str
+    line: int
+    callee: str
+    args: tuple[str, ...]
+    keywords: tuple[tuple[str, str], ...]
+
+    def argument(self, position: int | None, name: str) -> str | None:
+        """The summary of the argument at `position` or passed as `name`; None when not passed."""
+        found = dict(self.keywords).get(name)
+        if found is None and position is not None and 0 <= position < len(self.args):
+            found = self.args[position]
+        return found
+
+
+@dataclass(frozen=True)
+class TableUse:
+    """A read or write of a table (`scan.table_uses`): role and key source or purpose."""
+
+    path: str
+    line: int
+    table: str
+    role: str
+    detail: str
+
+
+@dataclass(frozen=True)
+class Flow:
+    """A value flowing into a `*_cls` slot (`c:TARGET`, `s:text`, `` unknown), or a read of the slot (how `read`)."""
+
+    path: str
+    line: int
+    slot: str
+    value: str
+    how: str
+
+
+@dataclass
+class GraphStats:
+    """What one build did: files resolved anew, reused, and the time it took."""
+
+    resolved: int = 0
+    reused: int = 0
+    seconds: float = 0.0
+    note: str | None = None
+
+
+@dataclass
+class _State:
+    """What survives between runs of one process: resolutions by file."""
+
+    entries: dict[str, dict[str, Any]] = field(default_factory=dict)
+    loaded: bool = False
+
+
+class ReferenceGraph:
+    """The resolved references of one index state, and the queries the evidence asks."""
+
+    def __init__(self, index: ProjectIndex, resolver: Resolver, resolutions: dict[str, dict[str, Any]], stats: GraphStats) -> None:
+        self.index = index
+        self.resolver = resolver
+        self.resolutions = resolutions
+        self.stats = stats
+        self._postings: dict[str, list[str]] | None = None
+        self._refs: dict[str, list[Ref]] = {}
+        self._calls: dict[str, list[CallSite]] | None = None
+        self._tables: dict[str, list[TableUse]] | None = None
+        self._flows: dict[str, list[Flow]] | None = None
+        self._patterns: dict[str, list[tuple[str, int, str]]] | None = None
+        self._refs_by_file_line: dict[tuple[str, int], set[str]] | None = None
+
+    # -- resolution -----------------------------------------------------------------------
+    def resolve(self, dotted: str) -> Target:
+        """Where a dotted path leads in this project (`external` outside it)."""
+        return self.resolver.resolve(dotted)
+
+    def module_of_path(self, relpath: str) -> str:
+        return self.index.entries.get(relpath, {}).get("module", "")
+
+    # -- inverted tables, built on first question -----------------------------------------------
+    def postings(self) -> dict[str, list[str]]:
+        """target -> files that reference it (built once per graph: one pass over the files' keys)."""
+        if self._postings is None:
+            postings: dict[str, list[str]] = {}
+            for rel, resolved in self.resolutions.items():
+                for target in resolved.get("refs", ()):
+                    bucket = postings.get(target)
+                    if bucket is None:
+                        postings[target] = [rel]
+                    else:
+                        bucket.append(rel)
+            self._postings = postings
+        return self._postings
+
+    def refs_to(self, dotted: str) -> list[Ref]:
+        """Resolved references to a definition, module, member or module attribute (exact path)."""
+        found = self._refs.get(dotted)
+        if found is None:
+            found = []
+            for rel in self.postings().get(dotted, ()):
+                for item in self.resolutions[rel]["refs"][dotted].split("|"):
+                    line, _, via = item.partition(",")
+                    found.append(Ref(rel, int(line), via, dotted))
+            self._refs[dotted] = found
+        return found
+
+    def targets_under(self, dotted: str) -> list[str]:
+        """`dotted` and every referenced target under it (`pkg.mod` -> `pkg.mod.X`, `pkg.mod.Cls.m`)."""
+        prefix = dotted + "."
+        return [t for t in self.postings() if t == dotted or t.startswith(prefix)]
+
+    def refs_within(self, dotted: str) -> Iterator[Ref]:
+        """References to `dotted` and to anything under it."""
+        for target in self.targets_under(dotted):
+            yield from self.refs_to(target)
+
+    def targets_on_line(self, relpath: str, line: int) -> set[str]:
+        """Every target resolved from one line (to tell a name-only mention from a resolved one)."""
+        if self._refs_by_file_line is None:
+            self._refs_by_file_line = {}
+        key = (relpath, line)
+        found = self._refs_by_file_line.get(key)
+        if found is None:
+            marker = f"{line},"
+            found = {
+                target for target, encoded in self.resolutions.get(relpath, {}).get("refs", {}).items()
+                if encoded.startswith(marker) or f"|{marker}" in encoded
+            }
+            self._refs_by_file_line[key] = found
+        return found
+
+    def calls_to(self, dotted: str) -> list[CallSite]:
+        """Call sites of a resolved callee (`pkg.mod.func`, `pkg.mod.Cls.meth`)."""
+        if self._calls is None:
+            calls: dict[str, list[CallSite]] = {}
+            for rel, resolved in self.resolutions.items():
+                for callee, line, args, keywords in resolved.get("calls", ()):
+                    calls.setdefault(callee, []).append(CallSite(rel, line, callee, tuple(args), tuple(keywords.items())))
+            self._calls = calls
+        return self._calls.get(dotted, [])
+
+    def table_uses(self, dotted: str) -> list[TableUse]:
+        """Reads and writes of a table (`pkg.mod.TABLE`, `pkg.mod.Cls._table`), from every file."""
+        if self._tables is None:
+            tables: dict[str, list[TableUse]] = {}
+            for rel, resolved in self.resolutions.items():
+                for table, line, role, detail in resolved.get("tables", ()):
+                    tables.setdefault(table, []).append(TableUse(rel, line, table, role, detail))
+            self._tables = tables
+        return self._tables.get(dotted, [])
+
+    def flows(self, slot: str) -> list[Flow]:
+        """Values flowing into a `*_cls` slot of that name, and its reads, across code and YAML."""
+        if self._flows is None:
+            flows: dict[str, list[Flow]] = {}
+            for rel, resolved in self.resolutions.items():
+                for name, value, line, how in resolved.get("flows", ()):
+                    flows.setdefault(name, []).append(Flow(rel, line, name, value, how))
+            self._flows = flows
+        return self._flows.get(slot, [])
+
+    def patterns_over(self, module: str) -> list[tuple[str, int, str]]:
+        """(path, line, shape) of qualnames built over `module`'s members or submodules (`f"{_PROC}.{name}"`)."""
+        if self._patterns is None:
+            patterns: dict[str, list[tuple[str, int, str]]] = {}
+            for rel, resolved in self.resolutions.items():
+                for base, shape, line in resolved.get("patterns", ()):
+                    patterns.setdefault(base, []).append((rel, line, shape))
+            self._patterns = patterns
+        return self._patterns.get(module, [])
+
+    def substitutions(self) -> Iterator[tuple[str, str, str, int]]:
+        """(replaced name, replacement, path, line): `upstream.X = OmniX`, `*.X` for a `sys.modules` sweep."""
+        for rel, resolved in self.resolutions.items():
+            for target, value, line in resolved.get("subst", ()):
+                yield target, value, rel, line
+
+    def writer_params(self, dotted: str) -> list[int]:
+        """Positions of a function's parameters it only writes into (`param[k] = v`)."""
+        module = dotted.rpartition(".")[0]
+        rel = self.index.module_file(module)
+        return list(self.resolutions.get(rel or "", {}).get("writers", {}).get(dotted, [])) if rel else []
+
+    def name_only(self, name: str, resolved_targets: set[str]) -> list[Hit]:
+        """Mentions of `name` that resolve to none of `resolved_targets` (and to nothing else on that line
+        ending in `.name`): the weaker, name-only evidence."""
+        found = []
+        suffix = "." + name
+        for hit in self.index.hits(name):
+            targets = self.targets_on_line(hit.path, hit.line)
+            if targets & resolved_targets:
+                continue
+            if any(t.endswith(suffix) for t in targets) and not hit.via.startswith(("str", "yaml", "doc", "json", "toml")):
+                continue  # the name on that line resolves to another definition of the same name
+            found.append(hit)
+        return found
+
+
+def _tables_of(index: ProjectIndex, state: _State) -> dict[str, ModuleTable]:
+    """Every module's export table; a file whose stamp is unchanged keeps its known digest."""
+    tables: dict[str, ModuleTable] = {}
+    for rel, facts in index.python_files():
+        entry = index.entries[rel]
+        module = entry.get("module", "")
+        links = facts.get("links")
+        if module and links is not None:
+            old = state.entries.get(rel)
+            known = old.get("export") if old and old.get("stamp") == store.file_stamp(entry) else None
+            tables[module] = ModuleTable.of(links, known)
+    return tables
+
+
+def build_graph(index: ProjectIndex) -> ReferenceGraph:
+    """Resolve every file, reusing what is still valid (memory first, then the disk store)."""
+    started = time.perf_counter()
+    state: _State = index.graph_state.setdefault("state", _State())
+    cache_file = index.cache_file()
+    store_file = store.store_path(cache_file) if cache_file is not None else None
+    if not state.loaded:
+        state.entries = store.load(store_file) if store_file is not None else {}
+        state.loaded = True
+    tables = _tables_of(index, state)
+    resolver = Resolver(tables)
+    tops = frozenset(module.partition(".")[0] for module in tables)
+    stats = GraphStats()
+    entries: dict[str, dict[str, Any]] = {}
+    for rel, entry in index.entries.items():
+        if entry.get("problem"):
+            continue
+        stamp = store.file_stamp(entry)
+        old = state.entries.get(rel)
+        if old and old.get("stamp") == stamp and all(resolver.digest_of(m) == d for m, d in old.get("deps", {}).items()):
+            entries[rel] = old
+            stats.reused += 1
+            continue
+        resolved = resolve_file(entry.get("facts", {}), resolver, tops)
+        table = tables.get(entry.get("module", ""))
+        entries[rel] = {"stamp": stamp, "deps": resolved.pop("deps"), "resolved": resolved,
+                        "export": table.digest if table is not None else None}
+        stats.resolved += 1
+    state.entries = entries
+    if stats.resolved and store_file is not None:
+        stats.note = store.save(store_file, entries)
+    stats.seconds = time.perf_counter() - started
+    return ReferenceGraph(index, Resolver(tables), {rel: e["resolved"] for rel, e in entries.items()}, stats)
+
+
+def graph_of(index: ProjectIndex) -> ReferenceGraph:
+    """The reference graph of the index's current state (built on the first question of a run)."""
+    graph = index.derived.get("reference_graph")
+    if graph is None:
+        graph = index.derived["reference_graph"] = build_graph(index)
+    return graph
+
+
+def cache_path_of(index: ProjectIndex) -> Path | None:
+    cache_file = index.cache_file()
+    return store.store_path(cache_file) if cache_file is not None else None

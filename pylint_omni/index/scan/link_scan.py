@@ -1,0 +1,447 @@
+"""Link facts of one Python file: the references the reference graph resolves to definitions.
+
+One pass over the module records, each with its line:
+- `chains`: every name or attribute chain rooted at an import or a module-level
+  definition, written as the dotted path it spells through the imports
+  (`from vllm.v1 import engine; engine.EngineCoreOutput` -> `vllm.v1.engine.EngineCoreOutput`)
+  with how it is used (`load`, `call`, `store`, `base`, `deco`, `annot`, `getattr`);
+- `attrs`: attribute reads/writes/calls on a receiver whose class is known — `self`
+  and `cls`, a local bound to `Cls(...)`, a parameter annotated `Cls` — as
+  `OWNER|attr`, OWNER the class's chain;
+- `calls`: calls of a resolvable callee with the source of each argument (for keys and
+  classes handed through parameters);
+- `flows`: values flowing into `*_cls`/`*_class` slots (keywords, dict keys, `.get`
+  defaults, parameter defaults, attributes) and the places that read such a slot;
+- `tables`: reads and writes of module- and class-level tables with the key source
+  of each read (`scan.key_sources`);
+- `patterns`: qualnames built by f-strings (`f"{_PROC}.{name}"` -> `pkg.proc.*`);
+- `dyn`: relative `import_module(".x", package=...)` made absolute;
+- `subst`: type substitution, a project object assigned over another module's name
+  (`upstream_mod.X = OmniX`, `setattr(mod, "X", OmniX)`, `module.X = OmniX` in a loop
+  over `sys.modules`);
+- `dict_keys`: string keys of dict displays, by line (a key of a sibling table is not a use);
+- `imported`: every dotted path an `import` statement names, module- or function-level;
+- `bindings`, `all`, `lazy`: the module's export table (`scan.bindings`).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from typing import Any
+
+from pylint_omni.index.scan.ast_helpers import FastVisitor, dotted, literal_str
+from pylint_omni.index.scan.bindings import absolute_module, all_names, lazy_exports, module_bindings
+from pylint_omni.index.scan.key_sources import FunctionScope, argument_summary, fstring_shape
+from pylint_omni.index.scan.table_uses import TableUses, writer_params
+
+CLS_SLOT = re.compile(r"^\w*(?:_cls|_class|_cls_name|_class_name|_klass)$")
+BOUND_DECORATORS = frozenset({"staticmethod"})
+MAX_CHAIN_HITS = 30
+NOT_CLASSES = frozenset({"typing", "typing_extensions", "collections", "builtins", "types", "abc"})
+QUALNAME_SHAPE = re.compile(r"^[A-Za-z_][\w]*(?:\.[\w]+)*\.[\w*.:]*\*[\w*.:]*$")
+
+
+def _strip_annotation(node: ast.AST | None) -> ast.AST | None:
+    """`Optional[X]`, `X | None`, `"X"` -> X (the class a parameter holds)."""
+    if node is None:
+        return None
+    text = literal_str(node)
+    if text is not None:
+        try:
+            node = ast.parse(text, mode="eval").body
+        except SyntaxError:
+            return None
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        sides = [s for s in (node.left, node.right) if not (isinstance(s, ast.Constant) and s.value is None)]
+        return _strip_annotation(sides[0]) if len(sides) == 1 else None
+    if isinstance(node, ast.Subscript) and (dotted(node.value) or "").rpartition(".")[2] == "Optional":
+        return _strip_annotation(node.slice)
+    return node if isinstance(node, (ast.Name, ast.Attribute)) else None
+
+
+class LinkScanner(TableUses, FastVisitor):
+    """One pass over a module; `facts()` gives the JSON-ready link facts."""
+
+    def __init__(self, module: str, is_package: bool, imports: dict[str, str], tree: ast.Module) -> None:
+        self.module = module
+        self.package = module if is_package else module.rpartition(".")[0]
+        self.top = module.partition(".")[0]
+        self.bindings, _ = module_bindings(tree, module, self.package)
+        self.imports = imports
+        self.constants = {
+            s.targets[0].id: text for s in tree.body
+            if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name)
+            and (text := literal_str(s.value)) is not None
+        }
+        self.chains: dict[str, list[str]] = {}
+        self.attrs: dict[str, list[str]] = {}
+        self.calls: list[list[Any]] = []
+        self.flows: list[list[Any]] = []
+        self.tables: list[list[Any]] = []
+        self.patterns: list[list[Any]] = []
+        self.dyn: list[list[Any]] = []
+        self.subst: list[list[Any]] = []
+        self.imported: list[list[Any]] = []
+        self.dict_keys: dict[str, list[int]] = {}
+        self.parents: list[ast.AST] = []
+        self.classes: list[tuple[str, set[str]]] = []
+        self.functions: list[FunctionScope] = []
+        self.qual: list[str] = []
+        self.module_scope = FunctionScope(module, [], False)
+        self.statement_target: str | None = None  # the module-level name a statement assigns
+
+    # -- resolution helpers ---------------------------------------------------------------
+    def chain_of(self, node: ast.AST) -> str | None:
+        """The dotted path a Name/Attribute chain spells through imports and module definitions."""
+        written = dotted(node)
+        if not written:
+            return None
+        head, _, rest = written.partition(".")
+        if self.functions:
+            scope = self.functions[-1]
+            if head in scope.values or head in scope.params:
+                return None  # a local shadows the module name
+        if head in self.imports:
+            return self.imports[head] + ("." + rest if rest else "")
+        if head in self.bindings:
+            return f"{self.module}.{written}"
+        return None
+
+    def class_chain(self, node: ast.AST | None) -> str | None:
+        """The chain of a class-like name (CamelCase, not a typing construct), else None."""
+        chain = self.chain_of(node) if node is not None else None
+        if not chain or chain.partition(".")[0] in NOT_CLASSES or not chain.rpartition(".")[2][:1].isupper():
+            return None
+        return chain
+
+    def receiver_class(self, node: ast.AST) -> str | None:
+        """The class chain of an object expression whose class is known here."""
+        if isinstance(node, ast.Name):
+            for scope in [*reversed(self.functions), self.module_scope]:
+                if node.id in scope.receivers:
+                    return scope.receivers[node.id]
+                if node.id in scope.params or node.id in scope.values:
+                    return None
+            return None
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "super":
+            return None
+        return None
+
+    def _add(self, table: dict[str, list[str]], key: str, line: int, ctx: str) -> None:
+        hits = table.setdefault(key, [])
+        item = f"{line},{ctx}"
+        if len(hits) < MAX_CHAIN_HITS and (not hits or hits[-1] != item):
+            hits.append(item)
+
+    def _ctx(self, node: ast.AST) -> str:
+        parent = self.parents[-1] if self.parents else None
+        if isinstance(getattr(node, "ctx", None), (ast.Store, ast.Del)):
+            return "store"
+        if isinstance(parent, ast.Call) and parent.func is node:
+            return "call"
+        if isinstance(parent, ast.ClassDef) and node in parent.bases:
+            return "base"
+        if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node in parent.decorator_list:
+            return "deco"
+        if isinstance(parent, (ast.arg, ast.AnnAssign)) and getattr(parent, "annotation", None) is node:
+            return "annot"
+        if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef)) and parent.returns is node:
+            return "annot"
+        return "load"
+
+    # -- traversal ----------------------------------------------------------------------
+    def generic_visit(self, node: ast.AST) -> None:
+        self.parents.append(node)
+        super().generic_visit(node)
+        self.parents.pop()
+
+    def visit_Module(self, node: ast.Module) -> None:
+        for stmt in node.body:
+            target = stmt.targets[0] if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 else None
+            self.statement_target = target.id if isinstance(target, ast.Name) else None
+            self.visit(stmt)
+        self.statement_target = None
+
+    def visit_ClassDef(self, node: ast.ClassDef) -> None:
+        for base in [*node.bases, *node.decorator_list, *(k.value for k in node.keywords)]:
+            self.parents.append(node)
+            self.visit(base)
+            self.parents.pop()
+        qual = ".".join([*self.qual, node.name])
+        names = {t.id for s in node.body if isinstance(s, (ast.Assign, ast.AnnAssign))
+                 for t in (s.targets if isinstance(s, ast.Assign) else [s.target]) if isinstance(t, ast.Name)}
+        self.classes.append((f"{self.module}.{qual}", names))
+        self.qual.append(node.name)
+        for stmt in node.body:
+            self.visit(stmt)
+        self.qual.pop()
+        self.classes.pop()
+
+    def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        for deco in node.decorator_list:
+            self.parents.append(node)
+            self.visit(deco)
+            self.parents.pop()
+        args = node.args
+        params = [a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]]
+        decorators = {(dotted(d) or "").rpartition(".")[2] for d in node.decorator_list}
+        in_class = bool(self.classes) and self.qual and self.qual[-1] == self.classes[-1][0].rpartition(".")[2]
+        bound = bool(in_class and params and not decorators & BOUND_DECORATORS)
+        scope = FunctionScope(f"{self.module}.{'.'.join([*self.qual, node.name])}", params, bound)
+        if bound:
+            scope.receivers[params[0]] = self.classes[-1][0]
+        defaults = [*([None] * (len(args.posonlyargs) + len(args.args) - len(args.defaults))), *args.defaults, *args.kw_defaults]
+        for arg, default in zip([*args.posonlyargs, *args.args, *args.kwonlyargs], defaults):
+            if arg.annotation is not None:
+                self.parents.append(arg)
+                self.visit(arg.annotation)
+                self.parents.pop()
+                owner = self.class_chain(_strip_annotation(arg.annotation))
+                if owner and arg.arg not in scope.receivers:
+                    scope.receivers[arg.arg] = owner
+            if default is not None:
+                self.visit(default)
+                if CLS_SLOT.match(arg.arg):
+                    self._flow(arg.arg, default, "default")
+        if node.returns is not None:
+            self.parents.append(node)
+            self.visit(node.returns)
+            self.parents.pop()
+        self.functions.append(scope)
+        self.qual.append(node.name)
+        for stmt in node.body:
+            self.visit(stmt)
+        self.qual.pop()
+        self.functions.pop()
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+    def visit_Import(self, node: ast.Import) -> None:
+        for alias in node.names:
+            self.imported.append([alias.name, node.lineno])
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+        base = absolute_module(node.module, node.level, self.package)
+        for alias in node.names:
+            if alias.name != "*":
+                self.imported.append([f"{base}.{alias.name}" if base else alias.name, node.lineno])
+
+    def visit_Lambda(self, node: ast.Lambda) -> None:
+        self.visit(node.body)
+
+    def visit_Assign(self, node: ast.Assign) -> None:
+        self._bind_locals(node.targets, node.value)
+        self.generic_visit(node)
+
+    def visit_AnnAssign(self, node: ast.AnnAssign) -> None:
+        scope = self.scope()
+        owner = self.class_chain(_strip_annotation(node.annotation))
+        if scope is not None and isinstance(node.target, ast.Name) and owner:
+            scope.receivers[node.target.id] = owner
+        if node.value is not None:
+            self._bind_locals([node.target], node.value)
+        self.generic_visit(node)
+
+    def _bind_locals(self, targets: list[ast.expr], value: ast.AST) -> None:
+        scope = self.scope()
+        for target in targets:
+            if isinstance(target, ast.Attribute) and self._substitutes(target, value):
+                continue
+            if scope is None or not isinstance(target, ast.Name):
+                continue
+            scope.values[target.id] = value
+            scope.receivers.pop(target.id, None)
+            if isinstance(value, ast.Call):
+                callee = self.class_chain(value.func)
+                if callee:
+                    scope.receivers[target.id] = callee
+
+    def _substitutes(self, target: ast.Attribute, value: ast.AST) -> bool:
+        """`upstream_mod.X = OmniX` or `module.X = OmniX` in a loop over `sys.modules`."""
+        replacement = self.chain_of(value)
+        if not replacement:
+            return False
+        if isinstance(target.value, ast.Name) and self.receiver_class(target.value) == "sys.modules:*":
+            self.subst.append([f"*.{target.attr}", replacement, target.lineno])
+            return True
+        owner = self.chain_of(target.value)
+        if owner:
+            self.subst.append([f"{owner}.{target.attr}", replacement, target.lineno])
+        return False
+
+    def visit_For(self, node: ast.For | ast.comprehension) -> None:
+        source = ast.unparse(node.iter)
+        scope = self.scope() or self.module_scope
+        if "sys.modules" in source:
+            names = [t.id for t in ast.walk(node.target) if isinstance(t, ast.Name)]
+            if names:
+                scope.receivers[names[-1]] = "sys.modules:*"
+                scope.values.pop(names[-1], None)
+        self.generic_visit(node)
+
+    visit_AsyncFor = visit_For
+    visit_comprehension = visit_For
+
+    # -- references -----------------------------------------------------------------------
+    def visit_Name(self, node: ast.Name) -> None:
+        chain = self.chain_of(node)
+        if chain:
+            self._add(self.chains, chain, node.lineno, self._ctx(node))
+            self._table_use(node, chain)
+
+    def visit_Attribute(self, node: ast.Attribute) -> None:
+        chain = self.chain_of(node)
+        if chain:
+            self._add(self.chains, chain, node.lineno, self._ctx(node))
+            self._table_use(node, chain)
+            self._prefix_table_uses(node)
+            return
+        owner = self.receiver_class(node.value)
+        if owner:
+            if owner == "sys.modules:*":
+                return
+            self._add(self.attrs, f"{owner}|{node.attr}", node.lineno, self._ctx(node))
+            if self.classes and owner == self.classes[-1][0] and node.attr in self.classes[-1][1]:
+                self._table_use(node, f"{owner}.{node.attr}")
+            if CLS_SLOT.match(node.attr) and isinstance(node.ctx, ast.Load):
+                self.flows.append([node.attr, "", node.lineno, "read"])
+            return
+        if CLS_SLOT.match(node.attr) and isinstance(node.ctx, ast.Load):
+            self.flows.append([node.attr, "", node.lineno, "read"])
+        self.generic_visit(node)
+
+    def _prefix_table_uses(self, node: ast.Attribute) -> None:
+        """`T.items()`, `mod.T.get(k)`: the table is a prefix of the chain just recorded."""
+        depth = len(self.parents)
+        outer: ast.AST = node
+        inner = node.value
+        while isinstance(inner, (ast.Attribute, ast.Name)):
+            self.parents.append(outer)
+            chain = self.chain_of(inner)
+            if chain:
+                self._table_use(inner, chain)
+            outer, inner = inner, getattr(inner, "value", None)
+        del self.parents[depth:]
+
+    def visit_Call(self, node: ast.Call) -> None:
+        func = node.func
+        tail = (dotted(func) or "").rpartition(".")[2]
+        callee = self.chain_of(func)
+        if callee is None and isinstance(func, ast.Attribute):
+            owner = self.receiver_class(func.value)
+            if owner and owner != "sys.modules:*":
+                callee = f"{owner}.{func.attr}"
+        scope = self.scope()
+        if tail in ("getattr", "setattr", "hasattr") and len(node.args) >= 2:
+            self._getattr_call(tail, node)
+        if tail == "import_module" and node.args:
+            self._import_module(node)
+        if callee:
+            args = [argument_summary(a, scope, self.constants, self.chain_of(a)) for a in node.args]
+            keywords = {k.arg: argument_summary(k.value, scope, self.constants, self.chain_of(k.value)) for k in node.keywords if k.arg}
+            if callee.partition(".")[0] == self.top or any(args) or any(keywords.values()):
+                self.calls.append([callee, node.lineno, args, keywords])
+        for keyword in node.keywords:
+            if keyword.arg and CLS_SLOT.match(keyword.arg):
+                self._flow(keyword.arg, keyword.value, "kw")
+        if isinstance(func, ast.Attribute) and func.attr in ("get", "pop") and node.args:
+            slot = literal_str(node.args[0])
+            if slot and CLS_SLOT.match(slot):
+                self.flows.append([slot, "", node.lineno, "read"])
+                if len(node.args) > 1:
+                    self._flow(slot, node.args[1], "default")
+        self.generic_visit(node)
+
+    def _getattr_call(self, tail: str, node: ast.Call) -> None:
+        name = literal_str(node.args[1])
+        if name is None:
+            return
+        if CLS_SLOT.match(name) and tail == "getattr":
+            self.flows.append([name, "", node.lineno, "read"])
+        base = self.chain_of(node.args[0])
+        if base:
+            self._add(self.chains, f"{base}.{name}", node.lineno, "getattr")
+        elif tail == "setattr" and len(node.args) == 3 and self.receiver_class(node.args[0]) == "sys.modules:*":
+            replacement = self.chain_of(node.args[2])
+            if replacement:
+                self.subst.append([f"*.{name}", replacement, node.lineno])
+        if tail == "setattr" and base and len(node.args) == 3:
+            replacement = self.chain_of(node.args[2])
+            if replacement:
+                self.subst.append([f"{base}.{name}", replacement, node.lineno])
+
+    def _import_module(self, node: ast.Call) -> None:
+        name = literal_str(node.args[0])
+        package_node = node.args[1] if len(node.args) > 1 else next((k.value for k in node.keywords if k.arg == "package"), None)
+        if name and name.startswith("."):
+            package = literal_str(package_node)
+            if package is None and isinstance(package_node, ast.Name) and package_node.id in ("__name__", "__package__"):
+                package = self.module if package_node.id == "__name__" and self.module == self.package else self.package
+            if package:
+                level = len(name) - len(name.lstrip("."))
+                self.dyn.append([absolute_module(name.lstrip(".") or None, level, package), node.lineno, "import_module"])
+        elif name is None:
+            shape = fstring_shape(node.args[0])
+            if shape and QUALNAME_SHAPE.match(shape):
+                self.patterns.append([shape, node.lineno])
+
+    def visit_JoinedStr(self, node: ast.JoinedStr) -> None:
+        parts: list[str] = []
+        for part in node.values:
+            text = literal_str(part)
+            if text is not None:
+                parts.append(text)
+            elif isinstance(part, ast.FormattedValue) and isinstance(part.value, ast.Name) and part.value.id in self.constants:
+                parts.append(self.constants[part.value.id])
+            else:
+                parts.append("*")
+        shape = "".join(parts)
+        if "*" in shape and QUALNAME_SHAPE.match(shape):
+            self.patterns.append([shape, node.lineno])
+        self.generic_visit(node)
+
+    def visit_Dict(self, node: ast.Dict) -> None:
+        for key, value in zip(node.keys, node.values):
+            slot = literal_str(key)
+            if slot is not None and key is not None:
+                lines = self.dict_keys.setdefault(slot, [])
+                if key.lineno not in lines:
+                    lines.append(key.lineno)
+            if slot and CLS_SLOT.match(slot):
+                self._flow(slot, value, "key")
+            if key is None:
+                chain = self.chain_of(value)
+                if chain:
+                    self.tables.append([chain, value.lineno, "enumerate", self._transfer()])
+        self.generic_visit(node)
+
+    def _flow(self, slot: str, value: ast.AST, how: str) -> None:
+        chain = self.chain_of(value)
+        text = literal_str(value)
+        summary = f"c:{chain}" if chain else f"s:{text}" if text else ""
+        self.flows.append([slot, summary, getattr(value, "lineno", 0), how])
+
+    def facts(self, tree: ast.Module) -> dict[str, Any]:
+        return {
+            "bindings": self.bindings,
+            "all": all_names(tree),
+            "lazy": lazy_exports(tree, self.package),
+            "chains": {k: "|".join(v) for k, v in self.chains.items()},
+            "attrs": {k: "|".join(v) for k, v in self.attrs.items()},
+            "calls": self.calls,
+            "flows": self.flows,
+            "tables": self.tables,
+            "patterns": self.patterns,
+            "dyn": self.dyn,
+            "subst": self.subst,
+            "imported": self.imported,
+            "dict_keys": self.dict_keys,
+        }
+
+
+def scan_links(tree: ast.Module, module: str, is_package: bool, imports: dict[str, str]) -> dict[str, Any]:
+    """The link facts of one parsed module (see the module docstring)."""
+    scanner = LinkScanner(module, is_package, imports, tree)
+    scanner.visit(tree)
+    return {**scanner.facts(tree), "writers": writer_params(tree, module)}

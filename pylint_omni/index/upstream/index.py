@@ -1,0 +1,110 @@
+"""`UpstreamIndex`: which upstream packages a project builds on, and questions across them.
+
+A package is indexed when the project imports it (production or not) and it is
+listed in `omni-upstream-packages` or found in an `omni-upstream-paths` folder.
+One listed, imported but not found is an unknown: findings that depend on it
+say so and stay medium at most. Indexes live for the process (a long-lived
+editor process asks once per package and version).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterator
+
+from pylint_omni.index import cache
+from pylint_omni.index.project_index import ProjectIndex
+from pylint_omni.index.upstream.locate import locate, names_in_paths
+from pylint_omni.index.upstream.package import UpstreamClass, UpstreamPackage, UpstreamRef
+
+
+@dataclass
+class UpstreamIndex:
+    """The upstream packages of one project, loaded on demand."""
+
+    wanted: list[str]
+    missing: list[str]
+    found: dict[str, UpstreamPackage] = field(default_factory=dict)
+
+    def packages(self) -> Iterator[UpstreamPackage]:
+        yield from self.found.values()
+
+    def package(self, name: str) -> UpstreamPackage | None:
+        return self.found.get(name)
+
+    def unknowns(self) -> list[str]:
+        """One sentence per package the project imports that could not be indexed."""
+        return [
+            f"upstream {name} is imported but not installed where pylint runs (nor in omni-upstream-paths): "
+            "what it reads or calls is unknown"
+            for name in self.missing
+        ]
+
+    def owning(self, dotted: str) -> UpstreamPackage | None:
+        return self.found.get(dotted.partition(".")[0])
+
+    def classes_named(self, name: str) -> list[tuple[UpstreamPackage, UpstreamClass]]:
+        return [(p, c) for p in self.packages() for c in p.classes_named(name)]
+
+    def canonical(self, dotted: str) -> str:
+        package = self.owning(dotted)
+        return package.canonical(dotted) if package is not None else dotted
+
+    def ancestors(self, dotted: str) -> list[str]:
+        """Indexed upstream classes `dotted` descends from, itself first (empty when not indexed)."""
+        package = self.owning(dotted)
+        if package is None:
+            return []
+        found = package.ancestors(dotted)
+        for base in list(found):
+            other = self.owning(base)
+            if other is not None and other is not package:
+                found += [a for a in other.ancestors(base) if a not in found]
+        return found
+
+    def attribute_uses(self, owners: list[str], attr: str) -> list[UpstreamRef]:
+        """Uses of `attr` on objects of any of the `owners` classes, across indexed packages."""
+        found: list[UpstreamRef] = []
+        for package in self.packages():
+            for owner in owners:
+                found += package.attribute_uses(owner, attr)
+        return found
+
+    def op_uses(self, namespace: str, name: str) -> list[UpstreamRef]:
+        return [ref for package in self.packages() for ref in package.op_uses(namespace, name)]
+
+
+_LIVE: dict[tuple[tuple[str, ...], tuple[str, ...], Path | None, frozenset[str]], UpstreamIndex] = {}
+
+
+def imported_packages(index: ProjectIndex, names: list[str]) -> set[str]:
+    """The names the project imports (`import vllm`, `from vllm.x import y`)."""
+    return {name for name in names if any(hit.via == "import" for hit in index.hits(name))}
+
+
+def upstream_of(index: ProjectIndex) -> UpstreamIndex:
+    """The upstream index of the project (once per process and configuration)."""
+    found = index.derived.get("upstream_index")
+    if found is not None:
+        return found
+    settings = index.settings
+    listed = list(dict.fromkeys([*settings.upstream_packages, *names_in_paths(settings.upstream_paths)]))
+    imported = imported_packages(index, listed)
+    project_tops = {module.partition(".")[0] for module in (e.get("module", "") for e in index.entries.values()) if module}
+    wanted = [name for name in listed if name in imported and name not in project_tops]
+    cache_dir = (settings.cache_dir or cache.default_cache_dir()) if settings.cache_enabled else None
+    key = (tuple(wanted), settings.upstream_paths, cache_dir, frozenset(imported))
+    upstream = _LIVE.get(key)
+    if upstream is None:
+        missing: list[str] = []
+        packages: dict[str, UpstreamPackage] = {}
+        for name in wanted:
+            located = locate(name, settings.upstream_paths)
+            if located is None:
+                missing.append(name)
+            else:
+                packages[name] = UpstreamPackage(located, Path(cache_dir) if cache_dir else None)
+        upstream = _LIVE[key] = UpstreamIndex(wanted, missing, packages)
+    index.derived["upstream_index"] = upstream
+    return upstream

@@ -1,0 +1,260 @@
+"""One upstream package read from source: per-file facts and the summary the evidence asks.
+
+The package's `.py` files go through the same per-file scan as project files
+(`scan.dispatch.scan_file`: references, definitions, link facts and every scanner a
+message family registered), then through the same resolver (`graph.exports`), over
+the package's own modules. Two cache files per distribution name and version (and
+scanner digest), built once:
+- `summary`: classes (bases resolved, methods), attribute reads, writes and calls by
+  owner class (`self.x` in a class, `p.x` on a parameter annotated with the class,
+  `Cls.x`, a local bound to `Cls(...)`), and `torch.ops.NS.NAME` uses;
+- `facts`: every file's facts, loaded only when a family asks for them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterator
+
+from pylint_omni.index.cache import SCANNER_FINGERPRINT
+from pylint_omni.index.discovery import SourceFile
+from pylint_omni.index.graph.exports import ModuleTable, Resolver
+from pylint_omni.index.graph.resolve import resolve_file
+from pylint_omni.index.graph.store import GRAPH_CODE_DIGEST
+from pylint_omni.index.scan_pool import scan_entries
+from pylint_omni.index.scanners import scanners_digest
+from pylint_omni.index.upstream.locate import Located
+
+SUMMARY_VERSION = 1
+MAX_FILE_BYTES = 3_000_000
+OPS_PREFIX = "torch.ops."
+
+
+@dataclass(frozen=True)
+class UpstreamRef:
+    """A place in upstream source: package, file (relative to the package's parent), line and how."""
+
+    package: str
+    version: str
+    path: str
+    line: int
+    via: str
+
+    def describe(self) -> str:
+        return f"{self.package} {self.version} {self.path}:{self.line}"
+
+
+@dataclass
+class UpstreamClass:
+    """An upstream class: where it is defined, its resolved bases and its methods."""
+
+    dotted: str
+    path: str
+    line: int
+    bases: list[str]
+    methods: list[str]
+
+
+def _walk(folder: Path, name: str) -> Iterator[tuple[str, str, SourceFile]]:
+    """(relpath under the parent folder, module, file) of every `.py` file of the package."""
+    parent = folder.parent
+    for current, dirs, files in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if not d.startswith((".", "__pycache__")) and (Path(current) / d / "__init__.py").is_file())
+        for file in sorted(files):
+            if not file.endswith(".py"):
+                continue
+            full = Path(current) / file
+            rel = full.relative_to(parent).as_posix()
+            parts = rel[:-3].split("/")
+            module = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+            try:
+                stat = full.stat()
+            except OSError:
+                continue
+            yield rel, module, SourceFile(rel, "python", stat.st_size, stat.st_mtime_ns)
+
+
+@dataclass
+class UpstreamPackage:
+    """An upstream package: summary loaded on first question, facts on demand."""
+
+    located: Located
+    cache_dir: Path | None
+    _summary: dict[str, Any] | None = None
+    _facts: dict[str, dict[str, Any]] | None = None
+    _classes: dict[str, UpstreamClass] | None = None
+    _by_name: dict[str, list[str]] | None = None
+    build_seconds: float | None = field(default=None)
+
+    @property
+    def name(self) -> str:
+        return self.located.name
+
+    @property
+    def version(self) -> str:
+        return self.located.version
+
+    def _cache_file(self, part: str) -> Path | None:
+        if self.cache_dir is None:
+            return None
+        key = f"{SUMMARY_VERSION}|{self.located.folder}|{scanners_digest()}|{GRAPH_CODE_DIGEST}|{SCANNER_FINGERPRINT}"
+        digest = hashlib.sha1(key.encode()).hexdigest()[:12]
+        return self.cache_dir / f"upstream-{self.name}-{self.version}-{digest}-{part}.json"
+
+    # -- building -------------------------------------------------------------------------
+    def _build(self) -> None:
+        started = time.perf_counter()
+        walked = list(_walk(self.located.folder, self.name))
+        root = str(self.located.folder.parent)
+        jobs = [(root, f, module, MAX_FILE_BYTES) for _, module, f in walked]
+        entries = {f.relpath: entry for (_, _, f), entry in zip(walked, scan_entries(jobs))}
+        facts = {rel: {"module": e["module"], "facts": e["facts"]} for rel, e in entries.items() if not e.get("problem")}
+        self._facts = facts
+        self._summary = summarize(self.name, facts)
+        self.build_seconds = time.perf_counter() - started
+        for part, data in (("facts", facts), ("summary", self._summary)):
+            path = self._cache_file(part)
+            if path is not None:
+                _save(path, data)
+
+    def summary(self) -> dict[str, Any]:
+        if self._summary is None:
+            path = self._cache_file("summary")
+            self._summary = _load(path) if path is not None else None
+            if self._summary is None:
+                self._build()
+        assert self._summary is not None
+        return self._summary
+
+    def facts(self) -> dict[str, dict[str, Any]]:
+        """relpath -> {"module", "facts"} of every file (the same facts a project file has)."""
+        if self._facts is None:
+            path = self._cache_file("facts")
+            self._facts = _load(path) if path is not None else None
+            if self._facts is None:
+                self._build()
+        assert self._facts is not None
+        return self._facts
+
+    # -- questions --------------------------------------------------------------------------
+    def classes(self) -> dict[str, UpstreamClass]:
+        if self._classes is None:
+            self._classes = {d: UpstreamClass(d, *row) for d, row in self.summary()["classes"].items()}
+            by_name: dict[str, list[str]] = {}
+            for dotted in self._classes:
+                by_name.setdefault(dotted.rpartition(".")[2], []).append(dotted)
+            self._by_name = by_name
+        return self._classes
+
+    def classes_named(self, name: str) -> list[UpstreamClass]:
+        classes = self.classes()
+        assert self._by_name is not None
+        return [classes[d] for d in self._by_name.get(name, [])]
+
+    def canonical(self, dotted: str) -> str:
+        """A dotted path through the package's re-exports (`vllm.Request` -> its defining module)."""
+        return self.summary()["aliases"].get(dotted, dotted)
+
+    def ancestors(self, dotted: str) -> list[str]:
+        """Upstream classes `dotted` descends from (itself first)."""
+        classes = self.classes()
+        seen: list[str] = []
+        stack = [self.canonical(dotted)]
+        while stack:
+            current = stack.pop()
+            if current in seen or current not in classes:
+                continue
+            seen.append(current)
+            stack.extend(self.canonical(b) for b in classes[current].bases)
+        return seen
+
+    def attribute_uses(self, owner: str, attr: str) -> list[UpstreamRef]:
+        """Reads, writes and calls of `attr` on objects of class `owner` (exact class)."""
+        encoded = self.summary()["attrs"].get(f"{owner}|{attr}")
+        return self._refs(encoded)
+
+    def op_uses(self, namespace: str, name: str) -> list[UpstreamRef]:
+        return self._refs(self.summary()["ops"].get(f"{namespace}.{name}"))
+
+    def op_uses_any(self, name: str) -> list[UpstreamRef]:
+        """`torch.ops.NS.name` in any namespace."""
+        return [ref for key, encoded in self.summary()["ops"].items() if key.rpartition(".")[2] == name for ref in self._refs(encoded)]
+
+    def _refs(self, encoded: str | None) -> list[UpstreamRef]:
+        found = []
+        for item in (encoded or "").split(";"):
+            if item:
+                path, line, via = item.split(",")
+                found.append(UpstreamRef(self.name, self.version, path, int(line), via))
+        return found
+
+
+def summarize(name: str, files: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """Classes, attribute uses by owner class, op uses and re-export aliases of one package."""
+    links_by_module = {e["module"]: e["facts"].get("links") or {} for e in files.values()}
+    resolver = Resolver({m: ModuleTable.of(links) for m, links in links_by_module.items()})
+    tops = frozenset({name})
+    classes: dict[str, list[Any]] = {}
+    uses: list[tuple[str, str, str]] = []  # (target, "rel,line,via")
+    attrs: dict[str, list[str]] = {}
+    ops: dict[str, list[str]] = {}
+    aliases: dict[str, str] = {}
+    for rel, entry in files.items():
+        facts, module = entry["facts"], entry["module"]
+        for data in facts.get("classes", []):
+            bases = [resolver.canonical_class(b) for b in data.get("bases", [])]
+            classes[f"{module}.{data['qual']}"] = [rel, data["line"], bases, data.get("methods", [])]
+        resolved = resolve_file(facts, resolver, tops)
+        for target, encoded in resolved["refs"].items():
+            for item in encoded.split("|"):
+                line, _, via = item.partition(",")
+                if via.startswith("attr-") or via in ("load", "call", "store"):
+                    uses.append((target, f"{rel},{line},{via}"))
+        for chain, encoded in (facts.get("links") or {}).get("chains", {}).items():
+            if chain.startswith(OPS_PREFIX) and chain.count(".") == 3:
+                line = encoded.partition(",")[0]
+                ops.setdefault(chain[len(OPS_PREFIX):], []).append(f"{rel},{line},op")
+        for local, binding in (links_by_module[module].get("bindings") or {}).items():
+            kind, target = (binding + ["", ""])[:2] if local != "*" else ("", "")
+            if kind in ("import", "alias") and target:
+                found = resolver.resolve(target)
+                if found.kind == "class":
+                    aliases[f"{module}.{local}"] = found.dotted
+    for target, where in uses:
+        owner, _, attr = target.rpartition(".")
+        if owner in classes or where.endswith(("attr-load", "attr-call", "attr-store")):
+            attrs.setdefault(f"{owner}|{attr}", []).append(where)
+    return {
+        "version": SUMMARY_VERSION,
+        "classes": classes,
+        "attrs": {k: ";".join(v[:20]) for k, v in attrs.items()},
+        "ops": {k: ";".join(v[:20]) for k, v in ops.items()},
+        "aliases": aliases,
+    }
+
+
+def _load(path: Path) -> dict[str, Any] | None:
+    try:
+        with open(path, encoding="utf-8") as handle:
+            data = json.load(handle)
+    except (OSError, ValueError, RecursionError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _save(path: Path, data: dict[str, Any]) -> None:
+    """Atomic write; an unwritable cache only costs a rebuild next time."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".upstream-", suffix=".tmp", dir=path.parent)
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            json.dump(data, handle, separators=(",", ":"))
+        os.replace(tmp, path)
+    except OSError:
+        return

@@ -1,0 +1,183 @@
+"""Which reads of a registry can produce one key: the per-key half of the read-path judgment.
+
+Each read's key source says which keys it can produce (`read_paths.Read.source`):
+- `lit:K` only K (a literal at the read, or one every caller passes);
+- `pattern:S` keys matching the shape S (`f"{m}_linear"`);
+- `classname` keys naming a class whose instances can reach the read: a project
+  class of that name, or a class of an indexed upstream package the project
+  refers to (one of an upstream package that is not indexed: unknown);
+- `attribute` (a module `__getattr__` table) keys that code reads as `module.KEY`,
+  `from module import KEY`, `getattr(module, "KEY")` or a `"module.KEY"` string;
+- `external` / `user:...` keys chosen outside the repository (checkpoints, users);
+- anything else (a config field, an untraced value): keys that production code
+  or configuration names as a string — a key of another dict display (a sibling
+  table keyed by the same names), the entry's own lines and prose are not.
+Never the target: an alias key is not alive because its class is used elsewhere.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from dataclasses import dataclass, field
+
+from pylint_omni.evidence.consumers import Consumer, ConsumerKind, consumer_kind
+from pylint_omni.index.graph import ReferenceGraph
+from pylint_omni.index.paths import Location
+from pylint_omni.index.project_index import Hit, ProjectIndex
+from pylint_omni.index.upstream import upstream_of
+from pylint_omni.registries.read_paths import Read, ReadPaths
+
+MENTION_VIAS = frozenset({"str", "yaml-value", "yaml-key", "json", "toml", "script", "fstr"})
+ATTRIBUTE_VIAS = frozenset({"load", "call", "import", "getattr", "hop", "str", "yaml-value", "json", "toml", "fstr", "resolver", "import_module", "doc"})
+
+
+@dataclass
+class KeyReach:
+    """What the reads say of one key."""
+
+    consumers: list[Consumer] = field(default_factory=list)  # places that produce the key and reach a read
+    proofs: list[str] = field(default_factory=list)  # why a read reaches it (live)
+    outside: list[str] = field(default_factory=list)  # reads keyed from outside data
+    user: list[str] = field(default_factory=list)  # reads keyed by user input
+    patterns: list[str] = field(default_factory=list)  # shapes it fits
+    unknown: list[str] = field(default_factory=list)  # class-name reads whose classes may live upstream, not indexed
+    unrelated: list[Hit] = field(default_factory=list)  # name-only mentions that reach no read
+    no_match: list[str] = field(default_factory=list)  # reads that cannot produce it, with their key source
+
+
+def consumer_at(index: ProjectIndex, path: str, line: int, via: str, token: str) -> Consumer:
+    return Consumer(path, line, via, consumer_kind(index, Hit(path, line, via)), token)
+
+
+def _sibling_key(index: ProjectIndex, hit: Hit, key: str) -> bool:
+    return hit.line in (index.facts(hit.path).get("links") or {}).get("dict_keys", {}).get(key, ())
+
+
+def key_mentions(index: ProjectIndex, key: str, own: list[tuple[str, int, int]]) -> tuple[list[Hit], list[Hit]]:
+    """(mentions that can feed an untraced read, name-only ones that cannot: sibling keys, prose)."""
+    feeding, other = [], []
+    for hit in index.hits(key):
+        if any(hit.path == p and a <= hit.line <= b for p, a, b in own):
+            continue
+        if hit.via in MENTION_VIAS and _sibling_key(index, hit, key):
+            continue  # a key of another table keyed by the same names: not a use, not a mention
+        if hit.via in MENTION_VIAS:
+            feeding.append(hit)
+        elif hit.via not in ("import", "all", "store", "attr-store"):
+            other.append(hit)
+    return feeding, other
+
+
+def _classes_named(index: ProjectIndex, key: str) -> tuple[str | None, str | None]:
+    """(a class of that name that can reach a read, a doubt).
+
+    A project class of that name can. Otherwise an instance can only reach the read
+    if project code names the class (imports, builds or subclasses it): when it
+    never does, no package — indexed or not — changes the answer. When it does, an
+    indexed upstream class of that name makes the key live; a missing package or a
+    name from an unindexed library leaves a doubt.
+    """
+    project = next((d for d in index.definitions_named(key) if d.kind == "class"), None)
+    if project is not None:
+        return f"class {key} exists ({project.path}:{project.data['line']})", None
+    named = [h for h in index.hits(key) if h.via in ("import", "name", "attr", "call", "base") and index.location(h.path) is Location.PRODUCTION]
+    if not named:
+        return None, None
+    upstream = upstream_of(index)
+    for package, found in upstream.classes_named(key):
+        return f"{package.name} {package.version} defines {found.dotted} and the project refers to it ({named[0].path}:{named[0].line})", None
+    missing = f" (maybe from {', '.join(upstream.missing)}, not installed where pylint runs)" if upstream.missing else ""
+    return None, f"the project names a class {key} at {named[0].path}:{named[0].line} that the index cannot place{missing}"
+
+
+def reach(index: ProjectIndex, graph: ReferenceGraph, paths: ReadPaths, key: str, module: str,
+          own: list[tuple[str, int, int]]) -> KeyReach:
+    """What the registry's reads say of `key` (see the module docstring)."""
+    found = KeyReach()
+    feeding: list[Hit] | None = None
+    for read in paths.reads:
+        kind, _, rest = read.source.partition(":")
+        if kind == "lit":
+            if rest == key:
+                found.consumers.append(consumer_at(index, read.path, read.line, "key", key))
+            else:
+                found.no_match.append(read.describe())
+        elif kind == "pattern":
+            if rest.strip("*") == "" or fnmatch.fnmatchcase(key, rest):
+                found.patterns.append(f"'{rest}' at {read.where}")
+            else:
+                found.no_match.append(read.describe())
+        elif kind == "classname":
+            live, doubt = _classes_named(index, key)
+            if live:
+                found.proofs.append(f"keyed by class name at {read.where}; {live}")
+                if not read.validation:
+                    found.consumers.append(consumer_at(index, read.path, read.line, "classname", key))
+            elif doubt:
+                found.unknown.append(f"keyed by class name at {read.where}; {doubt}")
+            else:
+                found.no_match.append(f"{read.describe()}, and no class named {key} is defined in the project or named by its code")
+        elif kind == "attribute":
+            found.consumers += attribute_consumers(index, graph, f"{module}.{key}", own)
+            found.consumers += _same_named_module_reads(index, module, key, own)
+            found.consumers += [  # `__getattr__("KEY")` called directly
+                consumer_at(index, site.path, site.line, "call", key)
+                for site in graph.calls_to(f"{module}.__getattr__") if site.argument(0, "name") == f"s:{key}"
+            ]
+        elif kind == "external":
+            found.outside.append(read.where)
+        elif kind == "user":
+            found.user.append(read.describe())
+        else:
+            if feeding is None:
+                feeding, other = key_mentions(index, key, own)
+                found.unrelated = other
+            found.consumers += [consumer_at(index, h.path, h.line, h.via, key) for h in feeding]
+    if feeding is None:
+        feeding, other = key_mentions(index, key, own)
+        found.unrelated = [h for h in [*feeding, *other] if not any(c.path == h.path and c.line == h.line for c in found.consumers)]
+    return found
+
+
+def attribute_consumers(index: ProjectIndex, graph: ReferenceGraph, dotted: str, own: list[tuple[str, int, int]]) -> list[Consumer]:
+    """Reads of a module attribute served by `__getattr__`: `mod.KEY`, `from mod import KEY`, `"mod.KEY"`."""
+    found = []
+    for ref in graph.refs_to(dotted):
+        if ref.via not in ATTRIBUTE_VIAS or any(ref.path == p and a <= ref.line <= b for p, a, b in own):
+            continue
+        if ref.via == "import" and index.location(ref.path) is Location.PRODUCTION and _only_reexported(index, ref.path, dotted):
+            continue
+        found.append(consumer_at(index, ref.path, ref.line, ref.via if ref.via != "hop" else "import", dotted.rpartition(".")[2]))
+    return found
+
+
+def _same_named_module_reads(index: ProjectIndex, module: str, key: str, own: list[tuple[str, int, int]]) -> list[Consumer]:
+    """`envs.KEY` where `envs` is a module loaded some other way (`load_module_from_path("envs", ...)`):
+    the receiver carries the module's own name, which the graph cannot resolve but a reader would."""
+    tail = module.rpartition(".")[2]
+    found = []
+    for hit in index.hits(key):
+        if hit.via != "attr" or any(hit.path == p and a <= hit.line <= b for p, a, b in own):
+            continue
+        if any(line == hit.line and via == "name" for line, via in index.occurrences(hit.path, tail)):
+            found.append(consumer_at(index, hit.path, hit.line, "attr", key))
+    return found
+
+
+def _only_reexported(index: ProjectIndex, path: str, dotted: str) -> bool:
+    """An `__init__` that imports the name only to list it in `__all__` re-exports it; it uses nothing."""
+    name = dotted.rpartition(".")[2]
+    return path.endswith("__init__.py") and name in ((index.facts(path).get("links") or {}).get("all") or ())
+
+
+def resolved_kind(consumers: list[Consumer]) -> ConsumerKind | None:
+    kinds = {c.kind for c in consumers}
+    for kind in (ConsumerKind.PRODUCTION, ConsumerKind.EXTERNAL, ConsumerKind.VALIDATION):
+        if kind in kinds:
+            return kind
+    return None
+
+
+def reads_summary(reads: list[Read], limit: int = 2) -> str:
+    shown = "; ".join(r.describe() for r in reads[:limit])
+    return shown + (f" and {len(reads) - limit} more" if len(reads) > limit else "")

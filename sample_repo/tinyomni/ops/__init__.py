@@ -1,0 +1,1 @@
+"""Custom ops registered with torch; importing the package registers them."""

@@ -1,0 +1,164 @@
+"""The reference graph and the upstream index: resolution, caching, incremental re-resolution."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from conftest import SAMPLE_REPO
+from pylint_omni.index.graph import graph_of
+from pylint_omni.index.project_index import ProjectIndex
+from pylint_omni.index.upstream import upstream_of
+from pylint_omni.options import settings_for_root
+from pylint_omni.plugin import register_scanners
+
+FILES = {
+    "pyproject.toml": "[project]\nname = 'pkg'\n",
+    "pkg/__init__.py": "from pkg.core.models import Engine as Engine\n__all__ = ['Engine']\n",
+    "pkg/core/__init__.py": "",
+    "pkg/core/models.py": (
+        "import importlib\n\n\nclass Engine:\n    def __init__(self, size: int) -> None:\n        self.size = size\n\n"
+        "    def step(self) -> int:\n        return self.size\n\n\n"
+        "def plugin():\n    return importlib.import_module('.helpers', package='pkg.core')\n"
+    ),
+    "pkg/core/helpers.py": "def helper():\n    return 1\n",
+    "pkg/lazy/__init__.py": (
+        "import importlib\n\n_EXPORTS = {'Fast': '.fast', 'Slow': '.slow'}\n\n\n"
+        "def __getattr__(name):\n    return getattr(importlib.import_module(_EXPORTS[name], __name__), name)\n"
+    ),
+    "pkg/lazy/fast.py": "class Fast:\n    pass\n",
+    "pkg/lazy/slow.py": "class Slow:\n    pass\n",
+    "pkg/use.py": (
+        "import pkg\nfrom pkg.lazy import Fast\nfrom pkg.core import models as m\n\n\n"
+        "def run(engine: m.Engine) -> int:\n    made = pkg.Engine(3)\n    made.step()\n    return engine.size + Fast is None\n"
+    ),
+    "conf/deploy.yaml": "engine: pkg.core.models.Engine\nworker_cls: pkg.lazy.slow.Slow\n",
+}
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> tuple[Path, ProjectIndex]:
+    register_scanners()
+    root = tmp_path / "proj"
+    for rel, text in FILES.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    settings = replace(settings_for_root(root), cache_dir=tmp_path / "cache")
+    index = ProjectIndex(root, settings)
+    index.refresh()
+    return root, index
+
+
+def vias(index: ProjectIndex, target: str) -> set[tuple[str, str]]:
+    return {(r.path, r.via) for r in graph_of(index).refs_to(target)}
+
+
+def test_chains_reexports_and_module_aliases_resolve_to_the_definition(project: tuple[Path, ProjectIndex]) -> None:
+    _, index = project
+    engine = "pkg.core.models.Engine"
+    found = vias(index, engine)
+    assert ("pkg/use.py", "call") in found  # pkg.Engine(3), through the package re-export
+    assert ("pkg/use.py", "annot") in found  # m.Engine through a module alias
+    assert ("conf/deploy.yaml", "yaml-value") in found  # a qualname in configuration
+    assert ("pkg/use.py", "hop") in vias(index, "pkg.Engine")  # the re-export itself is recorded
+
+
+def test_receivers_of_a_known_class_resolve_attributes_to_the_owner(project: tuple[Path, ProjectIndex]) -> None:
+    _, index = project
+    assert ("pkg/use.py", "attr-load") in vias(index, "pkg.core.models.Engine.size")  # annotated parameter
+    assert ("pkg/use.py", "attr-call") in vias(index, "pkg.core.models.Engine.step")  # constructor result
+    assert ("pkg/core/models.py", "attr-store") in vias(index, "pkg.core.models.Engine.size")  # self
+
+
+def test_lazy_exports_and_relative_import_module(project: tuple[Path, ProjectIndex]) -> None:
+    _, index = project
+    assert ("pkg/use.py", "import") in vias(index, "pkg.lazy.fast.Fast")
+    assert ("pkg/use.py", "hop") in vias(index, "pkg.lazy.Fast")
+    assert vias(index, "pkg.lazy.Slow") == set()  # only the submodule's class is named (in YAML)
+    assert ("pkg/core/models.py", "import_module") in vias(index, "pkg.core.helpers")
+
+
+def test_class_flows_into_cls_slots(project: tuple[Path, ProjectIndex]) -> None:
+    _, index = project
+    flows = graph_of(index).flows("worker_cls")
+    assert [(f.path, f.value) for f in flows] == [("conf/deploy.yaml", "c:pkg.lazy.slow.Slow")]
+
+
+def test_graph_is_cached_and_a_change_reresolves_only_its_dependents(project: tuple[Path, ProjectIndex], tmp_path: Path) -> None:
+    root, index = project
+    first = graph_of(index).stats
+    assert first.resolved == len(index.entries) and first.reused == 0
+    fresh = ProjectIndex(root, index.settings)
+    fresh.refresh()
+    warm = graph_of(fresh).stats
+    assert warm.resolved == 0 and warm.reused == len(index.entries)  # from the disk store
+    # A body-only edit changes no export table: only the file itself is resolved again.
+    helpers = root / "pkg/core/helpers.py"
+    helpers.write_text("def helper():\n    return 2\n")
+    os.utime(helpers, ns=(1, 1))
+    fresh.refresh()
+    assert graph_of(fresh).stats.resolved == 1
+    # An export change re-resolves the files that went through that table, not the others.
+    models = root / "pkg/core/models.py"
+    models.write_text(models.read_text() + "\n\nclass Extra:\n    pass\n")
+    fresh.refresh()
+    again = graph_of(fresh).stats
+    assert 2 <= again.resolved < len(index.entries) - 2
+
+
+def test_an_editor_buffer_replaces_its_file(project: tuple[Path, ProjectIndex]) -> None:
+    _, index = project
+    assert ("pkg/use.py", "call") in vias(index, "pkg.core.models.Engine")
+    index.override("pkg/use.py", "def run():\n    return None\n")
+    assert ("pkg/use.py", "call") not in vias(index, "pkg.core.models.Engine")
+    assert graph_of(index).stats.resolved >= 1
+
+
+def test_upstream_index_reads_the_fake_package_without_importing_it() -> None:
+    register_scanners()
+    index = ProjectIndex(SAMPLE_REPO, settings_for_root(SAMPLE_REPO))
+    index.refresh()
+    upstream = upstream_of(index)
+    assert list(upstream.found) == ["tinyupstream"]
+    assert "tinyupstream" not in __import__("sys").modules
+    package = upstream.package("tinyupstream")
+    assert package is not None
+    reads = [(r.path, r.via) for r in package.attribute_uses("tinyupstream.scheduler.Request", "priority_hint")]
+    assert ("tinyupstream/scheduler.py", "attr-load") in reads
+    assert [r.path for r in package.op_uses("tinyomni", "fused_add_norm")] == ["tinyupstream/ops.py"]
+    facts = package.facts()["tinyupstream/models.py"]["facts"]
+    assert {c["name"] for c in facts["classes"]} == {"UpstreamVideoTransformer", "UpstreamAudioTransformer"}
+
+
+def test_upstream_summary_is_built_once_per_version(tmp_path: Path) -> None:
+    register_scanners()
+    settings = replace(settings_for_root(SAMPLE_REPO), cache_dir=tmp_path)
+    index = ProjectIndex(SAMPLE_REPO, settings)
+    index.refresh()
+    package = upstream_of(index).package("tinyupstream")
+    assert package is not None
+    package.summary()
+    assert package.build_seconds is not None
+    cached = [p.name for p in tmp_path.glob("upstream-tinyupstream-*")]
+    assert len(cached) == 2  # summary and per-file facts
+    again = type(package)(package.located, tmp_path)
+    again.summary()
+    assert again.build_seconds is None  # loaded, not rebuilt
+
+
+def test_a_listed_upstream_that_is_not_installed_is_an_unknown(tmp_path: Path) -> None:
+    register_scanners()
+    root = tmp_path / "proj"
+    (root / "pkg").mkdir(parents=True)
+    (root / "pyproject.toml").write_text("[project]\nname='pkg'\n")
+    (root / "pkg/__init__.py").write_text("import notinstalledupstream\n")
+    settings = replace(settings_for_root(root), upstream_packages=("notinstalledupstream",), cache_dir=tmp_path / "c")
+    index = ProjectIndex(root, settings)
+    index.refresh()
+    upstream = upstream_of(index)
+    assert upstream.missing == ["notinstalledupstream"]
+    assert "notinstalledupstream is imported but not installed" in upstream.unknowns()[0]

@@ -1,0 +1,113 @@
+"""unused-registry-entry judged by read paths, and `explain` agreeing with the messages."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from conftest import SAMPLE_REPO
+
+REGISTRY = ["--disable=all", "--enable=unused-registry-entry"]
+
+
+def explain(name: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "pylint_omni", "explain", name], cwd=SAMPLE_REPO,
+                          capture_output=True, text=True, timeout=300)
+
+
+@dataclass(frozen=True)
+class Judged:
+    """One registry finding as the JSON report gives it: the message and the full reason behind it."""
+
+    message: str
+    confidence: str
+    reason: str
+    kind: str
+
+
+CONFIDENCE = {"high": "HIGH", "medium": "INFERENCE", None: "UNDEFINED"}
+
+
+@pytest.fixture(scope="module")
+def findings(tmp_path_factory: pytest.TempPathFactory) -> list[Judged]:
+    env = {**os.environ, "PYLINT_OMNI_CACHE_DIR": str(tmp_path_factory.mktemp("cache"))}
+    proc = subprocess.run([sys.executable, "-m", "pylint", "--load-plugins=pylint_omni", "--persistent=n", *REGISTRY,
+                           "--output-format=omni-json", "tinyomni"], cwd=SAMPLE_REPO, capture_output=True, text=True,
+                          env=env, timeout=600)
+    assert "Traceback" not in proc.stderr
+    data = json.loads(proc.stdout)
+    return [Judged(f["message"], CONFIDENCE[f["confidence"] if f["status"] == "candidate" else None], f["reason"], f["kind"])
+            for f in [*data["candidates"], *data["rejected"]]]
+
+
+def key_of(finding: Judged) -> str:
+    return re.match(r"Registry entry '([^']+)'", finding.message).group(1)  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("key,confidence,reason", [
+    ("st", "HIGH", "no read of tinyomni.model_executor.load_formats.LOAD_FORMATS can produce it"),
+    ("relu_squared", "HIGH", "no read of tinyomni.model_executor.activations.ACTIVATIONS can produce it"),
+    ("flush-metrics", "HIGH", "is never read"),
+    ("VocoderStage", "HIGH", "nothing imports it from the package"),
+    ("rms_norm_legacy", "HIGH", "no torch.ops call uses the op"),
+    ("UpstreamAudioTransformer", "HIGH", "no class named UpstreamAudioTransformer is defined in the project or named by its code"),
+    ("thinker_to_vocoder_direct", "HIGH", "no qualname built in code or configuration reaches it"),
+    ("fused_add_norm", "UNDEFINED", "tinyupstream/ops.py:11 (upstream torch.ops)"),
+])
+def test_planted_read_path_cases(findings: list[Judged], key: str, confidence: str, reason: str) -> None:
+    found = [f for f in findings if key_of(f) == key]
+    assert len(found) == 1, found
+    assert found[0].confidence == confidence
+    assert reason in found[0].reason
+
+
+@pytest.mark.parametrize("key", ["safetensors", "gguf", "silu", "ThinkerStage", "TalkerStage", "rotary_fused",
+                                 "UpstreamVideoTransformer", "thinker_to_talker", "talker_to_vocoder"])
+def test_traps_stay_live(findings: list[Judged], key: str) -> None:
+    assert not [f for f in findings if key_of(f) == key]
+
+
+def test_explain_agrees_with_every_registry_message(findings: list[Judged]) -> None:
+    for finding in findings:
+        key = key_of(finding)
+        if key == "*" or finding.kind == "qualname-function":
+            continue
+        out = explain(key)
+        assert out.returncode == 0, out.stdout
+        expected = {"HIGH": "candidate (high)", "INFERENCE": "candidate (medium)", "UNDEFINED": "rejected"}[finding.confidence]
+        assert f"unused-registry-entry verdict: {expected}" in out.stdout, (key, out.stdout)
+
+
+def test_explain_never_counts_the_entry_itself_nor_archived_pages() -> None:
+    out = explain("TINYOMNI_USE_LEGACY_SCHEDULER").stdout
+    assert "resolved production consumers of the key: 0" in out
+    assert "tinyomni/envs.py:9" not in out.partition("verdict")[2]
+    retry = explain("RetryPolicy").stdout
+    assert "docs/design/archive" not in retry
+
+
+def test_explain_a_dotted_class_finds_it_and_its_mentions() -> None:
+    out = explain("tinyomni.attention.backends.AttentionBackendEnum")
+    assert out.returncode == 0
+    assert "class tinyomni.attention.backends.AttentionBackendEnum (tinyomni/attention/backends.py:6)" in out.stdout
+    assert "tinyomni/attention/selector.py:9 (load)" in out.stdout
+    assert "resolved production consumers: 3" in out.stdout
+
+
+def test_explain_a_field_shows_its_upstream_readers() -> None:
+    out = explain("tinyomni.engine.omni_request.OmniRequest.priority_hint").stdout
+    assert "upstream readers: 1" in out and "tinyupstream/scheduler.py:11" in out
+
+
+def test_a_missing_upstream_folder_is_a_usage_error(tmp_path: Path) -> None:
+    command = [sys.executable, "-m", "pylint", "--load-plugins=pylint_omni", *REGISTRY,
+               f"--omni-upstream-paths={tmp_path / 'nowhere'}", "tinyomni"]
+    proc = subprocess.run(command, cwd=SAMPLE_REPO, capture_output=True, text=True, timeout=300)
+    assert proc.returncode & 32 and "omni-upstream-paths entry" in proc.stderr and "no such folder" in proc.stderr
