@@ -31,6 +31,7 @@ OMNI_SYMBOLS = (
     "redundant-tensor-materialization",
     "redundant-payload-conversion",
     "duplicated-implementation",
+    "upstream-reimplementation",
 )
 
 

@@ -246,3 +246,44 @@ def test_copies_using_their_own_module_state_are_medium(tmp_path: Path, cache_di
     })
     [found] = lint(tmp_path, cache_dir)
     assert found.confidence == "INFERENCE" and "_SCHEMES" in found.message and "module-level state" in found.message
+
+
+UPSTREAM_WORKER = '''
+    class Worker:
+        def load(self, path, device):
+            state = {}
+            for name, tensor in read_shards(path):
+                state[name] = tensor.to(device)
+            missing = [n for n in self.expected if n not in state]
+            if missing:
+                raise KeyError(missing)
+            self.state = state
+            return len(state)
+
+
+    def read_shards(path):
+        return []
+'''
+
+
+def test_upstream_reimplementations_in_imported_modules_only(tmp_path: Path, cache_dir: Path) -> None:
+    body = UPSTREAM_WORKER.split("class Worker:")[1].split("def read_shards")[0]
+    write_project(tmp_path, {
+        ".upstream/flow/__init__.py": "",
+        ".upstream/flow/worker.py": UPSTREAM_WORKER,
+        ".upstream/flow/unused.py": UPSTREAM_WORKER.replace("class Worker", "class Spare"),
+        "pkg/__init__.py": "",
+        "pkg/worker.py": "from flow.worker import Worker, read_shards\n\n\nclass OmniWorker(Worker):" + body,
+        "pkg/spare.py": "from flow.worker import read_shards\n\n\nclass Spare:" + body,
+    })
+    (tmp_path / "pyproject.toml").write_text(
+        "[project]\nname = 'up'\n\n[tool.pylint.pylint-omni]\nomni-upstream-paths = ['.upstream']\n"
+        "omni-reimplementation-upstreams = ['flow']\n")
+    args = ["--disable=all", "--enable=upstream-reimplementation", "pkg"]
+    _, first, stderr = run_pylint(args, cwd=tmp_path, cache_dir=cache_dir)
+    assert "Traceback" not in stderr, stderr
+    assert [(f.path, f.confidence) for f in first] == [("pkg/worker.py", "HIGH")]
+    assert "overrides Worker.load() of flow" in first[0].message and "flow/worker.py:3" in first[0].message
+    assert list(cache_dir.glob("index-*-copies-upstream.json"))
+    _, again, _ = run_pylint(args, cwd=tmp_path, cache_dir=cache_dir)
+    assert again == first

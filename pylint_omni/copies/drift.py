@@ -23,6 +23,7 @@ import ast
 import re
 from dataclasses import dataclass
 from difflib import SequenceMatcher
+from typing import Callable
 
 from pylint_omni.copies.fingerprints import HASH_BYTES
 from pylint_omni.copies.members import Member
@@ -139,6 +140,7 @@ class _Side:
     imports: dict[str, str]
     member: Member
     locals_of: dict[int, frozenset[str]]  # by statement index
+    module: str = ""
 
     def locals(self, index: int) -> frozenset[str]:
         """Names local at a statement: bound by any function enclosing it (closures included)."""
@@ -162,22 +164,37 @@ class _Side:
         return None
 
 
-def _parsed(index: ProjectIndex, path: str) -> TokenStream | None:
+@dataclass(frozen=True)
+class Source:
+    """Where a copy's file comes from: its text, its imports, and what names it among parsed files."""
+
+    key: str  # unique among the run's parsed files (an upstream file is prefixed with its package)
+    text: str | None
+    imports: dict[str, str]
+    module: str = ""  # its dotted module: a name it defines is `module.name` to a file importing it
+
+
+def project_source(index: ProjectIndex, path: str) -> Source:
+    return Source(path, index.source(path), index.facts(path).get("imports", {}), index.entries.get(path, {}).get("module", ""))
+
+
+def _parsed(index: ProjectIndex, source: Source) -> TokenStream | None:
     memo: dict[str, TokenStream | None] = index.derived.setdefault(PARSED, {})
-    if path not in memo:
-        text = index.source(path)
+    if source.key not in memo:
         try:
-            memo[path] = tokenize_module(ast.parse(text), index.facts(path).get("imports", {})) if text is not None else None
+            memo[source.key] = tokenize_module(ast.parse(source.text), source.imports) if source.text is not None else None
         except (SyntaxError, ValueError, RecursionError):
-            memo[path] = None
-    return memo[path]
+            memo[source.key] = None
+    return memo[source.key]
 
 
 class _Comparer:
     """Node-by-node comparison of two aligned statements."""
 
-    def __init__(self, kept: _Side, other: _Side) -> None:
+    def __init__(self, kept: _Side, other: _Side, canonical: Callable[[str], str]) -> None:
         self.kept, self.other = kept, other
+        self.canonical = canonical
+        self.arithmetic = False
         self.found: list[Difference] = []
         self._bound: dict[str, str] = {}  # a local of the kept copy -> the other copy's local in its place
         self._bound_back: dict[str, str] = {}
@@ -186,6 +203,8 @@ class _Comparer:
         a, b = self.kept.stream.statements[i].node, self.other.stream.statements[j].node
         self._local_a, self._local_b = self.kept.locals(i), self.other.locals(j)
         module_level = not self.kept.stream.statements[i].in_function
+        parent = self.kept.stream.statements[i].parent
+        self._field_level = parent >= 0 and isinstance(self.kept.stream.statements[parent].node, ast.ClassDef)
         self._message = (is_message(a) and is_message(b)) or (  # a module's imports follow its code; a function's pick what it calls
             module_level and isinstance(a, (ast.Import, ast.ImportFrom)) and isinstance(b, (ast.Import, ast.ImportFrom)))
         self._lines = (a.lineno, b.lineno)
@@ -201,7 +220,9 @@ class _Comparer:
 
     def _fields(self, a: ast.AST, b: ast.AST, pairs: list[tuple[ast.AST, ast.AST]], header: bool = False) -> None:
         for name in a._fields:
-            if name in ("ctx", "type_comment", "kind", "annotation", "returns", "type_params") or (
+            if name == "annotation" and isinstance(a, ast.AnnAssign) and self._field_level:
+                pass  # a class-level annotation declares a field's type
+            elif name in ("ctx", "type_comment", "kind", "annotation", "returns", "type_params") or (
                 header and name in (*BODY_FIELDS, "handlers", "cases")
             ):
                 continue
@@ -243,7 +264,11 @@ class _Comparer:
         first, second = global_name(a.id, self.kept.imports), global_name(b.id, self.other.imports)
         if first == second:
             return
-        if first.startswith(IMPORTED) and second.startswith(IMPORTED) and same_target(first[1:], second[1:]):
+        if second == f"{IMPORTED}{self.kept.module}.{first}" or first == f"{IMPORTED}{self.other.module}.{second}":
+            return  # one copy defines the name, the other imports it from that copy's module
+        if first.startswith(IMPORTED) and second.startswith(IMPORTED) and (
+            same_target(first[1:], second[1:]) or self.canonical(first[1:]) == self.canonical(second[1:])
+        ):
             return
         shown_a = ast.copy_location(ast.Name(id=first.lstrip(IMPORTED), ctx=ast.Load()), a)
         shown_b = ast.copy_location(ast.Name(id=second.lstrip(IMPORTED), ctx=ast.Load()), b)
@@ -319,6 +344,8 @@ class _Comparer:
             return "vendor"
         if isinstance(a, OPERATORS) or isinstance(b, OPERATORS):
             return "math"
+        if self.arithmetic and (isinstance(a, (ast.BinOp, ast.UnaryOp)) or isinstance(b, (ast.BinOp, ast.UnaryOp))):
+            return "math"
         if isinstance(a, ast.Name) and isinstance(b, ast.Name) and a.id in self._local_a and b.id in self._local_b:
             return "local"
         names = [self.kept.dotted(a, self._local_a), self.other.dotted(b, self._local_b)]
@@ -342,16 +369,25 @@ def _members_statements(side: _Side) -> list[int]:
     return indices
 
 
-def drift(index: ProjectIndex, kept: Member, other: Member) -> Drift | None:
-    """The differences of `other` from `kept`, or None when a file cannot be read again."""
-    streams = _parsed(index, kept.path), _parsed(index, other.path)
+def drift(index: ProjectIndex, kept: Member, other: Member, kept_source: Source | None = None,
+          canonical: Callable[[str], str] | None = None, arithmetic: bool = False) -> Drift | None:
+    """The differences of `other` from `kept`, or None when a file cannot be read again.
+
+    Both copies are project files unless `kept_source` says where the kept one lives
+    (an upstream package's file); `canonical` follows re-exports of imported names
+    (`vllm.v1.engine.X` is `vllm.v1.outputs.X`); with `arithmetic`, a changed arithmetic
+    expression counts as math (model code, or an upstream original: a changed computation).
+    """
+    sources = kept_source or project_source(index, kept.path), project_source(index, other.path)
+    streams = _parsed(index, sources[0]), _parsed(index, sources[1])
     if streams[0] is None or streams[1] is None:
         return None
-    sides = [_Side(stream, index.facts(m.path).get("imports", {}), m, {}) for stream, m in zip(streams, (kept, other))]
+    sides = [_Side(stream, source.imports, m, {}, source.module) for stream, source, m in zip(streams, sources, (kept, other))]
     indices = [_members_statements(side) for side in sides]
     if any(i >= len(side.stream.statements) for side, found in zip(sides, indices) for i in found):
         return None  # the file changed since it was indexed
-    comparer = _Comparer(*sides)
+    comparer = _Comparer(*sides, canonical or (lambda dotted: dotted))
+    comparer.arithmetic = arithmetic
     if indices[0] and indices[1] and indices[0][0] == kept.first - 1 and indices[1][0] == other.first - 1:
         comparer.statements(indices[0].pop(0), indices[1].pop(0))  # the defs themselves: signature, decorators, bases
     shapes = [[_header_hash(side.stream, i) for i in found] for side, found in zip(sides, indices)]

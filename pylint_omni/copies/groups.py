@@ -113,7 +113,7 @@ def exact_groups(files: list[FileCopies], limits: Thresholds) -> dict[str, list[
     return found
 
 
-def _similarity(a: list[str], b: list[str]) -> float:
+def shape_similarity(a: list[str], b: list[str]) -> float:
     if 2 * min(len(a), len(b)) < NEAR_RATIO * (len(a) + len(b)):
         return 0.0  # the ratio cannot reach NEAR_RATIO even if the shorter one matches entirely
     return SequenceMatcher(None, a, b, autojunk=False).ratio()
@@ -169,7 +169,7 @@ def near_groups(
         common = len(sets[a] & sets[b])
         if common < SET_OVERLAP * max(len(sets[a]), len(sets[b])):
             continue  # too few statements in common to reach NEAR_RATIO in order
-        score = _similarity(shapes[a], shapes[b])
+        score = shape_similarity(shapes[a], shapes[b])
         if score >= NEAR_RATIO:
             scores[(a, b)] = score
             parent[find(a)] = find(b)
@@ -188,10 +188,10 @@ def _near_group(units: list[Member], represented: dict[Member, list[Member]], sh
     """The group of one component: its medoid kept, members too far from it dropped (chains of near pairs drift)."""
     units = ordered(units)
     if len(units) == 2:
-        similarity = {units[0]: 1.0, units[1]: _similarity(shapes[units[0]], shapes[units[1]])}
+        similarity = {units[0]: 1.0, units[1]: shape_similarity(shapes[units[0]], shapes[units[1]])}
         keeper = units[0]
     else:
-        table = {(a, b): _similarity(shapes[a], shapes[b]) for a in units for b in units if a is not b}
+        table = {(a, b): shape_similarity(shapes[a], shapes[b]) for a in units for b in units if a is not b}
         weight = {u: len(represented.get(u, [u])) for u in units}  # an exact group counts once per copy
         keeper = max(units, key=lambda u: weight[u] * 2 + sum(table[(u, v)] * weight[v] for v in units if v is not u))
         similarity = {u: 1.0 if u is keeper else table[(keeper, u)] for u in units}

@@ -18,7 +18,7 @@ from pylint_omni.copies.drift import PARSED, Drift, drift
 from pylint_omni.copies.fingerprints import FACT_KEY, FingerprintFact
 from pylint_omni.copies.groups import Thresholds, unit_groups
 from pylint_omni.copies.members import FileCopies, Member
-from pylint_omni.copies.verdict import Judgement, judge
+from pylint_omni.copies.verdict import Judgement, is_model_code, judge
 from pylint_omni.index.class_graph import class_graph
 from pylint_omni.index.paths import Location
 from pylint_omni.index.project_index import ProjectIndex
@@ -43,7 +43,12 @@ class ProjectCopies:
 
 
 def production_fingerprints(index: ProjectIndex) -> dict[str, FileCopies]:
+    """Fingerprints of the production files (decoded once per run)."""
+    found = index.derived.get(FACT_KEY)
+    if found is not None:
+        return found
     files: dict[str, FileCopies] = {}
+    index.derived[FACT_KEY] = files
     for relpath, facts in index.python_files():
         fact: FingerprintFact | None = facts.get("extra", {}).get(FACT_KEY)
         if not fact or index.location(relpath) is Location.VALIDATION:
@@ -81,7 +86,7 @@ def _judged(index: ProjectIndex, files: dict[str, FileCopies], limits: Threshold
         if key in cached:
             used[key] = cached[key]
             return store.decode_drift(cached[key])
-        found = drift(index, kept, other)
+        found = drift(index, kept, other, arithmetic=is_model_code(kept) or is_model_code(other))
         if found is not None:
             used[key] = store.encode_drift(found)
         return found

@@ -40,12 +40,12 @@ def pair_key(kept: Member, other: Member) -> str:
     return f"{kept.path}:{kept.line}:{kept.end}:{kept.exact}|{other.path}:{other.line}:{other.end}:{other.exact}"
 
 
-def _member(data: list[Any]) -> Member:
+def decode_member(data: list[Any]) -> Member:
     path, kind, qual, line, end, first, last, statements, exact, uses = data
     return Member(path, kind, qual, line, end, first, last, statements, exact, tuple(uses))
 
 
-def _encode_member(member: Member) -> list[Any]:
+def encode_member(member: Member) -> list[Any]:
     return [member.path, member.kind, member.qual, member.line, member.end, member.first, member.last,
             member.statements, member.exact, list(member.uses)]
 
@@ -58,11 +58,11 @@ def decode_drift(data: list[list[Any]]) -> Drift:
     return Drift(tuple(Difference(*item) for item in data))
 
 
-def _encode_verdict(verdict: Verdict) -> list[Any]:
+def encode_verdict(verdict: Verdict) -> list[Any]:
     return [verdict.status.value, verdict.confidence, verdict.reason, verdict.unknowns]
 
 
-def _decode_verdict(data: list[Any]) -> Verdict:
+def decode_verdict(data: list[Any]) -> Verdict:
     status, confidence, reason, unknowns = data
     return Verdict(Status(status), confidence, reason, unknowns=list(unknowns))
 
@@ -73,8 +73,8 @@ def encode(judgements: list[Judgement]) -> list[dict[str, Any]]:
         group = judgement.group
         found.append({
             "tier": group.tier, "similarity": group.similarity, "overrides": judgement.overrides,
-            "members": [_encode_member(m) for m in group.members],
-            "verdicts": [_encode_verdict(judgement.verdicts[m]) for m in group.members[1:]],
+            "members": [encode_member(m) for m in group.members],
+            "verdicts": [encode_verdict(judgement.verdicts[m]) for m in group.members[1:]],
             "drifts": [encode_drift(d) if (d := judgement.drifts.get(m)) is not None else None for m in group.members[1:]],
         })
     return found
@@ -83,10 +83,10 @@ def encode(judgements: list[Judgement]) -> list[dict[str, Any]]:
 def decode(data: list[dict[str, Any]]) -> list[Judgement]:
     judgements = []
     for item in data:
-        members = [_member(m) for m in item["members"]]
+        members = [decode_member(m) for m in item["members"]]
         judgement = Judgement(CopyGroup(item["tier"], members, item["similarity"]), overrides=item["overrides"])
         for member, verdict, drift in zip(members[1:], item["verdicts"], item["drifts"]):
-            judgement.verdicts[member] = _decode_verdict(verdict)
+            judgement.verdicts[member] = decode_verdict(verdict)
             if drift is not None:
                 judgement.drifts[member] = decode_drift(drift)
         judgements.append(judgement)

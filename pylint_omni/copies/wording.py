@@ -1,4 +1,4 @@
-"""Wording of `duplicated-implementation`: the one-line message and the report's details.
+"""Wording of `duplicated-implementation` and `upstream-reimplementation`: messages and the report's details.
 
 A message is emitted at every copy after the kept one: what this copy repeats (and
 how many copies the group has), the fix, and one evidence clause (identical, or the
@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from pylint_omni.copies.members import Member
+from pylint_omni.copies.reimplementation import Reimplementation
 from pylint_omni.copies.verdict import Judgement
 from pylint_omni.evidence.benefit import Benefit, BenefitKind, Heat
 from pylint_omni.evidence.consumers import Status
@@ -132,3 +133,45 @@ def details(judgement: Judgement, member: Member, module: str) -> FindingDetails
     kind = "override" if judgement.overrides else member.kind
     return FindingDetails(surface, simplification, Benefit(member.lines, BenefitKind.COPIES, text, heat(member)), risk, names,
                           subject=subject, kind=kind)
+
+
+def _upstream_name(found: Reimplementation) -> str:
+    return f"{name_of(found.original)} of {found.package} {found.version} ({found.original.path}:{found.original.line})"
+
+
+def reimplementation_message(found: Reimplementation) -> str:
+    """`upstream-reimplementation`: what the copy repeats upstream, the fix, and the drift or its absence."""
+    verdict = found.verdict
+    same = verdict.status is Status.CANDIDATE and verdict.confidence == "high"
+    if found.override:
+        what = f"{name_of(found.copy)} overrides {_upstream_name(found)} with {'the same body' if same else 'a copy'}"
+        fix = "delete the override" if same else "keep only the changed lines and call super()"
+    else:
+        what = f"{name_of(found.copy)} {'reimplements' if same else 'is a drifted copy of'} {_upstream_name(found)}"
+        if not same:
+            fix = f"reuse the {found.package} one unless the drift is Omni-specific"
+        elif found.copy.kind == "method":
+            fix = f"reuse the {found.package} method (inherit it or call it)"
+        else:
+            fix = f"import it from {found.package}"
+    said = ("rejected: " if verdict.status is Status.REJECTED else "") + verdict.reason
+    return short_message(what, fix, f"{said}; {found.copy.lines} lines go")
+
+
+def reimplementation_details(found: Reimplementation, module: str) -> FindingDetails:
+    copy, original = found.copy, found.original
+    surface = [copy.label, f"{found.upstream_place} {original.qual} (upstream)"]
+    differs = "; ".join(d.describe() for d in (found.drift.substantive() if found.drift else [])[:10])
+    if found.override:
+        change = (f"Delete {name_of(copy)}: the inherited {_upstream_name(found)} does the same" if not differs else
+                  f"Keep only what {name_of(copy)} changes in {_upstream_name(found)} and call super() for the rest")
+    else:
+        change = f"Use {_upstream_name(found)} instead of {name_of(copy)}"
+    text = f"{copy.lines} lines of a copy of {found.upstream_place}; one fewer place to resync after an upstream upgrade"
+    risk = ("Upstream may have changed since the copy was made, and the copy may pin that older behaviour on purpose: read "
+            "the differences named here, then run the tests of the copy's callers.")
+    return FindingDetails(
+        [*surface], change + (f"; the copy differs in: {differs}" if differs else "") + ".",
+        Benefit(copy.lines, BenefitKind.COPIES, text, heat(copy)), risk, [copy.qual.rpartition(".")[2]],
+        subject=f"{module}.{copy.qual}", kind="upstream-override" if found.override else "upstream-copy",
+    )

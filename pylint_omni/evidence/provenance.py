@@ -57,7 +57,7 @@ def _source(text: str) -> str:
     if match:
         text = match.group(1) or match.group(2)
     else:
-        text = re.sub(r"^.*?\b(from|of)\b[:\s]*", "", text, count=1, flags=re.IGNORECASE) or text
+        text = re.sub(r"^.*?\bfrom\b[:\s]*", "", text, count=1, flags=re.IGNORECASE) or text
         if not text.strip() or text.split()[0].lower().strip(".,:") in VAGUE:
             return "a third party (its header says so)"
     text = text.strip(" .:")
