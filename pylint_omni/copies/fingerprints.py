@@ -66,7 +66,9 @@ def _mutable(value: ast.AST | None) -> bool:
 
 
 def _module_names(statements: list[Any], whole: list[str]) -> dict[str, list[object]]:
-    """Names assigned at module level (one target): the hash of the assignment and whether it holds state."""
+    """Names assigned at module level (one target): the hash of the assignment and whether it holds state
+    (a mutable container, or a name some function rebinds through `global`)."""
+    rebound = {name for record in statements if isinstance(record.node, ast.Global) for name in record.node.names}
     found: dict[str, list[object]] = {}
     for index, record in enumerate(statements):
         node = record.node
@@ -74,7 +76,7 @@ def _module_names(statements: list[Any], whole: list[str]) -> dict[str, list[obj
             continue
         targets = node.targets if isinstance(node, ast.Assign) else [node.target]
         if len(targets) == 1 and isinstance(targets[0], ast.Name):
-            found[targets[0].id] = [whole[index], _mutable(node.value)]
+            found[targets[0].id] = [whole[index], _mutable(node.value) or targets[0].id in rebound]
     return found
 
 

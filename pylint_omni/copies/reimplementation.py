@@ -23,6 +23,7 @@ from typing import Any
 
 from pylint_omni.copies import store
 from pylint_omni.copies.drift import Drift, Source, drift
+from pylint_omni.copies.fingerprints import FACT_KEY
 from pylint_omni.copies.groups import Thresholds
 from pylint_omni.copies.members import FileCopies, Member
 from pylint_omni.copies.upstream import UpstreamPair, upstream_pairs
@@ -55,6 +56,10 @@ def _judge(index: ProjectIndex, pair: UpstreamPair) -> Reimplementation:
     package = pair.upstream.package
     base = Reimplementation(pair.copy, pair.original, package.name, package.version, pair.override,
                             Verdict(Status.CANDIDATE, "high", ""), None)
+    own = _own_state(index, pair)
+    if own:
+        base.verdict = Verdict(Status.CANDIDATE, "medium", own, unknowns=[own])
+        return base
     if pair.copy.exact == pair.original.exact:
         base.verdict = Verdict(Status.CANDIDATE, "high", "identical after renaming locals")
         return base
@@ -81,6 +86,21 @@ def _judge(index: ProjectIndex, pair: UpstreamPair) -> Reimplementation:
     reason = f"{what} {len(differences)} statement{'s' if len(differences) > 1 else ''}: {shown}"
     base.verdict = Verdict(Status.CANDIDATE, "medium", reason, unknowns=["whether the difference is Omni-specific"])
     return base
+
+
+def _own_state(index: ProjectIndex, pair: UpstreamPair) -> str | None:
+    """The copy works on module-level names of its own file that are state or differ from upstream's."""
+    shared = set(pair.copy.uses) & set(pair.original.uses)
+    if not shared:
+        return None
+    mine = (index.extra(pair.copy.path, FACT_KEY) or {}).get("state", {})
+    theirs = pair.upstream.copies.fact.get("state", {})
+    for name in sorted(shared):
+        first, second = mine.get(name) or [None, False], theirs.get(name) or [None, False]
+        if first[1] or second[1] or first[0] != second[0]:
+            return (f"it works on its own module's `{name}`, not the upstream one: importing the upstream "
+                    f"{'function' if pair.copy.kind == 'function' else 'code'} would change whose state it uses")
+    return None
 
 
 def _key(index: ProjectIndex, files: dict[str, FileCopies], names: tuple[str, ...]) -> str:

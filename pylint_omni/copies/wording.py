@@ -146,6 +146,9 @@ def reimplementation_message(found: Reimplementation) -> str:
     if found.override:
         what = f"{name_of(found.copy)} overrides {_upstream_name(found)} with {'the same body' if same else 'a copy'}"
         fix = "delete the override" if same else "keep only the changed lines and call super()"
+    elif verdict.reason.startswith("it works on its own module's"):
+        what = f"{name_of(found.copy)} repeats {_upstream_name(found)} on its own module state"
+        fix = "share one implementation that takes the state as a parameter"
     else:
         what = f"{name_of(found.copy)} {'reimplements' if same else 'is a drifted copy of'} {_upstream_name(found)}"
         if not same:
