@@ -110,7 +110,7 @@ def details(judgement: Judgement, member: Member, module: str) -> FindingDetails
     """The report's details; `module` (the copy's dotted module) names the copy for its finding id."""
     group = judgement.group
     kept = judgement.kept
-    surface = [f"{kept.label} (kept)", *[m.label for m in group.members[1:]]]
+    surface = [member.label, f"{kept.label} (kept)", *[m.label for m in group.members[1:] if m is not member]]
     drift = judgement.drift_text(member, limit=10)
     others = len(group.members) - 1
     if judgement.overrides:
