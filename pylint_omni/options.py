@@ -27,6 +27,8 @@ from pylint_omni.evidence.keep import KEEP_KEY, keep_list
 from pylint_omni.index.external import external_problems
 from pylint_omni.index.paths import find_project_root, glob_spec
 from pylint_omni.index.settings import (
+    DEFAULT_COPY_MIN_STATEMENTS,
+    DEFAULT_REIMPLEMENTATION_UPSTREAMS,
     DEFAULT_EXCLUDE_GLOBS,
     DEFAULT_EXTERNAL_KEY_PATTERNS,
     DEFAULT_MAX_FILE_BYTES,
@@ -70,6 +72,10 @@ OPTIONS: tuple[tuple[str, dict[str, Any]], ...] = (
                                   "names (`pkg.plugins.*`) loaded from outside the repository."}),
     ("omni-include-rejected", {"type": "yn", "default": False, "metavar": "<y or n>",
                                "help": "Also emit findings the evidence rejected (confidence UNDEFINED), for the audit report."}),
+    ("omni-copy-min-statements", {"type": "int", "default": DEFAULT_COPY_MIN_STATEMENTS, "metavar": "<n>",
+                                  "help": "Smallest copy duplicated-implementation reports, in statements (nested ones counted; at least 3)."}),
+    ("omni-reimplementation-upstreams", {"type": "csv", "default": DEFAULT_REIMPLEMENTATION_UPSTREAMS, "metavar": "<names>",
+                                         "help": "Indexed upstream packages upstream-reimplementation compares project code with."}),
     ("omni-baseline", {"type": "string", "default": "", "metavar": "<file>",
                        "help": "Baseline file (`python -m pylint_omni baseline write FILE`): emit only findings whose id is not in it."}),
     ("omni-external-roots", {"type": "csv", "default": (), "metavar": "<folders or distributions>",
@@ -198,6 +204,8 @@ def settings_of(values: dict[str, Any]) -> OmniSettings:
         cache_enabled=bool(get("omni-cache")),
         max_file_bytes=int(get("omni-max-file-bytes")),
         include_rejected=bool(get("omni-include-rejected")),
+        copy_min_statements=max(3, int(get("omni-copy-min-statements"))),
+        reimplementation_upstreams=tuple(get("omni-reimplementation-upstreams")),
         respect_gitignore=bool(get("omni-respect-gitignore")),
         baseline=Path(baseline).expanduser().resolve() if baseline else None,
         external_roots=tuple(get("omni-external-roots")),

@@ -13,6 +13,7 @@ from pylint_omni import reporters
 from pylint_omni.abstractions import checker as abstractions
 from pylint_omni.compat import checker as compat
 from pylint_omni.configuration import checker as configuration
+from pylint_omni.copies import checker as copies
 from pylint_omni.index.scanners import register_python_scanner
 from pylint_omni.inputs import checker as inputs
 from pylint_omni.options import OmniOptions, load_configuration
@@ -23,7 +24,7 @@ from pylint_omni.tensors import materialization, payload
 
 __all__ = ["register", "register_scanners", "load_configuration"]
 
-FAMILIES = (inputs, registries, abstractions, state, materialization, payload, compat, configuration, surfaces)
+FAMILIES = (inputs, registries, abstractions, state, materialization, payload, compat, configuration, surfaces, copies)
 
 
 def register_scanners() -> None:

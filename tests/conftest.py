@@ -34,6 +34,8 @@ OMNI_SYMBOLS = (
     "dead-compat-branch",
     "unused-surface",
     "test-only-surface",
+    "duplicated-implementation",
+    "upstream-reimplementation",
 )
 
 

@@ -26,6 +26,7 @@ from pylint_omni.evidence.findings import FindingDetails, build_record, recordin
 from pylint_omni.evidence.heat import heat_of, hottest
 from pylint_omni.evidence.identity import fallback_subject, finding_id
 from pylint_omni.evidence.keep import KeepList, keep_list
+from pylint_omni.evidence.provenance import copied_code, with_provenance
 from pylint_omni.index.project_index import ProjectIndex, begin_run, get_index
 from pylint_omni.options import RunOptions
 from pylint_omni.index.paths import find_project_root
@@ -109,6 +110,24 @@ class OmniChecker(BaseChecker):
             index.override(relpath, text)
         return index, relpath
 
+    def _in_copied_code(
+        self, node: nodes.NodeNG, verdict: Verdict, args: tuple[Any, ...], details: FindingDetails | None,
+    ) -> tuple[Verdict, tuple[Any, ...]]:
+        """A candidate inside code the file says is copied from a third party: named so, and a micro one lowered.
+
+        The message says where the code comes from; a verdict lowered to medium is
+        also corrected in the text (families word the confidence into it).
+        """
+        found = self.index_for(node.root())
+        provenance = copied_code(found[0], found[1], node.fromlineno or 0) if found is not None else None
+        if provenance is None:
+            return verdict, args
+        verdict, lowered = with_provenance(verdict, details.benefit if details else None, provenance)
+        if args and isinstance(args[-1], str):
+            text = args[-1].replace("Confidence high", "Confidence medium", 1) if lowered else args[-1]
+            args = (*args[:-1], f"{text.rstrip()} [in code {provenance.describe()}]")
+        return verdict, args
+
     def emit(
         self,
         symbol: str,
@@ -131,6 +150,8 @@ class OmniChecker(BaseChecker):
         """
         if verdict.status is Status.LIVE:
             return
+        if verdict.status is Status.CANDIDATE:
+            verdict, args = self._in_copied_code(node, verdict, args, details)
         settings = self.settings_for(node.root().file)
         message = self.msgs[self.linter.msgs_store.get_message_definitions(symbol)[0].msgid][0] % args
         identity = self._identity(symbol, node, message, details, settings)

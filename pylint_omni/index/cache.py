@@ -54,8 +54,8 @@ def cache_file(cache_dir: Path, root: Path, settings_key: tuple[Any, ...]) -> Pa
     return cache_dir / f"index-{root.name}-{digest}.json"
 
 
-def load_entries(path: Path) -> dict[str, dict[str, Any]]:
-    """Cached entries by relative path; empty when missing, corrupt or of another schema.
+def load_document(path: Path) -> dict[str, Any] | None:
+    """A cached JSON document of this schema, or None when missing, corrupt or of another schema.
 
     A cache that is read is marked used (its mtime), so pruning keeps what runs use.
     """
@@ -64,20 +64,20 @@ def load_entries(path: Path) -> dict[str, dict[str, Any]]:
             data = json.load(handle)
         os.utime(path)
     except (OSError, ValueError, RecursionError):
-        return {}
-    if not isinstance(data, dict) or data.get("version") != SCHEMA_VERSION or not isinstance(data.get("files"), dict):
-        return {}
-    return data["files"]
+        return None
+    if not isinstance(data, dict) or data.get("version") != SCHEMA_VERSION:
+        return None
+    return data
 
 
-def save_entries(path: Path, root: Path, entries: dict[str, dict[str, Any]]) -> str | None:
-    """Write atomically; returns the reason when the cache could not be written."""
+def save_document(path: Path, data: dict[str, Any]) -> str | None:
+    """Write a JSON document atomically (with the schema version); the reason when it could not be written."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=".index-", suffix=".tmp", dir=path.parent)
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                json.dump({"version": SCHEMA_VERSION, "root": str(root), "files": entries}, handle, separators=(",", ":"))
+                json.dump({"version": SCHEMA_VERSION, **data}, handle, separators=(",", ":"))
             os.replace(tmp, path)
             prune(path.parent, keep=path)
         except BaseException:
@@ -87,6 +87,25 @@ def save_entries(path: Path, root: Path, entries: dict[str, dict[str, Any]]) -> 
     except OSError as exc:
         return f"cache not written to {path.parent}: {exc.strerror or exc}"
     return None
+
+
+def derived_file(cache_dir: Path, root: Path, name: str, key: str) -> Path:
+    """Where a result derived from the index (a family's per-project cache) lives: beside the index, pruned with it."""
+    digest = hashlib.sha1(f"{SCHEMA_VERSION}|{scanners_digest()}|{root}|{key}".encode()).hexdigest()[:16]
+    return cache_dir / f"index-{root.name}-{digest}-{name}.json"
+
+
+def load_entries(path: Path) -> dict[str, dict[str, Any]]:
+    """Cached entries by relative path; empty when missing, corrupt or of another schema."""
+    data = load_document(path)
+    if data is None or not isinstance(data.get("files"), dict):
+        return {}
+    return data["files"]
+
+
+def save_entries(path: Path, root: Path, entries: dict[str, dict[str, Any]]) -> str | None:
+    """Write atomically; returns the reason when the cache could not be written."""
+    return save_document(path, {"root": str(root), "files": entries})
 
 
 def prune(folder: Path, keep: Path, max_bytes: int = MAX_CACHE_BYTES, max_age_days: float = MAX_AGE_DAYS) -> list[Path]:

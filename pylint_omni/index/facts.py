@@ -78,6 +78,15 @@ class RegistryFact(TypedDict):
 DefinitionFact = ClassFact | FunctionFact
 
 
+class ProvenanceFact(TypedDict):
+    """Where a file's code comes from, as its comments say (`scan.provenance`)."""
+
+    copied: list[Any] | None  # [line, text] of a header saying "Adapted from ..." (or copied, ported...)
+    holders: list[str]  # copyright holders named in the header, normalised
+    markers: list[list[Any]]  # [line, text] of comments saying the next definition is a copy
+    generated: bool  # the header says the file is generated
+
+
 class LinkFacts(TypedDict, total=False):
     """What the reference graph resolves (`scan.link_scan`); chains and attrs are `"line,ctx|..."` encoded."""
 
@@ -113,4 +122,5 @@ class PythonFacts(TypedDict, total=False):
     bound_calls: list[list[Any]]
     sent_types: list[str]
     reflected_types: list[str]
+    provenance: ProvenanceFact
     extra: dict[str, Any]  # facts of scanners that message families registered (`scanners`)

@@ -20,7 +20,7 @@ from typing import Any, Iterator
 
 from pylint_omni.index import cache
 from pylint_omni.index.facts import DefinitionFact, PythonFacts, RegistryFact
-from pylint_omni.index.discovery import SourceFile, discover
+from pylint_omni.index.discovery import SourceFile, discover, read_text
 from pylint_omni.index.paths import Location, classify_path
 from pylint_omni.index.scan.data_scan import InputProblem
 from pylint_omni.index.scan.dispatch import scan_file
@@ -111,6 +111,12 @@ class ProjectIndex:
             return None
         folder = self.settings.cache_dir or cache.default_cache_dir()
         return cache.cache_file(folder, self.root, self.settings.cache_key())
+
+    def derived_cache(self, name: str, key: str) -> Path | None:
+        """Where a family may cache a result derived from this index (None: caching is off)."""
+        if not self.settings.cache_enabled:
+            return None
+        return cache.derived_file(self.settings.cache_dir or cache.default_cache_dir(), self.root, name, key)
 
     def _exclude_globs(self) -> tuple[str, ...]:
         """The configured exclusions, plus the cache folder when it lies inside the project."""
@@ -212,6 +218,21 @@ class ProjectIndex:
     def extra(self, relpath: str, key: str) -> Any:
         """The fact a family's registered scanner (`scanners`) recorded for one file, or None."""
         return self.facts(relpath).get("extra", {}).get(key)
+
+    def source(self, relpath: str) -> str | None:
+        """The text of one indexed file (the editor's buffer when it overrides the file), None when unreadable.
+
+        For checkers that must compare another file's code with the one being checked
+        (a copy's drift): they ask the index, which reads safely and within the size cap.
+        """
+        if relpath in self.overrides:
+            return self.overrides[relpath]
+        if relpath not in self.entries:
+            return None
+        try:
+            return read_text(self.root / relpath, self.settings.max_file_bytes)
+        except InputProblem:
+            return None
 
     def python_files(self) -> Iterator[tuple[str, PythonFacts]]:
         for rel, entry in self.entries.items():

@@ -5,8 +5,8 @@ the fields of each config class) registers a function here when the plugin loads
 (`plugin.register_scanners`). While the index reads a Python file it calls every
 registered scanner with the parsed tree and stores the JSON-ready result under
 `facts["extra"][key]`; `ProjectIndex.extra(relpath, key)` gives it back. The
-scanners' own source is part of the cache digest: a changed scanner never reuses
-stale facts.
+source of the scanners' packages is part of the cache digest: a changed scanner
+never reuses stale facts.
 """
 
 from __future__ import annotations
@@ -44,11 +44,17 @@ def python_scanners() -> dict[str, PythonScanner]:
 
 
 def scanners_digest() -> str:
-    """Digest of the registered scanners' modules (and their keys)."""
+    """Digest of the registered scanners' source (and their keys).
+
+    A scanner may be spread over its family's modules (the fingerprints of the copy
+    family tokenize in a module of their own), so every module of the scanner's
+    package counts: editing any of them invalidates the cached facts.
+    """
     digest = hashlib.sha1()
     for key in sorted(_PYTHON_SCANNERS):
         digest.update(key.encode())
         source = inspect.getsourcefile(_PYTHON_SCANNERS[key])
         if source:
-            digest.update(Path(source).read_bytes())
+            for module in sorted(Path(source).parent.glob("*.py")):
+                digest.update(module.read_bytes())
     return digest.hexdigest()[:12]

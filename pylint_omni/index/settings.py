@@ -55,6 +55,10 @@ DEFAULT_EXTERNAL_KEY_PATTERNS: tuple[str, ...] = (
     "*Transformer3DModel",
 )
 DEFAULT_MAX_FILE_BYTES = 2_000_000
+DEFAULT_COPY_MIN_STATEMENTS = 5  # smaller copies are too small to be worth sharing
+# Upstream packages project code is compared with for reimplementations (vLLM's own model
+# files port Hugging Face code on purpose: comparing with transformers is noise).
+DEFAULT_REIMPLEMENTATION_UPSTREAMS: tuple[str, ...] = ("vllm",)
 # Packages a serving project extends and overrides; indexed when the project imports
 # them and they are installed (torch is too large to index by default).
 DEFAULT_UPSTREAM_PACKAGES: tuple[str, ...] = ("vllm", "diffusers", "transformers")
@@ -73,6 +77,8 @@ class OmniSettings:
     cache_enabled: bool = True
     max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
     include_rejected: bool = False
+    copy_min_statements: int = DEFAULT_COPY_MIN_STATEMENTS
+    reimplementation_upstreams: tuple[str, ...] = DEFAULT_REIMPLEMENTATION_UPSTREAMS
     respect_gitignore: bool = True
     baseline: Path | None = None  # known findings by id: emitted no more (evidence.baseline)
     external_roots: tuple[str, ...] = ()  # other checkouts (folders) or installed distributions (names)

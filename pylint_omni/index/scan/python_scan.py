@@ -25,6 +25,7 @@ from pylint_omni.index.facts import PythonFacts
 
 from pylint_omni.index.scan.ast_helpers import FastVisitor, dotted, literal_str
 from pylint_omni.index.scan.link_scan import scan_links
+from pylint_omni.index.scan.provenance import scan_provenance
 from pylint_omni.index.scan.registry_scan import find_registries
 from pylint_omni.index.scan.state_scan import scan_state
 from pylint_omni.index.scanners import ModuleContext, PythonScanner, python_scanners
@@ -269,6 +270,15 @@ def _run_scanner(scanner: PythonScanner, tree: ast.Module, context: ModuleContex
         return None
 
 
+def module_imports(tree: ast.Module, module: str, is_package: bool) -> dict[str, str]:
+    """Local name -> dotted path of every import of a module, as `scan_python` resolves them."""
+    visitor = _Visitor(module, is_package)
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            visitor.visit(node)
+    return visitor.imports
+
+
 def scan_python(source: str, module: str, is_package: bool, filename: str = "<unknown>") -> PythonFacts:
     """Facts of one Python source text; a syntax error gives facts with `error` set."""
     try:
@@ -295,5 +305,6 @@ def scan_python(source: str, module: str, is_package: bool, filename: str = "<un
         "registries": registries,
         "links": scan_links(tree, module, is_package, visitor.imports),
         **scan_state(tree),
+        "provenance": scan_provenance(source, tree),
         "extra": extra,
     }

@@ -1,0 +1,1 @@
+"""A stand-in upstream serving framework."""

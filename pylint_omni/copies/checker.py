@@ -1,0 +1,119 @@
+"""`duplicated-implementation` (R7309) and `upstream-reimplementation` (R7310): code written twice.
+
+The fingerprint scanner (`SCANNERS`, run by the index on every Python file and
+cached with its facts) hashes every function, method, class, module and statement;
+once per run the project's copy groups are computed from those facts
+(`project.project_copies`): exact copies by hash join, near copies through capped
+sketch buckets, blocks pasted into several functions by seed-and-extend. Each
+group is judged (`verdict`), and the message is emitted at every copy after the
+kept one, naming the kept copy, the group's size, the fix and the drift. The same
+fingerprints of the upstream packages the project builds on (the upstream index
+scans them with this family's scanner) find project code that reimplements an
+upstream unit (`upstream`, `reimplementation`). Validation files (tests, examples,
+benchmarks) and generated files are not audited.
+"""
+
+from __future__ import annotations
+
+from astroid import nodes
+from pylint.lint import PyLinter
+
+from pylint_omni.copies.fingerprints import FACT_KEY, fingerprint_module
+from pylint_omni.copies.groups import Thresholds
+from pylint_omni.copies.members import Member
+from pylint_omni.copies.project import production_fingerprints, project_copies
+from pylint_omni.copies.reimplementation import reimplementations
+from pylint_omni.copies.wording import details, message, reimplementation_details, reimplementation_message
+from pylint_omni.evidence.checker import OmniChecker
+from pylint_omni.index.paths import Location
+
+SYMBOL = "duplicated-implementation"
+UPSTREAM_SYMBOL = "upstream-reimplementation"
+MIN_LINES = 6
+SCANNERS = {FACT_KEY: fingerprint_module}
+
+
+def _definition(module: nodes.Module, member: Member) -> nodes.NodeNG | None:
+    """The class or function node of a unit member, by its qualified name and last line."""
+    scope: list[nodes.NodeNG] = list(module.body)
+    found: nodes.NodeNG | None = None
+    for part in member.qual.split("."):
+        matches = [n for n in scope if isinstance(n, (nodes.ClassDef, nodes.FunctionDef)) and n.name == part]
+        if not matches:
+            return None
+        found = next((n for n in matches if n.tolineno == member.end), matches[-1])
+        scope = list(found.body)
+    return found
+
+
+def _block_start(module: nodes.Module, member: Member) -> nodes.NodeNG | None:
+    """The first statement of a block member."""
+    unit = _definition(module, Member(member.path, "function", member.qual, 0, 0, 0, 0, 0)) or module
+    pending = list(unit.get_children())
+    while pending:
+        node = pending.pop(0)
+        if node.is_statement and node.lineno == member.line:
+            return node
+        if node.is_statement and (node.tolineno or 0) >= member.line >= (node.fromlineno or 0):
+            pending = list(node.get_children()) + pending
+    return None
+
+
+def locate(module: nodes.Module, member: Member) -> nodes.NodeNG | None:
+    if member.kind == "module":
+        return module
+    if member.kind == "block":
+        return _block_start(module, member)
+    return _definition(module, member)
+
+
+class DuplicatedImplementationChecker(OmniChecker):
+    """Reports every copy of an implementation after the one kept, and project copies of upstream code."""
+
+    msgs = {
+        "R7309": (
+            "%s",
+            SYMBOL,
+            "A function, method, class, module or block of statements that repeats another one in the "
+            "project, identical after renaming locals or with a small drift (a constant, a call, a "
+            "statement). Keep one implementation and make the copies use it; differences become parameters.",
+        ),
+        "R7310": (
+            "%s",
+            UPSTREAM_SYMBOL,
+            "A function, method or class that reimplements one of an upstream package the project builds on "
+            "(default: vllm, in the modules the project imports or subclasses), identical after renaming "
+            "locals or with its drift named; or an override repeating the upstream method with small edits. "
+            "Use the upstream one (import it, or call super() and keep only the change).",
+        ),
+    }
+
+    def visit_module(self, node: nodes.Module) -> None:
+        found = self.index_for(node)
+        if found is None:
+            return
+        index, relpath = found
+        if index.location(relpath) is Location.VALIDATION:
+            return
+        limits = Thresholds(self.settings.copy_min_statements, MIN_LINES)
+        module = index.entries.get(relpath, {}).get("module") or node.name
+        if self.linter.is_message_enabled(SYMBOL):
+            copies = project_copies(index, limits)
+            for judgement, member in copies.by_path.get(relpath, ()):
+                if member is judgement.kept or member not in judgement.verdicts or copies.inside_other_group(judgement, member):
+                    continue
+                target = locate(node, member)
+                if target is not None:
+                    self.emit(SYMBOL, target, judgement.verdicts[member], (message(judgement, member),),
+                              details(judgement, member, module))
+        if self.linter.is_message_enabled(UPSTREAM_SYMBOL) and self.settings.reimplementation_upstreams:
+            upstream = reimplementations(index, production_fingerprints(index), limits, self.settings.reimplementation_upstreams)
+            for item in upstream.get(relpath, ()):
+                target = locate(node, item.copy)
+                if target is not None:
+                    self.emit(UPSTREAM_SYMBOL, target, item.verdict, (reimplementation_message(item),),
+                              reimplementation_details(item, module))
+
+
+def register(linter: PyLinter) -> None:
+    linter.register_checker(DuplicatedImplementationChecker(linter))

@@ -1,0 +1,425 @@
+"""What differs between two copies, named: a constant, an operator, a call, a vendor API, a statement.
+
+The copies' statements are aligned by their header hashes (the same normalised
+tokens the fingerprints hash); statements that differ are compared node by node,
+and each smallest differing pair of sub-expressions becomes a `Difference` of one
+kind:
+- `cosmetic`: message text (log, print, warning, raise, assert statements), a log
+  line added or removed;
+- `vendor`: a hardware vendor's name or API (`torch.cuda` vs `torch.npu`, `"cuda:"`);
+- `math`: an operator, a math function or activation (`F.silu` vs `F.gelu`);
+- `layer`: a layer class (`ColumnParallelLinear` vs `nn.Linear`);
+- `number` / `constant`: a numeric / any other literal value;
+- `call`: another name, attribute or call;
+- `local`: another local variable in the same place (the copies' data flow differs);
+- `statement`: a statement only one copy has.
+Both files are read through the index (`ProjectIndex.source`), parsed with `ast`
+and tokenized exactly as the fingerprint scanner did, so statement numbers match.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass
+from difflib import SequenceMatcher
+from typing import Callable
+
+from pylint_omni.copies.fingerprints import HASH_BYTES
+from pylint_omni.copies.members import Member
+from pylint_omni.copies.normalize import (
+    BODY_FIELDS, IMPORTED, VENDOR, TokenStream, global_name, is_message, same_target, shape_digest, tokenize_module,
+)
+from pylint_omni.index.project_index import ProjectIndex
+
+MATH_PREFIXES = ("torch.nn.functional.", "torch.special.", "math.", "numpy.", "torch.fft.", "torch.linalg.")
+MATH_NAMES = frozenset({
+    "silu", "gelu", "relu", "tanh", "sigmoid", "softmax", "log_softmax", "softplus", "exp", "log", "sqrt", "rsqrt",
+    "pow", "mean", "sum", "max", "min", "amax", "amin", "norm", "abs", "clamp", "erf", "sin", "cos", "matmul", "bmm",
+    "einsum", "baddbmm", "mul", "add", "sub", "div", "square", "cumsum", "prod", "var", "std", "floor", "ceil", "round",
+    "quick_gelu", "gelu_tanh", "swiglu", "layer_norm", "rms_norm", "group_norm", "dropout",
+})
+LAYER = re.compile(r"(Linear|Norm|Conv\w*|Embedding|Attention|MLP|GELU|SiLU|ReLU|Tanh|Sigmoid|Dropout|Pool\w*|Activation\w*)$")
+OPERATORS = (ast.operator, ast.cmpop, ast.unaryop, ast.boolop)
+SYMBOLS = {
+    "Add": "+", "Sub": "-", "Mult": "*", "Div": "/", "FloorDiv": "//", "Mod": "%", "Pow": "**", "MatMult": "@",
+    "LShift": "<<", "RShift": ">>", "BitOr": "|", "BitAnd": "&", "BitXor": "^", "Eq": "==", "NotEq": "!=",
+    "Lt": "<", "LtE": "<=", "Gt": ">", "GtE": ">=", "Is": "is", "IsNot": "is not", "In": "in", "NotIn": "not in",
+    "And": "and", "Or": "or", "Not": "not", "USub": "-", "UAdd": "+", "Invert": "~",
+}
+SHOWN_CHARS = 48
+PARSED = "copies.parsed"  # per-run memo of the files parsed to compare copies
+
+
+@dataclass(frozen=True)
+class Difference:
+    """One smallest difference between the kept copy and another."""
+
+    kind: str  # cosmetic | vendor | math | layer | number | constant | call | local | statement
+    kept: str  # the kept copy's text ("" when the statement is only in the other)
+    other: str
+    kept_line: int
+    other_line: int
+
+    def describe(self) -> str:
+        if not self.kept:
+            return f"`{self.other}` (line {self.other_line}) only in this copy"
+        if not self.other:
+            return f"`{self.kept}` (line {self.kept_line}) missing here"
+        return f"`{self.other}` (line {self.other_line}) vs `{self.kept}`"
+
+
+@dataclass(frozen=True)
+class Drift:
+    differences: tuple[Difference, ...]
+
+    @property
+    def kinds(self) -> frozenset[str]:
+        return frozenset(d.kind for d in self.differences)
+
+    def substantive(self) -> list[Difference]:
+        """Differences that change behaviour, changed expressions before added or removed statements."""
+        return sorted((d for d in self.differences if d.kind != "cosmetic"), key=lambda d: d.kind == "statement")
+
+
+def focused(a: str, b: str) -> tuple[str, str]:
+    """Both texts from a little before where they first differ, each cut to fit a message."""
+    start = 0
+    while start < min(len(a), len(b)) and a[start] == b[start]:
+        start += 1
+    start = max(0, start - 12)
+    cut = []
+    for text in (a, b):
+        part = ("…" if start else "") + text[start:]
+        cut.append(part if len(part) <= SHOWN_CHARS else part[: SHOWN_CHARS - 1] + "…")
+    return cut[0], cut[1]
+
+
+def shown(node: ast.AST | None, limit: int | None = SHOWN_CHARS) -> str:
+    if node is None:
+        return ""
+    if isinstance(node, OPERATORS):
+        return SYMBOLS.get(type(node).__name__, type(node).__name__)
+    if isinstance(node, _Listed):
+        return ", ".join(shown(item) for item in node.items)  # empty: the other copy has what this one lacks
+    try:
+        text = ast.unparse(node).splitlines()[0] if not isinstance(node, ast.stmt) else ast.unparse(_header_only(node)).splitlines()[0]
+    except (ValueError, TypeError, AttributeError, IndexError, RecursionError):
+        return type(node).__name__
+    return text if limit is None or len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _header_only(stmt: ast.stmt) -> ast.stmt:
+    if not any(getattr(stmt, name, None) for name in (*BODY_FIELDS, "handlers")):
+        return stmt
+    copy = ast.copy_location(type(stmt)(**{f: getattr(stmt, f, None) for f in stmt._fields}), stmt)
+    for name in (*BODY_FIELDS, "handlers"):
+        if hasattr(copy, name):
+            setattr(copy, name, [ast.Pass()] if name == "body" else [])
+    return copy
+
+
+class _Listed(ast.AST):
+    """A list field of a node (decorators, keywords) shown as one difference."""
+
+    _fields = ()
+
+    def __init__(self, field: str, items: list[ast.AST], lineno: int) -> None:
+        super().__init__()
+        self.field, self.items, self.lineno = field, items, lineno
+
+
+LOGGERS = frozenset({"logger", "log", "_logger", "LOGGER", "logging"})
+
+
+@dataclass
+class _Side:
+    """One copy: its file's statements and how to read its names."""
+
+    stream: TokenStream
+    imports: dict[str, str]
+    member: Member
+    locals_of: dict[int, frozenset[str]]  # by statement index
+    module: str = ""
+
+    def locals(self, index: int) -> frozenset[str]:
+        """Names local at a statement: bound by any function enclosing it (closures included)."""
+        found = self.locals_of.get(index)
+        if found is None:
+            bound: set[str] = set()
+            parent = self.stream.statements[index].parent
+            while parent >= 0:
+                bound.update(self.stream.statements[parent].bound)
+                parent = self.stream.statements[parent].parent
+            found = self.locals_of[index] = frozenset(bound)
+        return found
+
+    def dotted(self, node: ast.AST, local: frozenset[str]) -> str | None:
+        """`torch.nn.functional.silu` for `F.silu`; None for a local's attribute or any other expression."""
+        if isinstance(node, ast.Name):
+            return None if node.id in local else self.imports.get(node.id, node.id)
+        if isinstance(node, ast.Attribute):
+            head = self.dotted(node.value, local)
+            return f"{head}.{node.attr}" if head else None
+        return None
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where a copy's file comes from: its text, its imports, and what names it among parsed files."""
+
+    key: str  # unique among the run's parsed files (an upstream file is prefixed with its package)
+    text: str | None
+    imports: dict[str, str]
+    module: str = ""  # its dotted module: a name it defines is `module.name` to a file importing it
+
+
+def project_source(index: ProjectIndex, path: str) -> Source:
+    return Source(path, index.source(path), index.facts(path).get("imports", {}), index.entries.get(path, {}).get("module", ""))
+
+
+def _parsed(index: ProjectIndex, source: Source) -> TokenStream | None:
+    memo: dict[str, TokenStream | None] = index.derived.setdefault(PARSED, {})
+    if source.key not in memo:
+        try:
+            memo[source.key] = tokenize_module(ast.parse(source.text), source.imports) if source.text is not None else None
+        except (SyntaxError, ValueError, RecursionError):
+            memo[source.key] = None
+    return memo[source.key]
+
+
+class _Comparer:
+    """Node-by-node comparison of two aligned statements."""
+
+    def __init__(self, kept: _Side, other: _Side, canonical: Callable[[str], str]) -> None:
+        self.kept, self.other = kept, other
+        self.canonical = canonical
+        self.arithmetic = False
+        self.found: list[Difference] = []
+        self._bound: dict[str, str] = {}  # a local of the kept copy -> the other copy's local in its place
+        self._bound_back: dict[str, str] = {}
+
+    def statements(self, i: int, j: int) -> None:
+        a, b = self.kept.stream.statements[i].node, self.other.stream.statements[j].node
+        self._local_a, self._local_b = self.kept.locals(i), self.other.locals(j)
+        module_level = not self.kept.stream.statements[i].in_function
+        parent = self.kept.stream.statements[i].parent
+        self._field_level = parent >= 0 and isinstance(self.kept.stream.statements[parent].node, ast.ClassDef)
+        self._message = (is_message(a) and is_message(b)) or (  # a module's imports follow its code; a function's pick what it calls
+            module_level and isinstance(a, (ast.Import, ast.ImportFrom)) and isinstance(b, (ast.Import, ast.ImportFrom)))
+        self._lines = (a.lineno, b.lineno)
+        pairs: list[tuple[ast.AST, ast.AST]] = []
+        if type(a) is not type(b):
+            pairs.append((a, b))
+        else:
+            self._fields(a, b, pairs, header=True)
+        for x, y in pairs:
+            text_x, text_y = focused(shown(x, None), shown(y, None))
+            self.found.append(Difference(self._kind(x, y), text_x, text_y,
+                                         getattr(x, "lineno", a.lineno), getattr(y, "lineno", b.lineno)))
+
+    def _fields(self, a: ast.AST, b: ast.AST, pairs: list[tuple[ast.AST, ast.AST]], header: bool = False) -> None:
+        for name in a._fields:
+            if name == "annotation" and isinstance(a, ast.AnnAssign) and self._field_level:
+                pass  # a class-level annotation declares a field's type
+            elif name in ("ctx", "type_comment", "kind", "annotation", "returns", "type_params") or (
+                header and name in (*BODY_FIELDS, "handlers", "cases")
+            ):
+                continue
+            if isinstance(a, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and name == "name":
+                continue
+            x, y = getattr(a, name, None), getattr(b, name, None)
+            if name == "keywords" and isinstance(x, list) and isinstance(y, list):
+                self._keywords(a, b, x, y, pairs)
+            elif isinstance(x, list) and isinstance(y, list):
+                if len(x) != len(y):
+                    line_a, line_b = getattr(a, "lineno", 0), getattr(b, "lineno", 0)
+                    pairs.append((_Listed(name, x, line_a), _Listed(name, y, line_b)) if isinstance(a, ast.stmt) else (a, b))
+                    return
+                for p, q in zip(x, y):
+                    if isinstance(p, ast.AST) and isinstance(q, ast.AST):
+                        self._node(p, q, pairs)
+                    elif p != q:
+                        pairs.append((a, b))
+                        return
+            elif isinstance(x, ast.AST) and isinstance(y, ast.AST):
+                self._node(x, y, pairs)
+            elif isinstance(a, ast.arg) and name == "arg":
+                self._bind(str(x), str(y))
+            elif x != y:
+                pairs.append((a, b))
+                return
+
+    def _names(self, a: ast.Name, b: ast.Name, pairs: list[tuple[ast.AST, ast.AST]]) -> None:
+        """Locals match locals; globals match when they name one object (a re-export counts), shown by their path."""
+        local_a, local_b = a.id in self._local_a, b.id in self._local_b
+        if local_a and local_b:
+            if not self._bind(a.id, b.id):
+                pairs.append((a, b))  # one copy uses another variable here: a data flow difference
+            return
+        if local_a != local_b:
+            if a.id != b.id:  # the same name local in one copy (imported inside it) and global in the other is one name
+                pairs.append((a, b))
+            return
+        first, second = global_name(a.id, self.kept.imports), global_name(b.id, self.other.imports)
+        if first == second:
+            return
+        if second == f"{IMPORTED}{self.kept.module}.{first}" or first == f"{IMPORTED}{self.other.module}.{second}":
+            return  # one copy defines the name, the other imports it from that copy's module
+        if first.startswith(IMPORTED) and second.startswith(IMPORTED) and (
+            same_target(first[1:], second[1:]) or self.canonical(first[1:]) == self.canonical(second[1:])
+        ):
+            return
+        shown_a = ast.copy_location(ast.Name(id=first.lstrip(IMPORTED), ctx=ast.Load()), a)
+        shown_b = ast.copy_location(ast.Name(id=second.lstrip(IMPORTED), ctx=ast.Load()), b)
+        pairs.append((shown_a, shown_b))  # the import paths say which object each copy uses
+
+    def _bind(self, first: str, second: str) -> bool:
+        """Record that two locals take each other's place; False when either already stands for another."""
+        if self._bound.setdefault(first, second) != second or self._bound_back.setdefault(second, first) != first:
+            return False
+        return True
+
+    def _parameters(self, a: ast.arguments, b: ast.arguments, pairs: list[tuple[ast.AST, ast.AST]]) -> None:
+        """Parameters by name (a renamed one is cosmetic), then their defaults."""
+        def names(arguments: ast.arguments) -> list[ast.arg]:
+            found = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
+            return found + [extra for extra in (arguments.vararg, arguments.kwarg) if extra is not None]
+
+        params_a, params_b = names(a), names(b)
+        if len(params_a) != len(params_b):
+            only_a = [p for p in params_a if p.arg not in {q.arg for q in params_b}]
+            only_b = [p for p in params_b if p.arg not in {q.arg for q in params_a}]
+            line_a, line_b = self._lines
+            pairs.append((_Listed("parameters", [ast.Name(p.arg) for p in only_a], line_a),
+                          _Listed("parameters", [ast.Name(p.arg) for p in only_b], line_b)))
+            return
+        for name in ("defaults", "kw_defaults"):
+            x, y = getattr(a, name), getattr(b, name)
+            if len(x) != len(y):
+                pairs.append((_Listed(name, [d for d in x if d is not None], self._lines[0]),
+                              _Listed(name, [d for d in y if d is not None], self._lines[1])))
+                continue
+            for p, q in zip(x, y):
+                if p is not None and q is not None:
+                    self._node(p, q, pairs)
+                elif p is not q:
+                    pairs.append((a, b))
+
+    def _keywords(self, a: ast.AST, b: ast.AST, x: list[ast.keyword], y: list[ast.keyword],
+                  pairs: list[tuple[ast.AST, ast.AST]]) -> None:
+        """Keyword arguments by name: one passed by only one copy is its own difference."""
+        by_name = {k.arg: k for k in y}
+        names = {k.arg for k in x}
+        for keyword in x:
+            other = by_name.get(keyword.arg)
+            if other is None:
+                pairs.append((keyword, _Listed("keywords", [], getattr(b, "lineno", 0))))
+            else:
+                self._node(keyword.value, other.value, pairs)
+        for keyword in y:
+            if keyword.arg not in names:
+                pairs.append((_Listed("keywords", [], getattr(a, "lineno", 0)), keyword))
+
+    def _node(self, a: ast.AST, b: ast.AST, pairs: list[tuple[ast.AST, ast.AST]]) -> None:
+        if type(a) is not type(b):
+            pairs.append((a, b))
+        elif isinstance(a, ast.arguments):
+            self._parameters(a, b, pairs)
+        elif isinstance(a, ast.Name):
+            self._names(a, b, pairs)
+        elif isinstance(a, ast.Constant):
+            if a.value != b.value or type(a.value) is not type(b.value):
+                pairs.append((a, b))
+        elif not isinstance(a, OPERATORS):
+            self._fields(a, b, pairs)
+
+    def _kind(self, a: ast.AST, b: ast.AST) -> str:
+        if self._message:
+            return "cosmetic"
+        text_a, text_b = shown(a), shown(b)
+        if text_a in LOGGERS and text_b in LOGGERS or {text_a, text_b} <= {"staticmethod", ""}:
+            return "cosmetic"  # the logger object, or a function and the same staticmethod
+        if VENDOR.search(text_a) or VENDOR.search(text_b):
+            return "vendor"
+        if isinstance(a, OPERATORS) or isinstance(b, OPERATORS):
+            return "math"
+        if self.arithmetic and (isinstance(a, (ast.BinOp, ast.UnaryOp)) or isinstance(b, (ast.BinOp, ast.UnaryOp))):
+            return "math"
+        if isinstance(a, ast.Name) and isinstance(b, ast.Name) and a.id in self._local_a and b.id in self._local_b:
+            return "local"
+        names = [self.kept.dotted(a, self._local_a), self.other.dotted(b, self._local_b)]
+        for name in names:
+            if name and (name.startswith(MATH_PREFIXES) or name.rpartition(".")[2] in MATH_NAMES):
+                return "math"
+        for name in names:
+            if name and LAYER.search(name.rpartition(".")[2]):
+                return "layer"
+        if isinstance(a, ast.Constant) and isinstance(b, ast.Constant):
+            numeric = all(isinstance(v, (int, float, complex)) and not isinstance(v, bool) for v in (a.value, b.value))
+            return "number" if numeric else "constant"
+        return "call"
+
+
+def _members_statements(side: _Side) -> list[int]:
+    member = side.member
+    indices = list(range(member.first, member.last + 1))
+    if member.kind in ("function", "method", "class") and member.first > 0:
+        indices.insert(0, member.first - 1)  # the def itself: parameters, defaults, decorators, bases
+    return indices
+
+
+def drift(index: ProjectIndex, kept: Member, other: Member, kept_source: Source | None = None,
+          canonical: Callable[[str], str] | None = None, arithmetic: bool = False) -> Drift | None:
+    """The differences of `other` from `kept`, or None when a file cannot be read again.
+
+    Both copies are project files unless `kept_source` says where the kept one lives
+    (an upstream package's file); `canonical` follows re-exports of imported names
+    (`vllm.v1.engine.X` is `vllm.v1.outputs.X`); with `arithmetic`, a changed arithmetic
+    expression counts as math (model code, or an upstream original: a changed computation).
+    """
+    sources = kept_source or project_source(index, kept.path), project_source(index, other.path)
+    streams = _parsed(index, sources[0]), _parsed(index, sources[1])
+    if streams[0] is None or streams[1] is None:
+        return None
+    sides = [_Side(stream, source.imports, m, {}, source.module) for stream, source, m in zip(streams, sources, (kept, other))]
+    indices = [_members_statements(side) for side in sides]
+    if any(i >= len(side.stream.statements) for side, found in zip(sides, indices) for i in found):
+        return None  # the file changed since it was indexed
+    comparer = _Comparer(*sides, canonical or (lambda dotted: dotted))
+    comparer.arithmetic = arithmetic
+    if indices[0] and indices[1] and indices[0][0] == kept.first - 1 and indices[1][0] == other.first - 1:
+        comparer.statements(indices[0].pop(0), indices[1].pop(0))  # the defs themselves: signature, decorators, bases
+    shapes = [[_header_hash(side.stream, i) for i in found] for side, found in zip(sides, indices)]
+    for tag, a0, a1, b0, b1 in SequenceMatcher(None, shapes[0], shapes[1], autojunk=False).get_opcodes():
+        if tag in ("equal", "replace") and a1 - a0 == b1 - b0:
+            for offset in range(a1 - a0):  # equal shapes too: vendor names, and which local goes where
+                comparer.statements(indices[0][a0 + offset], indices[1][b0 + offset])
+            continue
+        for side, found, start, stop, is_kept in ((sides[0], indices[0], a0, a1, True), (sides[1], indices[1], b0, b1, False)):
+            for position in range(start, stop):
+                node = side.stream.statements[found[position]].node
+                if _inside_listed(side, found[position], found[start:position]):
+                    continue
+                module_import = isinstance(node, (ast.Import, ast.ImportFrom)) and not side.stream.statements[found[position]].in_function
+                kind = "cosmetic" if is_message(node) or module_import else "statement"
+                text = shown(node)
+                comparer.found.append(Difference(kind, text if is_kept else "", "" if is_kept else text,
+                                                 node.lineno if is_kept else 0, 0 if is_kept else node.lineno))
+    return Drift(tuple(comparer.found))
+
+
+def _inside_listed(side: _Side, index: int, listed: list[int]) -> bool:
+    """A statement nested in one already named (a removed `if` names its body too)."""
+    parent = side.stream.statements[index].parent
+    while parent >= 0:
+        if parent in listed:
+            return True
+        parent = side.stream.statements[parent].parent
+    return False
+
+
+def _header_hash(stream: TokenStream, index: int) -> str:
+    """A statement's header hash, as the scanner made it."""
+    record = stream.statements[index]
+    return shape_digest(stream.shapes[record.start:record.header_end], HASH_BYTES)

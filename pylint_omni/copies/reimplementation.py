@@ -1,0 +1,156 @@
+"""`upstream-reimplementation` verdicts: each project copy of an upstream unit, judged and cached.
+
+For each pair (`upstream.upstream_pairs`) the copy is compared with its upstream
+original statement by statement (`drift`, reading the upstream file from the
+package's folder):
+- identical after renaming locals, or differing only in message text -> high: the
+  override can go (`super()` does the same), the function can be imported;
+- an override that changes some statements -> medium, naming them: keep only those
+  and call `super()` for the rest, or drop it when the change is not needed;
+- a plain copy whose drift is an operator, a math function, a layer class or a
+  number -> rejected: an Omni-specific change, not a reimplementation;
+- any other drift -> medium, naming it.
+Loading an upstream package's facts is the expensive part, so the verdicts are
+cached beside the index, keyed by the project's fingerprints, its imports of the
+compared packages and the packages' versions: a warm run reads no upstream file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Any
+
+from pylint_omni.copies import store
+from pylint_omni.copies.drift import Drift, Source, drift
+from pylint_omni.copies.fingerprints import FACT_KEY
+from pylint_omni.copies.groups import Thresholds
+from pylint_omni.copies.members import FileCopies, Member
+from pylint_omni.copies.upstream import UpstreamPair, upstream_pairs
+from pylint_omni.evidence.consumers import Status, Verdict
+from pylint_omni.index import cache
+from pylint_omni.index.project_index import ProjectIndex
+from pylint_omni.index.upstream import upstream_of
+
+NAME = "copies-upstream"
+
+
+@dataclass
+class Reimplementation:
+    """A project copy of an upstream unit, with its verdict and drift."""
+
+    copy: Member
+    original: Member
+    package: str
+    version: str
+    override: bool
+    verdict: Verdict
+    drift: Drift | None
+
+    @property
+    def upstream_place(self) -> str:
+        return f"{self.package} {self.version} {self.original.path}:{self.original.line}"
+
+
+def _judge(index: ProjectIndex, pair: UpstreamPair) -> Reimplementation:
+    package = pair.upstream.package
+    base = Reimplementation(pair.copy, pair.original, package.name, package.version, pair.override,
+                            Verdict(Status.CANDIDATE, "high", ""), None)
+    own = _own_state(index, pair)
+    if own:
+        base.verdict = Verdict(Status.CANDIDATE, "medium", own, unknowns=[own])
+        return base
+    if pair.copy.exact == pair.original.exact:
+        base.verdict = Verdict(Status.CANDIDATE, "high", "identical after renaming locals")
+        return base
+    source = Source(f"{package.name}@{package.version}:{pair.upstream.relpath}", pair.upstream.read(), pair.upstream.imports,
+                    pair.upstream.module)
+    found = base.drift = drift(index, pair.original, pair.copy, kept_source=source, canonical=pair.upstream.canonical,
+                               arithmetic=True)
+    if found is None:
+        reason = "the upstream file could not be read again to compare it"
+        base.verdict = Verdict(Status.CANDIDATE, "medium", reason, unknowns=[reason])
+        return base
+    differences = found.substantive()
+    if not differences:
+        base.verdict = Verdict(Status.CANDIDATE, "high", "differs only in message text or imports" if found.differences
+                               else "identical after renaming locals")
+        return base
+    shown = "; ".join(d.describe() for d in differences[:3]) + (f"; {len(differences) - 3} more" if len(differences) > 3 else "")
+    math = next((d for d in differences if d.kind in ("math", "layer", "number")), None)
+    if math is not None and not pair.override:
+        base.verdict = Verdict(Status.REJECTED, None, f"it changes the upstream math ({math.describe()}): an Omni-specific "
+                               "version, not a reimplementation")
+        return base
+    what = "the override changes" if pair.override else "drifted from upstream"
+    reason = f"{what} {len(differences)} statement{'s' if len(differences) > 1 else ''}: {shown}"
+    base.verdict = Verdict(Status.CANDIDATE, "medium", reason, unknowns=["whether the difference is Omni-specific"])
+    return base
+
+
+def _own_state(index: ProjectIndex, pair: UpstreamPair) -> str | None:
+    """The copy works on module-level names of its own file that are state or differ from upstream's."""
+    shared = set(pair.copy.uses) & set(pair.original.uses)
+    if not shared:
+        return None
+    mine = (index.extra(pair.copy.path, FACT_KEY) or {}).get("state", {})
+    theirs = pair.upstream.copies.fact.get("state", {})
+    for name in sorted(shared):
+        first, second = mine.get(name) or [None, False], theirs.get(name) or [None, False]
+        if first[1] or second[1] or first[0] != second[0]:
+            return (f"it works on its own module's `{name}`, not the upstream one: importing the upstream "
+                    f"{'function' if pair.copy.kind == 'function' else 'code'} would change whose state it uses")
+    return None
+
+
+def _key(index: ProjectIndex, files: dict[str, FileCopies], names: tuple[str, ...]) -> str:
+    """The project's fingerprints and design pages, its imports of the compared packages, and their versions."""
+    upstream = upstream_of(index)
+    digest = hashlib.blake2b(store.state_key(index, files).encode(), digest_size=16)
+    for name in names:
+        package = upstream.package(name)
+        digest.update(f"|{name}@{package.version if package else '-'}".encode())
+        prefix = name + "."
+        for relpath in sorted(files):
+            imported = sorted(v for v in index.facts(relpath).get("imports", {}).values() if v == name or v.startswith(prefix))
+            if imported:
+                digest.update(f"{relpath}:{','.join(imported)}".encode())
+    return digest.hexdigest()
+
+
+def _encode(found: list[Reimplementation]) -> list[dict[str, Any]]:
+    return [{"copy": store.encode_member(r.copy), "original": store.encode_member(r.original), "package": r.package,
+             "version": r.version, "override": r.override, "verdict": store.encode_verdict(r.verdict),
+             "drift": store.encode_drift(r.drift) if r.drift is not None else None} for r in found]
+
+
+def _decode(data: list[dict[str, Any]]) -> list[Reimplementation]:
+    return [Reimplementation(store.decode_member(item["copy"]), store.decode_member(item["original"]), item["package"],
+                             item["version"], item["override"], store.decode_verdict(item["verdict"]),
+                             store.decode_drift(item["drift"]) if item["drift"] is not None else None) for item in data]
+
+
+def reimplementations(index: ProjectIndex, files: dict[str, FileCopies], limits: Thresholds,
+                      names: tuple[str, ...]) -> dict[str, list[Reimplementation]]:
+    """Judged upstream copies by project file (once per run; cached between runs)."""
+    memo: dict[tuple[Thresholds, tuple[str, ...]], dict[str, list[Reimplementation]]] = index.derived.setdefault(NAME, {})
+    if (limits, names) in memo:
+        return memo[(limits, names)]
+    key = _key(index, files, names)
+    path = index.derived_cache(NAME, repr((limits, names)))
+    stored = (cache.load_document(path) if path is not None else None) or {}
+    found: list[Reimplementation] | None = None
+    if stored.get("key") == key:
+        try:
+            found = _decode(stored["found"])
+        except (KeyError, TypeError, ValueError):
+            found = None
+    if found is None:
+        found = [_judge(index, pair) for pair in upstream_pairs(index, files, limits, names)]
+        if path is not None:
+            cache.save_document(path, {"key": key, "found": _encode(found)})
+    by_path: dict[str, list[Reimplementation]] = {}
+    for item in found:
+        by_path.setdefault(item.copy.path, []).append(item)
+    memo[(limits, names)] = by_path
+    return by_path

@@ -1,0 +1,197 @@
+"""How sure each copy of a group is, from what it differs in and who owns the copies.
+
+A group keeps one copy (`members[0]`); every other copy is judged against it, so a
+group can hold identical copies (high) and drifted ones (medium) at once. In order
+(the audit method's reject-or-downgrade rules for copies):
+1. copies whose files two active design contracts own (primary paths) -> rejected:
+   the contracts keep them apart; copies in two files that use their own module's
+   state (a module-level registry dict) or a module constant assigned differently in
+   each file -> medium: sharing one means passing that state in;
+2. identical after renaming locals -> high;
+3. near copies and blocks (whose statements match one by one: the drift checks the
+   locals are renamed consistently across the block), by their drift from the kept
+   copy (`drift`):
+   - differences only in message text (logs, errors) or imports -> high;
+   - an operator, a math function, a layer class, or a number in model code ->
+     rejected: model-specific math a shared version would hide;
+   - a differently named function or method of the same class or module with other
+     calls -> rejected: two operations sharing scaffolding, not one implementation;
+   - only vendor names or APIs (`torch.cuda` vs `torch.npu`) -> medium: parallel
+     hardware backends, mergeable behind a device-agnostic call but not verified on
+     the hardware;
+   - anything else -> medium, naming the drift;
+4. a block inside a compiled GPU kernel (`@triton.jit`) -> medium: sharing it takes a
+   jit helper whose compiled code must be checked.
+A method copied into a subclass of its class is an override that repeats the
+inherited one: the base's method is the one kept.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+from pylint_omni.copies.drift import Drift
+from pylint_omni.copies.fingerprints import FACT_KEY
+from pylint_omni.copies.groups import CopyGroup
+from pylint_omni.copies.members import Member
+from pylint_omni.evidence.consumers import Status, Verdict
+from pylint_omni.evidence.contracts import contracts_of
+from pylint_omni.index.class_graph import class_graph
+from pylint_omni.index.project_index import ProjectIndex
+
+KERNEL_DECORATORS = frozenset({"jit", "njit", "autotune", "heuristics", "kernel"})
+MODEL_PATH_PARTS = ("/models/", "/model_executor/", "/layers/", "/ops/", "/kernels/", "/modeling", "/transformers/")
+SHOWN_DIFFERENCES = 3
+CALLABLES = ("function", "method")
+
+
+@dataclass
+class Judgement:
+    """A copy group with the kept copy first, each other copy's verdict and drift, and whether they override it."""
+
+    group: CopyGroup
+    verdicts: dict[Member, Verdict] = field(default_factory=dict)
+    drifts: dict[Member, Drift | None] = field(default_factory=dict)
+    overrides: bool = False  # every other copy overrides the kept method in a subclass
+
+    @property
+    def kept(self) -> Member:
+        return self.group.members[0]
+
+    def drift_text(self, member: Member, limit: int = SHOWN_DIFFERENCES) -> str:
+        found = self.drifts.get(member)
+        if found is None:
+            return ""
+        differences = found.substantive() or list(found.differences)
+        text = "; ".join(d.describe() for d in differences[:limit])
+        more = len(differences) - limit
+        return text + (f"; {more} more" if more > 0 else "")
+
+
+def _class_dotted(index: ProjectIndex, member: Member) -> str | None:
+    if member.kind != "method" or "." not in member.qual:
+        return None
+    module = index.entries.get(member.path, {}).get("module", "")
+    return f"{module}.{member.qual.rpartition('.')[0]}" if module else None
+
+
+def _override_order(index: ProjectIndex, group: CopyGroup) -> CopyGroup | None:
+    """The group with the base class's method first, when every other copy overrides it in a subclass."""
+    if any(m.kind != "method" for m in group.members) or len({m.qual.rpartition(".")[2] for m in group.members}) != 1:
+        return None
+    graph = class_graph(index)
+    owners = {m: _class_dotted(index, m) for m in group.members}
+    for base in group.members:
+        owner = owners[base]
+        if owner is None:
+            continue
+        if all(m is base or owner in graph.ancestors(owners[m] or "") for m in group.members):
+            return CopyGroup(group.tier, [base, *[m for m in group.members if m is not base]], group.similarity)
+    return None
+
+
+def is_model_code(member: Member) -> bool:
+    path = "/" + member.path
+    return any(part in path for part in MODEL_PATH_PARTS)
+
+
+def in_kernel(index: ProjectIndex, member: Member) -> bool:
+    """The copy lies in a compiled GPU kernel (`@triton.jit`, `@numba.njit`, ...)."""
+    name = member.qual.rpartition(".")[2]
+    for function in index.facts(member.path).get("functions", []):
+        if function["name"] == name and function["line"] <= member.line <= function["end"]:
+            return any(d.rpartition("(")[0].rpartition(".")[2] in KERNEL_DECORATORS or d.rpartition(".")[2] in KERNEL_DECORATORS
+                       for d in function.get("decorators", []))
+    return False
+
+
+def _siblings(kept: Member, other: Member) -> bool:
+    """Two differently named functions (or blocks of them) of one class or one module."""
+    if kept.kind not in (*CALLABLES, "block") or other.kind not in (*CALLABLES, "block"):
+        return False
+    return kept.path == other.path and kept.qual != other.qual and (
+        kept.qual.rpartition(".")[0] == other.qual.rpartition(".")[0])
+
+
+def _module_state(index: ProjectIndex, kept: Member, other: Member) -> str | None:
+    """Why copies in two files still differ through the module-level names they use (a registry, a constant)."""
+    shared = set(kept.uses) & set(other.uses)
+    if kept.path == other.path or not shared:
+        return None
+    first = (index.extra(kept.path, FACT_KEY) or {}).get("state", {})
+    second = (index.extra(other.path, FACT_KEY) or {}).get("state", {})
+    own = sorted(n for n in shared if (first.get(n) or [None, False])[1] or (second.get(n) or [None, False])[1])
+    if own:
+        return f"each copy uses its own module's `{own[0]}` (module-level state): sharing one means passing it in"
+    differ = sorted(n for n in shared if (first.get(n) or [None])[0] != (second.get(n) or [None])[0])
+    if differ:
+        return f"the module-level `{differ[0]}` the copies use is assigned differently in their files"
+    return None
+
+
+def _contract_apart(index: ProjectIndex, group: CopyGroup) -> str | None:
+    contracts = contracts_of(index)
+    owners = {}
+    for member in group.members:
+        owner = contracts.owner_of(member.path)
+        if owner is not None and owner[1] == "primary":
+            owners[owner[0].path] = owner[0]
+    if len(owners) < 2:
+        return None
+    named = " and ".join(c.describe() for c in list(owners.values())[:2])
+    return f"active design contracts own the copies apart: {named}"
+
+
+def judge(index: ProjectIndex, group: CopyGroup, drift_of: Callable[[Member, Member], Drift | None]) -> Judgement:
+    """The verdicts of one copy group; `drift_of(kept, other)` compares two copies (`drift.drift`, or a cached result)."""
+    reordered = _override_order(index, group)
+    judgement = Judgement(reordered or group, overrides=reordered is not None)
+    group = judgement.group
+    apart = _contract_apart(index, group)
+    for member in group.members[1:]:
+        state = _module_state(index, judgement.kept, member)
+        if apart:
+            judgement.verdicts[member] = Verdict(Status.REJECTED, None, apart)
+        elif state:
+            if member.exact != judgement.kept.exact:
+                judgement.drifts[member] = drift_of(judgement.kept, member)
+            judgement.verdicts[member] = Verdict(Status.CANDIDATE, "medium", state, unknowns=[state])
+        elif member.kind == "block" and (in_kernel(index, member) or in_kernel(index, judgement.kept)):
+            reason = "a block inside a compiled GPU kernel: sharing it takes a jit helper; compare the compiled kernels"
+            if member.exact != judgement.kept.exact:
+                judgement.drifts[member] = drift_of(judgement.kept, member)
+            judgement.verdicts[member] = Verdict(Status.CANDIDATE, "medium", reason, unknowns=[reason])
+        elif member.kind != "block" and (group.tier == "exact" or member.exact == judgement.kept.exact):
+            reason = "identical to the inherited method" if judgement.overrides else "identical after renaming locals"
+            judgement.verdicts[member] = Verdict(Status.CANDIDATE, "high", reason)
+        else:
+            judgement.drifts[member] = drift_of(judgement.kept, member)
+            judgement.verdicts[member] = _near_verdict(judgement, member)
+    return judgement
+
+
+def _near_verdict(judgement: Judgement, member: Member) -> Verdict:
+    found = judgement.drifts.get(member)
+    if found is None:
+        reason = "a copy could not be read again to compare it"
+        return Verdict(Status.CANDIDATE, "medium", reason, unknowns=[reason])
+    differences = found.substantive()
+    if not differences:
+        return Verdict(Status.CANDIDATE, "high", "differs only in message text or imports" if found.differences
+                       else "identical after renaming locals")
+    kinds = {d.kind for d in differences}
+    shown = judgement.drift_text(member)
+    model = is_model_code(judgement.kept) or is_model_code(member)
+    math = next((d for d in differences if d.kind in ("math", "layer") or (model and d.kind == "number")), None)
+    if math is not None:
+        return Verdict(Status.REJECTED, None, f"the copies differ in model math ({math.describe()}): "
+                       "a shared version would hide a model-specific difference")
+    if _siblings(judgement.kept, member) and kinds & {"call", "constant", "number", "local"} and not judgement.overrides:
+        return Verdict(Status.REJECTED, None, f"sibling operations sharing scaffolding, not one implementation ({shown})")
+    if kinds <= {"vendor"}:
+        reason = (f"differs only in vendor calls ({shown}): parallel hardware backends, mergeable behind a "
+                  "device-agnostic call; not verified on the hardware")
+        return Verdict(Status.CANDIDATE, "medium", reason, unknowns=[reason])
+    reason = f"drifted copy ({shown})"
+    return Verdict(Status.CANDIDATE, "medium", reason, unknowns=["whether the drift is deliberate"])

@@ -1,0 +1,180 @@
+"""Wording of `duplicated-implementation` and `upstream-reimplementation`: messages and the report's details.
+
+A message is emitted at every copy after the kept one: what this copy repeats (and
+how many copies the group has), the fix, and one evidence clause (identical, or the
+drift). The report's details name every copy of the group and the lines sharing
+would delete.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pylint_omni.copies.members import Member
+from pylint_omni.copies.reimplementation import Reimplementation
+from pylint_omni.copies.verdict import Judgement
+from pylint_omni.evidence.benefit import Benefit, BenefitKind, Heat
+from pylint_omni.evidence.consumers import Status
+from pylint_omni.evidence.findings import FindingDetails
+from pylint_omni.evidence.wording import short_message
+
+HOT = re.compile(r"(^|_)(forward|step|decode|sample|execute|generate|call|run|schedule|update_from_output|process)", re.I)
+COLD = re.compile(r"(^|_)(init|load|setup|build|register|create|from_|config|download|warmup)", re.I)
+
+
+def name_of(member: Member) -> str:
+    """`Class.method()`, `function()`, `Class`, `module.py`, `lines 12-30 of method()`."""
+    if member.kind == "block":
+        return f"lines {member.line}-{member.end} of {member.qual}()"
+    if member.kind == "module":
+        return member.path.rpartition("/")[2]
+    return member.qual + ("()" if member.kind in ("function", "method") else "")
+
+
+def short_path(path: str) -> str:
+    """The last folder and the file: enough to find it, short enough for one message line."""
+    return "/".join(path.split("/")[-2:])
+
+
+def where(member: Member) -> str:
+    """A copy as a reader finds it: its name and `path:line`."""
+    if member.kind == "block":
+        return f"lines {member.line}-{member.end} of {member.qual}() ({member.path})"
+    if member.kind == "module":
+        return member.path
+    return f"{name_of(member)} ({member.path}:{member.line})"
+
+
+def _reference(member: Member) -> str:
+    """The kept copy in a message: short path."""
+    if member.kind == "block":
+        return f"lines {member.line}-{member.end} of {member.qual}() ({short_path(member.path)})"
+    if member.kind == "module":
+        return short_path(member.path)
+    return f"{name_of(member)} ({short_path(member.path)}:{member.line})"
+
+
+def heat(member: Member) -> Heat:
+    name = member.qual.rpartition(".")[2]
+    if HOT.search(name):
+        return Heat.HOT
+    if COLD.search(name) or name.startswith("__init"):
+        return Heat.COLD
+    return Heat.UNKNOWN
+
+
+def _fix(judgement: Judgement, member: Member, identical: bool) -> str:
+    if judgement.verdicts[member].reason.startswith(("each copy uses", "the module-level")):
+        return "share one, the module-level state as a parameter"
+    if judgement.overrides:
+        return "delete the override" if identical else "keep only the differing lines and call super()"
+    if member.kind == "block":
+        return "extract one helper both call"
+    if identical:
+        return "keep one and call it here"
+    return "share one, the differences as parameters"
+
+
+def _evidence(judgement: Judgement, member: Member) -> str:
+    verdict = judgement.verdicts[member]
+    found = judgement.drifts.get(member)
+    first = (found.substantive() or list(found.differences))[:1] if found else []
+    if verdict.status is Status.REJECTED:
+        return "rejected: " + verdict.reason
+    if verdict.confidence == "high":
+        said = "differs only in log or error text" if verdict.reason.startswith("differs only in message") else verdict.reason
+    elif "vendor" in verdict.reason and first:
+        said = f"differs only in vendor calls, e.g. {first[0].describe()}"
+    elif "module" in verdict.reason and verdict.reason.startswith(("each copy", "the module-level")):
+        said = verdict.reason
+    else:
+        said = f"drift: {first[0].describe()}" if first else verdict.reason
+    count = len(judgement.group.members)
+    return (f"{count} copies; " if count > 2 else "") + f"{said}; {member.lines} lines go"
+
+
+def message(judgement: Judgement, member: Member) -> str:
+    verdict = judgement.verdicts[member]
+    identical = judgement.group.tier == "exact" or (verdict.status is Status.CANDIDATE and verdict.confidence == "high")
+    if judgement.overrides:
+        relation = "overrides with a copy of"
+    else:
+        relation = "repeat" if member.kind == "block" else "repeats"
+        relation = relation if identical else "drifted from"
+    subject = f"Lines {member.line}-{member.end}" if member.kind == "block" else name_of(member)
+    what = f"{subject} {relation} {_reference(judgement.kept)}"
+    return short_message(what, _fix(judgement, member, identical), _evidence(judgement, member))
+
+
+def details(judgement: Judgement, member: Member, module: str) -> FindingDetails:
+    """The report's details; `module` (the copy's dotted module) names the copy for its finding id."""
+    group = judgement.group
+    kept = judgement.kept
+    surface = [member.label, f"{kept.label} (kept)", *[m.label for m in group.members[1:] if m is not member]]
+    drift = judgement.drift_text(member, limit=10)
+    others = len(group.members) - 1
+    if judgement.overrides:
+        change = (f"Delete the override {name_of(member)}: the inherited {where(kept)} does the same" if not drift
+                  else f"Keep only what {name_of(member)} changes and call super() for the rest of {where(kept)}")
+    elif member.kind == "block":
+        change = f"Extract {where(kept)} into one helper and call it from the {others} other cop{'y' if others == 1 else 'ies'}"
+    else:
+        change = f"Keep {where(kept)} and make the {others} other cop{'y' if others == 1 else 'ies'} use it"
+    simplification = change + (f"; this copy differs in: {drift}" if drift else "") + "."
+    text = (f"{member.lines} lines of this copy; {group.saved_lines} lines over the group of {len(group.members)} "
+            f"({group.tier} {group.kind} copies)")
+    risk = ("A difference between the copies may be deliberate (a model, a backend, a lifecycle): check each "
+            "difference named here, then run the tests of every copy's callers.")
+    names = [kept.qual.rpartition(".")[2], member.qual.rpartition(".")[2]]
+    if member.kind == "module":
+        subject = module
+    else:
+        subject = f"{module}.{member.qual}" + (f":block:{member.exact[:12]}" if member.kind == "block" else "")
+    kind = "override" if judgement.overrides else member.kind
+    return FindingDetails(surface, simplification, Benefit(member.lines, BenefitKind.COPIES, text, heat(member)), risk, names,
+                          subject=subject, kind=kind)
+
+
+def _upstream_name(found: Reimplementation) -> str:
+    return f"{name_of(found.original)} of {found.package} {found.version} ({found.original.path}:{found.original.line})"
+
+
+def reimplementation_message(found: Reimplementation) -> str:
+    """`upstream-reimplementation`: what the copy repeats upstream, the fix, and the drift or its absence."""
+    verdict = found.verdict
+    same = verdict.status is Status.CANDIDATE and verdict.confidence == "high"
+    if found.override:
+        what = f"{name_of(found.copy)} overrides {_upstream_name(found)} with {'the same body' if same else 'a copy'}"
+        fix = "delete the override" if same else "keep only the changed lines and call super()"
+    elif verdict.reason.startswith("it works on its own module's"):
+        what = f"{name_of(found.copy)} repeats {_upstream_name(found)} on its own module state"
+        fix = "share one implementation that takes the state as a parameter"
+    else:
+        what = f"{name_of(found.copy)} {'reimplements' if same else 'is a drifted copy of'} {_upstream_name(found)}"
+        if not same:
+            fix = f"reuse the {found.package} one unless the drift is Omni-specific"
+        elif found.copy.kind == "method":
+            fix = f"reuse the {found.package} method (inherit it or call it)"
+        else:
+            fix = f"import it from {found.package}"
+    said = ("rejected: " if verdict.status is Status.REJECTED else "") + verdict.reason
+    return short_message(what, fix, f"{said}; {found.copy.lines} lines go")
+
+
+def reimplementation_details(found: Reimplementation, module: str) -> FindingDetails:
+    copy, original = found.copy, found.original
+    surface = [copy.label, f"{found.upstream_place} {original.qual} (upstream)"]
+    differs = "; ".join(d.describe() for d in (found.drift.substantive() if found.drift else [])[:10])
+    if found.override:
+        change = (f"Delete {name_of(copy)}: the inherited {_upstream_name(found)} does the same" if not differs else
+                  f"Keep only what {name_of(copy)} changes in {_upstream_name(found)} and call super() for the rest")
+    else:
+        change = f"Use {_upstream_name(found)} instead of {name_of(copy)}"
+    text = f"{copy.lines} lines of a copy of {found.upstream_place}; one fewer place to resync after an upstream upgrade"
+    risk = ("Upstream may have changed since the copy was made, and the copy may pin that older behaviour on purpose: read "
+            "the differences named here, then run the tests of the copy's callers.")
+    return FindingDetails(
+        [*surface], change + (f"; the copy differs in: {differs}" if differs else "") + ".",
+        Benefit(copy.lines, BenefitKind.COPIES, text, heat(copy)), risk, [copy.qual.rpartition(".")[2]],
+        subject=f"{module}.{copy.qual}", kind="upstream-override" if found.override else "upstream-copy",
+    )

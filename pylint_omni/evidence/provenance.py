@@ -1,0 +1,120 @@
+"""Code copied from a third-party project: every family's findings there say so, small ones are not high.
+
+The index records each file's provenance as its comments state it
+(`index.scan.provenance`): a header saying the file is adapted, copied or ported
+from somewhere, the copyright holders its header names, and comments saying the
+next definition is a copy (`# Copied from transformers...`). A header naming a
+copyright holder that is not the project's own (the holder most files name, and any
+named by at least `OWN_SHARE` of the files) marks the file copied too.
+
+`OmniChecker.emit` consults `copied_code` for every candidate: the finding's
+evidence names the provenance (the fix may belong upstream, and editing a copy
+breaks resyncing it), and a micro finding there (a no-op call, one unread field) is
+medium, not high.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, replace
+from typing import Any
+
+from pylint_omni.evidence.benefit import Benefit
+from pylint_omni.evidence.consumers import Status, Verdict
+from pylint_omni.index.paths import Location
+from pylint_omni.index.project_index import ProjectIndex
+
+OWN_SHARE = 0.15  # a copyright holder named by this share of the project's Python files is the project itself
+OWN_MIN_FILES = 10  # ... and by this many at least (besides the holder most files name)
+MARKER_REACH = 4  # lines between a "Copied from" comment and the definition it marks (decorators between)
+SHOWN_SOURCE = 70
+URL_PATH = re.compile(r"https?://\S+?/(?:blob|tree)/[^/\s]+/(\S+)|https?://(\S+)")
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """Where the code at a line comes from, as the file says."""
+
+    source: str  # what the comment says it is copied from (or the third-party copyright holder)
+    line: int  # the comment's line
+    scope: str  # "file" or "definition"
+
+    def describe(self) -> str:
+        return f"copied from {self.source}" if self.scope != "copyright" else f"under {self.source}'s copyright"
+
+
+VAGUE = frozenset({"its", "the", "this", "that", "a", "an", "our", "their", "original", "here"})
+
+
+def _source(text: str) -> str:
+    """`Adapted from https://github.com/o/r/blob/main/pkg/mod.py` -> `pkg/mod.py` (short enough for a message).
+
+    A header that names no source ("modified from its original forms") says only that
+    the code is a third party's.
+    """
+    match = URL_PATH.search(text)
+    if match:
+        text = match.group(1) or match.group(2)
+    else:
+        text = re.sub(r"^.*?\bfrom\b[:\s]*", "", text, count=1, flags=re.IGNORECASE) or text
+        if not text.strip() or text.split()[0].lower().strip(".,:") in VAGUE:
+            return "a third party (its header says so)"
+    text = text.strip(" .:")
+    return text if len(text) <= SHOWN_SOURCE else "…" + text[-(SHOWN_SOURCE - 1):]
+
+
+def own_holders(index: ProjectIndex) -> frozenset[str]:
+    """Copyright holders of the project itself (computed once per index state)."""
+    found = index.derived.get("own_copyright_holders")
+    if found is None:
+        counts: Counter[str] = Counter()
+        files = 0
+        for relpath, facts in index.python_files():
+            if index.location(relpath) is Location.VALIDATION:
+                continue
+            files += 1
+            counts.update(set((facts.get("provenance") or {}).get("holders", [])))
+        own = {holder for holder, count in counts.items() if count >= max(OWN_MIN_FILES, OWN_SHARE * files)}
+        own.update(holder for holder, _ in counts.most_common(1))
+        found = index.derived["own_copyright_holders"] = frozenset(own)
+    return found
+
+
+def _definition_marked(index: ProjectIndex, relpath: str, line: int, markers: list[list[Any]]) -> Provenance | None:
+    facts = index.facts(relpath)
+    definitions = [*facts.get("classes", []), *facts.get("functions", [])]
+    for marker_line, text in markers:
+        for definition in definitions:
+            start, end = definition["line"], definition["end"]
+            marks = marker_line < start <= marker_line + MARKER_REACH or start <= marker_line <= start + 2
+            if marks and start <= line <= end:
+                return Provenance(_source(str(text)), int(marker_line), "definition")
+    return None
+
+
+def copied_code(index: ProjectIndex, relpath: str, line: int) -> Provenance | None:
+    """The provenance of the code at `relpath:line` when its file or definition says it is copied, else None."""
+    fact = index.facts(relpath).get("provenance")
+    if not fact:
+        return None
+    if fact.get("copied"):
+        marker_line, text = fact["copied"]
+        return Provenance(_source(str(text)), int(marker_line), "file")
+    third_party = [holder for holder in fact.get("holders", []) if holder not in own_holders(index)]
+    if third_party:
+        return Provenance(third_party[0], 1, "copyright")
+    return _definition_marked(index, relpath, line, fact.get("markers", []))
+
+
+def with_provenance(verdict: Verdict, benefit: Benefit | None, provenance: Provenance) -> tuple[Verdict, bool]:
+    """The verdict of a candidate found in copied code, and whether it was lowered to medium.
+
+    Every candidate names the provenance among its unknowns; a micro one (`Benefit.micro`)
+    that was high becomes medium, since its fix belongs upstream or breaks the resync.
+    """
+    note = f"inside code {provenance.describe()} (line {provenance.line}): the fix may belong upstream, and editing a copy breaks resyncing it"
+    marked = replace(verdict, unknowns=[*verdict.unknowns, note])
+    if verdict.status is Status.CANDIDATE and verdict.confidence == "high" and benefit is not None and benefit.micro:
+        return replace(marked, confidence="medium", reason=f"a small finding in code {provenance.describe()}"), True
+    return marked, False

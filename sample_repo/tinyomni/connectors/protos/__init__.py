@@ -1,0 +1,1 @@
+"""Wire messages of the connectors (generated)."""

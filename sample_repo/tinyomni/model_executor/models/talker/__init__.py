@@ -1,0 +1,1 @@
+"""The talker stage: speech tokens from the thinker's hidden states."""

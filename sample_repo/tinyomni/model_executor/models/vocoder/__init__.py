@@ -1,0 +1,1 @@
+"""The vocoder stage: waveforms from speech tokens."""

@@ -1,0 +1,289 @@
+"""`duplicated-implementation`: fingerprints, copy groups across files, the drift, the traps, the cache.
+
+Fingerprint tests call the scanner on source text; the others lint small temporary
+projects with real pylint runs.
+"""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from conftest import Finding, enable_args, run_pylint
+from pylint_omni.copies.fingerprints import fingerprint_source
+
+SYMBOL = "duplicated-implementation"
+
+
+def unit_hash(source: str, name: str, module: str = "pkg.mod") -> str:
+    fact = fingerprint_source(textwrap.dedent(source), module)
+    return next(str(u[6]) for u in fact["units"] if u[1] == name)
+
+
+MLP = '''
+    import torch.nn.functional as F
+    from torch import nn
+
+
+    def {name}(self, x):
+        """{doc}"""
+        {g}, {u} = self.gate_up(x).split(self.size, dim=-1)  # {comment}
+        y = F.{act}({g}) * {u}
+        y = self.down(y)
+        y = y * self.scale
+        return y
+'''
+
+
+def mlp(name: str = "mlp", act: str = "silu", doc: str = "", comment: str = "", g: str = "gate", u: str = "up") -> str:
+    return MLP.format(name=name, act=act, doc=doc, comment=comment, g=g, u=u)
+
+
+def test_locals_docstrings_and_comments_do_not_count() -> None:
+    first = unit_hash(mlp("a", doc="one", comment="x"), "a")
+    assert unit_hash(mlp("b", doc="two", comment="y", g="left", u="right"), "b") == first
+
+
+def test_callees_attributes_and_constants_count() -> None:
+    assert unit_hash(mlp("a", act="gelu"), "a") != unit_hash(mlp("a"), "a")
+    layer = "def build(n):\n    a = {cls}(n, n)\n    b = a.weight\n    c = b * 2\n    d = c + 1\n    return d\n"
+    column = unit_hash("from vllm.layers import ColumnParallelLinear\n" + layer.format(cls="ColumnParallelLinear"), "build")
+    linear = unit_hash("from torch import nn\n" + layer.format(cls="nn.Linear"), "build")
+    assert column != linear
+    assert unit_hash(layer.format(cls="nn.Linear").replace("* 2", "* 3"), "build") != unit_hash(layer.format(cls="nn.Linear"), "build")
+
+
+def test_imports_resolve_aliases_but_keep_whose_object_it_is() -> None:
+    body = "def norm(x, w):\n    y = {f}(x, w)\n    y = y * 2\n    y = y + 1\n    y = y.float()\n    return y\n"
+    cuda = unit_hash("from kernels.cuda import rms_norm\n" + body.format(f="rms_norm"), "norm")
+    alias = unit_hash("from kernels.cuda import rms_norm as rn\n" + body.format(f="rn"), "norm")
+    npu = unit_hash("from kernels.npu import rms_norm\n" + body.format(f="rms_norm"), "norm")
+    assert cuda == alias
+    assert cuda != npu  # a backend's own kernel is not the other backend's
+
+
+def write_project(root: Path, files: dict[str, str]) -> None:
+    (root / "pyproject.toml").write_text("[project]\nname = 'copies-case'\n")
+    for relpath, text in files.items():
+        target = root / relpath
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(textwrap.dedent(text))
+
+
+def lint(root: Path, cache_dir: Path, *extra: str) -> list[Finding]:
+    _, findings, stderr = run_pylint([*enable_args([SYMBOL]), *extra, "pkg"], cwd=root, cache_dir=cache_dir)
+    assert "Traceback" not in stderr, stderr
+    return [f for f in findings if f.symbol == SYMBOL]
+
+
+STEP = '''
+    import logging
+
+    logger = logging.getLogger(__name__)
+
+
+    def {name}(states, sampled, eos_id):
+        finished = []
+        for request_id, token in sampled.items():
+            state = states[request_id]
+            state.output_ids.append(token)
+            {extra}
+            if token == eos_id:
+                finished.append(request_id)
+                logger.info("{log} %s finished", request_id)
+        return finished
+'''
+PLACEHOLDERS = "state.num_placeholders = max(0, state.num_placeholders - 1)"
+
+
+def test_three_copies_are_one_group_reported_at_each_copy_after_the_first(tmp_path: Path, cache_dir: Path) -> None:
+    write_project(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/a.py": STEP.format(name="apply", extra=PLACEHOLDERS, log="[a]"),
+        "pkg/b.py": STEP.format(name="apply_b", extra=PLACEHOLDERS, log="[b]"),
+        "pkg/c.py": STEP.format(name="apply_c", extra=PLACEHOLDERS, log="[a]"),
+    })
+    found = lint(tmp_path, cache_dir)
+    assert [(f.path, f.line, f.confidence) for f in found] == [("pkg/b.py", 7, "HIGH"), ("pkg/c.py", 7, "HIGH")]
+    assert all("3 copies" in f.message and "apply() (pkg/a.py:7)" in f.message for f in found)
+    assert "differs only in log or error text" in found[0].message
+    assert "identical after renaming locals" in found[1].message
+
+
+def test_a_drifted_copy_is_medium_and_names_the_drift(tmp_path: Path, cache_dir: Path) -> None:
+    write_project(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/engine.py": STEP.format(name="apply", extra=PLACEHOLDERS, log="[sync]"),
+        "pkg/async_engine.py": STEP.format(name="apply_async", extra="", log="[sync]"),
+    })
+    [found] = lint(tmp_path, cache_dir)
+    assert found.confidence == "INFERENCE"
+    assert "num_placeholders" in found.message and "drift" in found.message
+
+
+BACKEND = '''
+    import torch
+
+
+    def bind_device(rank, fraction):
+        device = torch.device(f"{vendor}:{{rank}}")
+        torch.{vendor}.set_device(device)
+        torch.{vendor}.empty_cache()
+        free, total = torch.{vendor}.mem_get_info()
+        budget = int(total * fraction)
+        if free < budget:
+            raise RuntimeError("not enough memory")
+        return device
+'''
+
+
+def test_backends_that_differ_in_vendor_calls_are_never_high(tmp_path: Path, cache_dir: Path) -> None:
+    write_project(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/platforms/__init__.py": "",
+        "pkg/platforms/cuda.py": BACKEND.format(vendor="cuda"),
+        "pkg/platforms/npu.py": BACKEND.format(vendor="npu"),
+    })
+    [found] = lint(tmp_path, cache_dir)
+    assert found.confidence == "INFERENCE" and "vendor calls" in found.message
+
+
+def test_model_math_is_rejected_and_only_shown_on_request(tmp_path: Path, cache_dir: Path) -> None:
+    write_project(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/models/__init__.py": "",
+        "pkg/models/talker.py": mlp(),
+        "pkg/models/vocoder.py": mlp(act="gelu"),
+    })
+    assert lint(tmp_path, cache_dir) == []
+    [rejected] = lint(tmp_path, cache_dir, "--omni-include-rejected=y")
+    assert rejected.confidence == "UNDEFINED" and "model math" in rejected.message and "F.gelu" in rejected.message
+
+
+def test_tests_generated_files_stubs_and_tiny_bodies_are_not_copies(tmp_path: Path, cache_dir: Path) -> None:
+    stub = "class {name}:\n    def __init__(self, **config):\n        self.config = config\n\n" \
+           "    def put(self, key, payload):\n        raise RuntimeError('unavailable')\n\n" \
+           "    def get(self, key):\n        raise RuntimeError('unavailable')\n"
+    write_project(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/a.py": STEP.format(name="apply", extra=PLACEHOLDERS, log="[a]") + stub.format(name="A"),
+        "pkg/b_pb2.py": "# Generated by the protocol buffer compiler.  DO NOT EDIT!\n"
+        + STEP.format(name="apply", extra=PLACEHOLDERS, log="[a]"),
+        "pkg/c.py": stub.format(name="C") + "def tiny(x):\n    y = x + 1\n    return y\n",
+        "pkg/d.py": "def tiny(x):\n    y = x + 1\n    return y\n",
+        "tests/test_a.py": STEP.format(name="apply", extra=PLACEHOLDERS, log="[a]"),
+    })
+    assert lint(tmp_path, cache_dir) == []
+
+
+def test_min_statements_option_hides_smaller_copies(tmp_path: Path, cache_dir: Path) -> None:
+    write_project(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/a.py": STEP.format(name="apply", extra=PLACEHOLDERS, log="[a]"),
+        "pkg/b.py": STEP.format(name="apply", extra=PLACEHOLDERS, log="[a]"),
+    })
+    assert len(lint(tmp_path, cache_dir)) == 1
+    assert lint(tmp_path, cache_dir, "--omni-copy-min-statements=12") == []
+
+
+def test_groups_are_cached_and_parallel_runs_agree(tmp_path: Path, cache_dir: Path) -> None:
+    write_project(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/a.py": STEP.format(name="apply", extra=PLACEHOLDERS, log="[a]"),
+        "pkg/b.py": STEP.format(name="apply_b", extra="", log="[a]"),
+        "pkg/c.py": STEP.format(name="apply_c", extra=PLACEHOLDERS, log="[c]"),
+    })
+    first = lint(tmp_path, cache_dir)
+    stored = list(cache_dir.glob("index-*-copies.json"))
+    assert len(stored) == 1 and json.loads(stored[0].read_text())["judgements"]
+    assert lint(tmp_path, cache_dir) == first
+    assert lint(tmp_path, cache_dir, "-j", "2") == first
+
+
+@pytest.mark.parametrize("header, lowered", [
+    ("# Adapted from https://github.com/org/upstream/blob/main/pkg/rotary.py\n", True),
+    ("# Copyright 2024 The Upstream Team. All rights reserved.\n", True),
+    ("# Copyright 2024 Our Team.\n", False),
+])
+def test_micro_findings_in_copied_code_are_not_high(tmp_path: Path, cache_dir: Path, header: str, lowered: bool) -> None:
+    own = "# Copyright 2024 Our Team.\n"
+    micro = "import torch\n\n\ndef pad(q):\n    return torch.zeros_like(q).to(q.device)\n"
+    write_project(tmp_path, {"pkg/__init__.py": own, "pkg/own.py": own, "pkg/more.py": own, "pkg/rotary.py": header + micro})
+    _, findings, stderr = run_pylint([*enable_args(["redundant-tensor-materialization"]), "pkg"], cwd=tmp_path, cache_dir=cache_dir)
+    assert "Traceback" not in stderr, stderr
+    [found] = findings
+    assert found.confidence == ("INFERENCE" if lowered else "HIGH")
+    assert ("[in code" in found.message) is lowered
+
+
+REGISTRY = '''
+    _SCHEMES: dict = {{}}
+    PREFIX = "{prefix}"
+
+
+    def register_scheme(quant_type, layer_type):
+        def decorator(cls):
+            key = (quant_type, layer_type)
+            if key in _SCHEMES:
+                raise ValueError(f"already registered: {{key}}")
+            _SCHEMES[key] = cls
+            cls.label = PREFIX + quant_type
+            return cls
+
+        return decorator
+'''
+
+
+@pytest.mark.parametrize("prefix", ["", "310p-"])
+def test_copies_using_their_own_module_state_are_medium(tmp_path: Path, cache_dir: Path, prefix: str) -> None:
+    write_project(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/registry.py": REGISTRY.format(prefix=""),
+        "pkg/registry_310p.py": REGISTRY.format(prefix=prefix),
+    })
+    [found] = lint(tmp_path, cache_dir)
+    assert found.confidence == "INFERENCE" and "_SCHEMES" in found.message and "module-level state" in found.message
+
+
+UPSTREAM_WORKER = '''
+    class Worker:
+        def load(self, path, device):
+            state = {}
+            for name, tensor in read_shards(path):
+                state[name] = tensor.to(device)
+            missing = [n for n in self.expected if n not in state]
+            if missing:
+                raise KeyError(missing)
+            self.state = state
+            return len(state)
+
+
+    def read_shards(path):
+        return []
+'''
+
+
+def test_upstream_reimplementations_in_imported_modules_only(tmp_path: Path, cache_dir: Path) -> None:
+    body = UPSTREAM_WORKER.split("class Worker:")[1].split("def read_shards")[0]
+    write_project(tmp_path, {
+        ".upstream/flow/__init__.py": "",
+        ".upstream/flow/worker.py": UPSTREAM_WORKER,
+        ".upstream/flow/unused.py": UPSTREAM_WORKER.replace("class Worker", "class Spare"),
+        "pkg/__init__.py": "",
+        "pkg/worker.py": "from flow.worker import Worker, read_shards\n\n\nclass OmniWorker(Worker):" + body,
+        "pkg/spare.py": "from flow.worker import read_shards\n\n\nclass Spare:" + body,
+    })
+    (tmp_path / "pyproject.toml").write_text(
+        "[project]\nname = 'up'\n\n[tool.pylint.pylint-omni]\nomni-upstream-paths = ['.upstream']\n"
+        "omni-reimplementation-upstreams = ['flow']\n")
+    args = ["--disable=all", "--enable=upstream-reimplementation", "pkg"]
+    _, first, stderr = run_pylint(args, cwd=tmp_path, cache_dir=cache_dir)
+    assert "Traceback" not in stderr, stderr
+    assert [(f.path, f.confidence) for f in first] == [("pkg/worker.py", "HIGH")]
+    assert "overrides Worker.load() of flow" in first[0].message and "flow/worker.py:3" in first[0].message
+    assert list(cache_dir.glob("index-*-copies-upstream.json"))
+    _, again, _ = run_pylint(args, cwd=tmp_path, cache_dir=cache_dir)
+    assert again == first
