@@ -35,17 +35,16 @@ from typing import Any
 from pylint_omni.index.scan.ast_helpers import FastVisitor, dotted, literal_str, strip_annotation
 from pylint_omni.index.scan.attribute_types import attribute_types
 from pylint_omni.index.scan.bindings import absolute_module, all_names, lazy_exports, module_bindings
-from pylint_omni.index.scan.key_sources import FunctionScope, argument_summary, fstring_shape
+from pylint_omni.index.scan.key_sources import FunctionScope, argument_summary
+from pylint_omni.index.scan.link_dynamic import CLS_SLOT, DynamicReferences
 from pylint_omni.index.scan.table_uses import TableUses, writer_params
 
-CLS_SLOT = re.compile(r"^\w*(?:_cls|_class|_cls_name|_class_name|_klass)$")
 BOUND_DECORATORS = frozenset({"staticmethod"})
 MAX_CHAIN_HITS = 30
 NOT_CLASSES = frozenset({"typing", "typing_extensions", "collections", "builtins", "types", "abc"})
-QUALNAME_SHAPE = re.compile(r"^[A-Za-z_][\w]*(?:\.[\w]+)*\.[\w*.:]*\*[\w*.:]*$")
 
 
-class LinkScanner(TableUses, FastVisitor):
+class LinkScanner(DynamicReferences, TableUses, FastVisitor):
     """One pass over a module; `facts()` gives the JSON-ready link facts."""
 
     def __init__(self, module: str, is_package: bool, imports: dict[str, str], tree: ast.Module) -> None:
@@ -360,54 +359,6 @@ class LinkScanner(TableUses, FastVisitor):
                 self.flows.append([slot, "", node.lineno, "read"])
                 if len(node.args) > 1:
                     self._flow(slot, node.args[1], "default")
-        self.generic_visit(node)
-
-    def _getattr_call(self, tail: str, node: ast.Call) -> None:
-        name = literal_str(node.args[1])
-        if name is None:
-            return
-        if CLS_SLOT.match(name) and tail == "getattr":
-            self.flows.append([name, "", node.lineno, "read"])
-        base = self.chain_of(node.args[0])
-        if base:
-            self._add(self.chains, f"{base}.{name}", node.lineno, "getattr")
-        elif tail == "setattr" and len(node.args) == 3 and self.receiver_class(node.args[0]) == "sys.modules:*":
-            replacement = self.chain_of(node.args[2])
-            if replacement:
-                self.subst.append([f"*.{name}", replacement, node.lineno])
-        if tail == "setattr" and base and len(node.args) == 3:
-            replacement = self.chain_of(node.args[2])
-            if replacement:
-                self.subst.append([f"{base}.{name}", replacement, node.lineno])
-
-    def _import_module(self, node: ast.Call) -> None:
-        name = literal_str(node.args[0])
-        package_node = node.args[1] if len(node.args) > 1 else next((k.value for k in node.keywords if k.arg == "package"), None)
-        if name and name.startswith("."):
-            package = literal_str(package_node)
-            if package is None and isinstance(package_node, ast.Name) and package_node.id in ("__name__", "__package__"):
-                package = self.module if package_node.id == "__name__" and self.module == self.package else self.package
-            if package:
-                level = len(name) - len(name.lstrip("."))
-                self.dyn.append([absolute_module(name.lstrip(".") or None, level, package), node.lineno, "import_module"])
-        elif name is None:
-            shape = fstring_shape(node.args[0])
-            if shape and QUALNAME_SHAPE.match(shape):
-                self.patterns.append([shape, node.lineno])
-
-    def visit_JoinedStr(self, node: ast.JoinedStr) -> None:
-        parts: list[str] = []
-        for part in node.values:
-            text = literal_str(part)
-            if text is not None:
-                parts.append(text)
-            elif isinstance(part, ast.FormattedValue) and isinstance(part.value, ast.Name) and part.value.id in self.constants:
-                parts.append(self.constants[part.value.id])
-            else:
-                parts.append("*")
-        shape = "".join(parts)
-        if "*" in shape and QUALNAME_SHAPE.match(shape):
-            self.patterns.append([shape, node.lineno])
         self.generic_visit(node)
 
     def visit_Dict(self, node: ast.Dict) -> None:

@@ -1,0 +1,91 @@
+"""References a module builds from strings, for the link scan (`scan.link_scan`).
+
+- `getattr(mod, "Name")` / `setattr(...)`: a chain read by name, or a substitution of
+  another module's name (also over every module of `sys.modules`);
+- `import_module(".x", package=__name__)`: a relative dynamic import made absolute, and
+  `import_module(f"{PKG}.{name}")`: a qualname pattern;
+- f-strings shaped like qualnames (`f"{_PROC}.{name}"` -> `pkg.proc.*`).
+
+A mixin of `LinkScanner`: it records into the scanner's `chains`, `flows`, `subst`,
+`dyn` and `patterns`, and resolves with its `chain_of`, `receiver_class`, `constants`.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from typing import Any, Callable
+
+from pylint_omni.index.scan.ast_helpers import literal_str
+from pylint_omni.index.scan.bindings import absolute_module
+from pylint_omni.index.scan.key_sources import fstring_shape
+
+CLS_SLOT = re.compile(r"^\w*(?:_cls|_class|_cls_name|_class_name|_klass)$")
+QUALNAME_SHAPE = re.compile(r"^[A-Za-z_][\w]*(?:\.[\w]+)*\.[\w*.:]*\*[\w*.:]*$")
+
+
+class DynamicReferences:
+    """getattr/setattr by name, dynamic imports and qualname f-strings (see the module docstring)."""
+
+    module: str
+    package: str
+    constants: dict[str, str]
+    chains: dict[str, list[str]]
+    flows: list[list[Any]]
+    subst: list[list[Any]]
+    dyn: list[list[Any]]
+    patterns: list[list[Any]]
+
+    # the scanner's own resolvers (annotations only: `LinkScanner` defines them)
+    chain_of: Callable[[ast.AST], str | None]
+    receiver_class: Callable[[ast.AST], str | None]
+    _add: Callable[[dict[str, list[str]], str, int, str], None]
+    generic_visit: Callable[[ast.AST], None]
+
+    def _getattr_call(self, tail: str, node: ast.Call) -> None:
+        name = literal_str(node.args[1])
+        if name is None:
+            return
+        if CLS_SLOT.match(name) and tail == "getattr":
+            self.flows.append([name, "", node.lineno, "read"])
+        base = self.chain_of(node.args[0])
+        if base:
+            self._add(self.chains, f"{base}.{name}", node.lineno, "getattr")
+        elif tail == "setattr" and len(node.args) == 3 and self.receiver_class(node.args[0]) == "sys.modules:*":
+            replacement = self.chain_of(node.args[2])
+            if replacement:
+                self.subst.append([f"*.{name}", replacement, node.lineno])
+        if tail == "setattr" and base and len(node.args) == 3:
+            replacement = self.chain_of(node.args[2])
+            if replacement:
+                self.subst.append([f"{base}.{name}", replacement, node.lineno])
+
+    def _import_module(self, node: ast.Call) -> None:
+        name = literal_str(node.args[0])
+        package_node = node.args[1] if len(node.args) > 1 else next((k.value for k in node.keywords if k.arg == "package"), None)
+        if name and name.startswith("."):
+            package = literal_str(package_node)
+            if package is None and isinstance(package_node, ast.Name) and package_node.id in ("__name__", "__package__"):
+                package = self.module if package_node.id == "__name__" and self.module == self.package else self.package
+            if package:
+                level = len(name) - len(name.lstrip("."))
+                self.dyn.append([absolute_module(name.lstrip(".") or None, level, package), node.lineno, "import_module"])
+        elif name is None:
+            shape = fstring_shape(node.args[0])
+            if shape and QUALNAME_SHAPE.match(shape):
+                self.patterns.append([shape, node.lineno])
+
+    def visit_JoinedStr(self, node: ast.JoinedStr) -> None:
+        parts: list[str] = []
+        for part in node.values:
+            text = literal_str(part)
+            if text is not None:
+                parts.append(text)
+            elif isinstance(part, ast.FormattedValue) and isinstance(part.value, ast.Name) and part.value.id in self.constants:
+                parts.append(self.constants[part.value.id])
+            else:
+                parts.append("*")
+        shape = "".join(parts)
+        if "*" in shape and QUALNAME_SHAPE.match(shape):
+            self.patterns.append([shape, node.lineno])
+        self.generic_visit(node)
