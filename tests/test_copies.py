@@ -287,3 +287,53 @@ def test_upstream_reimplementations_in_imported_modules_only(tmp_path: Path, cac
     assert list(cache_dir.glob("index-*-copies-upstream.json"))
     _, again, _ = run_pylint(args, cwd=tmp_path, cache_dir=cache_dir)
     assert again == first
+
+
+CHECKED = '''
+    def send(group, tensor, dst):
+        assert {check}, "destination must differ from this rank"
+        group.pending.append((dst, tensor))
+        group.count += 1
+        group.sent_bytes += tensor.nbytes
+        return group.count
+'''
+
+
+RECEIVED = '''
+    def receive(inbox, source):
+        if source not in inbox.peers:
+            raise KeyError(f"peer {{source}} {text}")
+        message = inbox.queue.pop(0)
+        inbox.received[source] = inbox.received.get(source, 0) + 1
+        inbox.last = message
+        return message
+'''
+
+
+def test_what_an_assert_checks_is_drift_and_only_its_text_is_cosmetic(tmp_path: Path, cache_dir: Path) -> None:
+    write_project(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/ops.py": CHECKED.format(check="dst != group.rank"),
+        "pkg/models/ops.py": CHECKED.format(check="dst != group.rank_in_group"),
+        "pkg/models/__init__.py": "",
+        "pkg/text/__init__.py": "",
+        "pkg/text/a.py": RECEIVED.format(text="must be known"),
+        "pkg/text/b.py": RECEIVED.format(text="is not known"),
+    })
+    found = lint(tmp_path, cache_dir, "--omni-copy-min-statements=3")
+    checked = [f for f in found if not f.path.startswith("pkg/text")]
+    worded = [f for f in found if f.path.startswith("pkg/text")]
+    assert [f.confidence for f in checked] == ["INFERENCE"] and "group.rank_in_group" in checked[0].message
+    assert [f.confidence for f in worded] == ["HIGH"] and "differs only in log or error text" in worded[0].message
+
+
+def test_the_kept_copy_is_named_by_the_folders_where_the_paths_part(tmp_path: Path, cache_dir: Path) -> None:
+    write_project(tmp_path, {
+        "pkg/__init__.py": "",
+        **{f"pkg/{m}/{k}__init__.py": "" for m in ("llama", "bloom") for k in ("", "kernels/")},
+        "pkg/llama/kernels/step.py": STEP.format(name="apply", extra=PLACEHOLDERS, log="[a]"),
+        "pkg/bloom/kernels/step.py": STEP.format(name="apply", extra=PLACEHOLDERS, log="[a]"),
+    })
+    [found] = lint(tmp_path, cache_dir)
+    kept = "llama" if found.path.startswith("pkg/bloom") else "bloom"
+    assert f"({kept}/kernels/step.py:" in found.message

@@ -247,3 +247,45 @@ def test_lazy_exports_and_function_level_imports(tmp_path: Path, kind: str) -> N
     }
     root = write(tmp_path / kind, files)
     assert statuses(root, tmp_path / kind) == {}
+
+
+def test_remote_services_module_functions_and_prose_are_judged_as_such(tmp_path: Path, cache_dir: Path) -> None:
+    files = {
+        "app/__init__.py": "",
+        "app/main.py": (
+            "from app.service import CacheService\nfrom app.group import Group\n\n\n"
+            "def main():\n    Group().size()\n    return CacheService()\n\n\nif __name__ == '__main__':\n    main()\n"
+        ),
+        "app/service.py": (
+            "import rpyc\n\n\nclass CacheService(rpyc.Service):\n"
+            "    def on_connect(self, conn):\n        pass\n\n"
+            "    def exposed_lookup(self, key):\n        return key\n\n"
+            "    def compact(self):\n        return 0\n"
+        ),
+        "app/group.py": (
+            "class Group:\n    def size(self):\n        return 1\n\n"
+            "    def barrier(self):\n        return 0\n\n"
+            "    def rebalance(self):\n        return 2\n"
+        ),
+        "tests/test_group.py": "import torch.distributed as dist\n\n\ndef test_sync():\n    dist.barrier()\n",
+        "README.md": "# app\n\nCall `Group.size()` to count; the cache will rebalance itself over time.\n",
+    }
+    found = {(f.path, f.line): f for f in lint(write(tmp_path / "proj", files), cache_dir)}
+    assert ("app/service.py", 5) not in found and ("app/service.py", 8) not in found  # rpyc calls them
+    assert found[("app/service.py", 11)].symbol == "unused-surface"  # not exposed: nothing calls it
+    barrier = found[("app/group.py", 5)]  # `dist.barrier()` is torch's function, not a use
+    assert barrier.symbol == "unused-surface" and barrier.confidence == "HIGH"
+    rebalance = found[("app/group.py", 8)]  # "rebalance" in prose is a word, not the method
+    assert rebalance.symbol == "unused-surface" and rebalance.confidence == "HIGH"
+
+
+def test_methods_of_a_class_the_api_reference_lists_are_medium(tmp_path: Path, cache_dir: Path) -> None:
+    files = {
+        "app/__init__.py": "",
+        "app/main.py": "from app.client import Client\n\n\ndef main():\n    return Client().ask()\n\n\nif __name__ == '__main__':\n    main()\n",
+        "app/client.py": "class Client:\n    def ask(self):\n        return 1\n\n    def stream(self):\n        return iter(())\n",
+        "docs/api/README.md": "# API\n\n- [app.client.Client][]\n",
+    }
+    found = {(f.path, f.line): f for f in lint(write(tmp_path / "proj", files), cache_dir)}
+    stream = found[("app/client.py", 5)]
+    assert stream.confidence == "INFERENCE" and "API reference" in stream.message

@@ -207,6 +207,9 @@ class _Comparer:
         self._field_level = parent >= 0 and isinstance(self.kept.stream.statements[parent].node, ast.ClassDef)
         self._message = (is_message(a) and is_message(b)) or (  # a module's imports follow its code; a function's pick what it calls
             module_level and isinstance(a, (ast.Import, ast.ImportFrom)) and isinstance(b, (ast.Import, ast.ImportFrom)))
+        # A raise or an assert also decides: only its text is cosmetic (`assert self.rank ...` is not
+        # `assert self.rank_in_group ...`); a log line's arguments only tell.
+        self._checks = isinstance(a, (ast.Raise, ast.Assert)) and isinstance(b, (ast.Raise, ast.Assert))
         self._lines = (a.lineno, b.lineno)
         pairs: list[tuple[ast.AST, ast.AST]] = []
         if type(a) is not type(b):
@@ -335,7 +338,7 @@ class _Comparer:
             self._fields(a, b, pairs)
 
     def _kind(self, a: ast.AST, b: ast.AST) -> str:
-        if self._message:
+        if self._message and (not self._checks or _text(a) or _text(b)):
             return "cosmetic"
         text_a, text_b = shown(a), shown(b)
         if text_a in LOGGERS and text_b in LOGGERS or {text_a, text_b} <= {"staticmethod", ""}:
@@ -407,6 +410,11 @@ def drift(index: ProjectIndex, kept: Member, other: Member, kept_source: Source 
                 comparer.found.append(Difference(kind, text if is_kept else "", "" if is_kept else text,
                                                  node.lineno if is_kept else 0, 0 if is_kept else node.lineno))
     return Drift(tuple(comparer.found))
+
+
+def _text(node: ast.AST) -> bool:
+    """A string or the parts of an f-string: what a message says, not what the code checks."""
+    return isinstance(node, (ast.JoinedStr, ast.FormattedValue)) or (isinstance(node, ast.Constant) and isinstance(node.value, str))
 
 
 def _inside_listed(side: _Side, index: int, listed: list[int]) -> bool:

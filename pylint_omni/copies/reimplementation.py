@@ -9,7 +9,10 @@ package's folder):
   and call `super()` for the rest, or drop it when the change is not needed;
 - a plain copy whose drift is an operator, a math function, a layer class or a
   number -> rejected: an Omni-specific change, not a reimplementation;
-- any other drift -> medium, naming it.
+- any other drift -> medium, naming it;
+- a copy whose file or definition says it is copied (`evidence.provenance`) -> medium at
+  most: a deliberate fork, whose upkeep is resyncing it (applied after the cache, since
+  it follows the comments, not the code).
 Loading an upstream package's facts is the expensive part, so the verdicts are
 cached beside the index, keyed by the project's fingerprints, its imports of the
 compared packages and the packages' versions: a warm run reads no upstream file.
@@ -18,7 +21,7 @@ compared packages and the packages' versions: a warm run reads no upstream file.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from pylint_omni.copies import store
@@ -28,6 +31,7 @@ from pylint_omni.copies.groups import Thresholds
 from pylint_omni.copies.members import FileCopies, Member
 from pylint_omni.copies.upstream import UpstreamPair, upstream_pairs
 from pylint_omni.evidence.consumers import Status, Verdict
+from pylint_omni.evidence.provenance import copied_code
 from pylint_omni.index import cache
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.index.upstream import upstream_of
@@ -86,6 +90,15 @@ def _judge(index: ProjectIndex, pair: UpstreamPair) -> Reimplementation:
     reason = f"{what} {len(differences)} statement{'s' if len(differences) > 1 else ''}: {shown}"
     base.verdict = Verdict(Status.CANDIDATE, "medium", reason, unknowns=["whether the difference is Omni-specific"])
     return base
+
+
+def _deliberate(index: ProjectIndex, item: Reimplementation) -> Reimplementation:
+    """A high copy in code that says it is copied: medium, named a deliberate fork (SPEC: not high by default)."""
+    provenance = copied_code(index, item.copy.path, item.copy.line)
+    if provenance is None or item.verdict.confidence != "high":
+        return item
+    reason = f"the code says it is {provenance.describe()} on purpose: a fork to resync or replace by an import"
+    return replace(item, verdict=replace(item.verdict, confidence="medium", reason=reason, unknowns=[*item.verdict.unknowns, reason]))
 
 
 def _own_state(index: ProjectIndex, pair: UpstreamPair) -> str | None:
@@ -151,6 +164,6 @@ def reimplementations(index: ProjectIndex, files: dict[str, FileCopies], limits:
             cache.save_document(path, {"key": key, "found": _encode(found)})
     by_path: dict[str, list[Reimplementation]] = {}
     for item in found:
-        by_path.setdefault(item.copy.path, []).append(item)
+        by_path.setdefault(item.copy.path, []).append(_deliberate(index, item))
     memo[(limits, names)] = by_path
     return by_path

@@ -31,9 +31,14 @@ def name_of(member: Member) -> str:
     return member.qual + ("()" if member.kind in ("function", "method") else "")
 
 
-def short_path(path: str) -> str:
-    """The last folder and the file: enough to find it, short enough for one message line."""
-    return "/".join(path.split("/")[-2:])
+def short_path(path: str, seen_from: str = "") -> str:
+    """The last folder and the file, short enough for one message line; seen from another file, the
+    folders from where the two paths part (`bloom/triton_kernel/x.py` beside `llama/triton_kernel/x.py`)."""
+    parts, other = path.split("/"), seen_from.split("/") if seen_from else []
+    common = 0
+    while common < min(len(parts), len(other)) - 1 and parts[common] == other[common]:
+        common += 1
+    return "/".join(parts[min(common, len(parts) - 2):]) if other and path != seen_from else "/".join(parts[-2:])
 
 
 def where(member: Member) -> str:
@@ -45,13 +50,14 @@ def where(member: Member) -> str:
     return f"{name_of(member)} ({member.path}:{member.line})"
 
 
-def _reference(member: Member) -> str:
-    """The kept copy in a message: short path."""
+def _reference(member: Member, seen_from: str) -> str:
+    """The kept copy in a message: a path short but telling, seen from the reported copy's file."""
+    path = short_path(member.path, seen_from)
     if member.kind == "block":
-        return f"lines {member.line}-{member.end} of {member.qual}() ({short_path(member.path)})"
+        return f"lines {member.line}-{member.end} of {member.qual}() ({path})"
     if member.kind == "module":
-        return short_path(member.path)
-    return f"{name_of(member)} ({short_path(member.path)}:{member.line})"
+        return path
+    return f"{name_of(member)} ({path}:{member.line})"
 
 
 def heat(member: Member) -> Heat:
@@ -102,7 +108,7 @@ def message(judgement: Judgement, member: Member) -> str:
         relation = "repeat" if member.kind == "block" else "repeats"
         relation = relation if identical else "drifted from"
     subject = f"Lines {member.line}-{member.end}" if member.kind == "block" else name_of(member)
-    what = f"{subject} {relation} {_reference(judgement.kept)}"
+    what = f"{subject} {relation} {_reference(judgement.kept, member.path)}"
     return short_message(what, _fix(judgement, member, identical), _evidence(judgement, member))
 
 

@@ -10,6 +10,8 @@
   hooks and readers, through substitutions too); for such a class, also a method
   whose name upstream reads on objects of unknown class (`model.get_language_model()`:
   a duck-typed reader);
+- methods a remote-call framework exposes to peers (rpyc's `exposed_*`, `on_connect`),
+  on a class derived from its service base;
 - overrides of `torch.nn.Module` / `torch.autograd.Function` hooks (`forward`,
   `extra_repr`, `_load_from_state_dict`, `backward`, ...) and of a standard-library
   base's methods (read from the class, when its module is already loaded);
@@ -56,6 +58,10 @@ TORCH_MODULE_HOOKS = frozenset({
 })
 AUTOGRAD_HOOKS = frozenset({"forward", "backward", "setup_context", "jvp", "vjp", "vmap"})
 PYDANTIC_BASES = ("pydantic.BaseModel", "pydantic.main.BaseModel")
+# Remote-call frameworks whose service classes expose methods to the other side of a connection:
+# package -> (exposed-name prefixes, hooks the framework calls itself). rpyc runs `exposed_foo` for
+# a peer's `conn.root.foo()` and calls `on_connect`/`on_disconnect` on the service.
+REMOTE_SERVICES = {"rpyc": (("exposed_",), frozenset({"on_connect", "on_disconnect"}))}
 MIN_STRUCTURAL_METHODS = 3
 
 
@@ -158,6 +164,10 @@ class Conventions:
         for base in kinds.stdlib:
             if hasattr(base, method):
                 return f"overrides {base.__module__}.{base.__qualname__}.{method}"
+        for base in kinds.unknown:
+            prefixes, hooks = REMOTE_SERVICES.get(base.partition(".")[0], ((), frozenset()))
+            if method in hooks or (prefixes and method.startswith(prefixes)):
+                return f"called over the connection by {base.partition('.')[0]} (a {base} exposes it to its peers)"
         facing = upstream_kinds(self.index, class_dotted).classes if kinds.upstream or self._stands_in(class_dotted) else []
         if facing:
             readers = upstream_readers(self.index, class_dotted, method)

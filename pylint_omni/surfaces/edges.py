@@ -12,6 +12,8 @@ decorators, which run when their container runs, by the container) and becomes:
 A mention of a surface's name that the graph did not resolve on that line — an
 attribute on an object of unknown class, `getattr(x, "name")`, a string, a YAML
 value — is a *name mention*: weaker, but a method named so may be the one called.
+Not a mention: an attribute read off a module (`dist.barrier()` is torch's function),
+or a word of prose in a docs line (only a name in backticks, after a dot or called).
 Qualnames built over a module (`f"{_PROC}.{name}"`), attribute names built at run
 time (`getattr(self, f"_on_{kind}")`) and computed imports with a known head
 (`import_module(f"{__name__}.{name}")`, a walk over `__path__`) reach every surface
@@ -23,6 +25,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from pylint_omni.index.graph import ReferenceGraph
 from pylint_omni.index.project_index import ProjectIndex
@@ -62,6 +65,11 @@ class Edges:
         return found
 
 
+def names_as_code(text: str, token: str) -> bool:
+    """`token` in a docs line as code: in backticks, after a dot, or called."""
+    return re.search(rf"[`.]{re.escape(token)}\b|\b{re.escape(token)}(?:`|\()", text) is not None
+
+
 def module_of(table: SurfaceTable, dotted: str) -> str | None:
     """The module surface that defines `dotted` (itself when it is a module)."""
     current = dotted
@@ -76,11 +84,26 @@ def module_of(table: SurfaceTable, dotted: str) -> str | None:
 class _FileReader:
     """Turns one file's resolved references and name tokens into edges."""
 
-    def __init__(self, table: SurfaceTable, edges: Edges, names: frozenset[str]) -> None:
+    def __init__(self, table: SurfaceTable, edges: Edges, names: frozenset[str], root: Path, graph: ReferenceGraph) -> None:
         self.table = table
+        self.graph = graph
         self.edges = edges
         self.names = names
+        self.root = root
         self._mapped: dict[tuple[str, bool], tuple[str, str, str] | None] = {}
+        self._doc_lines: dict[str, list[str]] = {}
+
+    def names_code(self, rel: str, line: int, token: str) -> bool:
+        """A docs line names `token` as code (in backticks, after a dot, or called), not as a word of prose:
+        "the experts" or "create a connection" in a README is no use of `experts` or `create`."""
+        lines = self._doc_lines.get(rel)
+        if lines is None:
+            try:
+                lines = (self.root / rel).read_text(encoding="utf-8", errors="replace").splitlines()
+            except OSError:
+                lines = []
+            self._doc_lines[rel] = lines
+        return names_as_code(lines[line - 1] if 0 < line <= len(lines) else "", token)
 
     def mapping(self, target: str, imported: bool) -> tuple[str, str, str] | None:
         """What one resolved target is, memoised: `("node", dotted, "")`, `("member", class, name)`, or None
@@ -146,6 +169,10 @@ class _FileReader:
             for line, via in decode_hits(encoded):
                 if token in resolved_tails.get(line, ()):
                     continue
+                if via == "doc" and not self.names_code(rel, line, token):
+                    continue
+                if via == "attr" and self.graph.module_member(rel, line, token):
+                    continue  # `dist.barrier()`: a module's function of that name
                 if via in ATTRIBUTE_VIAS:
                     self.edges.of(self.owner_at(owners, line, file_owner, rel)).names.add(token)
                 elif via in BARE_VIAS:
@@ -165,7 +192,7 @@ def build_edges(index: ProjectIndex, graph: ReferenceGraph, table: SurfaceTable)
     if edges is not None:
         return edges
     edges = Edges()
-    reader = _FileReader(table, edges, frozenset(table.by_name) | frozenset(table.methods_by_name))
+    reader = _FileReader(table, edges, frozenset(table.by_name) | frozenset(table.methods_by_name), Path(index.root), graph)
     for rel, entry in index.entries.items():
         if entry.get("problem"):
             continue

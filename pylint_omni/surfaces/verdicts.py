@@ -31,7 +31,7 @@ from pylint_omni.index.paths import Location, key_matches_patterns, matches_any
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.surfaces.analysis import DEAD, SurfaceAnalysis
 from pylint_omni.surfaces.chains import Chain
-from pylint_omni.surfaces.edges import ATTRIBUTE_VIAS, BARE_VIAS
+from pylint_omni.surfaces.edges import ATTRIBUTE_VIAS, BARE_VIAS, names_as_code
 from pylint_omni.surfaces.table import SURFACE_FACTS, Surface, decorator_tail
 
 MISSING_ROOT_SURFACES = 25  # surfaces hanging off one unreached root: more likely a missing root
@@ -106,17 +106,19 @@ def _validation_consumers(index: ProjectIndex, analysis: SurfaceAnalysis, chain:
     root = analysis.table.surfaces[chain.root]
     vias = ATTRIBUTE_VIAS | (BARE_VIAS if root.kind != "method" else frozenset())
     for hit in graph.name_only(root.name, set(surfaces)):
+        if hit.via == "doc" and not names_as_code(_doc_line(index, hit.path, hit.line), root.name):
+            continue  # a word of prose, not the surface
         if hit.via in vias and hit.path not in history and (index.location(hit.path) is Location.VALIDATION or hit.via == "doc"):
             found.setdefault((hit.path, hit.line), Consumer(hit.path, hit.line, f"name-only {hit.via}", ConsumerKind.VALIDATION, root.name))
     return sorted(found.values(), key=lambda c: (c.path, c.line))
 
 
-def _doc_line(index: ProjectIndex, consumer: Consumer) -> str:
+def _doc_line(index: ProjectIndex, path: str, line: int) -> str:
     try:
-        lines = (Path(index.root) / consumer.path).read_text(encoding="utf-8", errors="replace").splitlines()
+        lines = (Path(index.root) / path).read_text(encoding="utf-8", errors="replace").splitlines()
     except OSError:
         return ""
-    return lines[consumer.line - 1] if 0 < consumer.line <= len(lines) else ""
+    return lines[line - 1] if 0 < line <= len(lines) else ""
 
 
 def _presents(index: ProjectIndex, consumer: Consumer, module: str) -> bool:
@@ -127,7 +129,17 @@ def _presents(index: ProjectIndex, consumer: Consumer, module: str) -> bool:
         return False
     if consumer.via.startswith("name-only") and not any(r.path == consumer.path for r in graph_of(index).refs_to(module)):
         return False
-    return not API_LISTING.match(_doc_line(index, consumer))
+    return not API_LISTING.match(_doc_line(index, consumer.path, consumer.line))
+
+
+def _api_listing(index: ProjectIndex, class_dotted: str) -> str | None:
+    """`path:line` of an API reference listing that names the class (`- [pkg.mod.Cls][]`, `::: pkg.mod.Cls`)."""
+    history = contracts_of(index).history
+    for ref in graph_of(index).refs_to(class_dotted):
+        if (index.entries.get(ref.path, {}).get("kind") == "doc" and ref.path not in history and not is_design_page(ref.path)
+                and API_LISTING.match(_doc_line(index, ref.path, ref.line))):
+            return f"{ref.path}:{ref.line}"
+    return None
 
 
 def _tests_going(index: ProjectIndex, analysis: SurfaceAnalysis, chain: Chain, consumers: list[Consumer]) -> tuple[list[str], int]:
@@ -175,6 +187,9 @@ def _dead_doubts(index: ProjectIndex, analysis: SurfaceAnalysis, chain: Chain, r
         public_api = next((w for d, w in analysis.roots.production if d == root.container and w.startswith("public API")), None)
         if public_api and not root.name.startswith("_"):
             doubts.append(f"a public method of the {public_api}: users outside may call it")
+        listing = _api_listing(index, root.container) if not root.name.startswith("_") else None
+        if listing:
+            doubts.append(f"a public method of a class the API reference lists ({listing}): users outside may call it")
     if root.kind == "class" and key_matches_patterns(root.name, index.settings.external_key_patterns):
         doubts.append("outside data (model checkpoints, model_index.json) may name this class")
     if root.kind == "module":

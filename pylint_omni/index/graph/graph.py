@@ -213,6 +213,13 @@ class ReferenceGraph:
             return AttributeRead("module", head)
         return AttributeRead("unknown", head)
 
+    def module_member(self, relpath: str, line: int, name: str) -> bool:
+        """Every `.name` read on that line is a module's member and no receiver of unknown class reads it."""
+        chains = self._tails(relpath).get((name, line), ())
+        if not chains or line in self.resolutions.get(relpath, {}).get("mixed", {}).get(name, ()):
+            return False
+        return all(self._chain_read(chain[: -len(name) - 1]).kind == "module" for chain in chains)
+
     def _tails(self, relpath: str) -> dict[tuple[str, int], list[str]]:
         """(last name, line) -> the attribute chains of a file's link facts (loads and calls), built once per file."""
         found = self._chain_tails.get(relpath)
@@ -291,6 +298,8 @@ class ReferenceGraph:
                 continue
             if any(t.endswith(suffix) for t in targets) and not hit.via.startswith(("str", "yaml", "doc", "json", "toml")):
                 continue  # the name on that line resolves to another definition of the same name
+            if hit.via == "attr" and self.module_member(hit.path, hit.line, name):
+                continue  # `torch.distributed.barrier()`, `asyncio.gather(...)`: a module's function, not a method
             found.append(hit)
         return found
 
