@@ -37,6 +37,7 @@ from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.index.upstream import upstream_of
 
 NAME = "copies-upstream"
+DELIBERATE = "copied on purpose, so not high"
 
 
 @dataclass
@@ -97,7 +98,7 @@ def _deliberate(index: ProjectIndex, item: Reimplementation) -> Reimplementation
     provenance = copied_code(index, item.copy.path, item.copy.line)
     if provenance is None or item.verdict.confidence != "high":
         return item
-    reason = f"the code says it is {provenance.describe()} on purpose: a fork to resync or replace by an import"
+    reason = f"{DELIBERATE}; {item.verdict.reason}" if item.verdict.reason else DELIBERATE
     return replace(item, verdict=replace(item.verdict, confidence="medium", reason=reason, unknowns=[*item.verdict.unknowns, reason]))
 
 
