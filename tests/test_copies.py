@@ -337,3 +337,25 @@ def test_the_kept_copy_is_named_by_the_folders_where_the_paths_part(tmp_path: Pa
     [found] = lint(tmp_path, cache_dir)
     kept = "llama" if found.path.startswith("pkg/bloom") else "bloom"
     assert f"({kept}/kernels/step.py:" in found.message
+
+
+def test_a_copy_of_code_copied_on_purpose_or_reading_locals_is_not_high(tmp_path: Path, cache_dir: Path) -> None:
+    frame = "\n".join(f"    {name} = payload.get('{name}')" for name in ("alpha", "beta", "gamma", "delta", "eps", "zeta"))
+    block = frame + "\n    kwargs = {k: locals()[k] for k in hook.names}\n    hook.fire(**kwargs)\n"
+    readers = {
+        "first": "def first(payload, hook):\n    total = payload.size * 2\n    hook.start(total)\n" + block + "    return total\n",
+        "second": ("def second(payload, hook, scale):\n    count = len(payload) + scale\n    hook.begin(count, scale)\n"
+                   + block + "    return [count] * scale\n"),
+    }
+    write_project(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/a.py": "# Adapted from https://github.com/org/upstream/blob/main/pkg/step.py\n"
+        + textwrap.dedent(STEP.format(name="apply", extra=PLACEHOLDERS, log="[a]")),
+        "pkg/b.py": STEP.format(name="apply_b", extra=PLACEHOLDERS, log="[a]"),
+        "pkg/c.py": readers["first"],
+        "pkg/d.py": readers["second"],
+    })
+    found = {f.path: f for f in lint(tmp_path, cache_dir)}
+    assert found["pkg/b.py"].confidence == "INFERENCE" and "copied from pkg/step.py on purpose" in found["pkg/b.py"].message
+    framed = next(f for p, f in found.items() if p in ("pkg/c.py", "pkg/d.py"))
+    assert framed.confidence == "INFERENCE" and "reads locals()" in framed.message

@@ -289,3 +289,25 @@ def test_methods_of_a_class_the_api_reference_lists_are_medium(tmp_path: Path, c
     found = {(f.path, f.line): f for f in lint(write(tmp_path / "proj", files), cache_dir)}
     stream = found[("app/client.py", 5)]
     assert stream.confidence == "INFERENCE" and "API reference" in stream.message
+
+
+def test_stdlib_hooks_and_tests_that_only_mention_a_name(tmp_path: Path, cache_dir: Path) -> None:
+    files = {
+        "app/__init__.py": "",
+        "app/main.py": (
+            "import logging\n\nfrom app.logs import Tagger\nfrom app.store import Store\n\n\n"
+            "def main():\n    logging.getLogger().addFilter(Tagger())\n    return Store()\n\n\n"
+            "if __name__ == '__main__':\n    main()\n"
+        ),
+        "app/logs.py": "import logging\n\n\nclass Tagger(logging.Filter):\n    def filter(self, record):\n        return True\n",
+        "app/store.py": "class Store:\n    def purge_expired(self):\n        return 0\n\n    def compact_segments(self):\n        return 1\n",
+        "tests/test_store.py": (
+            "from app.store import Store\n\n\ndef test_compact():\n    store = Store()\n    assert store.compact_segments() == 1\n\n\n"
+            "def test_purge(cache):\n    assert cache.purge_expired() == 0\n"
+        ),
+    }
+    found = {(f.path, f.line): f for f in lint(write(tmp_path / "proj", files), cache_dir)}
+    assert ("app/logs.py", 5) not in found  # logging calls Filter.filter
+    resolved, named = found[("app/store.py", 5)], found[("app/store.py", 2)]
+    assert resolved.symbol == named.symbol == "test-only-surface"
+    assert resolved.confidence == "HIGH" and named.confidence == "INFERENCE" and "only mention the name" in named.message

@@ -23,6 +23,7 @@ from pylint_omni.copies.groups import Thresholds
 from pylint_omni.copies.members import Member
 from pylint_omni.copies.project import production_fingerprints, project_copies
 from pylint_omni.copies.reimplementation import reimplementations
+from pylint_omni.copies.verdict import as_reported
 from pylint_omni.copies.wording import details, message, reimplementation_details, reimplementation_message
 from pylint_omni.evidence.checker import OmniChecker
 from pylint_omni.index.paths import Location
@@ -104,8 +105,8 @@ class DuplicatedImplementationChecker(OmniChecker):
                     continue
                 target = locate(node, member)
                 if target is not None:
-                    self.emit(SYMBOL, target, judgement.verdicts[member], (message(judgement, member),),
-                              details(judgement, member, module))
+                    verdict = as_reported(index, judgement, member)
+                    self.emit(SYMBOL, target, verdict, (message(judgement, member, verdict),), details(judgement, member, module))
         if self.linter.is_message_enabled(UPSTREAM_SYMBOL) and self.settings.reimplementation_upstreams:
             upstream = reimplementations(index, production_fingerprints(index), limits, self.settings.reimplementation_upstreams)
             for item in upstream.get(relpath, ()):

@@ -21,14 +21,19 @@ group can hold identical copies (high) and drifted ones (medium) at once. In ord
      the hardware;
    - anything else -> medium, naming the drift;
 4. a block inside a compiled GPU kernel (`@triton.jit`) -> medium: sharing it takes a
-   jit helper whose compiled code must be checked.
+   jit helper whose compiled code must be checked;
+5. after the cache (`as_reported`, since it follows comments and text, not shapes): a
+   copy where either side says it is copied from a third party (`evidence.provenance`)
+   -> medium at most (a deliberate copy, resynced from its source); a block that reads
+   `locals()`/`vars()` -> medium (a helper would read its own frame, not the caller's).
 A method copied into a subclass of its class is an override that repeats the
 inherited one: the base's method is the one kept.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Callable
 
 from pylint_omni.copies.drift import Drift
@@ -37,6 +42,7 @@ from pylint_omni.copies.groups import CopyGroup
 from pylint_omni.copies.members import Member
 from pylint_omni.evidence.consumers import Status, Verdict
 from pylint_omni.evidence.contracts import contracts_of
+from pylint_omni.evidence.provenance import copied_code
 from pylint_omni.index.class_graph import class_graph
 from pylint_omni.index.project_index import ProjectIndex
 
@@ -195,3 +201,29 @@ def _near_verdict(judgement: Judgement, member: Member) -> Verdict:
         return Verdict(Status.CANDIDATE, "medium", reason, unknowns=[reason])
     reason = f"drifted copy ({shown})"
     return Verdict(Status.CANDIDATE, "medium", reason, unknowns=["whether the drift is deliberate"])
+
+
+FRAME_READS = ("locals()", "vars()")
+
+
+def as_reported(index: ProjectIndex, judgement: Judgement, member: Member) -> Verdict:
+    """The verdict of one copy as the message gives it: rule 5 of the module docstring on top of `judge`."""
+    verdict = judgement.verdicts[member]
+    if verdict.status is not Status.CANDIDATE or verdict.confidence != "high":
+        return verdict
+    source = next((p for m in (member, judgement.kept) if (p := copied_code(index, m.path, m.line)) is not None), None)
+    if source is not None:
+        reason = f"{source.describe()} on purpose, so not high; {verdict.reason}"
+        return replace(verdict, confidence="medium", reason=reason, unknowns=[*verdict.unknowns, reason])
+    if member.kind == "block" and _reads_frame(index, member):
+        reason = f"the block reads locals(): a helper would see its own frame; {verdict.reason}"
+        return replace(verdict, confidence="medium", reason=reason, unknowns=[*verdict.unknowns, reason])
+    return verdict
+
+
+def _reads_frame(index: ProjectIndex, member: Member) -> bool:
+    try:
+        lines = (Path(index.root) / member.path).read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return False
+    return any(call in line for line in lines[member.line - 1:member.end] for call in FRAME_READS)

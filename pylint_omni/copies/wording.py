@@ -14,7 +14,7 @@ from pylint_omni.copies.members import Member
 from pylint_omni.copies.reimplementation import DELIBERATE, Reimplementation
 from pylint_omni.copies.verdict import Judgement
 from pylint_omni.evidence.benefit import Benefit, BenefitKind, Heat
-from pylint_omni.evidence.consumers import Status
+from pylint_omni.evidence.consumers import Status, Verdict
 from pylint_omni.evidence.findings import FindingDetails
 from pylint_omni.evidence.wording import short_message
 
@@ -81,13 +81,14 @@ def _fix(judgement: Judgement, member: Member, identical: bool) -> str:
     return "share one, the differences as parameters"
 
 
-def _evidence(judgement: Judgement, member: Member) -> str:
-    verdict = judgement.verdicts[member]
+def _evidence(judgement: Judgement, member: Member, verdict: Verdict) -> str:
     found = judgement.drifts.get(member)
     first = (found.substantive() or list(found.differences))[:1] if found else []
     if verdict.status is Status.REJECTED:
         return "rejected: " + verdict.reason
-    if verdict.confidence == "high":
+    if verdict is not judgement.verdicts[member]:  # lowered as reported (`verdict.as_reported`): say why
+        said = verdict.reason.replace("differs only in message text or imports", "differs only in log or error text")
+    elif verdict.confidence == "high":
         said = "differs only in log or error text" if verdict.reason.startswith("differs only in message") else verdict.reason
     elif "vendor" in verdict.reason and first:
         said = f"differs only in vendor calls, e.g. {first[0].describe()}"
@@ -99,7 +100,8 @@ def _evidence(judgement: Judgement, member: Member) -> str:
     return (f"{count} copies; " if count > 2 else "") + f"{said}; {member.lines} lines go"
 
 
-def message(judgement: Judgement, member: Member) -> str:
+def message(judgement: Judgement, member: Member, reported: Verdict) -> str:
+    """The copy's message; `reported` is its verdict as emitted (`verdict.as_reported`)."""
     verdict = judgement.verdicts[member]
     identical = judgement.group.tier == "exact" or (verdict.status is Status.CANDIDATE and verdict.confidence == "high")
     if judgement.overrides:
@@ -109,7 +111,7 @@ def message(judgement: Judgement, member: Member) -> str:
         relation = relation if identical else "drifted from"
     subject = f"Lines {member.line}-{member.end}" if member.kind == "block" else name_of(member)
     what = f"{subject} {relation} {_reference(judgement.kept, member.path)}"
-    return short_message(what, _fix(judgement, member, identical), _evidence(judgement, member))
+    return short_message(what, _fix(judgement, member, identical), _evidence(judgement, member, reported))
 
 
 def details(judgement: Judgement, member: Member, module: str) -> FindingDetails:

@@ -18,7 +18,9 @@
 - a method of a class with a third-party base that no index reads (an upstream
   package that is not installed, a plugin's base) is alive when an indexed upstream
   class defines a method of that name (the unread base likely extends it);
-  otherwise it *may* be an override: medium at most (`cap`);
+  otherwise it *may* be an override: medium at most (`cap`); so is a public method of a
+  class with an upstream base when the project imports upstream names the indexed
+  version lacks (it runs on another version, whose hooks may call it);
 - a method of a class that implements an indexed upstream class structurally,
   without inheriting from it (three or more shared public methods, at least half
   of that class's or of its own: `AsyncOmni` beside vLLM's `EngineClient`), is upstream's to call
@@ -63,6 +65,7 @@ PYDANTIC_BASES = ("pydantic.BaseModel", "pydantic.main.BaseModel")
 # a peer's `conn.root.foo()` and calls `on_connect`/`on_disconnect` on the service.
 REMOTE_SERVICES = {"rpyc": (("exposed_",), frozenset({"on_connect", "on_disconnect"}))}
 MIN_STRUCTURAL_METHODS = 3
+STALE_IMPORTS = 5  # project imports of upstream names the indexed version lacks, before it counts as another version
 
 
 @dataclass
@@ -98,6 +101,7 @@ class Conventions:
         self._upstream_methods: dict[str, list[tuple[str, frozenset[str]]]] | None = None
         self._structural: dict[str, dict[str, str]] = {}
         self._imported: dict[str, bool] = {}
+        self._stale: str | None = None
         self._substituted = frozenset(value for _, value, _, _ in graph_of(index).substitutions()) if self.upstream.found else frozenset()
 
     def kinds(self, class_dotted: str) -> ClassKinds:
@@ -120,6 +124,11 @@ class Conventions:
                 for written in upstream_class.bases if upstream_class is not None else []:
                     if not self.upstream.ancestors(self.upstream.canonical(written)):
                         external.append(written)
+        for name in (class_dotted, *self.graph.ancestors(class_dotted)):  # stdlib bases are neutral in the class graph
+            for base in self.graph.nodes[name].definition.data.get("bases", []):
+                loaded = _stdlib_class(base) if base.partition(".")[0] in sys.stdlib_module_names else None
+                if loaded is not None and loaded not in found.stdlib:
+                    found.stdlib.append(loaded)
         for base in dict.fromkeys(external):
             tail = base.rpartition(".")[2]
             top = base.partition(".")[0]
@@ -239,4 +248,29 @@ class Conventions:
         kinds = self.kinds(class_dotted)
         if kinds.unknown:
             return f"it may override a method of {kinds.unknown[0]}, which no index reads"
+        stale = self.stale_upstream() if kinds.upstream and not method.startswith("_") else None
+        if stale:
+            return f"its class extends an upstream class, and {stale}"
         return None
+
+    def stale_upstream(self) -> str | None:
+        """Why the indexed upstream is not the one the project runs on: it imports upstream names that the
+        indexed version does not define (newer hooks may call methods the indexed version never does)."""
+        if self._stale is None:
+            missing: dict[str, list[str]] = {}
+            packages = {p.name: p for p in self.upstream.packages()}
+            for rel, facts in self.index.python_files():
+                if self.index.location(rel) is not Location.PRODUCTION:
+                    continue
+                for dotted in facts.get("imports", {}).values():
+                    top = dotted.partition(".")[0]
+                    module, _, name = dotted.rpartition(".")
+                    if top in packages and module and self.upstream.defines(module, name) is None:
+                        missing.setdefault(top, []).append(dotted)
+            worst = max(missing.items(), key=lambda item: len(set(item[1])), default=None)
+            self._stale = ""
+            if worst is not None and len(set(worst[1])) >= STALE_IMPORTS:
+                package = packages[worst[0]]
+                self._stale = (f"the project imports {len(set(worst[1]))} names {package.name} {package.version} does not "
+                               f"define (e.g. {sorted(set(worst[1]))[0]}): it runs on another version, which may call it")
+        return self._stale or None

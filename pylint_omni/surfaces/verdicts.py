@@ -232,6 +232,8 @@ def judge_chain(index: ProjectIndex, analysis: SurfaceAnalysis, status: str, cha
         verdict = Verdict(Status.REJECTED, None, f"documented as supported API in {listed(presenting)}", consumers)
         return Judged(status, chain, verdict, label, "documented", [], consumers, going, test_lines)
     doubts = []
+    if consumers and all(c.via.startswith("name-only") for c in consumers):
+        doubts.append(f"tests only mention the name ({listed(consumers)}), on objects of unknown class; nothing resolves to it")
     if examples:
         doubts.append(f"examples use it ({listed(examples)})")
     if docs:
