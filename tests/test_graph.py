@@ -235,3 +235,25 @@ def test_function_level_imports_bind_in_their_function_from_the_statement_on(tmp
     assert ("pkg/pick.py", "load") in vias(index, "pkg.norm.Builder")
     assert {(r.path, r.line) for r in graph_of(index).refs_to("pkg.quant.Builder") if r.via == "load"} == {("pkg/pick.py", 6)}
     assert ("docs/use.md", "doc") in vias(index, "pkg.norm.Builder")  # a docs code block importing it names its qualname
+
+
+def test_a_package_name_rebound_over_its_submodule_is_the_rebound_object(tmp_path: Path) -> None:
+    register_scanners()
+    root = tmp_path / "proj"
+    files = {
+        "pyproject.toml": "[project]\nname = 'pkg'\n",
+        "pkg/__init__.py": "",
+        "pkg/kernels/__init__.py": "from .rope import rope\nfrom . import norm\n",
+        "pkg/kernels/rope.py": "def rope(x):\n    return x\n",
+        "pkg/kernels/norm.py": "def norm(x):\n    return x\n",
+        "pkg/use.py": "from pkg.kernels import norm, rope\n\n\ndef run(x):\n    return rope(norm.norm(x))\n",
+    }
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    index = ProjectIndex(root, replace(settings_for_root(root), cache_dir=tmp_path / "cache"))
+    index.refresh()
+    graph = graph_of(index)
+    assert graph.resolve("pkg.kernels.rope").dotted == "pkg.kernels.rope.rope"  # the function, as Python binds it
+    assert graph.resolve("pkg.kernels.norm").kind == "module"  # `from . import norm` keeps the module
+    assert ("pkg/use.py", "call") in vias(index, "pkg.kernels.rope.rope")

@@ -93,6 +93,13 @@ class Resolver:
         size = self.module_prefix(parts)
         if size == 0:
             return Target(dotted, "external")
+        if size == len(parts) > 1 and depth < MAX_HOPS:
+            # `pkg/__init__.py: from .rope import rope`: the package's attribute `rope` is the function, which
+            # the import rebinds over the submodule (Python's own rule); `pkg.rope` is that function.
+            parent = self._table(".".join(parts[:-1]))
+            binding = parent.bindings.get(parts[-1]) if parent is not None else None
+            if binding is not None and binding[0] in ("import", "alias") and binding[1] and binding[1] != dotted:
+                return self._walk(".".join(parts[:-1]), parts[-1:], hops, depth)
         return self._walk(".".join(parts[:size]), parts[size:], hops, depth)
 
     def _walk(self, module: str, rest: list[str], hops: list[str], depth: int) -> Target:
