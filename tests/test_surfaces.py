@@ -311,3 +311,31 @@ def test_stdlib_hooks_and_tests_that_only_mention_a_name(tmp_path: Path, cache_d
     resolved, named = found[("app/store.py", 5)], found[("app/store.py", 2)]
     assert resolved.symbol == named.symbol == "test-only-surface"
     assert resolved.confidence == "HIGH" and named.confidence == "INFERENCE" and "only mention the name" in named.message
+
+
+def test_test_support_reference_implementations_and_dead_callers_are_medium(tmp_path: Path, cache_dir: Path) -> None:
+    files = {
+        "app/__init__.py": "",
+        "app/main.py": "from app.ops import fast_softmax\n\n\ndef main():\n    return fast_softmax([1.0])\n\n\nif __name__ == '__main__':\n    main()\n",
+        "app/ops.py": (
+            "def fast_softmax(xs):\n    return xs\n\n\n"
+            "def naive_softmax(xs):\n    return xs\n\n\n"
+            "def reset_caches():\n    return None\n\n\n"
+            "def legacy_entry(xs):\n    return scale(xs)\n\n\n"
+            "def scale(xs):\n    return xs\n\n\n"
+            "def only_tested(xs):\n    return xs\n"
+        ),
+        "tests/conftest.py": "from app.ops import reset_caches\n\n\ndef pytest_runtest_setup(item):\n    reset_caches()\n",
+        "tests/test_ops.py": (
+            "from app.ops import fast_softmax, naive_softmax, only_tested, scale\n\n\n"
+            "def test_softmax():\n    out_ref = naive_softmax([1.0])\n    assert fast_softmax([1.0]) == out_ref\n\n\n"
+            "def test_scale():\n    assert scale([1.0]) == [1.0]\n\n\n"
+            "def test_only():\n    assert only_tested([2.0]) == [2.0]\n"
+        ),
+    }
+    found = {(f.path, f.line): f for f in lint(write(tmp_path / "proj", files), cache_dir) if f.path == "app/ops.py"}
+    assert found[("app/ops.py", 5)].confidence == "INFERENCE" and "reference implementation" in found[("app/ops.py", 5)].message
+    assert found[("app/ops.py", 9)].confidence == "INFERENCE" and "test fixtures" in found[("app/ops.py", 9)].message
+    assert found[("app/ops.py", 17)].confidence == "INFERENCE" and "production code names it" in found[("app/ops.py", 17)].message
+    assert found[("app/ops.py", 21)].confidence == "HIGH"  # a plain test-only function
+    assert found[("app/ops.py", 13)].symbol == "unused-surface"  # the dead root that calls scale

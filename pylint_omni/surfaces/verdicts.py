@@ -132,6 +132,32 @@ def _presents(index: ProjectIndex, consumer: Consumer, module: str) -> bool:
     return not API_LISTING.match(_doc_line(index, consumer.path, consumer.line))
 
 
+REFERENCE_USE = re.compile(r"\b\w+_ref\b|\bref_\w+|\breference\b", re.IGNORECASE)
+
+
+def _validation_role_doubts(index: ProjectIndex, analysis: SurfaceAnalysis, chain: Chain, tests: list[Consumer]) -> list[str]:
+    """Why a surface only tests use may still not be one to delete: test support kept in the package (fixtures
+    use it), a reference implementation tests compare against, or production code naming it from code that no
+    root reaches (the dead root is the finding; deleting this leaf breaks it)."""
+    doubts: list[str] = []
+    if tests and all(c.path.rpartition("/")[2] == "conftest.py" for c in tests):
+        doubts.append(f"only test fixtures use it ({listed(tests)}): test support, to move into the tests")
+    if any(REFERENCE_USE.search(_doc_line(index, c.path, c.line)) for c in tests):
+        doubts.append("a test compares against it (a reference implementation): move it into the tests")
+    graph, table = graph_of(index), analysis.table
+    spans = [(table.surfaces[d].path, table.surfaces[d].line, table.surfaces[d].line + table.surfaces[d].lines)
+             for d in _chain_surfaces(analysis, chain) if d in table.surfaces]
+    for dotted in _chain_surfaces(analysis, chain):
+        for ref in graph.refs_to(dotted):
+            if (ref.via in ("import", "hop", "store", "attr-store") or index.location(ref.path) is not Location.PRODUCTION
+                    or any(ref.path == path and start <= ref.line < end for path, start, end in spans)):
+                continue
+            doubts.append(f"production code names it ({ref.path}:{ref.line}) inside code no root reaches; "
+                          "that code's root is the finding")
+            return doubts
+    return doubts
+
+
 def _api_listing(index: ProjectIndex, class_dotted: str) -> str | None:
     """`path:line` of an API reference listing that names the class (`- [pkg.mod.Cls][]`, `::: pkg.mod.Cls`)."""
     history = contracts_of(index).history
@@ -238,6 +264,7 @@ def judge_chain(index: ProjectIndex, analysis: SurfaceAnalysis, status: str, cha
         doubts.append(f"examples use it ({listed(examples)})")
     if docs:
         doubts.append(f"the docs name it ({listed(docs)})")
+    doubts += _validation_role_doubts(index, analysis, chain, tests)
     doubts += [d for d in _dead_doubts(index, analysis, chain, root) if not d.startswith("only dead code")]
     if doubts:
         verdict = Verdict(Status.CANDIDATE, "medium", doubts[0], consumers, doubts)
