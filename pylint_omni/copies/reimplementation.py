@@ -8,7 +8,7 @@ package's folder):
 - an override that changes some statements -> medium, naming them: keep only those
   and call `super()` for the rest, or drop it when the change is not needed;
 - a plain copy whose drift is an operator, a math function, a layer class or a
-  number -> rejected: an Omni-specific change, not a reimplementation;
+  number -> rejected: a project-specific change, not a reimplementation;
 - any other drift -> medium, naming it;
 - a copy whose file or definition says it is copied (`evidence.provenance`) -> medium at
   most: a deliberate fork, whose upkeep is resyncing it (applied after the cache, since
@@ -84,12 +84,12 @@ def _judge(index: ProjectIndex, pair: UpstreamPair) -> Reimplementation:
     shown = "; ".join(d.describe() for d in differences[:3]) + (f"; {len(differences) - 3} more" if len(differences) > 3 else "")
     math = next((d for d in differences if d.kind in ("math", "layer", "number")), None)
     if math is not None and not pair.override:
-        base.verdict = Verdict(Status.REJECTED, None, f"it changes the upstream math ({math.describe()}): an Omni-specific "
+        base.verdict = Verdict(Status.REJECTED, None, f"it changes the upstream math ({math.describe()}): a project-specific "
                                "version, not a reimplementation")
         return base
     what = "the override changes" if pair.override else "drifted from upstream"
     reason = f"{what} {len(differences)} statement{'s' if len(differences) > 1 else ''}: {shown}"
-    base.verdict = Verdict(Status.CANDIDATE, "medium", reason, unknowns=["whether the difference is Omni-specific"])
+    base.verdict = Verdict(Status.CANDIDATE, "medium", reason, unknowns=["whether the difference is specific to this project"])
     return base
 
 

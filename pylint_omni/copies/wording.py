@@ -160,7 +160,7 @@ def reimplementation_message(found: Reimplementation) -> str:
     else:
         what = f"{name_of(found.copy)} {'reimplements' if same else 'is a drifted copy of'} {_upstream_name(found)}"
         if not same:
-            fix = f"reuse the {found.package} one unless the drift is Omni-specific"
+            fix = f"reuse the {found.package} one unless the drift is deliberate"
         elif found.copy.kind == "method":
             fix = f"reuse the {found.package} method (inherit it or call it)"
         else:
