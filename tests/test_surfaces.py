@@ -323,7 +323,14 @@ def test_test_support_reference_implementations_and_dead_callers_are_medium(tmp_
             "def reset_caches():\n    return None\n\n\n"
             "def legacy_entry(xs):\n    return scale(xs)\n\n\n"
             "def scale(xs):\n    return xs\n\n\n"
-            "def only_tested(xs):\n    return xs\n"
+            "def only_tested(xs):\n    return xs\n\n\n"
+            "def tune_blocks(sizes):\n    return sizes\n"
+        ),
+        "app/vendored.py": "# Adapted from https://github.com/org/upstream/blob/main/enc.py\n\n\ndef parse_reply(text):\n    return text\n",
+        "tests/test_vendored.py": "from app.vendored import parse_reply\n\n\ndef test_parse():\n    assert parse_reply('a') == 'a'\n",
+        "tests/kernel/tune_blocks.py": (
+            "import json\n\nfrom app.ops import tune_blocks\n\nif __name__ == '__main__':\n"
+            "    print(json.dumps(tune_blocks([64, 128])))\n"
         ),
         "tests/conftest.py": "from app.ops import reset_caches\n\n\ndef pytest_runtest_setup(item):\n    reset_caches()\n",
         "tests/test_ops.py": (
@@ -333,9 +340,13 @@ def test_test_support_reference_implementations_and_dead_callers_are_medium(tmp_
             "def test_only():\n    assert only_tested([2.0]) == [2.0]\n"
         ),
     }
-    found = {(f.path, f.line): f for f in lint(write(tmp_path / "proj", files), cache_dir) if f.path == "app/ops.py"}
+    every = {(f.path, f.line): f for f in lint(write(tmp_path / "proj", files), cache_dir)}
+    vendored = every[("app/vendored.py", 4)]
+    assert vendored.confidence == "INFERENCE" and "drop it when resyncing" in vendored.message
+    found = {key: f for key, f in every.items() if key[0] == "app/ops.py"}
     assert found[("app/ops.py", 5)].confidence == "INFERENCE" and "reference implementation" in found[("app/ops.py", 5)].message
     assert found[("app/ops.py", 9)].confidence == "INFERENCE" and "test fixtures" in found[("app/ops.py", 9)].message
     assert found[("app/ops.py", 17)].confidence == "INFERENCE" and "production code names it" in found[("app/ops.py", 17)].message
     assert found[("app/ops.py", 21)].confidence == "HIGH"  # a plain test-only function
+    assert found[("app/ops.py", 25)].confidence == "INFERENCE" and "a tool, not a test, runs it" in found[("app/ops.py", 25)].message
     assert found[("app/ops.py", 13)].symbol == "unused-surface"  # the dead root that calls scale

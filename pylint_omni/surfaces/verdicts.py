@@ -26,6 +26,7 @@ from pathlib import Path
 
 from pylint_omni.evidence.consumers import Consumer, ConsumerKind, Status, Verdict, listed
 from pylint_omni.evidence.contracts import contracts_of, is_design_page
+from pylint_omni.evidence.provenance import copied_code
 from pylint_omni.index.graph import graph_of
 from pylint_omni.index.paths import Location, key_matches_patterns, matches_any
 from pylint_omni.index.project_index import ProjectIndex
@@ -140,8 +141,15 @@ def _validation_role_doubts(index: ProjectIndex, analysis: SurfaceAnalysis, chai
     use it), a reference implementation tests compare against, or production code naming it from code that no
     root reaches (the dead root is the finding; deleting this leaf breaks it)."""
     doubts: list[str] = []
-    if tests and all(c.path.rpartition("/")[2] == "conftest.py" for c in tests):
-        doubts.append(f"only test fixtures use it ({listed(tests)}): test support, to move into the tests")
+    fixtures = [c for c in tests if c.path.rpartition("/")[2] == "conftest.py"]
+    if fixtures:
+        doubts.append(f"test fixtures use it ({listed(fixtures)}): test support, to move into the tests")
+    if tests and all(_is_script(index, c.path) for c in tests):
+        doubts.append(f"a tool, not a test, runs it (a script under tests: {listed(tests)}); its output may feed production")
+    root = analysis.table.surfaces[chain.root]
+    provenance = copied_code(index, root.path, root.line)
+    if provenance is not None:
+        doubts.append(f"in code {provenance.describe()}: drop it when resyncing the copy")
     if any(REFERENCE_USE.search(_doc_line(index, c.path, c.line)) for c in tests):
         doubts.append("a test compares against it (a reference implementation): move it into the tests")
     graph, table = graph_of(index), analysis.table
@@ -156,6 +164,15 @@ def _validation_role_doubts(index: ProjectIndex, analysis: SurfaceAnalysis, chai
                           "that code's root is the finding")
             return doubts
     return doubts
+
+
+def _is_script(index: ProjectIndex, relpath: str) -> bool:
+    """A file under the test folders that runs as a program (`__main__` guard) and defines no test function."""
+    try:
+        text = (Path(index.root) / relpath).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return False
+    return "__main__" in text and re.search(r"^\s*(?:async\s+)?def test_", text, re.MULTILINE) is None
 
 
 def _api_listing(index: ProjectIndex, class_dotted: str) -> str | None:
