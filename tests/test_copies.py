@@ -359,3 +359,23 @@ def test_a_copy_of_code_copied_on_purpose_or_reading_locals_is_not_high(tmp_path
     assert found["pkg/b.py"].confidence == "INFERENCE" and "copied from pkg/step.py on purpose" in found["pkg/b.py"].message
     framed = next(f for p, f in found.items() if p in ("pkg/c.py", "pkg/d.py"))
     assert framed.confidence == "INFERENCE" and "reads locals()" in framed.message
+
+
+def test_a_module_copying_five_definitions_of_another_is_one_fork_finding(tmp_path: Path, cache_dir: Path) -> None:
+    units = "\n\n".join(
+        f"def {name}(conn, request):\n    if conn.closed:\n        conn.reopen()\n    buffer = conn.buffers['{name}']\n"
+        f"    buffer.append(request.{field})\n    conn.{name}_count += 1\n    conn.stats['{name}'] = len(buffer)\n"
+        f"    return buffer\n"
+        for name, field in (("send", "payload"), ("recv", "reply"), ("ping", "stamp"), ("probe", "route"), ("flush", "batch")))
+    write_project(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/connector.py": units,
+        # its own additions keep the module as a whole from being one copy of the other
+        "pkg/hybrid_connector.py": units + "\n\n" + "\n\n".join(
+            f"class Hybrid{i}:\n    def __init__(self, size):\n        self.size = size * {i}\n"
+            f"        self.slots = [None] * size\n        self.free = list(range(size))\n" for i in range(8)),
+    })
+    found = [f for f in lint(tmp_path, cache_dir) if "Hybrid" not in f.message]
+    assert [(f.path, f.line, f.confidence) for f in found] == [("pkg/hybrid_connector.py", 1, "HIGH")]
+    assert "forks pkg/connector.py: 5 copies (send(), recv(), ping() and 2 more)" in found[0].message
+    assert "5 identical, 0 drifted" in found[0].message

@@ -6,7 +6,9 @@ once per run the project's copy groups are computed from those facts
 (`project.project_copies`): exact copies by hash join, near copies through capped
 sketch buckets, blocks pasted into several functions by seed-and-extend. Each
 group is judged (`verdict`), and the message is emitted at every copy after the
-kept one, naming the kept copy, the group's size, the fix and the drift. The same
+kept one, naming the kept copy, the group's size, the fix and the drift; five or more
+copies in one module of definitions kept in one other module are one finding, a fork
+(`forks`). The same
 fingerprints of the upstream packages the project builds on (the upstream index
 scans them with this family's scanner) find project code that reimplements an
 upstream unit (`upstream`, `reimplementation`). Validation files (tests, examples,
@@ -19,6 +21,7 @@ from astroid import nodes
 from pylint.lint import PyLinter
 
 from pylint_omni.copies.fingerprints import FACT_KEY, fingerprint_module
+from pylint_omni.copies.forks import Reported, fork_finding, forks
 from pylint_omni.copies.groups import Thresholds
 from pylint_omni.copies.members import Member
 from pylint_omni.copies.project import production_fingerprints, project_copies
@@ -27,6 +30,7 @@ from pylint_omni.copies.verdict import as_reported
 from pylint_omni.copies.wording import details, message, reimplementation_details, reimplementation_message
 from pylint_omni.evidence.checker import OmniChecker
 from pylint_omni.index.paths import Location
+from pylint_omni.index.project_index import ProjectIndex
 
 SYMBOL = "duplicated-implementation"
 UPSTREAM_SYMBOL = "upstream-reimplementation"
@@ -99,14 +103,7 @@ class DuplicatedImplementationChecker(OmniChecker):
         limits = Thresholds(self.settings.copy_min_statements, MIN_LINES)
         module = index.entries.get(relpath, {}).get("module") or node.name
         if self.linter.is_message_enabled(SYMBOL):
-            copies = project_copies(index, limits)
-            for judgement, member in copies.by_path.get(relpath, ()):
-                if member is judgement.kept or member not in judgement.verdicts or copies.inside_other_group(judgement, member):
-                    continue
-                target = locate(node, member)
-                if target is not None:
-                    verdict = as_reported(index, judgement, member)
-                    self.emit(SYMBOL, target, verdict, (message(judgement, member, verdict),), details(judgement, member, module))
+            self._copies(node, index, relpath, module, limits)
         if self.linter.is_message_enabled(UPSTREAM_SYMBOL) and self.settings.reimplementation_upstreams:
             upstream = reimplementations(index, production_fingerprints(index), limits, self.settings.reimplementation_upstreams)
             for item in upstream.get(relpath, ()):
@@ -114,6 +111,26 @@ class DuplicatedImplementationChecker(OmniChecker):
                 if target is not None:
                     self.emit(UPSTREAM_SYMBOL, target, item.verdict, (reimplementation_message(item),),
                               reimplementation_details(item, module))
+
+
+    def _copies(self, node: nodes.Module, index: ProjectIndex, relpath: str, module: str, limits: Thresholds) -> None:
+        """Each copy after the kept one, at its definition; a module that forks another as one finding (`forks`)."""
+        copies = project_copies(index, limits)
+        reported: list[Reported] = []
+        for judgement, member in copies.by_path.get(relpath, ()):
+            if member is judgement.kept or member not in judgement.verdicts or copies.inside_other_group(judgement, member):
+                continue
+            reported.append(Reported(judgement, member, as_reported(index, judgement, member)))
+        folded: set[int] = set()
+        for other, items in forks(reported).items():
+            text, verdict, gain = fork_finding(relpath, module, other, items)
+            self.emit(SYMBOL, node, verdict, (text,), gain)
+            folded.update(id(item) for item in items)
+        for item in reported:
+            target = locate(node, item.member) if id(item) not in folded else None
+            if target is not None:
+                self.emit(SYMBOL, target, item.verdict, (message(item.judgement, item.member, item.verdict),),
+                          details(item.judgement, item.member, module))
 
 
 def register(linter: PyLinter) -> None:

@@ -1,0 +1,67 @@
+"""A module that is a fork of another: many copy groups linking the same two files, one finding.
+
+When five or more copies in one module repeat definitions kept in one other module
+(a connector forked into a "hybrid" variant, a model file copied and edited), the
+decision is one — merge the fork back, or share the common part — not one per
+function. The copies are folded into a single finding at the top of the module that
+lists them; it is high only when every folded copy is (identical, not copied on
+purpose), and its benefit is the lines they all take.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pylint_omni.copies.members import Member
+from pylint_omni.copies.verdict import Judgement
+from pylint_omni.copies.wording import heat, name_of, short_path
+from pylint_omni.evidence.benefit import Benefit, BenefitKind, Heat
+from pylint_omni.evidence.consumers import Status, Verdict
+from pylint_omni.evidence.findings import FindingDetails
+from pylint_omni.evidence.wording import short_message
+
+FORK_COPIES = 5  # copies of one other module's definitions before the module counts as its fork
+MAX_NAMED = 3
+
+
+@dataclass(frozen=True)
+class Reported:
+    """One copy as it would be reported on its own."""
+
+    judgement: Judgement
+    member: Member
+    verdict: Verdict
+
+
+def forks(reported: list[Reported]) -> dict[str, list[Reported]]:
+    """Other module's path -> the copies of its definitions here, for the modules this one forks."""
+    by_other: dict[str, list[Reported]] = {}
+    for item in reported:
+        kept = item.judgement.kept
+        if item.verdict.status is Status.CANDIDATE and kept.path != item.member.path and item.member.kind != "module":
+            by_other.setdefault(kept.path, []).append(item)
+    return {other: items for other, items in by_other.items() if len(items) >= FORK_COPIES}
+
+
+def fork_finding(relpath: str, module: str, other: str, items: list[Reported]) -> tuple[str, Verdict, FindingDetails]:
+    """The message, verdict and details of one fork."""
+    lines = sum(item.member.lines for item in items)
+    identical = [item for item in items if item.verdict.confidence == "high"]
+    named = ", ".join(name_of(item.member) for item in items[:MAX_NAMED]) + (
+        f" and {len(items) - MAX_NAMED} more" if len(items) > MAX_NAMED else "")
+    reason = f"{len(identical)} identical, {len(items) - len(identical)} drifted"
+    verdict = (Verdict(Status.CANDIDATE, "high", reason) if len(identical) == len(items)
+               else Verdict(Status.CANDIDATE, "medium", reason, unknowns=["whether the drifted copies differ on purpose"]))
+    text = short_message(f"{short_path(relpath)} forks {short_path(other, relpath)}: {len(items)} copies ({named})",
+                         "merge the fork back, or move the shared part into one module both use",
+                         f"{reason}; {lines} lines go")
+    surface = [f"{item.member.label} (copy of {item.judgement.kept.label}; {item.verdict.confidence}: {item.verdict.reason})"
+               for item in items]
+    heats = {heat(item.member) for item in items}
+    hottest = Heat.HOT if Heat.HOT in heats else Heat.UNKNOWN if Heat.UNKNOWN in heats else Heat.COLD
+    benefit = Benefit(lines, BenefitKind.COPIES, f"{lines} lines in {len(items)} copies of {other}", hottest)
+    details = FindingDetails(
+        surface, f"Make {relpath} reuse {other} (or both a shared module) instead of keeping {len(items)} copies.", benefit,
+        "A fork often exists to change a few things on purpose: list what the drifted copies change before merging.",
+        [item.member.qual.rpartition(".")[2] for item in items[:MAX_NAMED]], subject=f"{module}:fork:{other}", kind="fork")
+    return text, verdict, details
