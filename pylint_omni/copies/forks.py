@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from pylint_omni.copies.members import Member
 from pylint_omni.copies.verdict import Judgement
-from pylint_omni.copies.wording import heat, name_of, short_path
+from pylint_omni.copies.wording import heat, short_path
 from pylint_omni.evidence.benefit import Benefit, BenefitKind, Heat
 from pylint_omni.evidence.consumers import Status, Verdict
 from pylint_omni.evidence.findings import FindingDetails
@@ -47,8 +47,9 @@ def fork_finding(relpath: str, module: str, other: str, items: list[Reported]) -
     """The message, verdict and details of one fork."""
     lines = sum(item.member.lines for item in items)
     identical = [item for item in items if item.verdict.confidence == "high"]
-    named = ", ".join(name_of(item.member) for item in items[:MAX_NAMED]) + (
-        f" and {len(items) - MAX_NAMED} more" if len(items) > MAX_NAMED else "")
+    units = list(dict.fromkeys(item.member.qual + ("()" if item.member.kind in ("function", "method", "block") else "")
+                               for item in items))  # several blocks of one function are named once
+    named = ", ".join(units[:MAX_NAMED]) + (f" and {len(units) - MAX_NAMED} more" if len(units) > MAX_NAMED else "")
     reason = f"{len(identical)} identical, {len(items) - len(identical)} drifted"
     verdict = (Verdict(Status.CANDIDATE, "high", reason) if len(identical) == len(items)
                else Verdict(Status.CANDIDATE, "medium", reason, unknowns=["whether the drifted copies differ on purpose"]))
