@@ -114,11 +114,21 @@ def _validation_consumers(index: ProjectIndex, analysis: SurfaceAnalysis, chain:
     return sorted(found.values(), key=lambda c: (c.path, c.line))
 
 
+def _file_lines(index: ProjectIndex, path: str) -> list[str]:
+    """A file's lines, read once per run (memoised with the index state)."""
+    memo: dict[str, list[str]] = index.derived.setdefault("surface_file_lines", {})
+    lines = memo.get(path)
+    if lines is None:
+        try:
+            lines = (Path(index.root) / path).read_text(encoding="utf-8", errors="replace").splitlines()
+        except OSError:
+            lines = []
+        memo[path] = lines
+    return lines
+
+
 def _doc_line(index: ProjectIndex, path: str, line: int) -> str:
-    try:
-        lines = (Path(index.root) / path).read_text(encoding="utf-8", errors="replace").splitlines()
-    except OSError:
-        return ""
+    lines = _file_lines(index, path)
     return lines[line - 1] if 0 < line <= len(lines) else ""
 
 
@@ -168,10 +178,7 @@ def _validation_role_doubts(index: ProjectIndex, analysis: SurfaceAnalysis, chai
 
 def _is_script(index: ProjectIndex, relpath: str) -> bool:
     """A file under the test folders that runs as a program (`__main__` guard) and defines no test function."""
-    try:
-        text = (Path(index.root) / relpath).read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return False
+    text = "\n".join(_file_lines(index, relpath))
     return "__main__" in text and re.search(r"^\s*(?:async\s+)?def test_", text, re.MULTILINE) is None
 
 

@@ -117,7 +117,7 @@ class ReferenceGraph:
         self._flows: dict[str, list[Flow]] | None = None
         self._patterns: dict[str, list[tuple[str, int, str]]] | None = None
         self._refs_by_file_line: dict[tuple[str, int], set[str]] | None = None
-        self._chain_tails: dict[str, dict[tuple[str, int], list[str]]] = {}
+        self._chain_tails: dict[str, dict[str, list[tuple[str, str]]]] = {}
         self.tops = frozenset(module.partition(".")[0] for module in resolver.tables)
 
     # -- resolution -----------------------------------------------------------------------
@@ -194,7 +194,7 @@ class ReferenceGraph:
                 owner = target[: -len(suffix)]
                 kind = self.resolver.resolve(owner).kind
                 found.append(AttributeRead("class" if kind == "class" else "unknown" if owner.partition(".")[0] in self.tops else "external", owner))
-        for chain in self._tails(relpath).get((attr, line), ()):
+        for chain in self._chains_ending(relpath, attr, line):
             found.append(self._chain_read(chain[: -len(suffix)]))
         mixed = line in self.resolutions.get(relpath, {}).get("mixed", {}).get(attr, ())
         if mixed or not found:
@@ -215,25 +215,25 @@ class ReferenceGraph:
 
     def module_member(self, relpath: str, line: int, name: str) -> bool:
         """Every `.name` read on that line is a module's member and no receiver of unknown class reads it."""
-        chains = self._tails(relpath).get((name, line), ())
+        chains = self._chains_ending(relpath, name, line)
         if not chains or line in self.resolutions.get(relpath, {}).get("mixed", {}).get(name, ()):
             return False
         return all(self._chain_read(chain[: -len(name) - 1]).kind == "module" for chain in chains)
 
-    def _tails(self, relpath: str) -> dict[tuple[str, int], list[str]]:
-        """(last name, line) -> the attribute chains of a file's link facts (loads and calls), built once per file."""
-        found = self._chain_tails.get(relpath)
-        if found is None:
-            found = self._chain_tails[relpath] = {}
+    def _chains_ending(self, relpath: str, tail: str, line: int) -> list[str]:
+        """The attribute chains of a file's link facts ending in `.tail` that are loaded or called on `line`.
+
+        The file's chains are grouped by their last name once; their lines are decoded only for the
+        names asked about (most chains never are)."""
+        by_tail = self._chain_tails.get(relpath)
+        if by_tail is None:
+            by_tail = self._chain_tails[relpath] = {}
             links = self.index.facts(relpath).get("links") or {}
             for chain, encoded in links.get("chains", {}).items():
-                if "." not in chain:
-                    continue
-                tail = chain.rpartition(".")[2]
-                for at, via in _decode(encoded):
-                    if via in ("load", "call"):
-                        found.setdefault((tail, at), []).append(chain)
-        return found
+                if "." in chain:
+                    by_tail.setdefault(chain.rpartition(".")[2], []).append((chain, encoded))
+        return [chain for chain, encoded in by_tail.get(tail, ())
+                if any(at == line and via in ("load", "call") for at, via in _decode(encoded))]
 
     def calls_to(self, dotted: str) -> list[CallSite]:
         """Call sites of a resolved callee (`pkg.mod.func`, `pkg.mod.Cls.meth`)."""
