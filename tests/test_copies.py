@@ -379,3 +379,21 @@ def test_a_module_copying_five_definitions_of_another_is_one_fork_finding(tmp_pa
     assert [(f.path, f.line, f.confidence) for f in found] == [("pkg/hybrid_connector.py", 1, "HIGH")]
     assert "forks pkg/connector.py: 5 copies (send(), recv(), ping() and 2 more)" in found[0].message
     assert "5 identical, 0 drifted" in found[0].message
+
+
+def test_a_variant_named_after_the_other_module_is_no_fork(tmp_path: Path, cache_dir: Path) -> None:
+    units = "\n\n".join(
+        f"def {name}(conn, request):\n    if conn.closed:\n        conn.reopen()\n    buffer = conn.buffers['{name}']\n"
+        f"    buffer.append(request.{field})\n    conn.{name}_count += 1\n    conn.stats['{name}'] = len(buffer)\n"
+        f"    return buffer\n"
+        for name, field in (("send", "payload"), ("recv", "reply"), ("ping", "stamp"), ("probe", "route"), ("flush", "batch")))
+    write_project(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/connector.py": units,
+        "pkg/connector_a5.py": units + "\n\n" + "\n\n".join(
+            f"class Variant{i}:\n    def __init__(self, size):\n        self.size = size * {i}\n"
+            f"        self.slots = [None] * size\n        self.free = list(range(size))\n" for i in range(8)),
+    })
+    found = [f for f in lint(tmp_path, cache_dir) if "Variant" not in f.message]
+    assert not any("forks" in f.message for f in found)
+    assert sorted(f.line for f in found if f.path == "pkg/connector_a5.py") == [1, 11, 21, 31, 41]  # each copy on its own

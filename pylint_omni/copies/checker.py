@@ -122,7 +122,7 @@ class DuplicatedImplementationChecker(OmniChecker):
                 continue
             reported.append(Reported(judgement, member, as_reported(index, judgement, member)))
         folded: set[int] = set()
-        for other, items in forks(reported).items():
+        for other, items in forks(index, relpath, node.tolineno or 1, reported).items():
             text, verdict, gain = fork_finding(relpath, module, other, items)
             self.emit(SYMBOL, node, verdict, (text,), gain)
             folded.update(id(item) for item in items)

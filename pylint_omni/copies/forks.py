@@ -19,6 +19,8 @@ from pylint_omni.evidence.benefit import Benefit, BenefitKind, Heat
 from pylint_omni.evidence.consumers import Status, Verdict
 from pylint_omni.evidence.findings import FindingDetails
 from pylint_omni.evidence.wording import short_message
+from pylint_omni.index.class_graph import class_graph
+from pylint_omni.index.project_index import ProjectIndex
 
 FORK_COPIES = 5  # copies of one other module's definitions before the module counts as its fork
 MAX_NAMED = 3
@@ -33,14 +35,44 @@ class Reported:
     verdict: Verdict
 
 
-def forks(reported: list[Reported]) -> dict[str, list[Reported]]:
-    """Other module's path -> the copies of its definitions here, for the modules this one forks."""
+def forks(index: ProjectIndex, relpath: str, module_lines: int, reported: list[Reported]) -> dict[str, list[Reported]]:
+    """Other module's path -> the copies of its definitions here, for the modules this one forks.
+
+    Not a fork: a module whose classes subclass the other's (its copies are overrides), a
+    variant named after the other (`attn_a5.py` beside `attn.py`: a hardware or algorithm
+    variant kept apart on purpose), or copies that are under a tenth of the module or
+    mostly one method (one big copy, reported as such)."""
     by_other: dict[str, list[Reported]] = {}
     for item in reported:
         kept = item.judgement.kept
         if item.verdict.status is Status.CANDIDATE and kept.path != item.member.path and item.member.kind != "module":
             by_other.setdefault(kept.path, []).append(item)
-    return {other: items for other, items in by_other.items() if len(items) >= FORK_COPIES}
+    found: dict[str, list[Reported]] = {}
+    for other, items in by_other.items():
+        lines = sum(item.member.lines for item in items)
+        biggest = max(sum(i.member.lines for i in items if i.member.qual == item.member.qual) for item in items)
+        if (len(items) >= FORK_COPIES and 10 * lines >= module_lines and 10 * biggest <= 6 * lines
+                and not _variant(relpath, other) and not _subclasses(index, relpath, other)):
+            found[other] = items
+    return found
+
+
+def _variant(path: str, other: str) -> bool:
+    """`x_a5.py` beside `x.py` (or the other way round): one named as a variant of the other."""
+    mine, theirs = path.rpartition("/")[2].removesuffix(".py"), other.rpartition("/")[2].removesuffix(".py")
+    return mine.startswith(theirs + "_") or theirs.startswith(mine + "_")
+
+
+def _subclasses(index: ProjectIndex, path: str, other: str) -> bool:
+    """A class of one module has a project ancestor in the other."""
+    graph = class_graph(index)
+    for dotted, node in graph.nodes.items():
+        here = node.definition.path
+        if here in (path, other):
+            there = other if here == path else path
+            if any(graph.nodes[a].definition.path == there for a in graph.ancestors(dotted) if a in graph.nodes):
+                return True
+    return False
 
 
 def fork_finding(relpath: str, module: str, other: str, items: list[Reported]) -> tuple[str, Verdict, FindingDetails]:
