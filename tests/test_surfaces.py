@@ -316,7 +316,10 @@ def test_stdlib_hooks_and_tests_that_only_mention_a_name(tmp_path: Path, cache_d
 def test_test_support_reference_implementations_and_dead_callers_are_medium(tmp_path: Path, cache_dir: Path) -> None:
     files = {
         "app/__init__.py": "",
-        "app/main.py": "from app.ops import fast_softmax\n\n\ndef main():\n    return fast_softmax([1.0])\n\n\nif __name__ == '__main__':\n    main()\n",
+        "app/main.py": (
+            "from app.ops import fast_softmax, init_pool\n\n\ndef main():\n    init_pool(4)\n    return fast_softmax([1.0])\n\n\n"
+            "if __name__ == '__main__':\n    main()\n"
+        ),
         "app/ops.py": (
             "def fast_softmax(xs):\n    return xs\n\n\n"
             "def naive_softmax(xs):\n    return xs\n\n\n"
@@ -324,7 +327,9 @@ def test_test_support_reference_implementations_and_dead_callers_are_medium(tmp_
             "def legacy_entry(xs):\n    return scale(xs)\n\n\n"
             "def scale(xs):\n    return xs\n\n\n"
             "def only_tested(xs):\n    return xs\n\n\n"
-            "def tune_blocks(sizes):\n    return sizes\n"
+            "def tune_blocks(sizes):\n    return sizes\n\n\n"
+            "def init_pool(size):\n    return [None] * size\n\n\n"
+            "def destroy_pool(pool):\n    pool.clear()\n"
         ),
         "app/vendored.py": "# Adapted from https://github.com/org/upstream/blob/main/enc.py\n\n\ndef parse_reply(text):\n    return text\n",
         "tests/test_vendored.py": "from app.vendored import parse_reply\n\n\ndef test_parse():\n    assert parse_reply('a') == 'a'\n",
@@ -334,10 +339,11 @@ def test_test_support_reference_implementations_and_dead_callers_are_medium(tmp_
         ),
         "tests/conftest.py": "from app.ops import reset_caches\n\n\ndef pytest_runtest_setup(item):\n    reset_caches()\n",
         "tests/test_ops.py": (
-            "from app.ops import fast_softmax, naive_softmax, only_tested, scale\n\n\n"
+            "from app.ops import destroy_pool, fast_softmax, naive_softmax, only_tested, scale\n\n\n"
             "def test_softmax():\n    out_ref = naive_softmax([1.0])\n    assert fast_softmax([1.0]) == out_ref\n\n\n"
             "def test_scale():\n    assert scale([1.0]) == [1.0]\n\n\n"
-            "def test_only():\n    assert only_tested([2.0]) == [2.0]\n"
+            "def test_only():\n    assert only_tested([2.0]) == [2.0]\n\n\n"
+            "def test_pool():\n    destroy_pool([1])\n"
         ),
     }
     every = {(f.path, f.line): f for f in lint(write(tmp_path / "proj", files), cache_dir)}
@@ -348,5 +354,6 @@ def test_test_support_reference_implementations_and_dead_callers_are_medium(tmp_
     assert found[("app/ops.py", 9)].confidence == "INFERENCE" and "test fixtures" in found[("app/ops.py", 9)].message
     assert found[("app/ops.py", 17)].confidence == "INFERENCE" and "production code names it" in found[("app/ops.py", 17)].message
     assert found[("app/ops.py", 21)].confidence == "HIGH"  # a plain test-only function
+    assert found[("app/ops.py", 33)].confidence == "INFERENCE" and "release half of init_pool" in found[("app/ops.py", 33)].message
     assert found[("app/ops.py", 25)].confidence == "INFERENCE" and "a tool, not a test, runs it" in found[("app/ops.py", 25)].message
     assert found[("app/ops.py", 13)].symbol == "unused-surface"  # the dead root that calls scale

@@ -33,6 +33,7 @@ from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.surfaces.analysis import DEAD, SurfaceAnalysis
 from pylint_omni.surfaces.chains import Chain
 from pylint_omni.surfaces.edges import ATTRIBUTE_VIAS, BARE_VIAS, names_as_code
+from pylint_omni.surfaces.reach import PRODUCTION
 from pylint_omni.surfaces.table import SURFACE_FACTS, Surface, decorator_tail
 
 MISSING_ROOT_SURFACES = 25  # surfaces hanging off one unreached root: more likely a missing root
@@ -154,7 +155,7 @@ def _validation_role_doubts(index: ProjectIndex, analysis: SurfaceAnalysis, chai
     fixtures = [c for c in tests if c.path.rpartition("/")[2] == "conftest.py"]
     if fixtures:
         doubts.append(f"test fixtures use it ({listed(fixtures)}): test support, to move into the tests")
-    if tests and all(_is_script(index, c.path) for c in tests):
+    if tests and all(_is_script(index, c.path) or TOOL_FILE.search(c.path.rpartition("/")[2]) for c in tests):
         doubts.append(f"a tool, not a test, runs it (a script under tests: {listed(tests)}); its output may feed production")
     root = analysis.table.surfaces[chain.root]
     provenance = copied_code(index, root.path, root.line)
@@ -174,6 +175,25 @@ def _validation_role_doubts(index: ProjectIndex, analysis: SurfaceAnalysis, chai
                           "that code's root is the finding")
             return doubts
     return doubts
+
+
+TOOL_FILE = re.compile(r"tun(e|ing)|bench|profil", re.IGNORECASE)
+RELEASE_PAIRS = {"destroy": ("init", "initialize", "create", "build"), "close": ("open", "create", "connect"),
+                 "stop": ("start", "run"), "teardown": ("setup", "set_up"), "shutdown": ("start", "startup", "init"),
+                 "release": ("acquire", "alloc", "allocate"), "free": ("alloc", "allocate"), "disconnect": ("connect",),
+                 "unregister": ("register",), "clear": ("set", "init")}
+
+
+def _live_partner(analysis: SurfaceAnalysis, root: Surface) -> str | None:
+    """`destroy_x` beside a reached `init_x` (same container, or the module): the other half of a lifecycle."""
+    verb, _, rest = root.name.lstrip("_").partition("_")
+    for partner_verb in RELEASE_PAIRS.get(verb.lower(), ()):
+        for name in ({f"{partner_verb}_{rest}", partner_verb} if rest else {partner_verb}):
+            for prefix in ("", "_"):
+                dotted = f"{root.dotted.rpartition('.')[0]}.{prefix}{name}"
+                if dotted in analysis.table.surfaces and analysis.reach.phase.get(dotted) == PRODUCTION:
+                    return short_name(analysis, dotted)
+    return None
 
 
 def _is_script(index: ProjectIndex, relpath: str) -> bool:
@@ -240,6 +260,9 @@ def _dead_doubts(index: ProjectIndex, analysis: SurfaceAnalysis, chain: Chain, r
         listing = _api_listing(index, root.container) if not root.name.startswith("_") else None
         if listing:
             doubts.append(f"a public method of a class the API reference lists ({listing}): users outside may call it")
+    partner = _live_partner(analysis, root) if root.kind in ("function", "method") else None
+    if partner:
+        doubts.append(f"the release half of {partner}, which production uses: a missing teardown call, or delete it")
     if root.kind == "class" and key_matches_patterns(root.name, index.settings.external_key_patterns):
         doubts.append("outside data (model checkpoints, model_index.json) may name this class")
     if root.kind == "module":
