@@ -317,7 +317,7 @@ def test_test_support_reference_implementations_and_dead_callers_are_medium(tmp_
     files = {
         "app/__init__.py": "",
         "app/main.py": (
-            "from app.ops import fast_softmax, init_pool\n\n\ndef main():\n    init_pool(4)\n    return fast_softmax([1.0])\n\n\n"
+            "from app.model import forward\nfrom app.ops import fast_softmax, init_pool\n\n\ndef main():\n    init_pool(4)\n    forward(1)\n    return fast_softmax([1.0])\n\n\n"
             "if __name__ == '__main__':\n    main()\n"
         ),
         "app/ops.py": (
@@ -331,6 +331,11 @@ def test_test_support_reference_implementations_and_dead_callers_are_medium(tmp_
             "def init_pool(size):\n    return [None] * size\n\n\n"
             "def destroy_pool(pool):\n    pool.clear()\n"
         ),
+        "app/kernels/__init__.py": "",
+        "app/kernels/npu.py": "def sparse_attn(q):\n    return q\n",
+        "app/kernels/triton.py": "def sparse_attn(q):\n    return q\n",
+        "app/model.py": "from app.kernels.npu import sparse_attn\n\n\ndef forward(q):\n    return sparse_attn(q)\n",
+        "tests/test_kernels.py": "from app.kernels.triton import sparse_attn\n\n\ndef test_attn():\n    assert sparse_attn(1) == 1\n",
         "app/vendored.py": "# Adapted from https://github.com/org/upstream/blob/main/enc.py\n\n\ndef parse_reply(text):\n    return text\n",
         "tests/test_vendored.py": "from app.vendored import parse_reply\n\n\ndef test_parse():\n    assert parse_reply('a') == 'a'\n",
         "tests/kernel/tune_blocks.py": (
@@ -349,6 +354,8 @@ def test_test_support_reference_implementations_and_dead_callers_are_medium(tmp_
     every = {(f.path, f.line): f for f in lint(write(tmp_path / "proj", files), cache_dir)}
     vendored = every[("app/vendored.py", 4)]
     assert vendored.confidence == "INFERENCE" and "drop it when resyncing" in vendored.message
+    twin = every[("app/kernels/triton.py", 1)]
+    assert twin.confidence == "INFERENCE" and "a twin of the same name" in twin.message
     found = {key: f for key, f in every.items() if key[0] == "app/ops.py"}
     assert found[("app/ops.py", 5)].confidence == "INFERENCE" and "reference implementation" in found[("app/ops.py", 5)].message
     assert found[("app/ops.py", 9)].confidence == "INFERENCE" and "test fixtures" in found[("app/ops.py", 9)].message

@@ -158,6 +158,10 @@ def _validation_role_doubts(index: ProjectIndex, analysis: SurfaceAnalysis, chai
     if tests and all(_is_script(index, c.path) or TOOL_FILE.search(c.path.rpartition("/")[2]) for c in tests):
         doubts.append(f"a tool, not a test, runs it (a script under tests: {listed(tests)}); its output may feed production")
     root = analysis.table.surfaces[chain.root]
+    twins = [d for d in _same_named(analysis, root) if d != root.dotted and analysis.reach.phase.get(d) == PRODUCTION]
+    if twins:
+        doubts.append(f"production uses a twin of the same name ({short_name(analysis, twins[0])}): a reference for tests or "
+                      "an unfinished replacement; keep one")
     provenance = copied_code(index, root.path, root.line)
     if provenance is not None:
         doubts.append(f"in code {provenance.describe()}: drop it when resyncing the copy")
@@ -182,6 +186,12 @@ RELEASE_PAIRS = {"destroy": ("init", "initialize", "create", "build"), "close": 
                  "stop": ("start", "run"), "teardown": ("setup", "set_up"), "shutdown": ("start", "startup", "init"),
                  "release": ("acquire", "alloc", "allocate"), "free": ("alloc", "allocate"), "disconnect": ("connect",),
                  "unregister": ("register",), "clear": ("set", "init")}
+
+
+def _same_named(analysis: SurfaceAnalysis, root: Surface) -> list[str]:
+    """Surfaces with the root's name: functions and classes, or methods for a method."""
+    table = analysis.table
+    return (table.methods_by_name if root.kind == "method" else table.by_name).get(root.name, [])
 
 
 def _live_partner(analysis: SurfaceAnalysis, root: Surface) -> str | None:
