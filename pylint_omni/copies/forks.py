@@ -10,6 +10,7 @@ purpose), and its benefit is the lines they all take.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from pylint_omni.copies.members import Member
@@ -24,6 +25,8 @@ from pylint_omni.index.project_index import ProjectIndex
 
 FORK_COPIES = 5  # copies of one other module's definitions before the module counts as its fork
 MAX_NAMED = 3
+# Suffixes naming a hardware, backend or kernel variant kept apart on purpose (`_a5`, `_310p`, `_simt`, `_legacy`).
+VARIANT_TAG = re.compile(r"^(?:a\d+|\d{3}\w?|simt|simd|npu|cuda|rocm|hip|xpu|mlu|musa|triton|cpu|gpu|legacy|old|v\d+|fp8|int8|w8a8)$")
 
 
 @dataclass(frozen=True)
@@ -58,9 +61,11 @@ def forks(index: ProjectIndex, relpath: str, module_lines: int, reported: list[R
 
 
 def _variant(path: str, other: str) -> bool:
-    """`x_a5.py` beside `x.py` (or the other way round): one named as a variant of the other."""
+    """`x_a5.py` beside `x.py` (or the other way round): one named as a hardware or kernel variant of the other
+    (`pipeline_edit.py` beside `pipeline.py` is a model variant: a fork worth merging)."""
     mine, theirs = path.rpartition("/")[2].removesuffix(".py"), other.rpartition("/")[2].removesuffix(".py")
-    return mine.startswith(theirs + "_") or theirs.startswith(mine + "_")
+    longer, shorter = (mine, theirs) if len(mine) > len(theirs) else (theirs, mine)
+    return longer.startswith(shorter + "_") and VARIANT_TAG.match(longer[len(shorter) + 1:]) is not None
 
 
 def _subclasses(index: ProjectIndex, path: str, other: str) -> bool:
