@@ -24,7 +24,6 @@ from pylint_omni.abstractions.wording import class_details, class_text, factory_
 from pylint_omni.evidence.checker import OmniChecker
 from pylint_omni.evidence.consumers import Verdict
 from pylint_omni.evidence.wording import searched_summary
-from pylint_omni.index.paths import Location
 from pylint_omni.index.project_index import ProjectIndex
 
 SYMBOL = "single-implementation-abstraction"
@@ -63,10 +62,7 @@ class SingleImplementationChecker(OmniChecker):
         self._module: tuple[ProjectIndex, str] | None = None
 
     def visit_module(self, node: nodes.Module) -> None:
-        found = self.index_for(node)
-        if found is not None and found[0].location(found[1]) is Location.VALIDATION:
-            found = None
-        self._module = found
+        self._module = self.audited_index_for(node)
 
     def visit_classdef(self, node: nodes.ClassDef) -> None:
         if self._module is None or not isinstance(node.parent, nodes.Module):

@@ -50,12 +50,12 @@ def value_lines(index: ProjectIndex, relpath: str, name: str) -> set[int]:
     key = (relpath, name)
     if key in memo:
         return memo[key]
-    text = index.overrides.get(relpath)
+    text = index.text(relpath)
     try:
-        if text is None:
-            text = (index.root / relpath).read_text(encoding="utf-8", errors="replace")
-        tree = ast.parse(text)
-    except (OSError, SyntaxError, ValueError, RecursionError):
+        tree = ast.parse(text) if text is not None else None
+    except (SyntaxError, ValueError, RecursionError):
+        tree = None
+    if tree is None:
         memo[key] = set()
         return memo[key]
     types = _type_positions(tree)

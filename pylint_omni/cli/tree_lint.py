@@ -26,7 +26,7 @@ import astroid
 import pylint
 
 import pylint_omni
-from pylint_omni.index.cache import default_cache_dir
+from pylint_omni.index.cache import default_cache_dir, read_json, write_json
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.options import settings_for_root
 from pylint_omni.cli.precommit import BROKEN_MARKERS, FATAL, PYLINT_ARGS, USAGE_ERROR
@@ -89,10 +89,7 @@ def _cache_file(cache_dir: Path, state: str, paths: Sequence[str], extra: Sequen
 
 
 def _read_cached(path: Path) -> TreeFindings | None:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
+    data = read_json(path)
     if not isinstance(data, dict) or data.get("format") != CACHE_FORMAT:
         return None
     return TreeFindings(data["root"], data["candidates"], data["rejected"], data["modules_linted"], data.get("not_run", []), True)
@@ -101,11 +98,7 @@ def _read_cached(path: Path) -> TreeFindings | None:
 def _write_cached(path: Path, found: TreeFindings) -> None:
     """Atomically, then drop the oldest results beyond `MAX_CACHED`; a cache that cannot be written is skipped."""
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".findings-", suffix=".tmp", dir=path.parent)
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump(found.as_json(), handle)
-        os.replace(tmp, path)
+        write_json(path, found.as_json(), ".findings-")
         kept = sorted(path.parent.glob("findings-*.json"), key=lambda p: p.stat().st_mtime, reverse=True)
         for old in kept[MAX_CACHED:]:
             old.unlink(missing_ok=True)

@@ -26,7 +26,6 @@ from pylint_omni.compat.support import SCANNER_KEY, Support
 from pylint_omni.compat.wording import DeadBranch, branch_details, branch_text, decided_why, guarantee_why
 from pylint_omni.evidence.checker import OmniChecker
 from pylint_omni.evidence.consumers import Status, Verdict
-from pylint_omni.index.paths import Location
 from pylint_omni.index.project_index import ProjectIndex
 
 SYMBOL = "dead-compat-branch"
@@ -55,12 +54,10 @@ class DeadCompatBranchChecker(OmniChecker):
         return found
 
     def visit_module(self, node: nodes.Module) -> None:
-        found = self.index_for(node)
+        found = self.audited_index_for(node)
         if found is None:
             return
         index, relpath = found
-        if index.location(relpath) is Location.VALIDATION:
-            return
         facts: dict[str, Any] = index.extra(relpath, SCANNER_KEY) or {}
         if not facts.get("sites"):
             return

@@ -22,7 +22,6 @@ from pylint_omni.configuration.wording import option_details, option_text, overw
 from pylint_omni.configuration.yaml_keys import yaml_findings
 from pylint_omni.evidence.checker import OmniChecker
 from pylint_omni.evidence.consumers import Status, Verdict
-from pylint_omni.index.paths import Location
 
 SYMBOL = "unread-config-option"
 SCANNERS = {SCANNER_KEY: scan_options}
@@ -43,12 +42,10 @@ class UnreadConfigOptionChecker(OmniChecker):
     }
 
     def visit_module(self, node: nodes.Module) -> None:
-        found = self.index_for(node)
+        found = self.audited_index_for(node)
         if found is None:
             return
         index, relpath = found
-        if index.location(relpath) is Location.VALIDATION:
-            return
         facts: dict[str, Any] = index.extra(relpath, SCANNER_KEY) or {}
         module = index.entries.get(relpath, {}).get("module", "")
         for option, judgment, lines, where, surface in yaml_findings(index, relpath):

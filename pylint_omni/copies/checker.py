@@ -29,7 +29,6 @@ from pylint_omni.copies.reimplementation import reimplementations
 from pylint_omni.copies.verdict import as_reported
 from pylint_omni.copies.wording import details, message, reimplementation_details, reimplementation_message
 from pylint_omni.evidence.checker import OmniChecker
-from pylint_omni.index.paths import Location
 from pylint_omni.index.project_index import ProjectIndex
 
 SYMBOL = "duplicated-implementation"
@@ -94,12 +93,10 @@ class DuplicatedImplementationChecker(OmniChecker):
     }
 
     def visit_module(self, node: nodes.Module) -> None:
-        found = self.index_for(node)
+        found = self.audited_index_for(node)
         if found is None:
             return
         index, relpath = found
-        if index.location(relpath) is Location.VALIDATION:
-            return
         limits = Thresholds(self.settings.copy_min_statements, MIN_LINES)
         module = index.entries.get(relpath, {}).get("module") or node.name
         if self.linter.is_message_enabled(SYMBOL):

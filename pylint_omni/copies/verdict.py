@@ -33,7 +33,6 @@ inherited one: the base's method is the one kept.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import Callable
 
 from pylint_omni.copies.drift import Drift
@@ -222,8 +221,5 @@ def as_reported(index: ProjectIndex, judgement: Judgement, member: Member) -> Ve
 
 
 def _reads_frame(index: ProjectIndex, member: Member) -> bool:
-    try:
-        lines = (Path(index.root) / member.path).read_text(encoding="utf-8", errors="replace").splitlines()
-    except OSError:
-        return False
+    lines = (index.text(member.path) or "").splitlines()
     return any(call in line for line in lines[member.line - 1:member.end] for call in FRAME_READS)

@@ -29,7 +29,7 @@ from pylint_omni.evidence.keep import KeepList, keep_list
 from pylint_omni.evidence.provenance import copied_code, with_provenance
 from pylint_omni.index.project_index import ProjectIndex, begin_run, get_index
 from pylint_omni.options import RunOptions
-from pylint_omni.index.paths import find_project_root
+from pylint_omni.index.paths import Location, find_project_root
 from pylint_omni.index.settings import OmniSettings
 
 
@@ -109,6 +109,11 @@ class OmniChecker(BaseChecker):
             text = module.file_bytes.decode("utf-8") if isinstance(module.file_bytes, bytes) else str(module.file_bytes)
             index.override(relpath, text)
         return index, relpath
+
+    def audited_index_for(self, module: nodes.Module) -> tuple[ProjectIndex, str] | None:
+        """`index_for`, but None for a validation file too (tests, examples, benchmarks are not audited)."""
+        found = self.index_for(module)
+        return found if found is not None and found[0].location(found[1]) is not Location.VALIDATION else None
 
     def _in_copied_code(
         self, node: nodes.NodeNG, verdict: Verdict, args: tuple[Any, ...], details: FindingDetails | None,

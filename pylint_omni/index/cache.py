@@ -54,16 +54,40 @@ def cache_file(cache_dir: Path, root: Path, settings_key: tuple[Any, ...]) -> Pa
     return cache_dir / f"index-{root.name}-{digest}.json"
 
 
+def read_json(path: Path) -> Any:
+    """A JSON file's content, or None when it is missing or corrupt."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return json.load(handle)
+    except (OSError, ValueError, RecursionError):
+        return None
+
+
+def write_json(path: Path, document: dict[str, Any], prefix: str) -> None:
+    """Write a JSON document atomically (a temporary file `prefix*.tmp` beside it, then a rename); raises OSError."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=prefix, suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            json.dump(document, handle, separators=(",", ":"))
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
 def load_document(path: Path) -> dict[str, Any] | None:
     """A cached JSON document of this schema, or None when missing, corrupt or of another schema.
 
     A cache that is read is marked used (its mtime), so pruning keeps what runs use.
     """
+    data = read_json(path)
+    if data is None:
+        return None
     try:
-        with open(path, encoding="utf-8") as handle:
-            data = json.load(handle)
         os.utime(path)
-    except (OSError, ValueError, RecursionError):
+    except OSError:
         return None
     if not isinstance(data, dict) or data.get("version") != SCHEMA_VERSION:
         return None
@@ -73,17 +97,8 @@ def load_document(path: Path) -> dict[str, Any] | None:
 def save_document(path: Path, data: dict[str, Any]) -> str | None:
     """Write a JSON document atomically (with the schema version); the reason when it could not be written."""
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".index-", suffix=".tmp", dir=path.parent)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                json.dump({"version": SCHEMA_VERSION, **data}, handle, separators=(",", ":"))
-            os.replace(tmp, path)
-            prune(path.parent, keep=path)
-        except BaseException:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
-            raise
+        write_json(path, {"version": SCHEMA_VERSION, **data}, ".index-")
+        prune(path.parent, keep=path)
     except OSError as exc:
         return f"cache not written to {path.parent}: {exc.strerror or exc}"
     return None

@@ -6,7 +6,8 @@ to project classes, third-party classes or neutral ones (`object`, `abc.ABC`,
 - the transitive subclasses and ancestors of a class;
 - the classes that match a Protocol structurally (they define all its methods,
   inherited ones included, without inheriting from it);
-- the upstream (third-party) classes a class descends from.
+- the upstream (third-party) classes a class descends from, and the standard-library
+  ones (neutral for the hierarchy, but a framework such as `logging` calls their hooks).
 The graph is built once per index state and shared by every module of a run.
 """
 
@@ -38,6 +39,7 @@ class ClassNode:
     parents: list[str] = field(default_factory=list)  # dotted paths of project classes
     upstream: list[str] = field(default_factory=list)  # third-party bases
     unresolved: list[str] = field(default_factory=list)  # project names the index cannot place
+    stdlib: list[str] = field(default_factory=list)  # standard-library bases (neutral, but their hooks get called)
 
 
 
@@ -80,6 +82,8 @@ class ClassGraph:
                 node.upstream.append(target)
             elif kind == "unresolved":
                 node.unresolved.append(target)
+            elif "." in target and target.partition(".")[0] in sys.stdlib_module_names:
+                node.stdlib.append(target)
 
     @staticmethod
     def _through_imports(facts: PythonFacts, name: str) -> str:
@@ -154,6 +158,13 @@ class ClassGraph:
         found: list[str] = []
         for name in (dotted, *self.ancestors(dotted)):
             found.extend(b for b in self.nodes[name].upstream if b not in found)
+        return found
+
+    def stdlib_bases(self, dotted: str) -> list[str]:
+        """Standard-library classes `dotted` descends from (`logging.Handler`), directly or through project classes."""
+        found: list[str] = []
+        for name in (dotted, *self.ancestors(dotted)):
+            found.extend(b for b in self.nodes[name].stdlib if b not in found)
         return found
 
     def unresolved_bases(self, dotted: str) -> list[str]:

@@ -16,7 +16,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator
 
 from pylint_omni.index import cache
 from pylint_omni.index.facts import DefinitionFact, PythonFacts, RegistryFact
@@ -207,6 +207,20 @@ class ProjectIndex:
         except ValueError:
             return None
 
+    def text(self, relpath: str) -> str | None:
+        """A project file's text: the editor buffer that replaces it, else the file on disk (read once per
+        index state); None when it cannot be read. For checks that look again at a file's own lines."""
+        memo: dict[str, str | None] = self.derived.setdefault("file_text", {})
+        if relpath not in memo:
+            text = self.overrides.get(relpath)
+            if text is None:
+                try:
+                    text = (self.root / relpath).read_text(encoding="utf-8", errors="replace")
+                except OSError:
+                    text = None
+            memo[relpath] = text
+        return memo[relpath]
+
     def location(self, relpath: str) -> Location:
         return self._locations.get(relpath) or classify_path(
             relpath, self.settings.validation_globs, self.settings.production_globs
@@ -248,15 +262,7 @@ class ProjectIndex:
         """
         if self._hits is None:
             self._hits = {}
-            postings: dict[str, list[str]] = {}
-            for rel, entry in self.entries.items():
-                for tok in entry["facts"].get("refs", ()):
-                    bucket = postings.get(tok)
-                    if bucket is None:
-                        postings[tok] = [rel]
-                    else:
-                        bucket.append(rel)
-            self._postings = postings
+            self._postings = files_by_key((rel, entry["facts"].get("refs", ())) for rel, entry in self.entries.items())
         found = self._hits.get(token)
         if found is None:
             found = []
@@ -357,6 +363,19 @@ _FRESH: set[tuple[Path, OmniSettings]] = set()
 def begin_run() -> None:
     """Mark every live index stale: the next `get_index` of this run refreshes it once."""
     _FRESH.clear()
+
+
+def files_by_key(files: Iterable[tuple[str, Iterable[str]]]) -> dict[str, list[str]]:
+    """key -> the files that hold it, from each file's keys (one pass; the inverted table of a search index)."""
+    found: dict[str, list[str]] = {}
+    for rel, keys in files:
+        for key in keys:
+            bucket = found.get(key)
+            if bucket is None:
+                found[key] = [rel]
+            else:
+                bucket.append(rel)
+    return found
 
 
 def get_index(root: Path, settings: OmniSettings) -> ProjectIndex:

@@ -19,7 +19,6 @@ from pylint_omni.evidence.checker import OmniChecker
 from pylint_omni.evidence.wording import evidence_clause, short_message
 from pylint_omni.evidence.benefit import Benefit, BenefitKind
 from pylint_omni.evidence.findings import FindingDetails
-from pylint_omni.index.paths import Location
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.registries.liveness import EntryEvidence, judge_entry, read_registry
 from pylint_omni.registries.qualname_modules import judge_module
@@ -42,12 +41,10 @@ class UnusedRegistryEntryChecker(OmniChecker):
     }
 
     def visit_module(self, node: nodes.Module) -> None:
-        found = self.index_for(node)
+        found = self.audited_index_for(node)
         if found is None:
             return
         index, relpath = found
-        if index.location(relpath) is Location.VALIDATION:
-            return
         self._qualname_functions(node, index, relpath)
         registries = index.facts(relpath).get("registries", [])
         if not registries:

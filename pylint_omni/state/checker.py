@@ -41,7 +41,6 @@ from pylint_omni.state.wording import (
 from pylint_omni.evidence.consumers import Status, Verdict, judge
 from pylint_omni.evidence.findings import FindingDetails
 from pylint_omni.index.project_index import ProjectIndex
-from pylint_omni.index.paths import Location
 from pylint_omni.evidence.upstream_readers import indexed_bases, upstream_consumers
 from pylint_omni.state.evidence import OwnerFacts, OwnerLookup, field_readers, provisional_overwrites
 from pylint_omni.state.hierarchy import attribute_hook, class_graph, hierarchy_claims, is_exception
@@ -96,8 +95,8 @@ class DuplicatedStateChecker(OmniChecker, BaseTokenChecker):
 
     def visit_module(self, node: nodes.Module) -> None:
         self._index = None
-        found = self.index_for(node)
-        if found is None or found[0].location(found[1]) is Location.VALIDATION:
+        found = self.audited_index_for(node)
+        if found is None:
             return
         self._index, self._relpath = found
         key = (id(self._index), id(self._index.stats), hash(tuple(sorted(self._index.overrides.items()))))

@@ -15,7 +15,6 @@ from astroid import nodes
 from pylint.lint import PyLinter
 
 from pylint_omni.evidence.checker import OmniChecker
-from pylint_omni.index.paths import Location
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.surfaces.analysis import DEAD, SurfaceAnalysis, analysis_of
 from pylint_omni.surfaces.chains import Chain
@@ -55,12 +54,10 @@ class UnusedSurfaceChecker(OmniChecker):
     def visit_module(self, node: nodes.Module) -> None:
         if not (self.linter.is_message_enabled(UNUSED) or self.linter.is_message_enabled(TEST_ONLY)):
             return
-        found = self.index_for(node)
+        found = self.audited_index_for(node)
         if found is None:
             return
         index, relpath = found
-        if index.location(relpath) is Location.VALIDATION:
-            return
         analysis = analysis_of(index)
         chains = analysis.chains_in(relpath)
         facts = index.extra(relpath, SURFACE_FACTS) or {}

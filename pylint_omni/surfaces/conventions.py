@@ -124,11 +124,10 @@ class Conventions:
                 for written in upstream_class.bases if upstream_class is not None else []:
                     if not self.upstream.ancestors(self.upstream.canonical(written)):
                         external.append(written)
-        for name in (class_dotted, *self.graph.ancestors(class_dotted)):  # stdlib bases are neutral in the class graph
-            for base in self.graph.nodes[name].definition.data.get("bases", []):
-                loaded = _stdlib_class(base) if base.partition(".")[0] in sys.stdlib_module_names else None
-                if loaded is not None and loaded not in found.stdlib:
-                    found.stdlib.append(loaded)
+        for base in self.graph.stdlib_bases(class_dotted):
+            loaded = _stdlib_class(base)
+            if loaded is not None and loaded not in found.stdlib:
+                found.stdlib.append(loaded)
         for base in dict.fromkeys(external):
             tail = base.rpartition(".")[2]
             top = base.partition(".")[0]

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from pylint_omni.index.graph import ReferenceGraph
 from pylint_omni.index.project_index import ProjectIndex
@@ -65,6 +64,21 @@ class Edges:
         return found
 
 
+def file_lines(index: ProjectIndex, path: str) -> list[str]:
+    """A file's lines as the family reads them (docs lines, test lines), read once per index state."""
+    memo: dict[str, list[str]] = index.derived.setdefault("surface_file_lines", {})
+    lines = memo.get(path)
+    if lines is None:
+        lines = memo[path] = (index.text(path) or "").splitlines()
+    return lines
+
+
+def file_line(index: ProjectIndex, path: str, line: int) -> str:
+    """One line of a file (empty past its end)."""
+    lines = file_lines(index, path)
+    return lines[line - 1] if 0 < line <= len(lines) else ""
+
+
 def names_as_code(text: str, token: str) -> bool:
     """`token` in a docs line as code: in backticks, after a dot, or called."""
     return re.search(rf"[`.]{re.escape(token)}\b|\b{re.escape(token)}(?:`|\()", text) is not None
@@ -84,26 +98,18 @@ def module_of(table: SurfaceTable, dotted: str) -> str | None:
 class _FileReader:
     """Turns one file's resolved references and name tokens into edges."""
 
-    def __init__(self, table: SurfaceTable, edges: Edges, names: frozenset[str], root: Path, graph: ReferenceGraph) -> None:
+    def __init__(self, table: SurfaceTable, edges: Edges, names: frozenset[str], index: ProjectIndex, graph: ReferenceGraph) -> None:
         self.table = table
         self.graph = graph
         self.edges = edges
         self.names = names
-        self.root = root
+        self.index = index
         self._mapped: dict[tuple[str, bool], tuple[str, str, str] | None] = {}
-        self._doc_lines: dict[str, list[str]] = {}
 
     def names_code(self, rel: str, line: int, token: str) -> bool:
         """A docs line names `token` as code (in backticks, after a dot, or called), not as a word of prose:
         "the experts" or "create a connection" in a README is no use of `experts` or `create`."""
-        lines = self._doc_lines.get(rel)
-        if lines is None:
-            try:
-                lines = (self.root / rel).read_text(encoding="utf-8", errors="replace").splitlines()
-            except OSError:
-                lines = []
-            self._doc_lines[rel] = lines
-        return names_as_code(lines[line - 1] if 0 < line <= len(lines) else "", token)
+        return names_as_code(file_line(self.index, rel, line), token)
 
     def mapping(self, target: str, imported: bool) -> tuple[str, str, str] | None:
         """What one resolved target is, memoised: `("node", dotted, "")`, `("member", class, name)`, or None
@@ -192,7 +198,7 @@ def build_edges(index: ProjectIndex, graph: ReferenceGraph, table: SurfaceTable)
     if edges is not None:
         return edges
     edges = Edges()
-    reader = _FileReader(table, edges, frozenset(table.by_name) | frozenset(table.methods_by_name), Path(index.root), graph)
+    reader = _FileReader(table, edges, frozenset(table.by_name) | frozenset(table.methods_by_name), index, graph)
     for rel, entry in index.entries.items():
         if entry.get("problem"):
             continue

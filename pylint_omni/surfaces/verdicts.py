@@ -22,7 +22,6 @@ from __future__ import annotations
 import builtins
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from pylint_omni.evidence.consumers import Consumer, ConsumerKind, Status, Verdict, listed
 from pylint_omni.evidence.contracts import contracts_of, is_design_page
@@ -32,7 +31,7 @@ from pylint_omni.index.paths import Location, key_matches_patterns, matches_any
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.surfaces.analysis import DEAD, SurfaceAnalysis
 from pylint_omni.surfaces.chains import Chain
-from pylint_omni.surfaces.edges import ATTRIBUTE_VIAS, BARE_VIAS, names_as_code
+from pylint_omni.surfaces.edges import ATTRIBUTE_VIAS, BARE_VIAS, file_line, file_lines, names_as_code
 from pylint_omni.surfaces.reach import PRODUCTION
 from pylint_omni.surfaces.table import SURFACE_FACTS, Surface, decorator_tail
 
@@ -108,29 +107,11 @@ def _validation_consumers(index: ProjectIndex, analysis: SurfaceAnalysis, chain:
     root = analysis.table.surfaces[chain.root]
     vias = ATTRIBUTE_VIAS | (BARE_VIAS if root.kind != "method" else frozenset())
     for hit in graph.name_only(root.name, set(surfaces)):
-        if hit.via == "doc" and not names_as_code(_doc_line(index, hit.path, hit.line), root.name):
+        if hit.via == "doc" and not names_as_code(file_line(index, hit.path, hit.line), root.name):
             continue  # a word of prose, not the surface
         if hit.via in vias and hit.path not in history and (index.location(hit.path) is Location.VALIDATION or hit.via == "doc"):
             found.setdefault((hit.path, hit.line), Consumer(hit.path, hit.line, f"name-only {hit.via}", ConsumerKind.VALIDATION, root.name))
     return sorted(found.values(), key=lambda c: (c.path, c.line))
-
-
-def _file_lines(index: ProjectIndex, path: str) -> list[str]:
-    """A file's lines, read once per run (memoised with the index state)."""
-    memo: dict[str, list[str]] = index.derived.setdefault("surface_file_lines", {})
-    lines = memo.get(path)
-    if lines is None:
-        try:
-            lines = (Path(index.root) / path).read_text(encoding="utf-8", errors="replace").splitlines()
-        except OSError:
-            lines = []
-        memo[path] = lines
-    return lines
-
-
-def _doc_line(index: ProjectIndex, path: str, line: int) -> str:
-    lines = _file_lines(index, path)
-    return lines[line - 1] if 0 < line <= len(lines) else ""
 
 
 def _presents(index: ProjectIndex, consumer: Consumer, module: str) -> bool:
@@ -141,7 +122,7 @@ def _presents(index: ProjectIndex, consumer: Consumer, module: str) -> bool:
         return False
     if consumer.via.startswith("name-only") and not any(r.path == consumer.path for r in graph_of(index).refs_to(module)):
         return False
-    return not API_LISTING.match(_doc_line(index, consumer.path, consumer.line))
+    return not API_LISTING.match(file_line(index, consumer.path, consumer.line))
 
 
 REFERENCE_USE = re.compile(r"\b\w+_ref\b|\bref_\w+|\breference\b", re.IGNORECASE)
@@ -165,7 +146,7 @@ def _validation_role_doubts(index: ProjectIndex, analysis: SurfaceAnalysis, chai
     provenance = copied_code(index, root.path, root.line)
     if provenance is not None:
         doubts.append(f"in code {provenance.describe()}: drop it when resyncing the copy")
-    if any(REFERENCE_USE.search(_doc_line(index, c.path, c.line)) for c in tests):
+    if any(REFERENCE_USE.search(file_line(index, c.path, c.line)) for c in tests):
         doubts.append("a test compares against it (a reference implementation): move it into the tests")
     graph, table = graph_of(index), analysis.table
     spans = [(table.surfaces[d].path, table.surfaces[d].line, table.surfaces[d].line + table.surfaces[d].lines)
@@ -208,7 +189,7 @@ def _live_partner(analysis: SurfaceAnalysis, root: Surface) -> str | None:
 
 def _is_script(index: ProjectIndex, relpath: str) -> bool:
     """A file under the test folders that runs as a program (`__main__` guard) and defines no test function."""
-    text = "\n".join(_file_lines(index, relpath))
+    text = "\n".join(file_lines(index, relpath))
     return "__main__" in text and re.search(r"^\s*(?:async\s+)?def test_", text, re.MULTILINE) is None
 
 
@@ -217,7 +198,7 @@ def _api_listing(index: ProjectIndex, class_dotted: str) -> str | None:
     history = contracts_of(index).history
     for ref in graph_of(index).refs_to(class_dotted):
         if (index.entries.get(ref.path, {}).get("kind") == "doc" and ref.path not in history and not is_design_page(ref.path)
-                and API_LISTING.match(_doc_line(index, ref.path, ref.line))):
+                and API_LISTING.match(file_line(index, ref.path, ref.line))):
             return f"{ref.path}:{ref.line}"
     return None
 

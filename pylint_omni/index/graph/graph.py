@@ -13,12 +13,12 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from pylint_omni.index.graph import store
 from pylint_omni.index.graph.exports import ModuleTable, Resolver, Target
 from pylint_omni.index.graph.resolve import resolve_file
-from pylint_omni.index.project_index import Hit, ProjectIndex
+from pylint_omni.index.project_index import Hit, ProjectIndex, files_by_key
 
 
 @dataclass(frozen=True)
@@ -112,10 +112,7 @@ class ReferenceGraph:
         self.stats = stats
         self._postings: dict[str, list[str]] | None = None
         self._refs: dict[str, list[Ref]] = {}
-        self._calls: dict[str, list[CallSite]] | None = None
-        self._tables: dict[str, list[TableUse]] | None = None
-        self._flows: dict[str, list[Flow]] | None = None
-        self._patterns: dict[str, list[tuple[str, int, str]]] | None = None
+        self._inverted: dict[str, dict[str, list[Any]]] = {}
         self._refs_by_file_line: dict[tuple[str, int], set[str]] | None = None
         self._chain_tails: dict[str, dict[str, list[tuple[str, str]]]] = {}
         self.tops = frozenset(module.partition(".")[0] for module in resolver.tables)
@@ -132,15 +129,7 @@ class ReferenceGraph:
     def postings(self) -> dict[str, list[str]]:
         """target -> files that reference it (built once per graph: one pass over the files' keys)."""
         if self._postings is None:
-            postings: dict[str, list[str]] = {}
-            for rel, resolved in self.resolutions.items():
-                for target in resolved.get("refs", ()):
-                    bucket = postings.get(target)
-                    if bucket is None:
-                        postings[target] = [rel]
-                    else:
-                        bucket.append(rel)
-            self._postings = postings
+            self._postings = files_by_key((rel, resolved.get("refs", ())) for rel, resolved in self.resolutions.items())
         return self._postings
 
     def refs_to(self, dotted: str) -> list[Ref]:
@@ -235,45 +224,33 @@ class ReferenceGraph:
         return [chain for chain, encoded in by_tail.get(tail, ())
                 if any(at == line and via in ("load", "call") for at, via in _decode(encoded))]
 
+    def _inverted_table(self, part: str, row: Callable[[str, list[Any]], tuple[str, Any]]) -> dict[str, list[Any]]:
+        """One part of every file's resolution (`calls`, `tables`, ...) keyed anew: `row(path, item)` gives
+        (key, record) for each item; built on the first question about that part."""
+        found = self._inverted.get(part)
+        if found is None:
+            found = self._inverted[part] = {}
+            for rel, resolved in self.resolutions.items():
+                for item in resolved.get(part, ()):
+                    key, record = row(rel, item)
+                    found.setdefault(key, []).append(record)
+        return found
+
     def calls_to(self, dotted: str) -> list[CallSite]:
         """Call sites of a resolved callee (`pkg.mod.func`, `pkg.mod.Cls.meth`)."""
-        if self._calls is None:
-            calls: dict[str, list[CallSite]] = {}
-            for rel, resolved in self.resolutions.items():
-                for callee, line, args, keywords in resolved.get("calls", ()):
-                    calls.setdefault(callee, []).append(CallSite(rel, line, callee, tuple(args), tuple(keywords.items())))
-            self._calls = calls
-        return self._calls.get(dotted, [])
+        return self._inverted_table("calls", lambda rel, c: (c[0], CallSite(rel, c[1], c[0], tuple(c[2]), tuple(c[3].items())))).get(dotted, [])
 
     def table_uses(self, dotted: str) -> list[TableUse]:
         """Reads and writes of a table (`pkg.mod.TABLE`, `pkg.mod.Cls._table`), from every file."""
-        if self._tables is None:
-            tables: dict[str, list[TableUse]] = {}
-            for rel, resolved in self.resolutions.items():
-                for table, line, role, detail in resolved.get("tables", ()):
-                    tables.setdefault(table, []).append(TableUse(rel, line, table, role, detail))
-            self._tables = tables
-        return self._tables.get(dotted, [])
+        return self._inverted_table("tables", lambda rel, t: (t[0], TableUse(rel, t[1], t[0], t[2], t[3]))).get(dotted, [])
 
     def flows(self, slot: str) -> list[Flow]:
         """Values flowing into a `*_cls` slot of that name, and its reads, across code and YAML."""
-        if self._flows is None:
-            flows: dict[str, list[Flow]] = {}
-            for rel, resolved in self.resolutions.items():
-                for name, value, line, how in resolved.get("flows", ()):
-                    flows.setdefault(name, []).append(Flow(rel, line, name, value, how))
-            self._flows = flows
-        return self._flows.get(slot, [])
+        return self._inverted_table("flows", lambda rel, f: (f[0], Flow(rel, f[2], f[0], f[1], f[3]))).get(slot, [])
 
     def patterns_over(self, module: str) -> list[tuple[str, int, str]]:
         """(path, line, shape) of qualnames built over `module`'s members or submodules (`f"{_PROC}.{name}"`)."""
-        if self._patterns is None:
-            patterns: dict[str, list[tuple[str, int, str]]] = {}
-            for rel, resolved in self.resolutions.items():
-                for base, shape, line in resolved.get("patterns", ()):
-                    patterns.setdefault(base, []).append((rel, line, shape))
-            self._patterns = patterns
-        return self._patterns.get(module, [])
+        return self._inverted_table("patterns", lambda rel, p: (p[0], (rel, p[2], p[1]))).get(module, [])
 
     def substitutions(self) -> Iterator[tuple[str, str, str, int]]:
         """(replaced name, replacement, path, line): `upstream.X = OmniX`, `*.X` for a `sys.modules` sweep."""

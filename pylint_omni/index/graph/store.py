@@ -13,11 +13,10 @@ graph's own code); writes are atomic, a corrupt file is ignored and rebuilt.
 from __future__ import annotations
 
 import hashlib
-import json
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
+
+from pylint_omni.index.cache import read_json, write_json
 
 STORE_VERSION = 1
 
@@ -46,11 +45,7 @@ def file_stamp(entry: dict[str, Any]) -> str:
 
 
 def load(path: Path) -> dict[str, dict[str, Any]]:
-    try:
-        with open(path, encoding="utf-8") as handle:
-            data = json.load(handle)
-    except (OSError, ValueError, RecursionError):
-        return {}
+    data = read_json(path)
     if not isinstance(data, dict) or data.get("version") != STORE_VERSION or not isinstance(data.get("files"), dict):
         return {}
     return data["files"]
@@ -60,16 +55,7 @@ def save(path: Path, entries: dict[str, dict[str, Any]]) -> str | None:
     """Write atomically (editor buffers are left out); the reason when it could not be written."""
     kept = {rel: e for rel, e in entries.items() if not str(e.get("stamp", "")).startswith("buffer:")}
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".graph-", suffix=".tmp", dir=path.parent)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                json.dump({"version": STORE_VERSION, "files": kept}, handle, separators=(",", ":"))
-            os.replace(tmp, path)
-        except BaseException:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
-            raise
+        write_json(path, {"version": STORE_VERSION, "files": kept}, ".graph-")
     except OSError as exc:
         return f"graph cache not written to {path.parent}: {exc.strerror or exc}"
     return None

@@ -77,3 +77,15 @@ class FastVisitor:
                         self.visit(item)
             elif isinstance(value, ast.AST):
                 self.visit(value)
+
+
+def fstring_parts(node: ast.JoinedStr, constants: dict[str, str]) -> list[str | None]:
+    """The parts of an f-string: literal text, a module string constant it formats in (`f"{_PROC}.x"` with
+    `_PROC = "pkg.mod"`), or None for a hole whose value is not known."""
+    parts: list[str | None] = []
+    for part in node.values:
+        text = literal_str(part)
+        if text is None and isinstance(part, ast.FormattedValue) and isinstance(part.value, ast.Name):
+            text = constants.get(part.value.id)
+        parts.append(text)
+    return parts

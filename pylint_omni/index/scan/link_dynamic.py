@@ -16,7 +16,7 @@ import ast
 import re
 from typing import Any, Callable
 
-from pylint_omni.index.scan.ast_helpers import literal_str
+from pylint_omni.index.scan.ast_helpers import fstring_parts, literal_str
 from pylint_omni.index.scan.bindings import absolute_module
 from pylint_omni.index.scan.key_sources import fstring_shape
 
@@ -76,16 +76,7 @@ class DynamicReferences:
                 self.patterns.append([shape, node.lineno])
 
     def visit_JoinedStr(self, node: ast.JoinedStr) -> None:
-        parts: list[str] = []
-        for part in node.values:
-            text = literal_str(part)
-            if text is not None:
-                parts.append(text)
-            elif isinstance(part, ast.FormattedValue) and isinstance(part.value, ast.Name) and part.value.id in self.constants:
-                parts.append(self.constants[part.value.id])
-            else:
-                parts.append("*")
-        shape = "".join(parts)
+        shape = "".join("*" if part is None else part for part in fstring_parts(node, self.constants))
         if "*" in shape and QUALNAME_SHAPE.match(shape):
             self.patterns.append([shape, node.lineno])
         self.generic_visit(node)

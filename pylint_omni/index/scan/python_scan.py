@@ -23,7 +23,7 @@ from typing import Any
 
 from pylint_omni.index.facts import PythonFacts
 
-from pylint_omni.index.scan.ast_helpers import FastVisitor, dotted, literal_str
+from pylint_omni.index.scan.ast_helpers import FastVisitor, dotted, fstring_parts, literal_str
 from pylint_omni.index.scan.link_scan import scan_links
 from pylint_omni.index.scan.provenance import scan_provenance
 from pylint_omni.index.scan.registry_scan import find_registries
@@ -237,18 +237,9 @@ class _Visitor(FastVisitor):
 
     def visit_JoinedStr(self, node: ast.JoinedStr) -> None:
         # f"{_PROC}.func" with `_PROC = "pkg.mod"`: the assembled path is a reference.
-        assembled: list[str] = []
-        for part in node.values:
-            text = literal_str(part)
-            if text is not None:
-                assembled.append(text)
-            elif isinstance(part, ast.FormattedValue) and isinstance(part.value, ast.Name) and part.value.id in self.constants:
-                assembled.append(self.constants[part.value.id])
-            else:
-                assembled = []
-                break
-        if assembled:
-            record_string(self.refs, "".join(assembled), node.lineno, "fstr")
+        parts = fstring_parts(node, self.constants)
+        if parts and None not in parts:
+            record_string(self.refs, "".join(part for part in parts if part is not None), node.lineno, "fstr")
         self.generic_visit(node)
 
 

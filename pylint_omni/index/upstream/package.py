@@ -19,15 +19,13 @@ binds), is built from the facts on the first question that needs it.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
-import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
-from pylint_omni.index.cache import SCANNER_FINGERPRINT
+from pylint_omni.index.cache import SCANNER_FINGERPRINT, read_json, write_json
 from pylint_omni.index.discovery import SourceFile
 from pylint_omni.index.graph.exports import ModuleTable, Resolver
 from pylint_omni.index.graph.resolve import resolve_file
@@ -303,21 +301,13 @@ def _read_as_attribute(encoded: str) -> bool:
 
 
 def _load(path: Path) -> dict[str, Any] | None:
-    try:
-        with open(path, encoding="utf-8") as handle:
-            data = json.load(handle)
-    except (OSError, ValueError, RecursionError):
-        return None
+    data = read_json(path)
     return data if isinstance(data, dict) else None
 
 
 def _save(path: Path, data: dict[str, Any]) -> None:
     """Atomic write; an unwritable cache only costs a rebuild next time."""
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".upstream-", suffix=".tmp", dir=path.parent)
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump(data, handle, separators=(",", ":"))
-        os.replace(tmp, path)
+        write_json(path, data, ".upstream-")
     except OSError:
         return
