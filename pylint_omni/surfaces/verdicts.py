@@ -31,7 +31,7 @@ from pylint_omni.index.paths import Location, key_matches_patterns, matches_any
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.surfaces.analysis import DEAD, SurfaceAnalysis
 from pylint_omni.surfaces.chains import Chain
-from pylint_omni.surfaces.edges import ATTRIBUTE_VIAS, BARE_VIAS, file_line, file_lines, names_as_code
+from pylint_omni.surfaces.edges import ATTRIBUTE_VIAS, BARE_VIAS, file_line, names_as_code
 from pylint_omni.surfaces.reach import PRODUCTION
 from pylint_omni.surfaces.table import SURFACE_FACTS, Surface, decorator_tail
 
@@ -149,9 +149,10 @@ def _validation_role_doubts(index: ProjectIndex, analysis: SurfaceAnalysis, chai
     if any(REFERENCE_USE.search(file_line(index, c.path, c.line)) for c in tests):
         doubts.append("a test compares against it (a reference implementation): move it into the tests")
     graph, table = graph_of(index), analysis.table
+    members = _chain_surfaces(analysis, chain)
     spans = [(table.surfaces[d].path, table.surfaces[d].line, table.surfaces[d].line + table.surfaces[d].lines)
-             for d in _chain_surfaces(analysis, chain) if d in table.surfaces]
-    for dotted in _chain_surfaces(analysis, chain):
+             for d in members if d in table.surfaces]
+    for dotted in members:
         for ref in graph.refs_to(dotted):
             if (ref.via in ("import", "hop", "store", "attr-store") or index.location(ref.path) is not Location.PRODUCTION
                     or any(ref.path == path and start <= ref.line < end for path, start, end in spans)):
@@ -189,7 +190,7 @@ def _live_partner(analysis: SurfaceAnalysis, root: Surface) -> str | None:
 
 def _is_script(index: ProjectIndex, relpath: str) -> bool:
     """A file under the test folders that runs as a program (`__main__` guard) and defines no test function."""
-    text = "\n".join(file_lines(index, relpath))
+    text = index.text(relpath) or ""
     return "__main__" in text and re.search(r"^\s*(?:async\s+)?def test_", text, re.MULTILINE) is None
 
 
