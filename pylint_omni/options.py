@@ -25,6 +25,7 @@ from pylint.config import find_default_config_files
 from pylint_omni.evidence.baseline import BaselineError, load_baseline
 from pylint_omni.evidence.keep import KEEP_KEY, keep_list
 from pylint_omni.index.external import external_problems
+from pylint_omni.index.project_index import prefetch_index
 from pylint_omni.index.paths import find_project_root, glob_spec
 from pylint_omni.index.settings import (
     DEFAULT_COPY_MIN_STATEMENTS,
@@ -403,13 +404,19 @@ def load_configuration(linter: Any) -> None:
     crash per module or a quietly partial run. The linted files are not known yet
     when pylint calls this hook (it sets them right after), and a root that holds
     none of them must be refused too; so the check runs at the start of
-    `linter.check`, in the main process, before `-j N` workers start.
+    `linter.check`, in the main process, before `-j N` workers start. There too the
+    index of each project starts refreshing (`prefetch_index`): beside pylint's own
+    tree building under `-j 1`, once for all workers under `-j N`.
     """
     unchecked = linter.check
 
     def check(files_or_modules: Any) -> None:
         symbols = [d.symbol for d in linter.msgs_store.messages if d.msgid[1:3] == "73"]
         refuse_unusable_options(linter.config, symbols)
+        if any(linter.is_message_enabled(symbol) for symbol in symbols):
+            run = RunOptions.of(linter.config)
+            for root in project_roots(linter.config):
+                prefetch_index(root, run.for_root(root), wait=linter.config.jobs > 1 and not linter.config.from_stdin)
         unchecked(files_or_modules)
 
     linter.check = check

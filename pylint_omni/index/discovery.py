@@ -7,6 +7,7 @@ costs one message, never the run.
 
 from __future__ import annotations
 
+import hashlib
 import os
 from stat import S_ISREG
 from dataclasses import dataclass
@@ -101,6 +102,11 @@ def discover(
                 problems[rel] = "not a regular file (a pipe, socket or device); not read"
                 continue
             yield SourceFile(rel, kind, stat.st_size, stat.st_mtime_ns)
+
+
+def content_digest(text: str) -> str:
+    """A file's content as a short digest: a buffer equal to the file on disk has the same one."""
+    return hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
 def read_text(path: Path, max_bytes: int) -> str:

@@ -10,7 +10,6 @@ editor's) calls `refresh()` at the start of each run, which re-reads only what c
 
 from __future__ import annotations
 
-import hashlib
 import os
 import sys
 import time
@@ -20,11 +19,11 @@ from typing import Any, Iterable, Iterator
 
 from pylint_omni.index import cache
 from pylint_omni.index.facts import DefinitionFact, PythonFacts, RegistryFact
-from pylint_omni.index.discovery import SourceFile, discover, read_text
+from pylint_omni.index.discovery import SourceFile, content_digest, discover, read_text
 from pylint_omni.index.paths import Location, classify_path
 from pylint_omni.index.scan.data_scan import InputProblem
 from pylint_omni.index.scan.dispatch import scan_file
-from pylint_omni.index.scan_pool import scan_entries
+from pylint_omni.index.scan_pool import PendingScan
 from pylint_omni.index.scan.tokens import decode_hits
 from pylint_omni.index.settings import OmniSettings
 
@@ -60,6 +59,18 @@ class BuildStats:
     scanned: int = 0
     reused: int = 0
     seconds: float = 0.0
+
+
+@dataclass
+class _PendingRefresh:
+    """A refresh started but not finished: what was found on disk, and the scan of what changed."""
+
+    started: float
+    files: list[SourceFile]
+    reused: dict[str, dict[str, Any]]
+    stale: list[SourceFile]
+    scan: PendingScan
+    count_changed: bool
 
 
 def _module_names(files: list[SourceFile]) -> dict[str, str]:
@@ -100,6 +111,8 @@ class ProjectIndex:
         self._modules: dict[str, str] | None = None
         self.derived: dict[str, Any] = {}  # per-run results computed from the facts (contracts, ...)
         self.graph_state: dict[str, Any] = {}  # what the reference graph keeps between runs (`index.graph`)
+        self._pending: _PendingRefresh | None = None
+        self._discovery_problems: dict[str, str] = {}
 
     # -- building ----------------------------------------------------------------------
     def cache_file(self) -> Path | None:
@@ -127,37 +140,51 @@ class ProjectIndex:
             return self.settings.exclude_globs
         return (*self.settings.exclude_globs, f"{inside}/**")
 
-    def refresh(self) -> BuildStats:
-        """Bring every file's facts up to date; read only files whose stat changed."""
+    def start_refresh(self) -> None:
+        """Find what changed and start reading it (in a process pool when there is much); `refresh` finishes.
+
+        Started before pylint builds its own trees, a cold scan runs beside that build.
+        Once started, starting again does nothing until `refresh` has collected it.
+        """
+        if self._pending is not None:
+            return
         started = time.perf_counter()
-        problems: dict[str, str] = {}
-        files = list(discover(self.root, self._exclude_globs(), problems, self.settings.respect_gitignore))
+        self._discovery_problems = {}
+        files = list(discover(self.root, self._exclude_globs(), self._discovery_problems, self.settings.respect_gitignore))
         modules = _module_names(files)
         cache_path = self._cache_path()
         previous = self.entries or (cache.load_entries(cache_path) if cache_path else {})
-        entries: dict[str, dict[str, Any]] = {}
-        stats = BuildStats()
-        changed = len(previous) != len(files)
+        reused: dict[str, dict[str, Any]] = {}
         stale: list[SourceFile] = []
         for f in files:
-            stats.files_by_kind[f.kind] = stats.files_by_kind.get(f.kind, 0) + 1
             old = previous.get(f.relpath)
             if old and old.get("size") == f.size and old.get("mtime") == f.mtime_ns and old.get("module") == modules.get(f.relpath, ""):
-                entries[f.relpath] = old
-                stats.reused += 1
+                reused[f.relpath] = old
             else:
                 stale.append(f)
         jobs = [(str(self.root), f, modules.get(f.relpath, ""), self.settings.max_file_bytes) for f in stale]
-        for f, entry in zip(stale, scan_entries(jobs)):
+        self._pending = _PendingRefresh(started, files, reused, stale, PendingScan(jobs), len(previous) != len(files))
+
+    def refresh(self) -> BuildStats:
+        """Bring every file's facts up to date; read only files whose stat changed."""
+        if self._pending is None:
+            self.start_refresh()
+        pending, self._pending = self._pending, None
+        assert pending is not None
+        problems, self._discovery_problems = self._discovery_problems, {}
+        entries = pending.reused
+        stats = BuildStats(reused=len(entries), scanned=len(pending.stale))
+        for f in pending.files:
+            stats.files_by_kind[f.kind] = stats.files_by_kind.get(f.kind, 0) + 1
+        for f, entry in zip(pending.stale, pending.scan.entries()):
             entries[f.relpath] = entry
-        stats.scanned = len(stale)
-        changed = changed or bool(stale)
-        entries = {f.relpath: entries[f.relpath] for f in files}
+        entries = {f.relpath: entries[f.relpath] for f in pending.files}
         for rel, entry in entries.items():
             note = entry.get("problem") or entry["facts"].get("warning")
             if note:
                 problems[rel] = note
-        if changed and cache_path is not None:
+        cache_path = self._cache_path()
+        if (pending.count_changed or pending.stale) and cache_path is not None:
             self.cache_note = cache.save_entries(cache_path, self.root, entries)
         self.entries = entries
         self.problems = problems
@@ -167,7 +194,7 @@ class ProjectIndex:
         for rel, text in self.overrides.items():
             self._apply_override(rel, text)
         self._invalidate()
-        stats.seconds = time.perf_counter() - started
+        stats.seconds = time.perf_counter() - pending.started
         self.stats = stats
         return stats
 
@@ -182,8 +209,7 @@ class ProjectIndex:
     def _apply_override(self, relpath: str, text: str) -> None:
         old = self.entries.get(relpath, {})
         module = old.get("module") or relpath.rsplit(".", 1)[0].replace("/", ".")
-        digest = hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
-        entry: dict[str, Any] = {"size": -1, "mtime": -1, "module": module, "kind": "python", "digest": digest}
+        entry: dict[str, Any] = {"size": -1, "mtime": -1, "module": module, "kind": "python", "digest": content_digest(text)}
         try:
             entry["facts"] = scan_file("python", text, relpath, module)
         except InputProblem as exc:
@@ -376,6 +402,23 @@ def files_by_key(files: Iterable[tuple[str, Iterable[str]]]) -> dict[str, list[s
             else:
                 bucket.append(rel)
     return found
+
+
+def prefetch_index(root: Path, settings: OmniSettings, wait: bool) -> None:
+    """Start the refresh of the coming run's index now; with `wait`, finish it too.
+
+    Called before pylint builds its trees: under `-j 1` the cold scan runs beside that
+    build and the first `get_index` collects it; before `-j N` workers start (`wait`),
+    the parent builds the index once and each forked worker starts from it.
+    """
+    key = (root, settings)
+    index = _LIVE.get(key)
+    if index is None:
+        index = _LIVE[key] = ProjectIndex(root, settings)
+    if wait:
+        get_index(root, settings)
+    else:
+        index.start_refresh()
 
 
 def get_index(root: Path, settings: OmniSettings) -> ProjectIndex:

@@ -13,9 +13,9 @@ import os
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
-from pylint_omni.index.discovery import SourceFile, read_text
+from pylint_omni.index.discovery import SourceFile, content_digest, read_text
 from pylint_omni.index.scan.data_scan import InputProblem
 from pylint_omni.index.scan.dispatch import scan_file
 
@@ -30,6 +30,7 @@ def scan_entry(job: Job) -> dict[str, Any]:
     entry: dict[str, Any] = {"size": f.size, "mtime": f.mtime_ns, "module": module, "kind": f.kind}
     try:
         text = read_text(Path(root) / f.relpath, max_bytes)
+        entry["digest"] = content_digest(text)
         entry["facts"] = scan_file(f.kind, text, f.relpath, module)
     except InputProblem as exc:
         entry["problem"] = str(exc)
@@ -45,14 +46,45 @@ def _workers() -> int:
     return min(MAX_WORKERS, cores)
 
 
+class PendingScan:
+    """A scan started now and collected later: a cold build overlaps pylint's own astroid build.
+
+    The jobs go to a process pool as soon as the scan is started (when there are
+    enough of them and cores to spare); `entries()` waits for them. A pool that
+    cannot start or breaks falls back to scanning in this process at `entries()`.
+    """
+
+    def __init__(self, jobs: list[Job]) -> None:
+        self._jobs = jobs
+        self._pool: ProcessPoolExecutor | None = None
+        self._results: Iterator[dict[str, Any]] | None = None
+        workers = _workers()
+        if len(jobs) >= PARALLEL_MIN_FILES and workers > 1 and not multiprocessing.current_process().daemon:
+            try:
+                self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"))
+                # `map` submits every job at once; the results are read in order later.
+                self._results = self._pool.map(scan_entry, jobs, chunksize=max(8, len(jobs) // (workers * 8)))
+            except (OSError, ValueError, RuntimeError, BrokenProcessPool):
+                self._close()
+
+    def entries(self) -> list[dict[str, Any]]:
+        """Entries for the jobs, in order (waits for the pool; scans here when there is none)."""
+        if self._results is not None:
+            try:
+                return list(self._results)
+            except (OSError, RuntimeError, BrokenProcessPool):
+                pass  # scan here instead
+            finally:
+                self._close()
+        return [scan_entry(job) for job in self._jobs]
+
+    def _close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+        self._pool = None
+        self._results = None
+
+
 def scan_entries(jobs: list[Job]) -> list[dict[str, Any]]:
     """Entries for `jobs`, in order; in parallel when there are many and cores to spare."""
-    workers = _workers()
-    if len(jobs) >= PARALLEL_MIN_FILES and workers > 1 and not multiprocessing.current_process().daemon:
-        try:
-            context = multiprocessing.get_context("fork")
-            with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-                return list(pool.map(scan_entry, jobs, chunksize=max(8, len(jobs) // (workers * 8))))
-        except (OSError, ValueError, RuntimeError, BrokenProcessPool):
-            pass  # scan here instead
-    return [scan_entry(job) for job in jobs]
+    return PendingScan(jobs).entries()

@@ -1,12 +1,12 @@
 """`unused-surface` (R7306) and `test-only-surface` (R7307): the checker.
 
-One analysis per run (`analysis.analysis_of`: surfaces, edges, roots, both walks,
-chains); each module the checker visits gets the findings of the chains shown in
-it, at the class, function or method (a whole module at line 1). Three or more
-dead methods of one live class are one finding at the class (`verdicts.bundles`):
-one decision, "this part of the class's API goes". Modules under
-validation paths are not audited. The family's per-file facts (`scan`) are handed
-to the index through `SCANNERS`.
+One analysis per project state (`analysis.analysis_of`: surfaces, edges, roots, both
+walks, chains) plans the findings of every audited file (`plan`); the plans are kept
+between runs (`evidence.memo`) while no file of the project changes, so an unchanged
+project is not analysed again. Each module the checker visits gets its planned
+findings at the class, function, method or assignment (a whole module at line 1).
+Modules under validation paths are not audited. The family's per-file facts
+(`scan`) are handed to the index through `SCANNERS`.
 """
 
 from __future__ import annotations
@@ -15,18 +15,14 @@ from astroid import nodes
 from pylint.lint import PyLinter
 
 from pylint_omni.evidence.checker import OmniChecker
-from pylint_omni.index.project_index import ProjectIndex
-from pylint_omni.surfaces.analysis import DEAD, SurfaceAnalysis, analysis_of
-from pylint_omni.surfaces.chains import Chain
-from pylint_omni.surfaces.events import judge_events
-from pylint_omni.surfaces.routes import judge_routes
+from pylint_omni.evidence.memo import ASSIGNMENT, MODULE, FindingsMemo, project_state
+from pylint_omni.surfaces.analysis import analysis_of
+from pylint_omni.surfaces.plan import TEST_ONLY, UNUSED, plan_file, plan_project
 from pylint_omni.surfaces.scan import scan_surface_facts
 from pylint_omni.surfaces.table import SURFACE_FACTS
-from pylint_omni.surfaces.verdicts import bundles, judge_chain
-from pylint_omni.surfaces.wording import bundle_wording, details, event_wording, message, route_wording
 
 SCANNERS = {SURFACE_FACTS: scan_surface_facts}
-UNUSED, TEST_ONLY = "unused-surface", "test-only-surface"
+MEMO = "surfaces_memo"
 DEFINITIONS = (nodes.FunctionDef, nodes.AsyncFunctionDef, nodes.ClassDef)
 
 
@@ -58,48 +54,27 @@ class UnusedSurfaceChecker(OmniChecker):
         if found is None:
             return
         index, relpath = found
-        analysis = analysis_of(index)
-        chains = analysis.chains_in(relpath)
-        facts = index.extra(relpath, SURFACE_FACTS) or {}
-        routes = judge_routes(index, analysis, relpath)
-        events = judge_events(index, relpath, facts.get("events", []))
-        if not (chains or routes or events):
+        memo: FindingsMemo | None = index.derived.get(MEMO)
+        if memo is None:
+            memo = index.derived[MEMO] = FindingsMemo(index, "surfaces", project_state(index, [repr(self.settings)]))
+        if memo.hit:
+            planned = memo.planned(relpath)
+        elif index.overrides:  # an edited buffer: plan this file only, the project state is the buffer's
+            planned = plan_file(index, analysis_of(index), relpath)
+        else:
+            memo.save(plan_project(index))
+            planned = memo.planned(relpath)
+        if not planned:
             return
-        positions: dict[int, nodes.NodeNG] = {}
+        definitions: dict[int, nodes.NodeNG] = {}
         for definition in node.nodes_of_class(DEFINITIONS):
-            positions.setdefault(definition.fromlineno, definition)
-        self._chains(node, index, analysis, relpath, chains, positions)
-        for route in routes:
-            at = positions.get(analysis.table.surfaces[route.function].line)
+            definitions.setdefault(definition.fromlineno, definition)
+        assignments = {a.fromlineno: a for a in node.nodes_of_class(nodes.Assign)} if any(
+            p.anchor == ASSIGNMENT for p in planned) else {}
+        for finding in planned:
+            at = node if finding.anchor == MODULE else (assignments if finding.anchor == ASSIGNMENT else definitions).get(finding.line)
             if at is not None:
-                text, gain = route_wording(analysis, route)
-                self.emit(route.symbol, at, route.verdict, (text,), gain)
-        assignments = {a.fromlineno: a for a in node.nodes_of_class(nodes.Assign)}
-        for event in events:
-            at = assignments.get(event.line)
-            if at is not None:
-                text, gain = event_wording(index, relpath, event)
-                self.emit(UNUSED, at, event.verdict, (text,), gain)
-
-    def _chains(self, node: nodes.Module, index: ProjectIndex, analysis: SurfaceAnalysis, relpath: str,
-                chains: list[tuple[str, Chain]], positions: dict[int, nodes.NodeNG]) -> None:
-        shadowing = {row[1]: row[3] for row in (index.extra(relpath, SURFACE_FACTS) or {}).get("shadowed", [])}
-        judged = [judge_chain(index, analysis, status, chain) for status, chain in chains]
-        bundled = bundles(analysis, judged)
-        for owner, members in bundled.items():
-            at = positions.get(analysis.table.surfaces[owner].line)
-            if at is not None:
-                text, gain, verdict = bundle_wording(analysis, owner, members, relpath)
-                self.emit(UNUSED, at, verdict, (text,), gain)
-        inside = {id(j) for members in bundled.values() for j in members}
-        for one in judged:
-            root = analysis.table.surfaces[one.chain.root]
-            at = node if root.kind == "module" else positions.get(root.line)
-            if at is None or id(one) in inside:
-                continue
-            symbol = UNUSED if one.status == DEAD else TEST_ONLY
-            text = message(analysis, one, shadowing.get(root.line, 0))
-            self.emit(symbol, at, one.verdict, (text,), details(analysis, one, relpath))
+                self.emit(finding.symbol, at, finding.verdict, finding.args, finding.details)
 
 
 def register(linter: PyLinter) -> None:

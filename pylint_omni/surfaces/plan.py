@@ -1,0 +1,58 @@
+"""Every finding of the surfaces family in one file, planned from the analysis without astroid.
+
+The checker replays these plans (`evidence.memo`): computed once per project state
+for every audited file, kept while the project is unchanged. Chains are shown at
+their root (a module at line 1), three or more dead methods of one live class as one
+finding at the class (`verdicts.bundles`), routes at their handler and events at
+their assignment.
+"""
+
+from __future__ import annotations
+
+from pylint_omni.evidence.memo import ASSIGNMENT, DEFINITION, MODULE, Planned
+from pylint_omni.index.paths import Location
+from pylint_omni.index.project_index import ProjectIndex
+from pylint_omni.surfaces.analysis import DEAD, SurfaceAnalysis, analysis_of
+from pylint_omni.surfaces.events import judge_events
+from pylint_omni.surfaces.routes import judge_routes
+from pylint_omni.surfaces.table import SURFACE_FACTS
+from pylint_omni.surfaces.verdicts import bundles, judge_chain
+from pylint_omni.surfaces.wording import bundle_wording, details, event_wording, message, route_wording
+
+UNUSED, TEST_ONLY = "unused-surface", "test-only-surface"
+
+
+def plan_file(index: ProjectIndex, analysis: SurfaceAnalysis, relpath: str) -> list[Planned]:
+    """The findings of one production file, in the order the checker emits them."""
+    planned: list[Planned] = []
+    facts = index.extra(relpath, SURFACE_FACTS) or {}
+    shadowing = {row[1]: row[3] for row in facts.get("shadowed", [])}
+    judged = [judge_chain(index, analysis, status, chain) for status, chain in analysis.chains_in(relpath)]
+    bundled = bundles(analysis, judged)
+    for owner, members in bundled.items():
+        text, gain, verdict = bundle_wording(analysis, owner, members, relpath)
+        planned.append(Planned(UNUSED, analysis.table.surfaces[owner].line, DEFINITION, (text,), verdict, gain))
+    inside = {id(j) for members in bundled.values() for j in members}
+    for one in judged:
+        if id(one) in inside:
+            continue
+        root = analysis.table.surfaces[one.chain.root]
+        anchor, line = (MODULE, 1) if root.kind == "module" else (DEFINITION, root.line)
+        text = message(analysis, one, shadowing.get(root.line, 0))
+        planned.append(Planned(UNUSED if one.status == DEAD else TEST_ONLY, line, anchor, (text,), one.verdict,
+                               details(analysis, one, relpath)))
+    for route in judge_routes(index, analysis, relpath):
+        text, gain = route_wording(analysis, route)
+        planned.append(Planned(route.symbol, analysis.table.surfaces[route.function].line, DEFINITION, (text,),
+                               route.verdict, gain))
+    for event in judge_events(index, relpath, facts.get("events", [])):
+        text, gain = event_wording(index, relpath, event)
+        planned.append(Planned(UNUSED, event.line, ASSIGNMENT, (text,), event.verdict, gain))
+    return planned
+
+
+def plan_project(index: ProjectIndex) -> dict[str, list[Planned]]:
+    """The findings of every audited Python file of the project (tests, examples and benchmarks are not)."""
+    analysis = analysis_of(index)
+    return {rel: plan_file(index, analysis, rel) for rel, _ in index.python_files()
+            if index.location(rel) is not Location.VALIDATION}
