@@ -4,15 +4,21 @@ A checker asks `index_for(module)` for the project index and the module's
 root-relative path. Under `--from-stdin` the buffer's text replaces that file in the
 index, so project-wide facts stay right for the text being edited. Findings are
 emitted at visit time, at the node, so `# pylint: disable=` and `-j N` just work.
+
+Every visit and leave method of a checker goes through the findings memo
+(`evidence.memo`): when the project is exactly as in an earlier run, a module's
+findings are replayed through `emit` (pragmas, the keep list and the baseline apply
+as ever) and the checker's own visits of that module are skipped.
 """
 
 from __future__ import annotations
 
 import datetime
+import functools
 import os
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from astroid import nodes
 from pylint.checkers import BaseChecker
@@ -26,11 +32,40 @@ from pylint_omni.evidence.findings import FindingDetails, build_record, recordin
 from pylint_omni.evidence.heat import heat_of, hottest
 from pylint_omni.evidence.identity import fallback_subject, finding_id
 from pylint_omni.evidence.keep import KeepList, keep_list
+from pylint_omni.evidence.memo import MODULE, Planned, memo_of, outside_state, save_memos
 from pylint_omni.evidence.provenance import copied_code, with_provenance
 from pylint_omni.index.project_index import ProjectIndex, begin_run, get_index
 from pylint_omni.options import RunOptions
 from pylint_omni.index.paths import Location, find_project_root
 from pylint_omni.index.settings import OmniSettings
+
+
+Visit = Callable[[Any, nodes.NodeNG], None]
+
+
+def _starting(visit_module: Visit) -> Visit:
+    """A checker's `visit_module`, unless the memo replays the module."""
+    @functools.wraps(visit_module)
+    def starting(self: OmniChecker, node: nodes.Module) -> None:
+        if not self.replayed(node):
+            visit_module(self, node)
+    return starting
+
+
+def _skipped_on_replay(visit: Visit) -> Visit:
+    """Any other visit or leave method: nothing to do in a replayed module."""
+    @functools.wraps(visit)
+    def guarded(self: OmniChecker, node: nodes.NodeNG) -> None:
+        if not self._replaying:  # pylint: disable=protected-access
+            visit(self, node)
+    return guarded
+
+
+def _anchor(node: nodes.NodeNG) -> tuple[int, str]:
+    """Where a finding sits, found again at replay: (line, MODULE or "<node type>:<column>")."""
+    if isinstance(node, nodes.Module):
+        return 1, MODULE
+    return node.fromlineno or 0, f"{type(node).__name__}:{node.col_offset or 0}"
 
 
 class OmniChecker(BaseChecker):
@@ -49,6 +84,55 @@ class OmniChecker(BaseChecker):
     _keeps: dict[Path, KeepList]  # the keep list of each project root, read once per run
     _relpaths: dict[str, str]  # a linted file -> its root-relative path (asked for every finding)
     _root_of_folder: dict[str, Path]
+    memoised = True  # its findings follow from the project's files and the settings alone (see `replayed`)
+    _replaying = False
+    _captured: list[Planned] | None = None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if not cls.memoised:
+            return
+        for name, member in list(vars(cls).items()):
+            if name == "visit_module":
+                setattr(cls, name, _starting(member))
+            elif name.startswith(("visit_", "leave_")) and callable(member):
+                setattr(cls, name, _skipped_on_replay(member))
+
+    def replayed(self, node: nodes.Module) -> bool:
+        """Start a module: replay its findings when the memo has them (True), else capture what it finds."""
+        self._replaying, self._captured = False, None
+        found = self.index_for(node) if self.memoised else None
+        if found is None:
+            return False
+        index, relpath = found
+        settings = self.settings_for(node.file)
+        memo = memo_of(index, lambda: [
+            repr(settings), *outside_state(settings), str(recording_findings()),
+            ",".join(sorted(d.symbol for d in self.linter.msgs_store.messages
+                            if d.msgid[1:3] == "73" and self.linter.is_message_enabled(d.symbol)))])
+        planned = memo.planned(type(self).__name__, relpath)
+        if planned is None:
+            self._captured = memo.capture(type(self).__name__, relpath)
+            return False
+        self._replaying = True
+        at: dict[tuple[int, str], nodes.NodeNG] | None = None
+        for finding in planned:
+            if finding.anchor == MODULE:
+                target: nodes.NodeNG | None = node
+            else:
+                if at is None:
+                    at = {}
+                    for child in node.nodes_of_class(nodes.NodeNG):
+                        at.setdefault(_anchor(child), child)
+                target = at.get((finding.line, finding.anchor))
+            if target is not None:
+                self.emit(finding.symbol, target, finding.verdict, finding.args, finding.details)
+        return True
+
+    def close(self) -> None:
+        """The end of a run: keep what it found for the next (not in a `-j N` worker, which pylint closes per file)."""
+        if parallel._worker_linter is not self.linter:  # pylint: disable=protected-access
+            save_memos()
 
     def open(self) -> None:
         """Start a run, once per run whatever pylint calls per file.
@@ -155,6 +239,8 @@ class OmniChecker(BaseChecker):
         """
         if verdict.status is Status.LIVE:
             return
+        if self._captured is not None:
+            self._captured.append(self._planned(symbol, node, verdict, args, details, heat_sites))
         if verdict.status is Status.CANDIDATE:
             verdict, args = self._in_copied_code(node, verdict, args, details)
         settings = self.settings_for(node.root().file)
@@ -175,6 +261,18 @@ class OmniChecker(BaseChecker):
         if held is not None or (verdict.status is Status.REJECTED and not settings.include_rejected):
             return
         self.add_message(symbol, node=node, args=args, confidence=verdict.pylint_confidence)
+
+    def _planned(self, symbol: str, node: nodes.NodeNG, verdict: Verdict, args: tuple[Any, ...],
+                 details: FindingDetails | None, heat_sites: Sequence[nodes.NodeNG]) -> Planned:
+        """What replaying this finding needs; its heat read now, while the sites are at hand, when a report asks."""
+        if recording_findings() and details is not None and heat_sites and details.benefit.heat is Heat.UNKNOWN \
+                and not details.benefit.heat_reason:
+            found = self.index_for(node.root())
+            if found is not None:
+                reading = hottest([heat_of(site, found[0], found[1]) for site in heat_sites])
+                details = replace(details, benefit=details.benefit.with_heat(reading.heat, reading.reason))
+        line, anchor = _anchor(node)
+        return Planned(symbol, line, anchor, tuple(str(a) for a in args), verdict, details)
 
     def _identity(self, symbol: str, node: nodes.NodeNG, message: str, details: FindingDetails | None,
                   settings: OmniSettings) -> tuple[str, str]:

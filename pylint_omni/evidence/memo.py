@@ -1,17 +1,18 @@
 """A whole-project family's findings, kept between runs while nothing they depend on changed.
 
 A family that judges every file against the whole project (reachability, copy
-groups) cannot re-judge one file alone: any file may change any verdict. What it can
-do is not judge again when the project is exactly as it was. The memo is keyed by
-the content of every indexed file (a digest per file, so an editor buffer equal to
-the file on disk keeps the key), the settings, the messages enabled and the plugin's
-own code; on a hit the family replays each file's planned findings instead of
-building its analysis. The first run after any change misses and plans every
-audited file again, then writes the memo once.
+groups, owners of a field anywhere in the hierarchy) cannot re-judge one file alone:
+any file may change any verdict. What it can do is not judge again when the project
+is exactly as it was. The memo is keyed by the content of every indexed file (a
+digest per file, so an editor buffer equal to the file on disk keeps the key), the
+settings, the messages enabled, the plugin's own code and the pylint and astroid
+versions; on a hit each checker replays a file's findings instead of visiting it
+(`evidence.checker`). A run after any change misses, visits every file again, and
+writes what it found once, at the end of the run.
 
-Each planned finding keeps its line and what it is anchored at (the module, a
-definition, an assignment), its text, verdict and details: everything `emit` needs
-but the astroid node, which the checker finds again at replay.
+Each planned finding keeps its line and what it is anchored at (the module, or the
+node's type and column), its text, verdict and details: everything `emit` needs but
+the astroid node, which the checker finds again at replay.
 """
 
 from __future__ import annotations
@@ -21,15 +22,21 @@ import platform
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
+
+import astroid
+import pylint
 
 from pylint_omni.evidence.benefit import Benefit
 from pylint_omni.evidence.consumers import Consumer, ConsumerKind, Status, Verdict
 from pylint_omni.evidence.findings import FindingDetails
 from pylint_omni.index import cache
+from pylint_omni.index.external import external_indexes
 from pylint_omni.index.project_index import ProjectIndex
+from pylint_omni.index.settings import OmniSettings
+from pylint_omni.index.upstream.locate import locate, names_in_paths
 
-MODULE, DEFINITION, ASSIGNMENT = "module", "definition", "assignment"
+MODULE = "module"
 
 
 @dataclass(frozen=True)
@@ -38,7 +45,7 @@ class Planned:
 
     symbol: str
     line: int
-    anchor: str  # MODULE | DEFINITION | ASSIGNMENT: the node found again at `line`
+    anchor: str  # MODULE, or "<node type>:<column>": the node found again at `line`
     args: tuple[str, ...]
     verdict: Verdict
     details: FindingDetails | None
@@ -46,8 +53,9 @@ class Planned:
 
 @lru_cache(maxsize=1)
 def plugin_digest() -> str:
-    """The plugin's own code (and the interpreter): a changed rule never replays old findings."""
-    digest = hashlib.blake2b(platform.python_version().encode(), digest_size=16)
+    """The plugin's own code, the interpreter, pylint and astroid: a changed rule never replays old findings."""
+    versions = f"{platform.python_version()}|{pylint.__version__}|{astroid.__version__}"
+    digest = hashlib.blake2b(versions.encode(), digest_size=16)
     package = Path(__file__).resolve().parent.parent
     for source in sorted(package.rglob("*.py")):
         digest.update(source.relative_to(package).as_posix().encode())
@@ -64,6 +72,14 @@ def project_state(index: ProjectIndex, context: Iterable[str]) -> str:
         same = entry.get("digest") or f"{entry.get('size')}:{entry.get('mtime')}"
         digest.update(f"{rel}\x00{same}\x01".encode("utf-8", "surrogatepass"))
     return digest.hexdigest()
+
+
+def outside_state(settings: OmniSettings) -> list[str]:
+    """What the findings read outside the project: each upstream package's version and folder, each external root's files."""
+    listed = dict.fromkeys([*settings.upstream_packages, *names_in_paths(settings.upstream_paths)])
+    found = [f"{where.name}={where.version}@{where.folder}" for name in listed
+             if (where := locate(name, settings.upstream_paths)) is not None]
+    return found + [f"{root.label}:{project_state(index, [])}" for root, index in external_indexes(settings)]
 
 
 def _encode_verdict(verdict: Verdict) -> list[Any]:
@@ -104,26 +120,59 @@ def decode(data: list[Any]) -> Planned:
 
 
 class FindingsMemo:
-    """The planned findings of one family for one project state (empty when the state is new)."""
+    """The planned findings of each checker for one project state, by file (empty when the state is new).
 
-    def __init__(self, index: ProjectIndex, family: str, state: str) -> None:
-        self.path = index.derived_cache(f"{family}-findings", "")
+    A file a checker visited with no finding is kept as an empty list: "nothing to
+    say" is a result too; a file it never visited is not memoised (None).
+    """
+
+    def __init__(self, index: ProjectIndex, state: str) -> None:
+        self.path = index.derived_cache("findings", "")
         self.state = state
         document = cache.load_document(self.path) if self.path is not None else None
-        self.hit = bool(document) and document.get("state") == state and isinstance(document.get("files"), dict)
-        self._files: dict[str, list[Any]] = document["files"] if self.hit and document else {}
+        sections = document.get("checkers") if document and document.get("state") == state else None
+        self._sections: dict[str, dict[str, list[Any]]] = sections if isinstance(sections, dict) else {}
+        self._captured: dict[str, dict[str, list[Planned]]] = {}
 
-    def planned(self, relpath: str) -> list[Planned]:
-        """The file's findings (a hit: decoded from the memo)."""
+    def planned(self, checker: str, relpath: str) -> list[Planned] | None:
+        """The file's findings from an earlier run of this state, or None when that run did not visit it."""
+        found = self._sections.get(checker, {}).get(relpath)
+        if found is None:
+            return None
         try:
-            return [decode(item) for item in self._files.get(relpath, [])]
-        except (KeyError, TypeError, ValueError):  # a memo of another shape: nothing to replay
-            return []
+            return [decode(item) for item in found]
+        except (KeyError, TypeError, ValueError):  # a memo of another shape: visit again
+            return None
 
-    def save(self, by_file: dict[str, list[Planned]]) -> None:
-        """Keep every file's findings for this state (best effort: a memo not written is planned again)."""
-        if self.path is None:
+    def capture(self, checker: str, relpath: str) -> list[Planned]:
+        """The list a visit appends its findings to, kept when the memo is saved."""
+        return self._captured.setdefault(checker, {}).setdefault(relpath, [])
+
+    def save(self) -> None:
+        """Keep what this run captured with what it replayed (best effort: a memo not written is visited again)."""
+        if self.path is None or not self._captured:
             return
-        self._files = {rel: [encode(p) for p in found] for rel, found in by_file.items() if found}
-        self.hit = True
-        cache.save_document(self.path, {"state": self.state, "files": self._files})
+        for checker, files in self._captured.items():
+            section = self._sections.setdefault(checker, {})
+            for relpath, found in files.items():
+                section[relpath] = [encode(p) for p in found]
+        self._captured = {}
+        cache.save_document(self.path, {"state": self.state, "checkers": self._sections})
+
+
+_OPEN: list[FindingsMemo] = []  # memos of this process with captured findings not saved yet
+
+
+def memo_of(index: ProjectIndex, context: Callable[[], Iterable[str]]) -> FindingsMemo:
+    """The findings memo of the index's current state (one per state; a new buffer is a new state)."""
+    memo: FindingsMemo | None = index.derived.get("findings_memo")
+    if memo is None:
+        memo = index.derived["findings_memo"] = FindingsMemo(index, project_state(index, context()))
+        _OPEN.append(memo)
+    return memo
+
+
+def save_memos() -> None:
+    """Write every memo of this process that captured findings."""
+    while _OPEN:
+        _OPEN.pop().save()

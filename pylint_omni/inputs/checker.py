@@ -26,6 +26,8 @@ MAX_LISTED = 10
 class InputProblemsChecker(OmniChecker):
     """Says which inputs the project index could not use, and why."""
 
+    memoised = False  # said from the index's problems of this run, never replayed
+
     msgs = {
         "I7301": (
             "pylint-omni could not fully read %s: %s; consumers in it may be missing from the evidence",

@@ -1,10 +1,11 @@
 """`unused-surface` (R7306) and `test-only-surface` (R7307): the checker.
 
 One analysis per project state (`analysis.analysis_of`: surfaces, edges, roots, both
-walks, chains) plans the findings of every audited file (`plan`); the plans are kept
-between runs (`evidence.memo`) while no file of the project changes, so an unchanged
-project is not analysed again. Each module the checker visits gets its planned
-findings at the class, function, method or assignment (a whole module at line 1).
+walks, chains) plans the findings of each audited file (`plan`); each module the
+checker visits gets its planned findings at the class, function, method or
+assignment (a whole module at line 1). Like every checker's, they are replayed while
+no file of the project changes (`evidence.memo`), so an unchanged project is not
+analysed again.
 Modules under validation paths are not audited. The family's per-file facts
 (`scan`) are handed to the index through `SCANNERS`.
 """
@@ -15,14 +16,12 @@ from astroid import nodes
 from pylint.lint import PyLinter
 
 from pylint_omni.evidence.checker import OmniChecker
-from pylint_omni.evidence.memo import ASSIGNMENT, MODULE, FindingsMemo, project_state
 from pylint_omni.surfaces.analysis import analysis_of
-from pylint_omni.surfaces.plan import TEST_ONLY, UNUSED, plan_file, plan_project
+from pylint_omni.surfaces.plan import ASSIGNMENT, MODULE, TEST_ONLY, UNUSED, plan_file
 from pylint_omni.surfaces.scan import scan_surface_facts
 from pylint_omni.surfaces.table import SURFACE_FACTS
 
 SCANNERS = {SURFACE_FACTS: scan_surface_facts}
-MEMO = "surfaces_memo"
 DEFINITIONS = (nodes.FunctionDef, nodes.AsyncFunctionDef, nodes.ClassDef)
 
 
@@ -54,16 +53,7 @@ class UnusedSurfaceChecker(OmniChecker):
         if found is None:
             return
         index, relpath = found
-        memo: FindingsMemo | None = index.derived.get(MEMO)
-        if memo is None:
-            memo = index.derived[MEMO] = FindingsMemo(index, "surfaces", project_state(index, [repr(self.settings)]))
-        if memo.hit:
-            planned = memo.planned(relpath)
-        elif index.overrides:  # an edited buffer: plan this file only, the project state is the buffer's
-            planned = plan_file(index, analysis_of(index), relpath)
-        else:
-            memo.save(plan_project(index))
-            planned = memo.planned(relpath)
+        planned = plan_file(index, analysis_of(index), relpath)
         if not planned:
             return
         definitions: dict[int, nodes.NodeNG] = {}

@@ -1,7 +1,6 @@
 """Every finding of the surfaces family in one file, planned from the analysis without astroid.
 
-The checker replays these plans (`evidence.memo`): computed once per project state
-for every audited file, kept while the project is unchanged. Chains are shown at
+The checker emits them at the nodes found again by line. Chains are shown at
 their root (a module at line 1), three or more dead methods of one live class as one
 finding at the class (`verdicts.bundles`), routes at their handler and events at
 their assignment.
@@ -9,10 +8,9 @@ their assignment.
 
 from __future__ import annotations
 
-from pylint_omni.evidence.memo import ASSIGNMENT, DEFINITION, MODULE, Planned
-from pylint_omni.index.paths import Location
+from pylint_omni.evidence.memo import MODULE, Planned
 from pylint_omni.index.project_index import ProjectIndex
-from pylint_omni.surfaces.analysis import DEAD, SurfaceAnalysis, analysis_of
+from pylint_omni.surfaces.analysis import DEAD, SurfaceAnalysis
 from pylint_omni.surfaces.events import judge_events
 from pylint_omni.surfaces.routes import judge_routes
 from pylint_omni.surfaces.table import SURFACE_FACTS
@@ -20,6 +18,7 @@ from pylint_omni.surfaces.verdicts import bundles, judge_chain
 from pylint_omni.surfaces.wording import bundle_wording, details, event_wording, message, route_wording
 
 UNUSED, TEST_ONLY = "unused-surface", "test-only-surface"
+DEFINITION, ASSIGNMENT = "definition", "assignment"  # the anchors besides MODULE: found by line
 
 
 def plan_file(index: ProjectIndex, analysis: SurfaceAnalysis, relpath: str) -> list[Planned]:
@@ -49,10 +48,3 @@ def plan_file(index: ProjectIndex, analysis: SurfaceAnalysis, relpath: str) -> l
         text, gain = event_wording(index, relpath, event)
         planned.append(Planned(UNUSED, event.line, ASSIGNMENT, (text,), event.verdict, gain))
     return planned
-
-
-def plan_project(index: ProjectIndex) -> dict[str, list[Planned]]:
-    """The findings of every audited Python file of the project (tests, examples and benchmarks are not)."""
-    analysis = analysis_of(index)
-    return {rel: plan_file(index, analysis, rel) for rel, _ in index.python_files()
-            if index.location(rel) is not Location.VALIDATION}
