@@ -4,7 +4,8 @@ One analysis per run (`analysis.analysis_of`: surfaces, edges, roots, both walks
 chains); each module the checker visits gets the findings of the chains shown in
 it, at the class, function or method (a whole module at line 1). Three or more
 dead methods of one live class are one finding at the class (`verdicts.bundles`):
-one decision, "this part of the class's API goes". Modules under
+one decision, "this part of the class's API goes"; a module or package production
+never uses but tests do is one finding at its top (`unwired`). Modules under
 validation paths are not audited. The family's per-file facts (`scan`) are handed
 to the index through `SCANNERS`.
 """
@@ -22,6 +23,7 @@ from pylint_omni.surfaces.events import judge_events
 from pylint_omni.surfaces.routes import judge_routes
 from pylint_omni.surfaces.scan import scan_surface_facts
 from pylint_omni.surfaces.table import SURFACE_FACTS
+from pylint_omni.surfaces.unwired import merged_paths, unwired, unwired_wording
 from pylint_omni.surfaces.verdicts import bundles, judge_chain
 from pylint_omni.surfaces.wording import bundle_wording, details, event_wording, message, route_wording
 
@@ -60,6 +62,12 @@ class UnusedSurfaceChecker(OmniChecker):
         index, relpath = found
         analysis = analysis_of(index)
         chains = analysis.chains_in(relpath)
+        group = unwired(index, analysis).get(relpath)
+        if group is not None:
+            text, gain, verdict = unwired_wording(index, analysis, group)
+            self.emit(TEST_ONLY, node, verdict, (text,), gain)
+        if chains and relpath in merged_paths(index, analysis):
+            chains = []  # an unwired module's or package's findings are in its one finding
         facts = index.extra(relpath, SURFACE_FACTS) or {}
         routes = judge_routes(index, analysis, relpath)
         events = judge_events(index, relpath, facts.get("events", []))
