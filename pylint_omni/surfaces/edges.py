@@ -17,6 +17,7 @@ A mention of a surface's name that the graph did not resolve on that line — an
 attribute on an object of unknown class, `getattr(x, "name")`, a string, a YAML
 value — is a *name mention*: weaker, but a method named so may be the one called.
 Not a mention: an attribute read off a module (`dist.barrier()` is torch's function),
+a name bound by an import from outside the project (`from vllm.ops import l2norm_fwd`),
 or a word of prose in a docs line (only a name in backticks, after a dot or called).
 Qualnames built over a module (`f"{_PROC}.{name}"`), attribute names built at run
 time (`getattr(self, f"_on_{kind}")`) and computed imports with a known head
@@ -149,8 +150,13 @@ class _FileReader:
             out.members.add((found[1], found[2]))
         return True
 
-    def read(self, rel: str, refs: dict[str, str], tokens: dict[str, str], owners: list[str | None] | None) -> None:
+    def read(self, rel: str, refs: dict[str, str], tokens: dict[str, str], owners: list[str | None] | None,
+             chains: dict[str, str]) -> None:
         resolved_tails: dict[int, set[str]] = {}
+        for chain, encoded in chains.items():
+            if chain.partition(".")[0] not in self.graph.tops:  # `from vllm.ops import l2norm_fwd`: theirs, not ours
+                for line, _ in decode_hits(encoded):
+                    resolved_tails.setdefault(line, set()).add(chain.rpartition(".")[2])
         file_owner = f"file:{rel}"
         if owners is None:
             self.edges.files[file_owner] = rel
@@ -226,8 +232,8 @@ def build_edges(index: ProjectIndex, graph: ReferenceGraph, table: SurfaceTable)
                     reader.target(edges.of(reader.owner_at(owners, line, "", rel)), found.dotted, "str")
         for module, shape, line in resolved.get("patterns", []):
             edges.of(reader.owner_at(owners, line, f"file:{rel}", rel)).patterns.add((module, shape))
-        reader.read(rel, resolved.get("refs", {}), facts.get("refs", {}), owners)
         links = facts.get("links") or {}
+        reader.read(rel, resolved.get("refs", {}), facts.get("refs", {}), owners, links.get("chains", {}))
         assigned.update(links.get("held_types", {}))
         for key, encoded in links.get("held", {}).items():
             holder, attr, name = key.split("|")

@@ -127,7 +127,9 @@ def unwired_wording(index: ProjectIndex, analysis: SurfaceAnalysis, group: Unwir
     going, test_lines = tests_going(index, analysis, Chain(group.modules[0], group.modules), tests)
     lines = sum(table.surfaces[m].lines for m in group.modules) + test_lines
     shown = [c for c in consumers if c in tests] or consumers
-    what = (f"{group.kind} {group.dotted} is used only by tests" + (f" ({shown[0].path})" if shown else "")
+    kinds = {j.kind for j in group.judged if j.status == TEST_ONLY}
+    where = "tests" if "test-only" in kinds else "examples" if "example-only" in kinds else "the docs"
+    what = (f"{group.kind} {group.dotted} is used only by {where}" + (f" ({shown[0].path})" if shown else "")
             + f": {names_of(analysis, roots)}")
     extra = " and the test that exists only for it" if len(going) == 1 else f" and the {len(going)} tests that exist only for it" if going else ""
     fix = (f"delete it{extra} ({lines} lines)" if verdict.confidence == "high"
