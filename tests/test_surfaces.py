@@ -364,3 +364,98 @@ def test_test_support_reference_implementations_and_dead_callers_are_medium(tmp_
     assert found[("app/ops.py", 33)].confidence == "INFERENCE" and "release half of init_pool" in found[("app/ops.py", 33)].message
     assert found[("app/ops.py", 25)].confidence == "INFERENCE" and "a tool, not a test, runs it" in found[("app/ops.py", 25)].message
     assert found[("app/ops.py", 13)].symbol == "unused-surface"  # the dead root that calls scale
+
+
+def test_calls_through_held_objects_outside_callers_and_shared_test_only_members(tmp_path: Path, cache_dir: Path) -> None:
+    files = {
+        "app/__init__.py": "",
+        "app/masks.py": (
+            "class MaskBuilder:\n    def get_mask(self, n):\n        return [1] * n\n\n\n"
+            "class MaskBuilder310:\n    def get_mask(self, n):\n        return [0] * n\n\n    def forget(self):\n        return None\n"
+        ),
+        "app/meta.py": (
+            "from app.masks import MaskBuilder\n\n\nclass MetaBuilder:\n    def __init__(self):\n        self.masks = MaskBuilder()\n\n"
+            "    def build(self, n):\n        return self.masks.get_mask(n)\n"
+        ),
+        "app/meta310.py": (
+            "from app.masks import MaskBuilder310\nfrom app.meta import MetaBuilder\n\n\nclass MetaBuilder310(MetaBuilder):\n"
+            "    def __init__(self):\n        super().__init__()\n        self.masks = MaskBuilder310()\n"
+        ),
+        "app/quant.py": (
+            "class Method:\n    def apply(self, x):\n        \"\"\"Call restore_for_reload() before new weights load.\"\"\"\n        return x\n\n"
+            "    def restore_for_reload(self, x):\n        return x\n\n"
+            "    def release(self, x):\n        \"\"\"Must be called by the RL trainer after a step.\"\"\"\n        return x\n\n"
+            "    def debug_dump(self, x):\n        return x\n"
+        ),
+        "app/pool.py": (
+            "class Pool:\n    def move(self, page):\n        return page\n\n\n"
+            "class Manager:\n    def __init__(self):\n        self.pool = Pool()\n\n"
+            "    def swap_out(self, page):\n        return self.pool.move(page)\n\n"
+            "    def swap_in(self, page):\n        return self.pool.move(page)\n"
+        ),
+        "app/main.py": (
+            "from app.meta310 import MetaBuilder310\nfrom app.pool import Manager\nfrom app.quant import Method\n\n\n"
+            "def main():\n    Manager()\n    Method().apply(1)\n    return MetaBuilder310().build(3)\n\n\n"
+            "if __name__ == '__main__':\n    main()\n"
+        ),
+        "tests/test_app.py": (
+            "from app.masks import MaskBuilder310\nfrom app.pool import Manager\nfrom app.quant import Method\n\n\n"
+            "def test_mask():\n    builder = MaskBuilder310()\n    assert builder.get_mask(2) == [0, 0]\n    builder.forget()\n\n\n"
+            "def test_quant():\n    method = Method()\n    method.restore_for_reload(1)\n    method.release(1)\n    method.debug_dump(1)\n\n\n"
+            "def test_swap():\n    manager = Manager()\n    manager.swap_out(1)\n    manager.swap_in(1)\n"
+        ),
+    }
+    found = {(f.path, f.line): f for f in lint(write(tmp_path / "proj", files), cache_dir)}
+    assert ("app/masks.py", 7) not in found  # MetaBuilder.build runs it on the MaskBuilder310 a subclass holds
+    assert found[("app/masks.py", 10)].confidence == "HIGH"  # forget: only the test calls it
+    reload, release = found[("app/quant.py", 6)], found[("app/quant.py", 9)]
+    assert reload.confidence == "INFERENCE" and "production prose names it (app/quant.py:3)" in reload.message
+    assert release.confidence == "INFERENCE" and "describes an outside caller" in release.message
+    assert found[("app/quant.py", 13)].confidence == "HIGH"
+    move = found[("app/pool.py", 2)]
+    assert move.confidence == "INFERENCE" and "Manager.swap_in, Manager.swap_out use it" in move.message
+    assert found[("app/pool.py", 10)].confidence == found[("app/pool.py", 13)].confidence == "HIGH"
+
+
+def test_unwired_modules_and_packages_are_one_finding_and_evidence_names_this_definition(tmp_path: Path, cache_dir: Path) -> None:
+    files = {
+        "app/__init__.py": "",
+        "app/main.py": (
+            "from app.keys import hash_key\nfrom app.formats import format_row\nfrom app.ops.act import gelu\n\n\n"
+            "def main():\n    return hash_key('a'), format_row([]), gelu(1)\n\n\nif __name__ == '__main__':\n    main()\n"
+        ),
+        "app/keys.py": "def hash_key(text):\n    return len(text)\n",
+        "app/store.py": "def hash_key(text):\n    return 0\n",
+        "app/parser.py": "class Kind:\n    pass\n\n\ndef parse_a(x):\n    return x\n\n\ndef parse_b(x):\n    return x\n",
+        "app/formats.py": "def format_row(xs):\n    return xs\n\n\ndef format_cell(x):\n    return x\n\n\ndef format_grid(x):\n    return x\n",
+        "app/ops/__init__.py": "",
+        "app/ops/act.py": "def gelu(x):\n    return x\n",
+        "app/ops/triton/__init__.py": "",
+        "app/ops/triton/norm.py": "def fused_norm(x):\n    return x\n",
+        "app/ops/triton/scan.py": "def chunk_scan(x):\n    return x\n",
+        "tests/test_keys.py": (
+            "from unittest import mock\n\nfrom app.keys import hash_key\n\n\n"
+            "def test_patched():\n    with mock.patch('app.keys.hash_key'):\n        assert hash_key\n"
+        ),
+        "tests/test_store.py": "from app.store import hash_key\n\n\ndef test_store_key():\n    assert hash_key('a') == 0\n",
+        "tests/test_parser.py": "from app.parser import Kind, parse_a, parse_b\n\n\ndef test_parse():\n    assert parse_a(Kind) == parse_b(Kind)\n",
+        "tests/test_formats.py": (
+            "from app.formats import format_cell, format_grid\n\n\ndef test_cell():\n    assert format_cell(1) == format_grid(1)\n"
+        ),
+        "tests/test_ops.py": (
+            "from app.ops.triton.norm import fused_norm\nfrom app.ops.triton.scan import chunk_scan\n\n\n"
+            "def test_norm():\n    ref = [1]\n    assert fused_norm([1]) == ref == chunk_scan([1])\n"
+        ),
+    }
+    found = {(f.path, f.line): f for f in lint(write(tmp_path / "proj", files), cache_dir)}
+    parser = found[("app/parser.py", 1)]
+    assert parser.confidence == "HIGH" and parser.message.startswith("Module app.parser is used only by tests")
+    assert "Kind, parse_a, parse_b" in parser.message and "and the test that exists only for it" in parser.message
+    assert not [key for key in found if key[0] == "app/parser.py" and key[1] > 1]
+    assert found[("app/formats.py", 5)].symbol == "test-only-surface"  # format_row is live: no module finding
+    package = found[("app/ops/triton/__init__.py", 1)]
+    assert package.message.startswith("Package app.ops.triton is used only by tests (tests/test_ops.py)")
+    assert package.confidence == "INFERENCE" and "against a reference" in package.message
+    assert not [key for key in found if key[0].startswith("app/ops/triton/") and key[1] > 1]
+    store = found[("app/store.py", 1)].message  # test_keys.py patches app.keys.hash_key, not this one
+    assert "(tests/test_store.py)" in store and "test_keys" not in store

@@ -3,7 +3,8 @@
 One analysis per project state (`analysis.analysis_of`: surfaces, edges, roots, both
 walks, chains) plans the findings of each audited file (`plan`); each module the
 checker visits gets its planned findings at the class, function, method or
-assignment (a whole module at line 1). Like every checker's, they are replayed while
+assignment (a whole module at line 1); an unwired module or package is one finding
+at its top (`unwired`). Like every checker's, they are replayed while
 no file of the project changes (`evidence.memo`), so an unchanged project is not
 analysed again.
 Modules under validation paths are not audited. The family's per-file facts

@@ -8,11 +8,16 @@ decorators, which run when their container runs, by the container) and becomes:
   receiver of known class (the method that runs is found on the class's lineage);
 - for an `import`, the execution of the imported module (an import is not a use
   of the imported name: a re-export consumes nothing);
+- for a call through a held object (`self.mask_builder.get_mask()`), a use of the
+  member on every class the holder's lineage assigns to that attribute
+  (`self.mask_builder = MaskBuilder310(...)` in a subclass's `__init__`): the base's
+  call runs the subclass's object, duck-typed or not;
 - strings that name code (qualnames in code, YAML, TOML, entry points) are uses too.
 A mention of a surface's name that the graph did not resolve on that line — an
 attribute on an object of unknown class, `getattr(x, "name")`, a string, a YAML
 value — is a *name mention*: weaker, but a method named so may be the one called.
 Not a mention: an attribute read off a module (`dist.barrier()` is torch's function),
+a name bound by an import from outside the project (`from vllm.ops import l2norm_fwd`),
 or a word of prose in a docs line (only a name in backticks, after a dot or called).
 Qualnames built over a module (`f"{_PROC}.{name}"`), attribute names built at run
 time (`getattr(self, f"_on_{kind}")`) and computed imports with a known head
@@ -26,6 +31,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from pylint_omni.index.class_graph import class_graph
 from pylint_omni.index.graph import ReferenceGraph
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.index.scan.tokens import decode_hits
@@ -144,8 +150,13 @@ class _FileReader:
             out.members.add((found[1], found[2]))
         return True
 
-    def read(self, rel: str, refs: dict[str, str], tokens: dict[str, str], owners: list[str | None] | None) -> None:
+    def read(self, rel: str, refs: dict[str, str], tokens: dict[str, str], owners: list[str | None] | None,
+             chains: dict[str, str]) -> None:
         resolved_tails: dict[int, set[str]] = {}
+        for chain, encoded in chains.items():
+            if chain.partition(".")[0] not in self.graph.tops:  # `from vllm.ops import l2norm_fwd`: theirs, not ours
+                for line, _ in decode_hits(encoded):
+                    resolved_tails.setdefault(line, set()).add(chain.rpartition(".")[2])
         file_owner = f"file:{rel}"
         if owners is None:
             self.edges.files[file_owner] = rel
@@ -199,6 +210,8 @@ def build_edges(index: ProjectIndex, graph: ReferenceGraph, table: SurfaceTable)
         return edges
     edges = Edges()
     reader = _FileReader(table, edges, frozenset(table.by_name) | frozenset(table.methods_by_name), index, graph)
+    held: list[tuple[str, str, str, str]] = []  # (owner, holder class, attribute, member name)
+    assigned: dict[str, dict[str, list[str]]] = {}  # class -> attribute -> class chains assigned to it
     for rel, entry in index.entries.items():
         if entry.get("problem"):
             continue
@@ -219,9 +232,36 @@ def build_edges(index: ProjectIndex, graph: ReferenceGraph, table: SurfaceTable)
                     reader.target(edges.of(reader.owner_at(owners, line, "", rel)), found.dotted, "str")
         for module, shape, line in resolved.get("patterns", []):
             edges.of(reader.owner_at(owners, line, f"file:{rel}", rel)).patterns.add((module, shape))
-        reader.read(rel, resolved.get("refs", {}), facts.get("refs", {}), owners)
+        links = facts.get("links") or {}
+        reader.read(rel, resolved.get("refs", {}), facts.get("refs", {}), owners, links.get("chains", {}))
+        assigned.update(links.get("held_types", {}))
+        for key, encoded in links.get("held", {}).items():
+            holder, attr, name = key.split("|")
+            held.extend((reader.owner_at(owners, line, f"file:{rel}", rel), holder, attr, name) for line, _ in decode_hits(encoded))
+    _held_members(index, graph, table, edges, held, assigned)
     index.derived["surface_edges"] = edges
     return edges
+
+
+def _held_members(index: ProjectIndex, graph: ReferenceGraph, table: SurfaceTable, edges: Edges,
+                  held: list[tuple[str, str, str, str]], assigned: dict[str, dict[str, list[str]]]) -> None:
+    """Calls through a held object use the member on each class the holder's lineage assigns to the attribute."""
+    classes = class_graph(index)
+    known: dict[str, str | None] = {}
+
+    def project_class(chain: str) -> str | None:
+        if chain not in known:
+            found = graph.resolve(chain)
+            known[chain] = found.dotted if table.surfaces.get(found.dotted, None) and table.surfaces[found.dotted].kind == "class" else None
+        return known[chain]
+
+    for owner, holder, attr, name in held:
+        holder = project_class(holder) or holder
+        related = [holder, *classes.ancestors(holder), *classes.descendants(holder)] if holder in classes.nodes else [holder]
+        for value in {v for c in related for v in assigned.get(c, {}).get(attr, ())}:
+            target = project_class(value)
+            if target is not None:
+                edges.of(owner).members.add((target, name))
 
 
 def pattern_targets(table: SurfaceTable, module: str, shape: str) -> list[str]:

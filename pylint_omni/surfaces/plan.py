@@ -2,8 +2,9 @@
 
 The checker emits them at the nodes found again by line. Chains are shown at
 their root (a module at line 1), three or more dead methods of one live class as one
-finding at the class (`verdicts.bundles`), routes at their handler and events at
-their assignment.
+finding at the class (`verdicts.bundles`), a module or package production never uses
+but tests do as one finding at its top (`unwired`), routes at their handler and
+events at their assignment.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from pylint_omni.surfaces.analysis import DEAD, SurfaceAnalysis
 from pylint_omni.surfaces.events import judge_events
 from pylint_omni.surfaces.routes import judge_routes
 from pylint_omni.surfaces.table import SURFACE_FACTS
+from pylint_omni.surfaces.unwired import merged_paths, unwired, unwired_wording
 from pylint_omni.surfaces.verdicts import bundles, judge_chain
 from pylint_omni.surfaces.wording import bundle_wording, details, event_wording, message, route_wording
 
@@ -24,9 +26,15 @@ DEFINITION, ASSIGNMENT = "definition", "assignment"  # the anchors besides MODUL
 def plan_file(index: ProjectIndex, analysis: SurfaceAnalysis, relpath: str) -> list[Planned]:
     """The findings of one production file, in the order the checker emits them."""
     planned: list[Planned] = []
+    group = unwired(index, analysis).get(relpath)
+    if group is not None:
+        text, gain, verdict = unwired_wording(index, analysis, group)
+        planned.append(Planned(TEST_ONLY, 1, MODULE, (text,), verdict, gain))
     facts = index.extra(relpath, SURFACE_FACTS) or {}
     shadowing = {row[1]: row[3] for row in facts.get("shadowed", [])}
-    judged = [judge_chain(index, analysis, status, chain) for status, chain in analysis.chains_in(relpath)]
+    # An unwired module's or package's findings are in its one finding.
+    chains = [] if relpath in merged_paths(index, analysis) else analysis.chains_in(relpath)
+    judged = [judge_chain(index, analysis, status, chain) for status, chain in chains]
     bundled = bundles(analysis, judged)
     for owner, members in bundled.items():
         text, gain, verdict = bundle_wording(analysis, owner, members, relpath)

@@ -13,6 +13,10 @@
 - high when only tests use it; medium when examples or benchmarks use it (they
   teach it to users: the decision is whether it is supported API) or when the
   docs list it in an API reference or name it without its module;
+- medium too, naming the doubt, when it may be a hook for an outside caller (its
+  docstring describes one, or production prose in its package names it: `outside`),
+  or when only other test-only code uses it besides tests (a shared member of
+  test-only chains: the decision is at those roots);
 - rejected when user-facing docs present it (its qualname or an import of it
   in a page that is not a design page): a documented supported name.
 """
@@ -32,6 +36,7 @@ from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.surfaces.analysis import DEAD, SurfaceAnalysis
 from pylint_omni.surfaces.chains import Chain
 from pylint_omni.surfaces.edges import ATTRIBUTE_VIAS, BARE_VIAS, file_line, names_as_code
+from pylint_omni.surfaces.outside import outside_caller_doubt
 from pylint_omni.surfaces.reach import PRODUCTION
 from pylint_omni.surfaces.table import SURFACE_FACTS, Surface, decorator_tail
 
@@ -64,6 +69,12 @@ def short_name(analysis: SurfaceAnalysis, dotted: str) -> str:
         return dotted
     module = analysis.table.module_of_path.get(surface.path, "")
     return dotted[len(module) + 1:] if module and dotted.startswith(module + ".") else dotted
+
+
+def names_of(analysis: SurfaceAnalysis, dotted: list[str], most: int = 3) -> str:
+    """`A.x, B.y, C.z and 2 more`."""
+    shown = ", ".join(short_name(analysis, d) for d in dotted[:most])
+    return shown + (f" and {len(dotted) - most} more" if len(dotted) > most else "")
 
 
 def _is_exception(analysis: SurfaceAnalysis, dotted: str) -> bool:
@@ -106,12 +117,24 @@ def _validation_consumers(index: ProjectIndex, analysis: SurfaceAnalysis, chain:
                 found.setdefault((ref.path, ref.line), Consumer(ref.path, ref.line, ref.via, ConsumerKind.VALIDATION, dotted))
     root = analysis.table.surfaces[chain.root]
     vias = ATTRIBUTE_VIAS | (BARE_VIAS if root.kind != "method" else frozenset())
+    elsewhere = _namesake_files(index, analysis, root, surfaces)
     for hit in graph.name_only(root.name, set(surfaces)):
         if hit.via == "doc" and not names_as_code(file_line(index, hit.path, hit.line), root.name):
             continue  # a word of prose, not the surface
+        if hit.path in elsewhere or any(t.endswith("." + root.name) for t in graph.targets_on_line(hit.path, hit.line)):
+            continue  # that file's import or patch string names another definition of the name
         if hit.via in vias and hit.path not in history and (index.location(hit.path) is Location.VALIDATION or hit.via == "doc"):
             found.setdefault((hit.path, hit.line), Consumer(hit.path, hit.line, f"name-only {hit.via}", ConsumerKind.VALIDATION, root.name))
     return sorted(found.values(), key=lambda c: (c.path, c.line))
+
+
+def _namesake_files(index: ProjectIndex, analysis: SurfaceAnalysis, root: Surface, surfaces: list[str]) -> set[str]:
+    """Files that resolve a reference to another definition of the root's name and none to the chain: their
+    mentions of the bare name (`patch("pkg.other.name")`, a call after `from pkg.other import name`) are that one's."""
+    graph = graph_of(index)
+    ours = {r.path for d in surfaces for r in graph.refs_to(d)}
+    theirs = {r.path for d in _same_named(analysis, root) if d not in surfaces for r in graph.refs_to(d)}
+    return theirs - ours
 
 
 def _presents(index: ProjectIndex, consumer: Consumer, module: str) -> bool:
@@ -152,6 +175,12 @@ def _validation_role_doubts(index: ProjectIndex, analysis: SurfaceAnalysis, chai
     members = _chain_surfaces(analysis, chain)
     spans = [(table.surfaces[d].path, table.surfaces[d].line, table.surfaces[d].line + table.surfaces[d].lines)
              for d in members if d in table.surfaces]
+    outside = outside_caller_doubt(index, table, root, spans)
+    if outside:
+        doubts.append(outside)
+    if chain.used_by:
+        doubts.append(f"besides tests, only {names_of(analysis, chain.used_by)} use it, which only tests use: "
+                      "it goes with them, decide there")
     for dotted in members:
         for ref in graph.refs_to(dotted):
             if (ref.via in ("import", "hop", "store", "attr-store") or index.location(ref.path) is not Location.PRODUCTION
@@ -204,7 +233,7 @@ def _api_listing(index: ProjectIndex, class_dotted: str) -> str | None:
     return None
 
 
-def _tests_going(index: ProjectIndex, analysis: SurfaceAnalysis, chain: Chain, consumers: list[Consumer]) -> tuple[list[str], int]:
+def tests_going(index: ProjectIndex, analysis: SurfaceAnalysis, chain: Chain, consumers: list[Consumer]) -> tuple[list[str], int]:
     """Test functions and classes that exist for the chain: named after its root (`test_<name>`), or
     whose every project reference is to the chain. They go with it."""
     table = analysis.table
@@ -292,7 +321,7 @@ def judge_chain(index: ProjectIndex, analysis: SurfaceAnalysis, status: str, cha
     docs = [c for c in consumers if index.entries.get(c.path, {}).get("kind") == "doc"]
     examples = [c for c in consumers if matches_any(c.path, EXAMPLE_GLOBS) and c not in docs]
     tests = [c for c in consumers if matches_any(c.path, TEST_GLOBS)]
-    going, test_lines = _tests_going(index, analysis, chain, tests)
+    going, test_lines = tests_going(index, analysis, chain, tests)
     if presenting:
         verdict = Verdict(Status.REJECTED, None, f"documented as supported API in {listed(presenting)}", consumers)
         return Judged(status, chain, verdict, label, "documented", [], consumers, going, test_lines)

@@ -11,15 +11,10 @@ from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.surfaces.analysis import DEAD, SurfaceAnalysis
 from pylint_omni.surfaces.events import EventFinding
 from pylint_omni.surfaces.routes import RouteFinding
-from pylint_omni.surfaces.verdicts import TEST_GLOBS, Judged, label_of, short_name
+from pylint_omni.surfaces.verdicts import TEST_GLOBS, Judged, label_of, names_of, short_name
 
 MAX_NAMED = 3
 MICRO_LINES = 4  # a lone surface this small is bundled with its kind in the report
-
-
-def _names(analysis: SurfaceAnalysis, dotted: list[str]) -> str:
-    shown = ", ".join(short_name(analysis, d) for d in dotted[:MAX_NAMED])
-    return shown + (f" and {len(dotted) - MAX_NAMED} more" if len(dotted) > MAX_NAMED else "")
 
 
 def message(analysis: SurfaceAnalysis, judged: Judged, shadowed_by: int = 0) -> str:
@@ -46,11 +41,11 @@ def message(analysis: SurfaceAnalysis, judged: Judged, shadowed_by: int = 0) -> 
         return short_message(what, "delete it: it never runs", "Python keeps the last definition")
     verb = "is never raised or caught" if label == "Exception class" else "has no consumer"
     if chain.overrides:
-        what = f"{label} {name} and its {len(chain.overrides)} overrides ({_names(analysis, chain.overrides)}) have no caller"
+        what = f"{label} {name} and its {len(chain.overrides)} overrides ({names_of(analysis, chain.overrides)}) have no caller"
     elif chain.cycle:
-        what = f"{label} {name} and {_names(analysis, chain.members)} only use each other"
+        what = f"{label} {name} and {names_of(analysis, chain.members)} only use each other"
     elif chain.members:
-        what = f"{label} {name} {verb}, nor {_names(analysis, chain.members)} that only it uses"
+        what = f"{label} {name} {verb}, nor {names_of(analysis, chain.members)} that only it uses"
     else:
         what = f"{label} {name} {verb}"
     fix = "delete it" if not (chain.members or chain.overrides) else "delete them"

@@ -8,6 +8,11 @@ Only the statements directly in a method's body count (not those under `if`, loo
 `try`), and an attribute set anywhere so to another class or to an expression of
 unknown class has no class (`self.x = None` does not count against one). Attributes
 set by a base class, in another file, are not known.
+
+`assigned_classes` answers a wider question for calls through a held object
+(`self.builder.build()`): every class any method assigns to `self.x` (`self.x = Cls(...)`,
+under `if` or `try` too), since the call may run on any of them; the reference graph's
+`surfaces` edges join it with the assignments of the class's bases and subclasses.
 """
 
 from __future__ import annotations
@@ -63,3 +68,23 @@ def attribute_types(node: ast.ClassDef, class_of: Callable[[ast.AST | None], str
         for attr, owner in pairs:
             found[attr] = owner if found.get(attr, owner) == owner else UNKNOWN
     return {attr: owner for attr, owner in found.items() if owner}
+
+
+def assigned_classes(node: ast.ClassDef, class_of: Callable[[ast.AST | None], str | None]) -> dict[str, list[str]]:
+    """attribute -> the class chains `self.<attribute> = Cls(...)` assigns anywhere in the class's methods."""
+    found: dict[str, list[str]] = {}
+    for method in node.body:
+        if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) or not method.args.args:
+            continue
+        self_name = method.args.args[0].arg
+        for stmt in ast.walk(method):
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target] if isinstance(stmt, ast.AnnAssign) else []
+            value = getattr(stmt, "value", None)
+            if not isinstance(value, ast.Call):
+                continue
+            for target in targets:
+                if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == self_name:
+                    owner = class_of(value.func)
+                    if owner and owner not in found.setdefault(target.attr, []):
+                        found[target.attr].append(owner)
+    return {attr: owners for attr, owners in found.items() if owners}

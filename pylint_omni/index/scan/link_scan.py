@@ -8,6 +8,10 @@ One pass over the module records, each with its line:
 - `attrs`: attribute uses on a receiver of known class (`self`/`cls`, a local bound to
   `Cls(...)` or to one of these, a parameter annotated `Cls`, a `self.x` whose class the
   class says: `scan.attribute_types`) as `OWNER|attr`, OWNER the class's chain;
+- `held`, `held_types`: reads through an attribute of a receiver of known class
+  (`self.builder.build` as `OWNER|builder|build`) and the classes each class assigns
+  to its attributes (`self.builder = Builder310(...)`): a base's call through the
+  attribute runs on whatever a subclass put there (`surfaces.edges`);
 - `calls`: calls of a resolvable callee with the source of each argument (for keys and
   classes handed through parameters);
 - `flows`: values flowing into `*_cls`/`*_class` slots (keywords, dict keys, `.get`
@@ -33,7 +37,7 @@ import re
 from typing import Any
 
 from pylint_omni.index.scan.ast_helpers import FastVisitor, dotted, literal_str, strip_annotation
-from pylint_omni.index.scan.attribute_types import attribute_types
+from pylint_omni.index.scan.attribute_types import assigned_classes, attribute_types
 from pylint_omni.index.scan.bindings import absolute_module, all_names, lazy_exports, module_bindings
 from pylint_omni.index.scan.key_sources import FunctionScope, argument_summary
 from pylint_omni.index.scan.link_dynamic import CLS_SLOT, DynamicReferences
@@ -60,6 +64,8 @@ class LinkScanner(DynamicReferences, TableUses, FastVisitor):
         }
         self.chains: dict[str, list[str]] = {}
         self.attrs: dict[str, list[str]] = {}
+        self.held: dict[str, list[str]] = {}
+        self.held_types: dict[str, dict[str, list[str]]] = {}
         self.calls: list[list[Any]] = []
         self.flows: list[list[Any]] = []
         self.tables: list[list[Any]] = []
@@ -163,6 +169,9 @@ class LinkScanner(DynamicReferences, TableUses, FastVisitor):
                  for t in (s.targets if isinstance(s, ast.Assign) else [s.target]) if isinstance(t, ast.Name)}
         self.classes.append((f"{self.module}.{qual}", names))
         self.attr_types[f"{self.module}.{qual}"] = attribute_types(node, self.class_chain)
+        assigned = assigned_classes(node, self.class_chain)
+        if assigned:
+            self.held_types[f"{self.module}.{qual}"] = assigned
         self.qual.append(node.name)
         for stmt in node.body:
             self.visit(stmt)
@@ -292,6 +301,10 @@ class LinkScanner(DynamicReferences, TableUses, FastVisitor):
     def visit_Attribute(self, node: ast.Attribute) -> None:
         chain = self.chain_of(node)
         loaded = isinstance(node.ctx, ast.Load)
+        if loaded and isinstance(node.value, ast.Attribute) and isinstance(node.value.value, ast.Name):
+            holder = self.receiver_class(node.value.value)
+            if holder and holder != "sys.modules:*":
+                self._add(self.held, f"{holder}|{node.value.attr}|{node.attr}", node.lineno, self._ctx(node))
         if chain:
             if loaded:
                 self.known_reads.add((node.attr, node.lineno))
@@ -397,6 +410,8 @@ class LinkScanner(DynamicReferences, TableUses, FastVisitor):
             "subst": self.subst,
             "imported": self.imported,
             "dict_keys": self.dict_keys,
+            **({"held": {k: "|".join(v) for k, v in self.held.items()}} if self.held else {}),
+            **({"held_types": self.held_types} if self.held_types else {}),
             **({"mixed": self._mixed()} if self.known_reads & self.unknown_reads else {}),
         }
 
