@@ -20,8 +20,12 @@ def pytest_configure(config: pytest.Config) -> None:
 
     A test that wants its own folder passes `cache_dir`; nothing is ever written to the
     user's cache folder (`~/.cache/pylint-omni`), whatever the environment says.
+    Every pylint a test starts runs the plugin of this checkout.
     """
     os.environ["PYLINT_OMNI_CACHE_DIR"] = tempfile.mkdtemp(prefix="pylint-omni-test-cache-")
+    # The pylint runs import this checkout's plugin, even beside an install of another one
+    # (a worktree next to an editable install would otherwise test the install).
+    os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))
 SAMPLE_REPO = REPO / "sample_repo"
 CATALOGUE = REPO / "checkers"
 OMNI_SYMBOLS = (
