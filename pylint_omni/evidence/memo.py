@@ -37,6 +37,7 @@ from pylint_omni.index.settings import OmniSettings
 from pylint_omni.index.upstream.locate import locate, names_in_paths
 
 MODULE = "module"
+_IN_MEMORY: dict[Path, tuple[str, dict[str, dict[str, list[Any]]]]] = {}  # memo file -> the state and findings last read or written
 
 
 @dataclass(frozen=True)
@@ -129,10 +130,19 @@ class FindingsMemo:
     def __init__(self, index: ProjectIndex, state: str) -> None:
         self.path = index.derived_cache("findings", "")
         self.state = state
-        document = cache.load_document(self.path) if self.path is not None else None
-        sections = document.get("checkers") if document and document.get("state") == state else None
-        self._sections: dict[str, dict[str, list[Any]]] = sections if isinstance(sections, dict) else {}
+        self._sections: dict[str, dict[str, list[Any]]] = {}
         self._captured: dict[str, dict[str, list[Planned]]] = {}
+        if self.path is None:
+            return
+        kept = _IN_MEMORY.get(self.path)
+        if kept is not None and kept[0] == state:  # a long-lived process (an editor's): no read from disk
+            self._sections = kept[1]
+            return
+        document = cache.load_document(self.path)
+        sections = document.get("checkers") if document and document.get("state") == state else None
+        if isinstance(sections, dict):
+            self._sections = sections
+            _IN_MEMORY[self.path] = (state, sections)
 
     def planned(self, checker: str, relpath: str) -> list[Planned] | None:
         """The file's findings from an earlier run of this state, or None when that run did not visit it."""
@@ -158,6 +168,7 @@ class FindingsMemo:
                 section[relpath] = [encode(p) for p in found]
         self._captured = {}
         cache.save_document(self.path, {"state": self.state, "checkers": self._sections})
+        _IN_MEMORY[self.path] = (self.state, self._sections)
 
 
 _OPEN: list[FindingsMemo] = []  # memos of this process with captured findings not saved yet
