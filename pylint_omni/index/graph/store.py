@@ -39,9 +39,11 @@ def store_path(index_cache: Path) -> Path:
 
 def file_stamp(entry: dict[str, Any]) -> str:
     """What identifies one version of a file's facts."""
-    if entry.get("digest"):
+    if entry.get("size") == -1:  # an editor buffer (`ProjectIndex.override`): never stored
         return f"buffer:{entry['digest']}"
-    return f"{entry.get('size')}:{entry.get('mtime')}:{entry.get('module', '')}"
+    # The content when the scan kept its digest: a file touched but not changed keeps its resolution.
+    content = entry.get("digest") or f"{entry.get('size')}:{entry.get('mtime')}"
+    return f"{content}:{entry.get('module', '')}"
 
 
 def load(path: Path) -> dict[str, dict[str, Any]]:
