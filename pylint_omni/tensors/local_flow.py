@@ -57,16 +57,38 @@ def resolve_dotted(expr: nodes.NodeNG) -> str | None:
         expr = expr.expr
     if not isinstance(expr, nodes.Name):
         return None
-    try:
-        _, bindings = expr.lookup(expr.name)
-    except Exception:  # astroid lookups can fail on broken code; no evidence then
-        return None
+    bindings = _module_bindings(expr)
+    if bindings is None:
+        try:
+            _, bindings = expr.lookup(expr.name)
+        except Exception:  # astroid lookups can fail on broken code; no evidence then
+            return None
     if len(bindings) != 1:
         return None
     base = _imported_as(bindings[0], expr.name)
     if base is None:
         return None
     return ".".join([base, *reversed(parts)])
+
+
+def _module_bindings(name: nodes.Name) -> list[nodes.NodeNG] | None:
+    """The module's bindings of a name no enclosing scope binds, without astroid's statement filtering.
+
+    The tensor checkers resolve every call's callee (`torch.cat`, `F.pad`) several
+    times; a name bound once at module level, by nothing in between, is that binding
+    wherever it is read, so the full `lookup` (the costly part of a warm run) is only
+    needed for names some function or class binds, or that the module binds twice.
+    """
+    scope = name.scope()
+    while not isinstance(scope, nodes.Module):
+        if name.name in scope.locals:
+            return None
+        parent = scope.parent
+        if parent is None:
+            return None
+        scope = parent.scope()
+    bound = scope.locals.get(name.name)
+    return bound if bound is not None and len(bound) == 1 else None
 
 
 def _imported_as(binding: nodes.NodeNG, name: str) -> str | None:

@@ -14,9 +14,11 @@ from pathlib import Path
 from typing import Iterator
 
 from pylint_omni.index import cache
+from pylint_omni.index.paths import Location
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.index.upstream.locate import locate, names_in_paths
 from pylint_omni.index.upstream.package import UpstreamClass, UpstreamPackage, UpstreamRef
+from pylint_omni.index.upstream.pins import version_mismatch
 
 
 @dataclass
@@ -125,3 +127,41 @@ def upstream_of(index: ProjectIndex) -> UpstreamIndex:
         upstream = _LIVE[key] = UpstreamIndex(wanted, missing, packages)
     index.derived["upstream_index"] = upstream
     return upstream
+
+
+STALE_IMPORTS = 5  # project imports of upstream names the indexed version lacks, before it counts as another version
+
+
+def version_doubts(index: ProjectIndex) -> dict[str, str]:
+    """Package -> why the indexed version may not be the one the project runs on (memoised per index state).
+
+    Either the project pins another version in its install files (`pins`), or its
+    production code imports at least `STALE_IMPORTS` names the indexed version does not
+    define: newer hooks may call what the indexed version never does, and code copied
+    from upstream may match the version the project runs on, not this one.
+    """
+    found: dict[str, str] | None = index.derived.get("upstream_version_doubts")
+    if found is not None:
+        return found
+    found = {}
+    upstream = upstream_of(index)
+    packages = {p.name: p for p in upstream.packages()}
+    missing: dict[str, set[str]] = {}
+    for rel, facts in index.python_files():
+        if index.location(rel) is not Location.PRODUCTION:
+            continue
+        for dotted in facts.get("imports", {}).values():
+            top = dotted.partition(".")[0]
+            module, _, name = dotted.rpartition(".")
+            if top in packages and module and upstream.defines(module, name) is None:
+                missing.setdefault(top, set()).add(dotted)
+    for name, package in packages.items():
+        pinned = version_mismatch(index.root, name, package.version)
+        if pinned:
+            found[name] = pinned
+        elif len(missing.get(name, ())) >= STALE_IMPORTS:
+            names = sorted(missing[name])
+            found[name] = (f"the project imports {len(names)} names {name} {package.version} does not define "
+                           f"(e.g. {names[0]}): it runs on another version")
+    index.derived["upstream_version_doubts"] = found
+    return found
