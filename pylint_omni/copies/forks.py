@@ -5,7 +5,10 @@ When five or more copies in one module repeat definitions kept in one other modu
 decision is one — merge the fork back, or share the common part — not one per
 function. The copies are folded into a single finding at the top of the module that
 lists them; it is high only when every folded copy is (identical, not copied on
-purpose), and its benefit is the lines they all take.
+purpose), and its benefit is the lines sharing deletes at them all.
+A definition copied into `BOILERPLATE_MODULES` modules or more (`load_weights`,
+`compute_logits` in every model file) is per-model boilerplate, not a sign of a fork:
+it does not count towards one and stays reported on its own.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from pylint_omni.index.class_graph import class_graph
 from pylint_omni.index.project_index import ProjectIndex
 
 FORK_COPIES = 5  # copies of one other module's definitions before the module counts as its fork
+BOILERPLATE_MODULES = 5  # modules holding copies of one definition: per-model boilerplate
 MAX_NAMED = 3
 # Suffixes naming a hardware, backend or kernel variant kept apart on purpose (`_a5`, `_310p`, `_simt`, `_legacy`).
 VARIANT_TAG = re.compile(r"^(?:a\d+|\d{3}\w?|simt|simd|npu|cuda|rocm|hip|xpu|mlu|musa|triton|cpu|gpu|legacy|old|v\d+|fp8|int8|w8a8)$")
@@ -48,7 +52,8 @@ def forks(index: ProjectIndex, relpath: str, module_lines: int, reported: list[R
     by_other: dict[str, list[Reported]] = {}
     for item in reported:
         kept = item.judgement.kept
-        if item.verdict.status is Status.CANDIDATE and kept.path != item.member.path and item.member.kind != "module":
+        if (item.verdict.status is Status.CANDIDATE and kept.path != item.member.path and item.member.kind != "module"
+                and not boilerplate(item.judgement)):
             by_other.setdefault(kept.path, []).append(item)
     found: dict[str, list[Reported]] = {}
     for other, items in by_other.items():
@@ -58,6 +63,11 @@ def forks(index: ProjectIndex, relpath: str, module_lines: int, reported: list[R
                 and not _variant(relpath, other) and not _subclasses(index, relpath, other)):
             found[other] = items
     return found
+
+
+def boilerplate(judgement: Judgement) -> bool:
+    """The group's copies lie in `BOILERPLATE_MODULES` modules or more: a per-model pattern, not one module's fork."""
+    return len({m.path for m in judgement.group.members}) >= BOILERPLATE_MODULES
 
 
 def _variant(path: str, other: str) -> bool:
@@ -82,7 +92,7 @@ def _subclasses(index: ProjectIndex, path: str, other: str) -> bool:
 
 def fork_finding(relpath: str, module: str, other: str, items: list[Reported]) -> tuple[str, Verdict, FindingDetails]:
     """The message, verdict and details of one fork."""
-    lines = sum(item.member.lines for item in items)
+    lines = sum(item.judgement.saved(item.member) for item in items)
     identical = [item for item in items if item.verdict.confidence == "high"]
     units = list(dict.fromkeys(item.member.qual + ("()" if item.member.kind in ("function", "method", "block") else "")
                                for item in items))  # several blocks of one function are named once

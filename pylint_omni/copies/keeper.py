@@ -1,0 +1,65 @@
+"""Which copy of a group to keep: the one the others would reuse.
+
+In order: a copy other modules already import (it is the shared one already); a copy
+in a common place (`common/`, `base`, `utils`, `layers/`...) before a neutral one,
+and both before one under a platform, vendor or model-specific path
+(`platforms/npu/`, `_310p/`, `models/<name>`); the original before a copy named as
+derived from it (`async`, `legacy`, `_old`...); then the shortest path
+(`groups.shortest`; the tool reads no history, and the general module is usually
+the shorter one).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterable
+
+from pylint_omni.copies.groups import Keep
+from pylint_omni.copies.members import Member
+from pylint_omni.index.project_index import ProjectIndex
+
+COMMON = frozenset({"common", "base", "bases", "utils", "util", "helpers", "layers", "core", "shared", "interface",
+                    "interfaces", "abstract", "generic", "default"})
+SPECIFIC_FOLDERS = frozenset({"models", "platforms", "model_zoo", "vendors", "backends"})  # each child is one model or vendor
+VENDOR_PART = re.compile(r"(?:^|_)(?:npu|cuda|rocm|hip|xpu|mlu|musa|hpu|ascend|tpu|neuron|gaudi|dcu|310p|a[235])(?:_|$)",
+                         re.IGNORECASE)
+DERIVED_WORDS = ("async", "legacy", "_old", "deprecated", "backup", "_copy")  # names of a copy made from another
+
+
+def place(path: str) -> int:
+    """0: a common place; 1: neutral; 2: under a platform, vendor or model-specific path."""
+    parts = [p.removesuffix(".py") for p in path.split("/")]
+    for position, part in enumerate(parts):
+        if VENDOR_PART.search(part):
+            return 2
+        if part in SPECIFIC_FOLDERS and position + 1 < len(parts):
+            child = parts[position + 1]
+            if child not in COMMON and child != "__init__" and not child.startswith(("base_", "common_")):
+                return 2
+    if any(p in COMMON or p.startswith(("base_", "common_")) or p.endswith(("_utils", "_common", "_base")) for p in parts):
+        return 0
+    return 1
+
+
+def _imported(index: ProjectIndex, paths: Iterable[str]) -> dict[str, set[str]]:
+    """Dotted name -> the files among `paths` that import it by name (`from mod import name`)."""
+    found: dict[str, set[str]] = {}
+    for relpath in paths:
+        for dotted in index.facts(relpath).get("imports", {}).values():
+            found.setdefault(dotted, set()).add(relpath)
+    return found
+
+
+def preference(index: ProjectIndex, paths: Iterable[str]) -> Keep:
+    """The ranks of a copy (smaller: keep it first), by the rules of the module docstring; `paths`: the production
+    files, whose imports say which copy is shared already (the copy groups' cache follows their content)."""
+    imported = _imported(index, paths)
+
+    def ranks(member: Member) -> tuple[int, ...]:
+        module = index.entries.get(member.path, {}).get("module", "")
+        name = module if member.kind == "module" else f"{module}.{member.qual.partition('.')[0]}"
+        shared = bool(imported.get(name, set()) - {member.path})
+        derived = any(w in f"{member.path} {member.qual}".lower() for w in DERIVED_WORDS)
+        return int(not shared), place(member.path), int(derived)
+
+    return ranks
