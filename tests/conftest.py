@@ -19,9 +19,12 @@ def pytest_configure(config: pytest.Config) -> None:
     """Every test, and every pylint it starts, writes its index cache to a temporary folder.
 
     A test that wants its own folder passes `cache_dir`; nothing is ever written to the
-    user's cache folder (`~/.cache/pylint-omni`), whatever the environment says.
+    user's cache folder (`~/.cache/pylint-omni`), whatever the environment says. Every
+    pylint started imports this checkout's plugin, not another one installed (editable
+    from another worktree, say).
     """
     os.environ["PYLINT_OMNI_CACHE_DIR"] = tempfile.mkdtemp(prefix="pylint-omni-test-cache-")
+    os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO), os.environ.get("PYTHONPATH", "")) if p)
 SAMPLE_REPO = REPO / "sample_repo"
 CATALOGUE = REPO / "checkers"
 OMNI_SYMBOLS = (

@@ -45,23 +45,30 @@ class Reported:
 def forks(index: ProjectIndex, relpath: str, module_lines: int, reported: list[Reported]) -> dict[str, list[Reported]]:
     """Other module's path -> the copies of its definitions here, for the modules this one forks.
 
-    Not a fork: a module whose classes subclass the other's (its copies are overrides), a
-    variant named after the other (`attn_a5.py` beside `attn.py`: a hardware or algorithm
-    variant kept apart on purpose), or copies that are under a tenth of the module or
-    mostly one method (one big copy, reported as such)."""
+    A copy here counts for every other module its group has a copy in, whichever copy the
+    group keeps (the kept one of a definition may lie in a third module); each copy is
+    folded into one fork at most, the other module with the most copies first. Not a fork:
+    a module whose classes subclass the other's (its copies are overrides), a variant named
+    after the other (`attn_a5.py` beside `attn.py`: a hardware or algorithm variant kept
+    apart on purpose), or copies that are under a tenth of the module or mostly one method
+    (one big copy, reported as such)."""
     by_other: dict[str, list[Reported]] = {}
     for item in reported:
-        kept = item.judgement.kept
-        if (item.verdict.status is Status.CANDIDATE and kept.path != item.member.path and item.member.kind != "module"
-                and not boilerplate(item.judgement)):
-            by_other.setdefault(kept.path, []).append(item)
+        if item.verdict.status is Status.CANDIDATE and item.member.kind != "module" and not boilerplate(item.judgement):
+            for other in dict.fromkeys(m.path for m in item.judgement.group.members if m.path != relpath):
+                by_other.setdefault(other, []).append(item)
     found: dict[str, list[Reported]] = {}
-    for other, items in by_other.items():
+    folded: set[int] = set()
+    for other, candidates in sorted(by_other.items(), key=lambda pair: (-len(pair[1]), pair[0])):
+        items = [item for item in candidates if id(item) not in folded]
+        if len(items) < FORK_COPIES:
+            continue
         lines = sum(item.member.lines for item in items)
         biggest = max(sum(i.member.lines for i in items if i.member.qual == item.member.qual) for item in items)
-        if (len(items) >= FORK_COPIES and 10 * lines >= module_lines and 10 * biggest <= 6 * lines
+        if (10 * lines >= module_lines and 10 * biggest <= 6 * lines
                 and not _variant(relpath, other) and not _subclasses(index, relpath, other)):
             found[other] = items
+            folded.update(id(item) for item in items)
     return found
 
 

@@ -143,7 +143,7 @@ def details(judgement: Judgement, member: Member, module: str) -> FindingDetails
         change = f"Keep {where(kept)} and make the {others} other cop{'y' if others == 1 else 'ies'} use it"
     claimed = group.claims.get(member)
     if claimed is not None and claimed.why:
-        change += f"; {'; '.join(claimed.why)} stay in {name_of(member)}"
+        change += f"; {', '.join(claimed.why)} stay in {member.qual}() (a helper cannot take them over)"
     simplification = change + (f"; this copy differs in: {drift}" if drift else "") + "."
     same, drifted = judgement.tally()
     saved = judgement.saved(member)
