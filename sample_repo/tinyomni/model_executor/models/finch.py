@@ -17,7 +17,6 @@ class FinchForCausalLM(nn.Module):
         self.blocks = nn.ModuleList(blocks)
         self.lm_head = nn.Linear(config.hidden_size, config.vocab_size, bias=False)
         self.packed_modules = [("gate_up_proj", "gate_proj", 0), ("gate_up_proj", "up_proj", 1)]
-        self.num_media_tokens = 0
 
     def forward(self, input_ids, positions, kv_caches):
         hidden = self.get_input_embeddings(input_ids)
@@ -50,7 +49,7 @@ class FinchForCausalLM(nn.Module):
             return embeddings
         mask = input_ids == self.config.media_token_id
         embeddings[mask] = multimodal_embeddings.to(embeddings.dtype)
-        self.num_media_tokens += int(mask.sum())
+        embeddings = embeddings * self.config.embedding_multiplier
         return embeddings
 
     def compute_logits(self, hidden_states):

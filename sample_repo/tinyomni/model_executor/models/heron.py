@@ -13,7 +13,6 @@ class HeronForCausalLM(nn.Module):
         self.out_proj = nn.Linear(2 * config.hidden_size, config.hidden_size)
         self.lm_head = nn.Linear(config.hidden_size, config.vocab_size, bias=False)
         self.packed_modules = []
-        self.num_media_tokens = 0
         self.register_buffer("decay", torch.linspace(0.9, 0.999, 2 * config.hidden_size))
 
     def forward(self, input_ids, positions, state=None):
@@ -51,7 +50,7 @@ class HeronForCausalLM(nn.Module):
             return embeddings
         mask = input_ids == self.config.media_token_id
         embeddings[mask] = multimodal_embeddings.to(embeddings.dtype)
-        self.num_media_tokens += int(mask.sum())
+        embeddings = embeddings * self.config.embedding_multiplier
         return embeddings
 
     def compute_logits(self, hidden_states):

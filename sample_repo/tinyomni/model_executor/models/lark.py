@@ -32,7 +32,6 @@ class LarkForCausalLM(nn.Module):
         self.norm = nn.LayerNorm(config.hidden_size)
         self.lm_head = nn.Linear(config.hidden_size, config.vocab_size, bias=False)
         self.packed_modules = [("qkv_proj", "q_proj", 0), ("qkv_proj", "k_proj", 1), ("qkv_proj", "v_proj", 2)]
-        self.num_media_tokens = 0
 
     def forward(self, input_ids, positions):
         hidden = self.get_input_embeddings(input_ids)
@@ -67,7 +66,7 @@ class LarkForCausalLM(nn.Module):
             return embeddings
         mask = input_ids == self.config.media_token_id
         embeddings[mask] = multimodal_embeddings.to(embeddings.dtype)
-        self.num_media_tokens += int(mask.sum())
+        embeddings = embeddings * self.config.embedding_multiplier
         return embeddings
 
     def compute_logits(self, hidden_states):

@@ -43,7 +43,6 @@ class LarkVLForCausalLM(nn.Module):
         self.decoder = nn.TransformerDecoder(nn.TransformerDecoderLayer(config.hidden_size, config.num_heads), config.num_layers)
         self.lm_head = nn.Linear(config.hidden_size, config.vocab_size, bias=False)
         self.packed_modules = [("qkv_proj", "q_proj", 0), ("qkv_proj", "k_proj", 1), ("qkv_proj", "v_proj", 2)]
-        self.num_media_tokens = 0
 
     def forward(self, input_ids, positions, pixel_values=None):
         media = self.vision(pixel_values) if pixel_values is not None else None
@@ -71,7 +70,7 @@ class LarkVLForCausalLM(nn.Module):
             return embeddings
         mask = input_ids == self.config.media_token_id
         embeddings[mask] = multimodal_embeddings.to(embeddings.dtype)
-        self.num_media_tokens += int(mask.sum())
+        embeddings = embeddings * self.config.embedding_multiplier
         return embeddings
 
     def compute_logits(self, hidden_states):

@@ -14,7 +14,6 @@ class RobinForCausalLM(nn.Module):
         self.router = nn.Linear(config.hidden_size, config.num_experts, bias=False)
         self.lm_head = nn.Linear(config.hidden_size, config.vocab_size, bias=False)
         self.packed_modules = [("experts.w13", "experts.w1", 0), ("experts.w13", "experts.w3", 1)]
-        self.num_media_tokens = 0
 
     def forward(self, input_ids, positions):
         hidden = self.get_input_embeddings(input_ids)
@@ -53,7 +52,7 @@ class RobinForCausalLM(nn.Module):
             return embeddings
         mask = input_ids == self.config.media_token_id
         embeddings[mask] = multimodal_embeddings.to(embeddings.dtype)
-        self.num_media_tokens += int(mask.sum())
+        embeddings = embeddings * self.config.embedding_multiplier
         return embeddings
 
     def compute_logits(self, hidden_states):
