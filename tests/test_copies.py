@@ -499,7 +499,7 @@ def connector_units(names: tuple[tuple[str, str], ...]) -> str:
 
 
 @pytest.mark.parametrize("kept, others, importer", [
-    ("pkg/common/step.py", ["pkg/_310p/step.py", "pkg/platforms/npu/step.py"], ""),  # vendor paths sort first and are shorter
+    ("pkg/common/step.py", ["pkg/_310p/step.py", "pkg/platforms/npu/step.py"], ""),  # a vendor path sorts first
     ("pkg/layers/step.py", ["pkg/models/llama/step.py"], ""),
     ("pkg/zz/step.py", ["pkg/aa/step.py", "pkg/common/step.py"], "from pkg.zz.step import apply\n"),  # imported: shared already
 ])
@@ -535,3 +535,35 @@ def test_per_model_boilerplate_does_not_count_towards_a_fork(tmp_path: Path, cac
     if fork:
         assert f"{specific} copies" in forks[0].message and "send()" not in forks[0].message
     assert sorted(f.line for f in found if "forks" not in f.message) == [1, 11, 21] + ([] if fork else [31, 41])
+
+
+CHECKS = '''
+    def {name}(request, sessions):
+        {first}
+        if request.top_p is not None and not 0 < request.top_p <= 1:
+            return f"top_p {{request.top_p!r}} must be in (0, 1]"
+        if request.top_k is not None and request.top_k < 0:
+            return f"top_k {{request.top_k!r}} must not be negative"
+        if request.temperature is not None and not 0 <= request.temperature <= 2:
+            return f"temperature {{request.temperature!r}} must be in [0, 2]"
+        if request.max_tokens is not None and request.max_tokens <= 0:
+            return f"max_tokens {{request.max_tokens!r}} must be positive"
+        if request.stop is not None and len(request.stop) > 4:
+            return "at most 4 stop sequences"
+        if request.seed is not None and request.seed < 0:
+            return "the seed must not be negative"
+        {last}
+'''
+
+
+def test_a_chain_of_checks_returning_early_moves_into_one_check_helper(tmp_path: Path, cache_dir: Path) -> None:
+    write_project(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/completions.py": CHECKS.format(name="check_completion", first="if request.prompt is None:\n"
+                                            "            return 'a prompt is required'", last="return ''"),
+        "pkg/generate.py": CHECKS.format(name="check_generate", first="if sessions.has(request.session_id):\n"
+                                         "            return 'session busy'\n        request.stream = bool(request.stream)",
+                                         last="sessions.reserve(request.session_id)\n        return None"),
+    })
+    [found] = lint(tmp_path, cache_dir)
+    assert found.confidence == "HIGH" and found.message.endswith("(identical after renaming locals; 12 lines go).")

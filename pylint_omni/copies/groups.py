@@ -87,14 +87,15 @@ def eligible_units(copies: FileCopies, limits: Thresholds, floor: bool = False) 
         yield from (u for u in copies.units if u.kind == "module" and limits.eligible(u))
 
 
-def shortest(member: Member) -> tuple[int, int, str, int, str]:
-    """Among copies ranked equal, the shortest path first (the older, more general place), then by place."""
-    return member.path.count("/"), len(member.path), member.path, member.line, member.kind
+def general_first(member: Member) -> tuple[int, str, int, str]:
+    """Among copies ranked equal, the shallowest path first (the more general place), then by name: a module
+    before its variants (`pipeline.py` before `pipeline_edit.py`) and a lower version first (`qwen2` before `qwen3`)."""
+    return member.path.count("/"), member.path, member.line, member.kind
 
 
 def ordered(members: Iterable[Member], keep: Keep) -> list[Member]:
-    """Copies in reporting order: the one to keep first (`keep`), then by path."""
-    return sorted(set(members), key=lambda m: (keep(m), shortest(m)))
+    """Copies in reporting order: the one to keep first (`keep`), then `general_first`."""
+    return sorted(set(members), key=lambda m: (keep(m), general_first(m)))
 
 
 class _Cover:
@@ -213,7 +214,7 @@ def _near_group(
     close = [u for u in units if similarity[u] >= NEAR_RATIO]
     if len(close) < 2:
         return None
-    keeper = min(close, key=lambda u: (keep(u), u is not medoid, shortest(u)))
+    keeper = min(close, key=lambda u: (keep(u), u is not medoid, general_first(u)))
     members = [*represented.get(keeper, [keeper])]
     members += ordered((m for u in close if u is not keeper for m in represented.get(u, [u])), keep)
     return CopyGroup("near", members, round(min(similarity[u] for u in close), 2))

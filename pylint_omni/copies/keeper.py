@@ -4,9 +4,9 @@ In order: a copy other modules already import (it is the shared one already); a 
 in a common place (`common/`, `base`, `utils`, `layers/`...) before a neutral one,
 and both before one under a platform, vendor or model-specific path
 (`platforms/npu/`, `_310p/`, `models/<name>`); the original before a copy named as
-derived from it (`async`, `legacy`, `_old`...); then the shortest path
-(`groups.shortest`; the tool reads no history, and the general module is usually
-the shorter one).
+derived from it (`async`, `legacy`, `_old`...); then the shallowest path, then by
+name (`groups.general_first`: the tool reads no history, but a module sorts before
+its variants and a lower version before a higher one, the older first).
 """
 
 from __future__ import annotations

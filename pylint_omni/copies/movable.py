@@ -5,7 +5,9 @@ only the statements a helper can take over; the others stay in each caller:
 - a local import (kept local on purpose, often to break an import cycle or load lazily);
 - a statement that controls the enclosing function: an early `return`, a `yield`, a
   `break` or `continue` of a loop around the block (a `return` ending the function's
-  body moves: the caller returns what the helper returns);
+  body moves: the caller returns what the helper returns; so do early returns when they
+  are the block's only exits and it binds nothing read after it, a chain of checks:
+  the caller returns the helper's answer when there is one);
 - when the block binds more than `MAX_OUTPUTS` locals the function reads after it (or,
   in a loop, in the next turn), the statements binding them (a helper returning a long
   tuple is not simpler than the copy).
@@ -128,17 +130,18 @@ def claim(index: ProjectIndex, member: Member) -> Claim | None:
         stay.update(_lines(node))
     if imports:
         why.append(f"{len(imports)} local import{'s' if len(imports) > 1 else ''}")
-    for position, i in enumerate(own):
-        found = _exit(records[i].node, ends_function and position == len(own) - 1)
-        if found:
-            stay.update(_lines(records[i].node))
-            why.append(found)
     bound = {i: _bound(records[i].node) for i in own}
     every: dict[str, int] = {}
     for names in bound.values():
         for name, line in names.items():
             every[name] = min(line, every.get(name, line))
     outputs = sorted(_outputs(function, loop, every, member.end))
+    exits = {i: found for position, i in enumerate(own)
+             if (found := _exit(records[i].node, ends_function and position == len(own) - 1))}
+    if outputs or not all(found.startswith("the early `return`") for found in exits.values()):
+        for i, found in exits.items():
+            stay.update(_lines(records[i].node))
+            why.append(found)
     binders = {i: set(names) & set(outputs) for i, names in bound.items()}
     if len(outputs) > MAX_OUTPUTS:
         for i, names in binders.items():

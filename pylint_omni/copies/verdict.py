@@ -23,8 +23,8 @@ group can hold identical copies (high) and drifted ones (medium) at once. In ord
 4. a block inside a compiled GPU kernel (`@triton.jit`) -> medium: sharing it takes a
    jit helper whose compiled code must be checked;
 5. after the cache (`as_reported`, since it follows comments and text, not shapes): a
-   copy of a group where any copy says it is copied from a third party
-   (`evidence.provenance`) -> medium at most (a deliberate copy, resynced from its source); a block that reads
+   copy where either side says it is copied from a third party (`evidence.provenance`)
+   -> medium at most (a deliberate copy, resynced from its source); a block that reads
    `locals()`/`vars()` -> medium (a helper would read its own frame, not the caller's).
 A method copied into a subclass of its class is an override that repeats the
 inherited one: the base's method is the one kept.
@@ -239,9 +239,7 @@ def as_reported(index: ProjectIndex, judgement: Judgement, member: Member) -> Ve
     verdict = judgement.verdicts[member]
     if verdict.status is not Status.CANDIDATE or verdict.confidence != "high":
         return verdict
-    # Any copy of the group saying so (the copy kept is only the one preferred): they all repeat that third party's code.
-    source = next((p for m in (member, *judgement.group.members) if (p := copied_code(index, m.path, m.line)) is not None),
-                  None)
+    source = next((p for m in (member, judgement.kept) if (p := copied_code(index, m.path, m.line)) is not None), None)
     if source is not None:
         reason = f"{source.describe()} on purpose, so not high; {verdict.reason}"
         return replace(verdict, confidence="medium", reason=reason, unknowns=[*verdict.unknowns, reason])
