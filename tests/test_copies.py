@@ -502,17 +502,20 @@ def connector_units(names: tuple[tuple[str, str], ...]) -> str:
     ("pkg/common/step.py", ["pkg/_310p/step.py", "pkg/platforms/npu/step.py"], ""),  # a vendor path sorts first
     ("pkg/layers/step.py", ["pkg/models/llama/step.py"], ""),
     ("pkg/zz/step.py", ["pkg/aa/step.py", "pkg/common/step.py"], "from pkg.zz.step import apply\n"),  # imported: shared already
+    ("pkg_npu/worker/step.py", ["pkg_npu/_310p/step.py"], ""),  # a package named after its vendor: its own paths tell
 ])
 def test_the_copy_kept_is_the_shared_then_the_vendor_neutral_one(
     tmp_path: Path, cache_dir: Path, kept: str, others: list[str], importer: str,
 ) -> None:
     folders = {str(Path(p).parent) for p in [kept, *others]}
     inits = {f"{'/'.join(Path(f).parts[:n])}/__init__.py": "" for f in folders for n in range(1, len(Path(f).parts) + 1)}
+    package = kept.split("/")[0]
     write_project(tmp_path, {
-        **inits, "pkg/user.py": importer,
+        **inits, f"{package}/user.py": importer,
         **{path: STEP.format(name="apply", extra=PLACEHOLDERS, log="[a]") for path in [kept, *others]},
     })
-    found = lint(tmp_path, cache_dir)
+    _, found, stderr = run_pylint([*enable_args([SYMBOL]), package], cwd=tmp_path, cache_dir=cache_dir)
+    assert "Traceback" not in stderr, stderr
     assert sorted(f.path for f in found) == sorted(others)
     assert all(f"apply() ({kept.split('/', 1)[1]}:7)" in f.message for f in found)
 

@@ -1,6 +1,6 @@
 """A module that is a fork of another: many copy groups linking the same two files, one finding.
 
-When five or more copies in one module repeat definitions kept in one other module
+When five or more copies in one module repeat definitions one other module holds too
 (a connector forked into a "hybrid" variant, a model file copied and edited), the
 decision is one — merge the fork back, or share the common part — not one per
 function. The copies are folded into a single finding at the top of the module that

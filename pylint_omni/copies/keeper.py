@@ -30,8 +30,8 @@ def place(path: str) -> int:
     """0: a common place; 1: neutral; 2: under a platform, vendor or model-specific path."""
     parts = [p.removesuffix(".py") for p in path.split("/")]
     for position, part in enumerate(parts):
-        if VENDOR_PART.search(part):
-            return 2
+        if VENDOR_PART.search(part) and (position or len(parts) == 1):
+            return 2  # the top package may be named after its vendor (`vllm_ascend`): every copy is there
         if part in SPECIFIC_FOLDERS and position + 1 < len(parts):
             child = parts[position + 1]
             if child not in COMMON and child != "__init__" and not child.startswith(("base_", "common_")):
