@@ -1,12 +1,13 @@
 """Which copy of a group to keep: the one the others would reuse.
 
-In order: a copy other modules already import (it is the shared one already); a copy
-in a common place (`common/`, `base`, `utils`, `layers/`...) before a neutral one,
-and both before one under a platform, vendor or model-specific path
-(`platforms/npu/`, `_310p/`, `models/<name>`); the original before a copy named as
-derived from it (`async`, `legacy`, `_old`...); then the shallowest path, then by
-name (`groups.general_first`: the tool reads no history, but a module sorts before
-its variants and a lower version before a higher one, the older first).
+In order: a copy in a module other modules already import from (a library module,
+not a leaf loaded by name from a registry or a config); a copy in a common place
+(`common/`, `base`, `utils`, `layers/`...) before a neutral one, and both before one
+under a platform, vendor or model-specific path (`platforms/npu/`, `_310p/`,
+`ascend_attn.py`, `models/<name>`); the original before a copy named as derived from
+it (`async`, `legacy`, `_old`...); then the shallowest path, then by name
+(`groups.general_first`: the tool reads no history, but a module sorts before its
+variants and a lower version before a higher one, the older first).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from pylint_omni.index.project_index import ProjectIndex
 
 COMMON = frozenset({"common", "base", "bases", "utils", "util", "helpers", "layers", "core", "shared", "interface",
                     "interfaces", "abstract", "generic", "default"})
-SPECIFIC_FOLDERS = frozenset({"models", "platforms", "model_zoo", "vendors", "backends"})  # each child is one model or vendor
+SPECIFIC_FOLDERS = frozenset({"models", "platforms", "model_zoo", "vendors"})  # each child is one model or vendor
 VENDOR_PART = re.compile(r"(?:^|_)(?:npu|cuda|rocm|hip|xpu|mlu|musa|hpu|ascend|tpu|neuron|gaudi|dcu|310p|a[235])(?:_|$)",
                          re.IGNORECASE)
 DERIVED_WORDS = ("async", "legacy", "_old", "deprecated", "backup", "_copy")  # names of a copy made from another
@@ -42,11 +43,13 @@ def place(path: str) -> int:
 
 
 def _imported(index: ProjectIndex, paths: Iterable[str]) -> dict[str, set[str]]:
-    """Dotted name -> the files among `paths` that import it by name (`from mod import name`)."""
+    """Dotted module (or name) -> the files among `paths` that import it or from it."""
     found: dict[str, set[str]] = {}
     for relpath in paths:
         for dotted in index.facts(relpath).get("imports", {}).values():
-            found.setdefault(dotted, set()).add(relpath)
+            parts = dotted.split(".")
+            for end in range(1, len(parts) + 1):
+                found.setdefault(".".join(parts[:end]), set()).add(relpath)
     return found
 
 
@@ -57,8 +60,7 @@ def preference(index: ProjectIndex, paths: Iterable[str]) -> Keep:
 
     def ranks(member: Member) -> tuple[int, ...]:
         module = index.entries.get(member.path, {}).get("module", "")
-        name = module if member.kind == "module" else f"{module}.{member.qual.partition('.')[0]}"
-        shared = bool(imported.get(name, set()) - {member.path})
+        shared = bool(imported.get(module, set()) - {member.path})
         derived = any(w in f"{member.path} {member.qual}".lower() for w in DERIVED_WORDS)
         return int(not shared), place(member.path), int(derived)
 
