@@ -107,9 +107,11 @@ def _evidence(judgement: Judgement, member: Member, verdict: Verdict) -> str:
         return f"{count} copies; {said}; {gone}"
     head = f"{count} copies: {same} identical, {drifted} drifted"
     if judgement.identical(member) and verdict.status is Status.CANDIDATE and verdict.confidence == "high":
-        other = next(m for m in judgement.group.members if not judgement.identical(m))
-        where_drift = short_path(other.path, member.path) if other.path != member.path else f"line {other.line}"
-        return f"{head} ({where_drift}: {judgement.drift_text(other, limit=1) or 'see the report'}); {gone}"
+        # where the drifted copies are; what each changes is said at it
+        places = [short_path(m.path, member.path) if m.path != member.path else f"line {m.line}"
+                  for m in judgement.group.members if not judgement.identical(m)]
+        shown = places[0] + (f" and {len(places) - 1} more" if len(places) > 1 else "")
+        return f"{head}: {shown}; {gone}"
     return f"{head}; {said}; {gone}"
 
 
