@@ -397,3 +397,176 @@ def test_a_variant_named_after_the_other_module_is_no_fork(tmp_path: Path, cache
     found = [f for f in lint(tmp_path, cache_dir) if "Variant" not in f.message]
     assert not any("forks" in f.message for f in found)
     assert sorted(f.line for f in found if f.path == "pkg/connector_a5.py") == [1, 11, 21, 31, 41]  # each copy on its own
+
+
+def audit(root: Path, cache_dir: Path, *extra: str) -> dict[str, dict]:
+    """The omni-json audit of `pkg`: each copy's finding by `path:line`."""
+    out = root / "audit.json"
+    run_pylint([*enable_args([SYMBOL]), f"--output-format=omni-json:{out}", *extra, "pkg"], cwd=root, cache_dir=cache_dir)
+    data = json.loads(out.read_text())
+    return {f"{f['path']}:{f['line']}": f for f in [*data["candidates"], *data["rejected"]]}
+
+
+def test_a_group_of_identical_and_drifted_copies_says_how_many_of_each(tmp_path: Path, cache_dir: Path) -> None:
+    drifted = PLACEHOLDERS.replace("max(0,", "max(1,")
+    write_project(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/a.py": STEP.format(name="apply", extra=PLACEHOLDERS, log="[a]"),
+        "pkg/b.py": STEP.format(name="apply", extra=PLACEHOLDERS, log="[a]"),
+        "pkg/c.py": STEP.format(name="apply", extra=PLACEHOLDERS, log="[a]"),
+        "pkg/d.py": STEP.format(name="apply", extra=drifted, log="[a]"),
+    })
+    found = {f.path: f for f in lint(tmp_path, cache_dir)}
+    assert {p: f.confidence for p, f in found.items()} == {"pkg/b.py": "HIGH", "pkg/c.py": "HIGH", "pkg/d.py": "INFERENCE"}
+    assert found["pkg/b.py"].message.endswith("(4 copies: 3 identical, 1 drifted: pkg/d.py; 10 lines go).")
+    # the drifted line stays, as an argument of the shared function
+    assert found["pkg/d.py"].message.endswith("(4 copies: 3 identical, 1 drifted; drift: `1` (line 12) vs `0`; 9 of 10 lines go).")
+    report = audit(tmp_path, cache_dir)
+    assert [report[f"pkg/{name}.py:7"]["benefit_lines"] for name in "bcd"] == [10, 10, 9]
+    assert report["pkg/d.py:7"]["benefit"].startswith("9 of this copy's 10 lines go; 29 lines over the group of 4 near "
+                                                      "function copies (3 identical, 1 drifted)")
+
+
+BATCH = '''
+    def {name}(scheduler, block_size, budget):
+        {setup}
+        for request in scheduler.{queue}:
+            if request.aborted or request.num_computed >= request.num_prompt:
+                continue
+            from pkg.kernels import options  # lazy: kernels imports torch
+            start = request.num_computed
+            stop = min(request.num_prompt, start + budget)
+            scheduler.token_ids.extend(request.prompt_ids[start:stop])
+            scheduler.positions.extend(range(start, stop))
+            for position in range(start, stop):
+                block = request.block_table[position // block_size]
+                scheduler.slots.append(block * block_size + position % block_size)
+            request.num_scheduled = stop - start
+            request.options = options()
+            budget -= stop - start
+            if budget <= 0:
+                break
+            {after}
+        return {result}
+'''
+STATS = '''
+    def {name}(batch, {extra}):
+        import math
+        import statistics
+
+        count = len(batch.requests)
+        tokens = sum(r.num_prompt for r in batch.requests)
+        longest = max(r.num_prompt for r in batch.requests)
+        mean = statistics.fmean(r.num_prompt for r in batch.requests)
+        pages = math.ceil(tokens / batch.block_size)
+        waste = pages * batch.block_size - tokens
+        {use}
+'''
+
+
+def test_a_block_claims_only_the_lines_that_can_move_into_a_helper(tmp_path: Path, cache_dir: Path) -> None:
+    write_project(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/kernels.py": "def options():\n    return {}\n",
+        "pkg/prefill.py": BATCH.format(name="prefill", setup="scheduler.waiting.sort(key=len)", queue="waiting",
+                                       after="scheduler.waiting_tokens -= request.num_scheduled", result="scheduler.slots")
+        + STATS.format(name="describe", extra="logger", use="\n        ".join((
+            "if not batch.verbose:", "    return None", "logger.info('%d requests, %d tokens', count, tokens)",
+            "logger.info('longest %d, mean %.1f', longest, mean)", "batch.pages_seen.append(pages)",
+            "batch.waste_total += waste", "return waste"))),
+        "pkg/decode.py": BATCH.format(name="decode", setup="budget -= len(scheduler.running)", queue="running",
+                                      after="request.chunked = stop < request.num_prompt", result="budget")
+        + STATS.format(name="stats", extra="history", use="\n        ".join((
+            "history.append((count, tokens, longest, mean))", "while len(history) > batch.history_size:",
+            "    history.pop(0)", "rate = sum(entry[1] for entry in history) / len(history)",
+            "return {'pages': pages, 'waste': waste, 'rate': rate}"))),
+    })
+    [found] = lint(tmp_path, cache_dir)  # the statistics blocks: imports, and six locals the callers read after
+    assert (found.path, found.line, found.confidence) == ("pkg/prefill.py", 5, "HIGH")
+    assert found.message.endswith("(identical after renaming locals; 10 of 15 lines go).")
+    simplification = audit(tmp_path, cache_dir)["pkg/prefill.py:5"]["simplification"]
+    assert "; 1 local import, the `continue` at line 6, the `break` at line 19 stay in prefill()" in simplification
+
+
+CONNECTOR_UNITS = (("send", "payload"), ("recv", "reply"), ("ping", "stamp"), ("probe", "route"), ("flush", "batch"))
+
+
+def connector_units(names: tuple[tuple[str, str], ...]) -> str:
+    return "\n\n".join(
+        f"def {name}(conn, request):\n    if conn.closed:\n        conn.reopen()\n    buffer = conn.buffers['{name}']\n"
+        f"    buffer.append(request.{field})\n    conn.{name}_count += 1\n    conn.stats['{name}'] = len(buffer)\n"
+        f"    return buffer\n" for name, field in names)
+
+
+@pytest.mark.parametrize("kept, others, importer", [
+    ("pkg/common/step.py", ["pkg/_310p/step.py", "pkg/platforms/npu/step.py"], ""),  # a vendor path sorts first
+    ("pkg/layers/step.py", ["pkg/models/llama/step.py"], ""),
+    ("pkg/zz/step.py", ["pkg/aa/step.py", "pkg/common/step.py"], "from pkg.zz.step import apply\n"),  # imported: shared already
+    ("pkg_npu/worker/step.py", ["pkg_npu/_310p/step.py"], ""),  # a package named after its vendor: its own paths tell
+])
+def test_the_copy_kept_is_the_shared_then_the_vendor_neutral_one(
+    tmp_path: Path, cache_dir: Path, kept: str, others: list[str], importer: str,
+) -> None:
+    folders = {str(Path(p).parent) for p in [kept, *others]}
+    inits = {f"{'/'.join(Path(f).parts[:n])}/__init__.py": "" for f in folders for n in range(1, len(Path(f).parts) + 1)}
+    package = kept.split("/")[0]
+    write_project(tmp_path, {
+        **inits, f"{package}/user.py": importer,
+        **{path: STEP.format(name="apply", extra=PLACEHOLDERS, log="[a]") for path in [kept, *others]},
+    })
+    _, found, stderr = run_pylint([*enable_args([SYMBOL]), package], cwd=tmp_path, cache_dir=cache_dir)
+    assert "Traceback" not in stderr, stderr
+    assert sorted(f.path for f in found) == sorted(others)
+    assert all(f"apply() ({kept.split('/', 1)[1]}:7)" in f.message for f in found)
+
+
+@pytest.mark.parametrize("specific, fork", [(2, False), (5, True)])
+def test_per_model_boilerplate_does_not_count_towards_a_fork(tmp_path: Path, cache_dir: Path, specific: int, fork: bool) -> None:
+    more = tuple((f"op{i}", f"field{i}") for i in range(specific))
+    boilerplate = CONNECTOR_UNITS[:3]  # also copied into three more modules: five modules hold them
+    own = "\n\n".join(f"class Own{i}:\n    def __init__(self, size):\n        self.size = size * {i}\n"
+                      f"        self.slots = [None] * size\n        self.free = list(range(size))\n" for i in range(12))
+    write_project(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/base.py": connector_units(boilerplate + more),
+        "pkg/fork.py": connector_units(boilerplate + more) + "\n\n" + own,
+        **{f"pkg/model{i}.py": connector_units(boilerplate) + "\n\n" + own.replace("Own", f"Model{i}x") for i in range(3)},
+    })
+    found = [f for f in lint(tmp_path, cache_dir) if f.path == "pkg/fork.py" and "Own" not in f.message]
+    forks = [f for f in found if "forks" in f.message]
+    assert [f.message.split(":")[0] for f in forks] == (["pkg/fork.py forks pkg/base.py"] if fork else [])
+    if fork:
+        assert f"{specific} copies" in forks[0].message and "send()" not in forks[0].message
+    assert sorted(f.line for f in found if "forks" not in f.message) == [1, 11, 21] + ([] if fork else [31, 41])
+
+
+CHECKS = '''
+    def {name}(request, sessions):
+        {first}
+        if request.top_p is not None and not 0 < request.top_p <= 1:
+            return f"top_p {{request.top_p!r}} must be in (0, 1]"
+        if request.top_k is not None and request.top_k < 0:
+            return f"top_k {{request.top_k!r}} must not be negative"
+        if request.temperature is not None and not 0 <= request.temperature <= 2:
+            return f"temperature {{request.temperature!r}} must be in [0, 2]"
+        if request.max_tokens is not None and request.max_tokens <= 0:
+            return f"max_tokens {{request.max_tokens!r}} must be positive"
+        if request.stop is not None and len(request.stop) > 4:
+            return "at most 4 stop sequences"
+        if request.seed is not None and request.seed < 0:
+            return "the seed must not be negative"
+        {last}
+'''
+
+
+def test_a_chain_of_checks_returning_early_moves_into_one_check_helper(tmp_path: Path, cache_dir: Path) -> None:
+    write_project(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/completions.py": CHECKS.format(name="check_completion", first="if request.prompt is None:\n"
+                                            "            return 'a prompt is required'", last="return ''"),
+        "pkg/generate.py": CHECKS.format(name="check_generate", first="if sessions.has(request.session_id):\n"
+                                         "            return 'session busy'\n        request.stream = bool(request.stream)",
+                                         last="sessions.reserve(request.session_id)\n        return None"),
+    })
+    [found] = lint(tmp_path, cache_dir)
+    assert found.confidence == "HIGH" and found.message.endswith("(identical after renaming locals; 12 lines go).")

@@ -7,7 +7,8 @@ different functions is extended into the longest run the two lists share, across
 at most `MAX_GAPS` single-statement differences (a drifted copy). Runs are joined
 into groups through shared occurrences; overlapping occurrences in one list merge. A
 block needs one statement more than a unit (`omni-copy-min-statements` + 1) and 8
-lines: a few shared lines inside bigger functions are common.
+lines that can move into a helper (`movable`: local imports, early exits and many
+outputs stay in the caller): a few shared lines inside bigger functions are common.
 """
 
 from __future__ import annotations
@@ -15,9 +16,11 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from difflib import SequenceMatcher
+from typing import Callable
 
-from pylint_omni.copies.groups import BUCKET_CAP, CopyGroup, Thresholds, ordered
+from pylint_omni.copies.groups import BUCKET_CAP, CopyGroup, Keep, Thresholds, ordered
 from pylint_omni.copies.members import FileCopies, Member
+from pylint_omni.copies.movable import Claim
 
 MAX_GAPS = 2
 BLOCK_MIN_LINES = 8  # a few shared lines inside bigger functions are common; a block must be worth a helper
@@ -100,8 +103,13 @@ def _extend(a: _Run, b: _Run, p: int, q: int) -> tuple[int, int, int, int, list[
     return matched[0][0], matched[-1][0], matched[0][1], matched[-1][1], matched
 
 
-def block_groups(files: dict[str, FileCopies], limits: Thresholds, covered: list[Member]) -> list[CopyGroup]:
-    """Groups of blocks shared by different functions, outside the units already reported as copies."""
+def block_groups(
+    files: dict[str, FileCopies], limits: Thresholds, covered: list[Member], claim_of: Callable[[Member], Claim | None],
+    keep: Keep,
+) -> list[CopyGroup]:
+    """Groups of blocks shared by different functions, outside the units already reported as copies.
+
+    `claim_of(block)` says what of a block moves into a helper (`movable.claim`); `keep` orders a group's copies."""
     runs, seen = _lists(files)
     seeds: dict[str, list[tuple[int, int]]] = {}
     for number, run in enumerate(runs):
@@ -135,12 +143,12 @@ def block_groups(files: dict[str, FileCopies], limits: Thresholds, covered: list
                 if shared < limits.min_statements or shared < MIN_MATCHED_SHARE * max(a.leaves(a0, a1), b.leaves(b0, b1)):
                     continue
                 edges.append(((ra, a0, a1), (rb, b0, b1)))
-    return _cluster(runs, edges, limits, covered_by_path)
+    return _cluster(runs, edges, limits, covered_by_path, claim_of, keep)
 
 
 def _cluster(
     runs: list[_Run], edges: list[tuple[tuple[int, int, int], tuple[int, int, int]]], limits: Thresholds,
-    covered: dict[str, list[Member]],
+    covered: dict[str, list[Member]], claim_of: Callable[[Member], Claim | None], keep: Keep,
 ) -> list[CopyGroup]:
     parent: dict[tuple[int, int, int], tuple[int, int, int]] = {}
 
@@ -167,23 +175,33 @@ def _cluster(
                 merged.append([start, stop])
         members: list[Member] = []
         sequences: dict[Member, list[str]] = {}
+        claims: dict[Member, Claim] = {}
         for run, ranges in spans.items():
             for start, stop in ranges:
                 member = runs[run].member(start, stop)
-                if member is None or member.statements <= limits.min_statements or member.lines < BLOCK_MIN_LINES:
+                if member is None or not _big_enough(member.statements, member.lines, limits):
                     continue
                 if any(big.contains(member) for big in covered.get(member.path, ())):
                     continue
+                found = claim_of(member)
+                if found is not None:
+                    if not _big_enough(found.statements, found.lines(member), limits):
+                        continue  # what stays in the caller leaves too little to share
+                    claims[member] = found
                 members.append(member)
                 sequences[member] = runs[run].hashes(start, stop)
-        members = ordered(members)
+        members = ordered(members, keep)
         if len(members) < 2 or len({(m.path, m.qual) for m in members}) < 2:
             continue
         keeper = sequences[members[0]]
         similarity = min(SequenceMatcher(None, keeper, sequences[m], autojunk=False).ratio() for m in members[1:])
         exact = all(sequences[m] == keeper for m in members[1:])
-        groups.append(CopyGroup("exact" if exact else "near", members, 1.0 if exact else round(similarity, 2)))
+        groups.append(CopyGroup("exact" if exact else "near", members, 1.0 if exact else round(similarity, 2), claims))
     return _outermost(groups)
+
+
+def _big_enough(statements: int, lines: int, limits: Thresholds) -> bool:
+    return statements > limits.min_statements and lines >= BLOCK_MIN_LINES
 
 
 def _outermost(groups: list[CopyGroup]) -> list[CopyGroup]:
@@ -194,7 +212,8 @@ def _outermost(groups: list[CopyGroup]) -> list[CopyGroup]:
         members = [m for m in group.members if not any(m.line <= big.end and big.line <= m.end for big in taken.get(m.path, ()))]
         if len(members) < 2 or len({(m.path, m.qual) for m in members}) < 2:
             continue
-        group = group if len(members) == len(group.members) else CopyGroup(group.tier, members, group.similarity)
+        if len(members) < len(group.members):
+            group = CopyGroup(group.tier, members, group.similarity, group.claims)
         kept.append(group)
         for member in members:
             taken.setdefault(member.path, []).append(member)

@@ -178,7 +178,7 @@ def project_source(index: ProjectIndex, path: str) -> Source:
     return Source(path, index.source(path), index.facts(path).get("imports", {}), index.entries.get(path, {}).get("module", ""))
 
 
-def _parsed(index: ProjectIndex, source: Source) -> TokenStream | None:
+def parsed(index: ProjectIndex, source: Source) -> TokenStream | None:
     memo: dict[str, TokenStream | None] = index.derived.setdefault(PARSED, {})
     if source.key not in memo:
         try:
@@ -382,7 +382,7 @@ def drift(index: ProjectIndex, kept: Member, other: Member, kept_source: Source 
     expression counts as math (model code, or an upstream original: a changed computation).
     """
     sources = kept_source or project_source(index, kept.path), project_source(index, other.path)
-    streams = _parsed(index, sources[0]), _parsed(index, sources[1])
+    streams = parsed(index, sources[0]), parsed(index, sources[1])
     if streams[0] is None or streams[1] is None:
         return None
     sides = [_Side(stream, source.imports, m, {}, source.module) for stream, source, m in zip(streams, sources, (kept, other))]

@@ -1,11 +1,14 @@
 """A module that is a fork of another: many copy groups linking the same two files, one finding.
 
-When five or more copies in one module repeat definitions kept in one other module
+When five or more copies in one module repeat definitions one other module holds too
 (a connector forked into a "hybrid" variant, a model file copied and edited), the
 decision is one — merge the fork back, or share the common part — not one per
 function. The copies are folded into a single finding at the top of the module that
 lists them; it is high only when every folded copy is (identical, not copied on
-purpose), and its benefit is the lines they all take.
+purpose), and its benefit is the lines sharing deletes at them all.
+A definition copied into `BOILERPLATE_MODULES` modules or more (`load_weights`,
+`compute_logits` in every model file) is per-model boilerplate, not a sign of a fork:
+it does not count towards one and stays reported on its own.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from pylint_omni.index.class_graph import class_graph
 from pylint_omni.index.project_index import ProjectIndex
 
 FORK_COPIES = 5  # copies of one other module's definitions before the module counts as its fork
+BOILERPLATE_MODULES = 5  # modules holding copies of one definition: per-model boilerplate
 MAX_NAMED = 3
 # Suffixes naming a hardware, backend or kernel variant kept apart on purpose (`_a5`, `_310p`, `_simt`, `_legacy`).
 VARIANT_TAG = re.compile(r"^(?:a\d+|\d{3}\w?|simt|simd|npu|cuda|rocm|hip|xpu|mlu|musa|triton|cpu|gpu|legacy|old|v\d+|fp8|int8|w8a8)$")
@@ -41,23 +45,36 @@ class Reported:
 def forks(index: ProjectIndex, relpath: str, module_lines: int, reported: list[Reported]) -> dict[str, list[Reported]]:
     """Other module's path -> the copies of its definitions here, for the modules this one forks.
 
-    Not a fork: a module whose classes subclass the other's (its copies are overrides), a
-    variant named after the other (`attn_a5.py` beside `attn.py`: a hardware or algorithm
-    variant kept apart on purpose), or copies that are under a tenth of the module or
-    mostly one method (one big copy, reported as such)."""
+    A copy here counts for every other module its group has a copy in, whichever copy the
+    group keeps (the kept one of a definition may lie in a third module); each copy is
+    folded into one fork at most, the other module with the most copies first. Not a fork:
+    a module whose classes subclass the other's (its copies are overrides), a variant named
+    after the other (`attn_a5.py` beside `attn.py`: a hardware or algorithm variant kept
+    apart on purpose), or copies that are under a tenth of the module or mostly one method
+    (one big copy, reported as such)."""
     by_other: dict[str, list[Reported]] = {}
     for item in reported:
-        kept = item.judgement.kept
-        if item.verdict.status is Status.CANDIDATE and kept.path != item.member.path and item.member.kind != "module":
-            by_other.setdefault(kept.path, []).append(item)
+        if item.verdict.status is Status.CANDIDATE and item.member.kind != "module" and not boilerplate(item.judgement):
+            for other in dict.fromkeys(m.path for m in item.judgement.group.members if m.path != relpath):
+                by_other.setdefault(other, []).append(item)
     found: dict[str, list[Reported]] = {}
-    for other, items in by_other.items():
+    folded: set[int] = set()
+    for other, candidates in sorted(by_other.items(), key=lambda pair: (-len(pair[1]), pair[0])):
+        items = [item for item in candidates if id(item) not in folded]
+        if len(items) < FORK_COPIES:
+            continue
         lines = sum(item.member.lines for item in items)
         biggest = max(sum(i.member.lines for i in items if i.member.qual == item.member.qual) for item in items)
-        if (len(items) >= FORK_COPIES and 10 * lines >= module_lines and 10 * biggest <= 6 * lines
+        if (10 * lines >= module_lines and 10 * biggest <= 6 * lines
                 and not _variant(relpath, other) and not _subclasses(index, relpath, other)):
             found[other] = items
+            folded.update(id(item) for item in items)
     return found
+
+
+def boilerplate(judgement: Judgement) -> bool:
+    """The group's copies lie in `BOILERPLATE_MODULES` modules or more: a per-model pattern, not one module's fork."""
+    return len({m.path for m in judgement.group.members}) >= BOILERPLATE_MODULES
 
 
 def _variant(path: str, other: str) -> bool:
@@ -82,7 +99,7 @@ def _subclasses(index: ProjectIndex, path: str, other: str) -> bool:
 
 def fork_finding(relpath: str, module: str, other: str, items: list[Reported]) -> tuple[str, Verdict, FindingDetails]:
     """The message, verdict and details of one fork."""
-    lines = sum(item.member.lines for item in items)
+    lines = sum(item.judgement.saved(item.member) for item in items)
     identical = [item for item in items if item.verdict.confidence == "high"]
     units = list(dict.fromkeys(item.member.qual + ("()" if item.member.kind in ("function", "method", "block") else "")
                                for item in items))  # several blocks of one function are named once

@@ -8,17 +8,20 @@
 A group whose every member lies inside a member of a larger reported group is
 dropped: the bigger copy is the finding (a group with some copies inside a bigger one
 stays whole, and only its other copies are reported). A small body (from `floor`
-statements) counts when it is copied identically three times or more.
+statements) counts when it is copied identically three times or more. Which copy a
+group keeps (`members[0]`) is the project's preference (`keeper.preference`); a near
+group's members are still the ones close to its most central copy.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from typing import Callable, Iterable
 
 from pylint_omni.copies.members import FileCopies, Member
+from pylint_omni.copies.movable import Claim
 
 NEAR_RATIO = 0.8  # statement-shape similarity of a near copy
 SET_OVERLAP = 0.6  # distinct statements two near copies share at least (a cheap filter before the ordered ratio)
@@ -28,6 +31,7 @@ BUCKET_CAP = 40  # a statement hash shared by more units is boilerplate: not a s
 COMMON_SHARE = 0.002  # statements repeated more often than this share of all statements are left out of sketches
 COMMON_FLOOR = 8  # ... and than this many times
 Related = Callable[[Member, Member], bool]
+Keep = Callable[[Member], tuple[int, ...]]  # ranks of a copy: the one to keep ranks first (`keeper.preference`)
 KIND_CLASSES = {"function": "def", "method": "def", "class": "class", "module": "module"}
 ORDER = ("module", "class", "def")  # bigger copies first: they cover their members' copies
 
@@ -39,16 +43,22 @@ class CopyGroup:
     tier: str  # exact | near
     members: list[Member]
     similarity: float  # lowest similarity of a member to the first (1.0 for exact)
+    claims: dict[Member, Claim] = field(default_factory=dict)  # a block copy: what of it moves into a helper
 
     @property
     def kind(self) -> str:
         kinds = {m.kind for m in self.members}
         return kinds.pop() if len(kinds) == 1 else "function"
 
+    def lines(self, member: Member) -> int:
+        """Lines of a copy that sharing can take away: a block's movable part, any other copy whole."""
+        found = self.claims.get(member)
+        return found.lines(member) if found is not None else member.lines
+
     @property
     def saved_lines(self) -> int:
-        """Lines that sharing deletes: every copy but the kept one."""
-        return sum(m.lines for m in self.members[1:])
+        """Lines that sharing deletes at most: every copy but the kept one (the verdicts refine it)."""
+        return sum(self.lines(m) for m in self.members[1:])
 
 
 @dataclass(frozen=True)
@@ -77,13 +87,15 @@ def eligible_units(copies: FileCopies, limits: Thresholds, floor: bool = False) 
         yield from (u for u in copies.units if u.kind == "module" and limits.eligible(u))
 
 
-DERIVED_WORDS = ("async", "legacy", "_old", "deprecated", "backup", "_copy")  # names of a copy made from another
+def general_first(member: Member) -> tuple[int, str, int, str]:
+    """Among copies ranked equal, the shallowest path first (the more general place), then by name: a module
+    before its variants (`pipeline.py` before `pipeline_edit.py`) and a lower version first (`qwen2` before `qwen3`)."""
+    return member.path.count("/"), member.path, member.line, member.kind
 
 
-def ordered(members: Iterable[Member]) -> list[Member]:
-    """Copies in reporting order: the one to keep first (a sync original before its async copy), then by place."""
-    return sorted(set(members), key=lambda m: (any(w in f"{m.path} {m.qual}".lower() for w in DERIVED_WORDS),
-                                               m.path, m.line, m.kind))
+def ordered(members: Iterable[Member], keep: Keep) -> list[Member]:
+    """Copies in reporting order: the one to keep first (`keep`), then `general_first`."""
+    return sorted(set(members), key=lambda m: (keep(m), general_first(m)))
 
 
 class _Cover:
@@ -100,7 +112,7 @@ class _Cover:
             self.by_path.setdefault(member.path, []).append(member)
 
 
-def exact_groups(files: list[FileCopies], limits: Thresholds) -> dict[str, list[CopyGroup]]:
+def exact_groups(files: list[FileCopies], limits: Thresholds, keep: Keep) -> dict[str, list[CopyGroup]]:
     """Units with one normalised hash, by kind class."""
     by_hash: dict[tuple[str, str], list[Member]] = {}
     for copies in files:
@@ -109,7 +121,7 @@ def exact_groups(files: list[FileCopies], limits: Thresholds) -> dict[str, list[
     found: dict[str, list[CopyGroup]] = {kind: [] for kind in ORDER}
     for (kind, _), members in by_hash.items():
         if len(members) > 2 or (len(members) == 2 and all(limits.eligible(m) for m in members)):
-            found[kind].append(CopyGroup("exact", ordered(members), 1.0))
+            found[kind].append(CopyGroup("exact", ordered(members, keep), 1.0))
     return found
 
 
@@ -121,6 +133,7 @@ def shape_similarity(a: list[str], b: list[str]) -> float:
 
 def near_groups(
     files: dict[str, FileCopies], exact: dict[str, list[CopyGroup]], limits: Thresholds, related: Related,
+    keep: Keep,
 ) -> dict[str, list[CopyGroup]]:
     """Units of similar statement shape (exact groups take part through their first member).
 
@@ -178,35 +191,39 @@ def near_groups(
         components.setdefault(find(unit), []).append(unit)
     found: dict[str, list[CopyGroup]] = {kind: [] for kind in ORDER}
     for units in components.values():
-        group = _near_group(units, represented, shapes)
+        group = _near_group(units, represented, shapes, keep)
         if group is not None:
             found[KIND_CLASSES[group.members[0].kind]].append(group)
     return found
 
 
-def _near_group(units: list[Member], represented: dict[Member, list[Member]], shapes: dict[Member, list[str]]) -> CopyGroup | None:
-    """The group of one component: its medoid kept, members too far from it dropped (chains of near pairs drift)."""
-    units = ordered(units)
+def _near_group(
+    units: list[Member], represented: dict[Member, list[Member]], shapes: dict[Member, list[str]], keep: Keep,
+) -> CopyGroup | None:
+    """The group of one component: the copies close to its medoid (chains of near pairs drift), the preferred one
+    kept (the medoid among equals)."""
+    units = ordered(units, keep)
     if len(units) == 2:
         similarity = {units[0]: 1.0, units[1]: shape_similarity(shapes[units[0]], shapes[units[1]])}
-        keeper = units[0]
+        medoid = units[0]
     else:
         table = {(a, b): shape_similarity(shapes[a], shapes[b]) for a in units for b in units if a is not b}
         weight = {u: len(represented.get(u, [u])) for u in units}  # an exact group counts once per copy
-        keeper = max(units, key=lambda u: weight[u] * 2 + sum(table[(u, v)] * weight[v] for v in units if v is not u))
-        similarity = {u: 1.0 if u is keeper else table[(keeper, u)] for u in units}
-    kept = [u for u in units if similarity[u] >= NEAR_RATIO]
-    if len(kept) < 2:
+        medoid = max(units, key=lambda u: weight[u] * 2 + sum(table[(u, v)] * weight[v] for v in units if v is not u))
+        similarity = {u: 1.0 if u is medoid else table[(medoid, u)] for u in units}
+    close = [u for u in units if similarity[u] >= NEAR_RATIO]
+    if len(close) < 2:
         return None
+    keeper = min(close, key=lambda u: (keep(u), u is not medoid, general_first(u)))
     members = [*represented.get(keeper, [keeper])]
-    members += ordered(m for u in kept if u is not keeper for m in represented.get(u, [u]))
-    return CopyGroup("near", members, round(min(similarity[u] for u in kept), 2))
+    members += ordered((m for u in close if u is not keeper for m in represented.get(u, [u])), keep)
+    return CopyGroup("near", members, round(min(similarity[u] for u in close), 2))
 
 
-def unit_groups(files: dict[str, FileCopies], limits: Thresholds, related: Related) -> list[CopyGroup]:
+def unit_groups(files: dict[str, FileCopies], limits: Thresholds, related: Related, keep: Keep) -> list[CopyGroup]:
     """Exact and near groups of units, bigger kinds first, each member covered at most once."""
-    exact = exact_groups(list(files.values()), limits)
-    near = near_groups(files, exact, limits, related)
+    exact = exact_groups(list(files.values()), limits, keep)
+    near = near_groups(files, exact, limits, related, keep)
     cover = _Cover()
     kept: list[CopyGroup] = []
     for kind in ORDER:

@@ -17,7 +17,9 @@ from pylint_omni.copies.blocks import block_groups
 from pylint_omni.copies.drift import PARSED, Drift, drift
 from pylint_omni.copies.fingerprints import FACT_KEY, FingerprintFact
 from pylint_omni.copies.groups import Thresholds, unit_groups
+from pylint_omni.copies.keeper import preference
 from pylint_omni.copies.members import FileCopies, Member
+from pylint_omni.copies.movable import claim
 from pylint_omni.copies.verdict import Judgement, is_model_code, judge
 from pylint_omni.index.class_graph import class_graph
 from pylint_omni.index.paths import Location
@@ -77,8 +79,10 @@ def _inheritance(index: ProjectIndex) -> Callable[[Member, Member], bool]:
 
 def _judged(index: ProjectIndex, files: dict[str, FileCopies], limits: Thresholds, cached: dict[str, list]) -> tuple[list[Judgement], dict[str, list]]:
     """Groups computed and judged; drifts of unchanged copy pairs come from `cached`."""
-    units = unit_groups(files, limits, _inheritance(index))
-    groups = [*units, *block_groups(files, limits, [m for g in units for m in g.members])]
+    keep = preference(index, files)
+    units = unit_groups(files, limits, _inheritance(index), keep)
+    covered = [m for g in units for m in g.members]
+    groups = [*units, *block_groups(files, limits, covered, lambda block: claim(index, block), keep)]
     used: dict[str, list] = {}
 
     def drift_of(kept: Member, other: Member) -> Drift | None:

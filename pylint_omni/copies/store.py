@@ -5,6 +5,7 @@ content, whatever their mtime: an editor buffer equal to the file hits too) read
 the groups and verdicts back instead of computing them. Otherwise the groups are
 computed again, but a copy's drift is reused when both copies are unchanged (same
 lines and normalised hash), so only changed copies are read and compared again.
+A cache written by other rules (`RULES`) is computed again.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any
 from pylint_omni.copies.drift import Difference, Drift
 from pylint_omni.copies.groups import CopyGroup, Thresholds
 from pylint_omni.copies.members import FileCopies, Member
+from pylint_omni.copies.movable import Claim
 from pylint_omni.copies.verdict import Judgement
 from pylint_omni.evidence.consumers import Status, Verdict
 from pylint_omni.evidence.contracts import DESIGN_FOLDER
@@ -22,11 +24,13 @@ from pylint_omni.index import cache
 from pylint_omni.index.project_index import ProjectIndex
 
 NAME = "copies"
+RULES = 2  # bump when the groups, the kept copy or the verdicts are formed otherwise: a cache of older rules is stale
 
 
 def state_key(index: ProjectIndex, files: dict[str, FileCopies]) -> str:
     """What the groups and verdicts depend on: every production fingerprint and the design pages."""
     digest = hashlib.blake2b(digest_size=16)
+    digest.update(f"rules {RULES}\x01".encode())
     for path in sorted(files):
         fact = files[path].fact
         digest.update(f"{path}\x00{fact['h']}\x00{fact['hh']}\x00{fact['pos']}\x00{fact['units']!r}\x00{fact.get('state')!r}\x01".encode())
@@ -76,6 +80,8 @@ def encode(judgements: list[Judgement]) -> list[dict[str, Any]]:
             "members": [encode_member(m) for m in group.members],
             "verdicts": [encode_verdict(judgement.verdicts[m]) for m in group.members[1:]],
             "drifts": [encode_drift(d) if (d := judgement.drifts.get(m)) is not None else None for m in group.members[1:]],
+            "claims": [[c.statements, list(c.stay), list(c.why)] if (c := group.claims.get(m)) is not None else None
+                       for m in group.members],
         })
     return found
 
@@ -84,7 +90,8 @@ def decode(data: list[dict[str, Any]]) -> list[Judgement]:
     judgements = []
     for item in data:
         members = [decode_member(m) for m in item["members"]]
-        judgement = Judgement(CopyGroup(item["tier"], members, item["similarity"]), overrides=item["overrides"])
+        claims = {m: Claim(c[0], tuple(c[1]), tuple(c[2])) for m, c in zip(members, item["claims"]) if c is not None}
+        judgement = Judgement(CopyGroup(item["tier"], members, item["similarity"], claims), overrides=item["overrides"])
         for member, verdict, drift in zip(members[1:], item["verdicts"], item["drifts"]):
             judgement.verdicts[member] = decode_verdict(verdict)
             if drift is not None:

@@ -64,6 +64,35 @@ class Judgement:
     def kept(self) -> Member:
         return self.group.members[0]
 
+    def identical(self, member: Member) -> bool:
+        """The copy is the kept one, or the same after renaming locals (message text and imports aside)."""
+        if member is self.kept or member.exact == self.kept.exact:
+            return True
+        found = self.drifts.get(member)
+        return found is not None and not found.substantive()
+
+    def tally(self) -> tuple[int, int]:
+        """Copies identical to the kept one (itself included) and drifted ones."""
+        same = sum(1 for m in self.group.members if self.identical(m))
+        return same, len(self.group.members) - same
+
+    def saved(self, member: Member) -> int:
+        """Lines sharing deletes at this copy: a block's movable part, less the lines of its drift (they stay as
+        arguments or branches); none at a rejected copy or the kept one."""
+        verdict = self.verdicts.get(member)
+        if verdict is None or verdict.status is Status.REJECTED:
+            return 0
+        claimed = self.group.claims.get(member)
+        stay = set(claimed.stay) if claimed is not None else set()
+        found = self.drifts.get(member)
+        if found is not None and not self.identical(member):
+            stay.update(d.other_line for d in found.substantive() if member.line <= d.other_line <= member.end)
+        return member.lines - len(stay)
+
+    @property
+    def saved_lines(self) -> int:
+        return sum(self.saved(m) for m in self.group.members[1:])
+
     def drift_text(self, member: Member, limit: int = SHOWN_DIFFERENCES) -> str:
         found = self.drifts.get(member)
         if found is None:
@@ -92,7 +121,7 @@ def _override_order(index: ProjectIndex, group: CopyGroup) -> CopyGroup | None:
         if owner is None:
             continue
         if all(m is base or owner in graph.ancestors(owners[m] or "") for m in group.members):
-            return CopyGroup(group.tier, [base, *[m for m in group.members if m is not base]], group.similarity)
+            return CopyGroup(group.tier, [base, *[m for m in group.members if m is not base]], group.similarity, group.claims)
     return None
 
 

@@ -1,9 +1,10 @@
 """Wording of `duplicated-implementation` and `upstream-reimplementation`: messages and the report's details.
 
-A message is emitted at every copy after the kept one: what this copy repeats (and
-how many copies the group has), the fix, and one evidence clause (identical, or the
-drift). The report's details name every copy of the group and the lines sharing
-would delete.
+A message is emitted at every copy after the kept one: what this copy repeats, the
+fix, and one evidence clause: how many copies the group has (how many identical, how
+many drifted, and where, when it holds both), this copy's drift, and the lines sharing
+deletes here. The report's details name every copy of the group, the lines sharing
+would delete, and what of a block stays in its caller.
 """
 
 from __future__ import annotations
@@ -97,7 +98,21 @@ def _evidence(judgement: Judgement, member: Member, verdict: Verdict) -> str:
     else:
         said = f"drift: {first[0].describe()}" if first else verdict.reason
     count = len(judgement.group.members)
-    return (f"{count} copies; " if count > 2 else "") + f"{said}; {member.lines} lines go"
+    same, drifted = judgement.tally()
+    saved = judgement.saved(member)
+    gone = f"{saved} of {member.lines} lines go" if saved != member.lines else f"{member.lines} lines go"
+    if count <= 2:
+        return f"{said}; {gone}"
+    if same < 2 or not drifted:
+        return f"{count} copies; {said}; {gone}"
+    head = f"{count} copies: {same} identical, {drifted} drifted"
+    if judgement.identical(member) and verdict.status is Status.CANDIDATE and verdict.confidence == "high":
+        # where the drifted copies are; what each changes is said at it
+        places = [short_path(m.path, member.path) if m.path != member.path else f"line {m.line}"
+                  for m in judgement.group.members if not judgement.identical(m)]
+        shown = places[0] + (f" and {len(places) - 1} more" if len(places) > 1 else "")
+        return f"{head}: {shown}; {gone}"
+    return f"{head}; {said}; {gone}"
 
 
 def message(judgement: Judgement, member: Member, reported: Verdict) -> str:
@@ -128,9 +143,14 @@ def details(judgement: Judgement, member: Member, module: str) -> FindingDetails
         change = f"Extract {where(kept)} into one helper and call it from the {others} other cop{'y' if others == 1 else 'ies'}"
     else:
         change = f"Keep {where(kept)} and make the {others} other cop{'y' if others == 1 else 'ies'} use it"
+    claimed = group.claims.get(member)
+    if claimed is not None and claimed.why:
+        change += f"; {', '.join(claimed.why)} stay in {member.qual}() (a helper cannot take them over)"
     simplification = change + (f"; this copy differs in: {drift}" if drift else "") + "."
-    text = (f"{member.lines} lines of this copy; {group.saved_lines} lines over the group of {len(group.members)} "
-            f"({group.tier} {group.kind} copies)")
+    same, drifted = judgement.tally()
+    saved = judgement.saved(member)
+    text = (f"{saved} of this copy's {member.lines} lines go; {judgement.saved_lines} lines over the group of "
+            f"{len(group.members)} {group.tier} {group.kind} copies ({same} identical, {drifted} drifted)")
     risk = ("A difference between the copies may be deliberate (a model, a backend, a lifecycle): check each "
             "difference named here, then run the tests of every copy's callers.")
     names = [kept.qual.rpartition(".")[2], member.qual.rpartition(".")[2]]
@@ -139,7 +159,7 @@ def details(judgement: Judgement, member: Member, module: str) -> FindingDetails
     else:
         subject = f"{module}.{member.qual}" + (f":block:{member.exact[:12]}" if member.kind == "block" else "")
     kind = "override" if judgement.overrides else member.kind
-    return FindingDetails(surface, simplification, Benefit(member.lines, BenefitKind.COPIES, text, heat(member)), risk, names,
+    return FindingDetails(surface, simplification, Benefit(saved, BenefitKind.COPIES, text, heat(member)), risk, names,
                           subject=subject, kind=kind)
 
 

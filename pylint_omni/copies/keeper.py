@@ -1,0 +1,67 @@
+"""Which copy of a group to keep: the one the others would reuse.
+
+In order: a copy in a module other modules already import from (a library module,
+not a leaf loaded by name from a registry or a config); a copy in a common place
+(`common/`, `base`, `utils`, `layers/`...) before a neutral one, and both before one
+under a platform, vendor or model-specific path (`platforms/npu/`, `_310p/`,
+`ascend_attn.py`, `models/<name>`); the original before a copy named as derived from
+it (`async`, `legacy`, `_old`...); then the shallowest path, then by name
+(`groups.general_first`: the tool reads no history, but a module sorts before its
+variants and a lower version before a higher one, the older first).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterable
+
+from pylint_omni.copies.groups import Keep
+from pylint_omni.copies.members import Member
+from pylint_omni.index.project_index import ProjectIndex
+
+COMMON = frozenset({"common", "base", "bases", "utils", "util", "helpers", "layers", "core", "shared", "interface",
+                    "interfaces", "abstract", "generic", "default"})
+SPECIFIC_FOLDERS = frozenset({"models", "platforms", "model_zoo", "vendors"})  # each child is one model or vendor
+VENDOR_PART = re.compile(r"(?:^|_)(?:npu|cuda|rocm|hip|xpu|mlu|musa|hpu|ascend|tpu|neuron|gaudi|dcu|310p|a[235])(?:_|$)",
+                         re.IGNORECASE)
+DERIVED_WORDS = ("async", "legacy", "_old", "deprecated", "backup", "_copy")  # names of a copy made from another
+
+
+def place(path: str) -> int:
+    """0: a common place; 1: neutral; 2: under a platform, vendor or model-specific path."""
+    parts = [p.removesuffix(".py") for p in path.split("/")]
+    for position, part in enumerate(parts):
+        if VENDOR_PART.search(part) and (position or len(parts) == 1):
+            return 2  # the top package may be named after its vendor (`vllm_ascend`): every copy is there
+        if part in SPECIFIC_FOLDERS and position + 1 < len(parts):
+            child = parts[position + 1]
+            if child not in COMMON and child != "__init__" and not child.startswith(("base_", "common_")):
+                return 2
+    if any(p in COMMON or p.startswith(("base_", "common_")) or p.endswith(("_utils", "_common", "_base")) for p in parts):
+        return 0
+    return 1
+
+
+def _imported(index: ProjectIndex, paths: Iterable[str]) -> dict[str, set[str]]:
+    """Dotted module (or name) -> the files among `paths` that import it or from it."""
+    found: dict[str, set[str]] = {}
+    for relpath in paths:
+        for dotted in index.facts(relpath).get("imports", {}).values():
+            parts = dotted.split(".")
+            for end in range(1, len(parts) + 1):
+                found.setdefault(".".join(parts[:end]), set()).add(relpath)
+    return found
+
+
+def preference(index: ProjectIndex, paths: Iterable[str]) -> Keep:
+    """The ranks of a copy (smaller: keep it first), by the rules of the module docstring; `paths`: the production
+    files, whose imports say which copy is shared already (the copy groups' cache follows their content)."""
+    imported = _imported(index, paths)
+
+    def ranks(member: Member) -> tuple[int, ...]:
+        module = index.entries.get(member.path, {}).get("module", "")
+        shared = bool(imported.get(module, set()) - {member.path})
+        derived = any(w in f"{member.path} {member.qual}".lower() for w in DERIVED_WORDS)
+        return int(not shared), place(member.path), int(derived)
+
+    return ranks

@@ -1,0 +1,1 @@
+"""The 310P stage runner (Ascend 310P cards)."""
