@@ -12,7 +12,11 @@ package's folder):
 - any other drift -> medium, naming it;
 - a copy whose file or definition says it is copied (`evidence.provenance`) -> medium at
   most: a deliberate fork, whose upkeep is resyncing it (applied after the cache, since
-  it follows the comments, not the code).
+  it follows the comments, not the code);
+- a package the project pins at another version than the one indexed, or whose
+  indexed version lacks names the project imports (`upstream.index.version_doubts`)
+  -> medium at most, naming both versions: the copy may match the version the
+  project runs on, not the one compared.
 Loading an upstream package's facts is the expensive part, so the verdicts are
 cached beside the index, keyed by the project's fingerprints, its imports of the
 compared packages and the packages' versions: a warm run reads no upstream file.
@@ -34,7 +38,7 @@ from pylint_omni.evidence.consumers import Status, Verdict
 from pylint_omni.evidence.provenance import copied_code
 from pylint_omni.index import cache
 from pylint_omni.index.project_index import ProjectIndex
-from pylint_omni.index.upstream import upstream_of
+from pylint_omni.index.upstream import upstream_of, version_doubts
 
 NAME = "copies-upstream"
 DELIBERATE = "copied on purpose, so not high"
@@ -51,6 +55,7 @@ class Reimplementation:
     override: bool
     verdict: Verdict
     drift: Drift | None
+    same: bool = False  # the same code as upstream (after renaming locals, message text aside)
 
     @property
     def upstream_place(self) -> str:
@@ -66,7 +71,7 @@ def _judge(index: ProjectIndex, pair: UpstreamPair) -> Reimplementation:
         base.verdict = Verdict(Status.CANDIDATE, "medium", own, unknowns=[own])
         return base
     if pair.copy.exact == pair.original.exact:
-        base.verdict = Verdict(Status.CANDIDATE, "high", "identical after renaming locals")
+        base.verdict, base.same = Verdict(Status.CANDIDATE, "high", "identical after renaming locals"), True
         return base
     source = Source(f"{package.name}@{package.version}:{pair.upstream.relpath}", pair.upstream.read(), pair.upstream.imports,
                     pair.upstream.module)
@@ -80,6 +85,7 @@ def _judge(index: ProjectIndex, pair: UpstreamPair) -> Reimplementation:
     if not differences:
         base.verdict = Verdict(Status.CANDIDATE, "high", "differs only in message text or imports" if found.differences
                                else "identical after renaming locals")
+        base.same = True
         return base
     shown = "; ".join(d.describe() for d in differences[:3]) + (f"; {len(differences) - 3} more" if len(differences) > 3 else "")
     math = next((d for d in differences if d.kind in ("math", "layer", "number")), None)
@@ -100,6 +106,15 @@ def _deliberate(index: ProjectIndex, item: Reimplementation) -> Reimplementation
         return item
     reason = f"{DELIBERATE}; {item.verdict.reason}" if item.verdict.reason else DELIBERATE
     return replace(item, verdict=replace(item.verdict, confidence="medium", reason=reason, unknowns=[*item.verdict.unknowns, reason]))
+
+
+def _other_version(index: ProjectIndex, item: Reimplementation) -> Reimplementation:
+    """A copy compared with an upstream version the project may not run on: medium at most, saying which pins differ."""
+    doubt = version_doubts(index).get(item.package)
+    if doubt is None or item.verdict.status is not Status.CANDIDATE:
+        return item
+    reason = f"{item.verdict.reason}; {doubt}" if item.verdict.reason else doubt
+    return replace(item, verdict=replace(item.verdict, confidence="medium", reason=reason, unknowns=[*item.verdict.unknowns, doubt]))
 
 
 def _own_state(index: ProjectIndex, pair: UpstreamPair) -> str | None:
@@ -135,13 +150,14 @@ def _key(index: ProjectIndex, files: dict[str, FileCopies], names: tuple[str, ..
 def _encode(found: list[Reimplementation]) -> list[dict[str, Any]]:
     return [{"copy": store.encode_member(r.copy), "original": store.encode_member(r.original), "package": r.package,
              "version": r.version, "override": r.override, "verdict": store.encode_verdict(r.verdict),
-             "drift": store.encode_drift(r.drift) if r.drift is not None else None} for r in found]
+             "drift": store.encode_drift(r.drift) if r.drift is not None else None, "same": r.same} for r in found]
 
 
 def _decode(data: list[dict[str, Any]]) -> list[Reimplementation]:
     return [Reimplementation(store.decode_member(item["copy"]), store.decode_member(item["original"]), item["package"],
                              item["version"], item["override"], store.decode_verdict(item["verdict"]),
-                             store.decode_drift(item["drift"]) if item["drift"] is not None else None) for item in data]
+                             store.decode_drift(item["drift"]) if item["drift"] is not None else None,
+                             bool(item.get("same"))) for item in data]
 
 
 def reimplementations(index: ProjectIndex, files: dict[str, FileCopies], limits: Thresholds,
@@ -165,6 +181,6 @@ def reimplementations(index: ProjectIndex, files: dict[str, FileCopies], limits:
             cache.save_document(path, {"key": key, "found": _encode(found)})
     by_path: dict[str, list[Reimplementation]] = {}
     for item in found:
-        by_path.setdefault(item.copy.path, []).append(_deliberate(index, item))
+        by_path.setdefault(item.copy.path, []).append(_other_version(index, _deliberate(index, item)))
     memo[(limits, names)] = by_path
     return by_path

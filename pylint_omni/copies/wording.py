@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from pylint_omni.copies.members import Member
-from pylint_omni.copies.reimplementation import DELIBERATE, Reimplementation
+from pylint_omni.copies.reimplementation import Reimplementation
 from pylint_omni.copies.verdict import Judgement
 from pylint_omni.evidence.benefit import Benefit, BenefitKind, Heat
 from pylint_omni.evidence.consumers import Status, Verdict
@@ -170,7 +170,7 @@ def _upstream_name(found: Reimplementation) -> str:
 def reimplementation_message(found: Reimplementation) -> str:
     """`upstream-reimplementation`: what the copy repeats upstream, the fix, and the drift or its absence."""
     verdict = found.verdict
-    same = verdict.status is Status.CANDIDATE and (verdict.confidence == "high" or verdict.reason.startswith(DELIBERATE))
+    same = verdict.status is Status.CANDIDATE and found.same
     if found.override:
         what = f"{name_of(found.copy)} overrides {_upstream_name(found)} with {'the same body' if same else 'a copy'}"
         fix = "delete the override" if same else "keep only the changed lines and call super()"

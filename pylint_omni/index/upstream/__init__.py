@@ -12,11 +12,13 @@ version and the `Requires-Dist` pins of what the project runs on.
 Public API: `upstream_of`, `UpstreamIndex` (`packages`, `unknowns`, `classes_named`,
 `ancestors`, `attribute_uses`, `reading_attribute`, `op_uses`, `reads`, `accepts`, `defines`,
 `package`), `UpstreamPackage` (`facts()` for the per-file facts, `reads`, `accepts`, `defines`),
-and the records `UpstreamRef`, `UpstreamClass`, `Located`.
+the records `UpstreamRef`, `UpstreamClass`, `Located`, and `version_doubts` (why the indexed
+version may not be the one the project runs on: another pin in its install files, or
+names it imports that the indexed version lacks).
 """
 
-from pylint_omni.index.upstream.index import UpstreamIndex, upstream_of
+from pylint_omni.index.upstream.index import UpstreamIndex, upstream_of, version_doubts
 from pylint_omni.index.upstream.locate import Located
 from pylint_omni.index.upstream.package import UpstreamClass, UpstreamPackage, UpstreamRef
 
-__all__ = ["Located", "UpstreamClass", "UpstreamIndex", "UpstreamPackage", "UpstreamRef", "upstream_of"]
+__all__ = ["Located", "UpstreamClass", "UpstreamIndex", "UpstreamPackage", "UpstreamRef", "upstream_of", "version_doubts"]

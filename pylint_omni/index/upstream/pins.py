@@ -118,4 +118,4 @@ def version_mismatch(root: Path, name: str, indexed: str) -> str | None:
     mine, theirs = _normal(pin.version), _normal(indexed)
     if mine is None or theirs is None or (mine.major, mine.minor) == (theirs.major, theirs.minor):
         return None
-    return f"the project pins {name} {pin.describe()} but {name} {indexed} is indexed"
+    return f"the project pins {name} {pin.describe()}, not the indexed {indexed}"
