@@ -467,8 +467,8 @@ def test_reference_implementations_unregistered_ops_and_missing_calls_are_medium
         "app/__init__.py": "",
         "app/main.py": (
             "from app.decode import decode\nfrom app.register import register_ops\nfrom app.text.low import lower\n"
-            "from app.text.up import upper\nfrom app.track import Loads, Sends\n\n\n"
-            "def main():\n    register_ops(print)\n    sends, loads = Sends(), Loads()\n    sends.start('r')\n"
+            "from app.text.up import upper\nfrom app.track import Loads, Lru, Sends\n\n\n"
+            "def main():\n    register_ops(print)\n    sends, loads = Sends(), Loads()\n    sends.start('r')\n    Lru().put('k')\n"
             "    loads.begin('r')\n    loads.step({'r'})\n    return decode([1]), lower('A'), upper('b')\n\n\n"
             "if __name__ == '__main__':\n    main()\n"
         ),
@@ -496,13 +496,17 @@ def test_reference_implementations_unregistered_ops_and_missing_calls_are_medium
             "class Loads:\n    def __init__(self):\n        self._ids = set()\n\n"
             "    def begin(self, rid):\n        self._ids.add(rid)\n\n"
             "    def step(self, finished_ids):\n        for rid in finished_ids:\n            self._ids.discard(rid)\n\n"
-            "    def finish_loads(self, done):\n        self._ids.difference_update(done)\n"
+            "    def finish_loads(self, done):\n        self._ids.difference_update(done)\n\n\n"
+            "class Lru:\n    def __init__(self):\n        self._keys = []\n\n"
+            "    def put(self, key):\n        self._keys.append(key)\n        if len(self._keys) > 2:\n            self._keys.pop(0)\n\n"
+            "    def drop(self, key):\n        self._keys.remove(key)\n"
         ),
         "tests/test_all.py": (
             "from app.decode import blend, decode_ref, topk_torch\nfrom app.ops.div import div_op\n"
-            "from app.text.title import title\nfrom app.track import Loads, Sends\n\n\n"
+            "from app.text.title import title\nfrom app.track import Loads, Lru, Sends\n\n\n"
             "def test_all():\n    assert blend([1]) == decode_ref([1])\n    assert topk_torch([1]) == div_op(1) == [title('a')]\n"
             "    sends = Sends()\n    sends.finish({'r'})\n    loads = Loads()\n    loads.finish_loads({'r'})\n"
+            "    lru = Lru()\n    lru.drop('k')\n"
         ),
     }
     found = {(f.path, f.line): f for f in lint(write(tmp_path / "proj", files), cache_dir)}
@@ -516,6 +520,7 @@ def test_reference_implementations_unregistered_ops_and_missing_calls_are_medium
     assert ("app/text/title.py", 1) in high  # its siblings are called, not registered
     assert "possible missing call: production fills self._ids" in medium[("app/track.py", 8)]
     assert ("app/track.py", 23) in high  # Loads.step prunes on completion
+    assert ("app/track.py", 36) in high  # Lru.put evicts: the list does not only grow
     assert not any("delete" in medium[key] for key in [("app/decode.py", 5), ("app/ops/div.py", 1)])
 
 

@@ -11,7 +11,8 @@ is not "delete it", and the finding is medium with its own fix.
   calls directly (a folder of kernels) say nothing;
 - a *missing call*: a method that prunes a container its class holds (`self._ids.discard`,
   `del self._ids[k]`) that production fills, while no production method prunes it on completion
-  (keys drawn from something named finished/done/completed, or a reset outside `__init__`):
+  (keys drawn from something named finished/done/completed), drains it (`.pop(0)` in an eviction
+  loop, `.clear()`) or resets it outside `__init__`:
   without the call the container only grows.
 """
 
@@ -121,10 +122,10 @@ def _missing_call(index: ProjectIndex, analysis: SurfaceAnalysis, root: Surface)
     module = table.module_of_path.get(owner.path, "")
     qual = root.container[len(module) + 1:]
     edits = [e for e in (index.extra(owner.path, SURFACE_FACTS) or {}).get("edits", ()) if e[0] == qual]
-    for attr in sorted({e[2] for e in edits if e[1] == root.name and e[3] in ("prune", "reset")}):
+    for attr in sorted({e[2] for e in edits if e[1] == root.name and e[3] != "fill"}):
         mine = [e for e in edits if e[2] == attr and e[1] != root.name and _live(analysis, f"{root.container}.{e[1]}")]
         fills = [e for e in mine if e[3] == "fill"]
-        on_completion = [e for e in mine if e[3] == "reset" or (e[3] == "prune" and COMPLETION.search(e[5]))]
+        on_completion = [e for e in mine if e[3] in ("reset", "drain") or (e[3] == "prune" and COMPLETION.search(e[5]))]
         if fills and not on_completion:
             return Role(f"production fills self.{attr} ({fills[0][1]}, line {fills[0][4]}) and prunes it on no completion "
                         "path: this method is that step",

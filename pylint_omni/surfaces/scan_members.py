@@ -4,8 +4,9 @@
   override, which runs wherever the base's callers call the base method;
 - `edits`: `[class qual, method, attr, op, line, key]` for each change of a container the
   class holds in `self.<attr>`: `fill` (`.add/.append/.extend/.update/.insert/.setdefault`,
-  `self.x[k] = v`), `prune` (`.discard/.remove/.pop/.clear/.difference_update/...`,
-  `del self.x[k]`, `self.x -= ...`) or `reset` (`self.x = ...` outside `__init__`); `key` is the
+  `self.x[k] = v`), `prune` (`.discard/.remove/.pop(k)/.difference_update/...`, `del self.x[k]`,
+  `self.x -= ...`), `drain` (`.clear()`, `.pop()`, `.pop(0)`, `.popleft()`: whatever is there, as an
+  eviction loop does) or `reset` (`self.x = ...` outside `__init__`); `key` is the
   dotted source of the removed key, or of the collection a loop draws it from
   (`for rid in out.finished_ids: self.ids.discard(rid)` -> `out.finished_ids`), so that a
   reader can tell a prune on completion from one on a decision.
@@ -21,7 +22,12 @@ from pylint_omni.index.scan.ast_helpers import dotted
 FILLS = frozenset({"add", "append", "appendleft", "extend", "update", "insert", "setdefault"})
 PRUNES = frozenset({"discard", "remove", "pop", "popitem", "popleft", "clear", "difference_update",
                     "intersection_update", "symmetric_difference_update"})
+DRAINS = frozenset({"pop", "popleft", "popitem", "clear"})  # without a key: whatever is there
 FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+def _index(node: ast.AST) -> bool:
+    return isinstance(node, ast.Constant) and isinstance(node.value, int)
 
 
 def _self_attr(node: ast.AST) -> str | None:
@@ -57,6 +63,8 @@ def _method_edits(qual: str, method: ast.AST, out: list[list[Any]]) -> None:
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
             attr = _self_attr(node.func.value)
             op = "fill" if node.func.attr in FILLS else "prune" if node.func.attr in PRUNES else None
+            if op == "prune" and node.func.attr in DRAINS and (not node.args or _index(node.args[0])):
+                op = "drain"
             if attr and op:
                 out.append([qual, name, attr, op, node.lineno, _key(node.args[0] if node.args else None, loops)])
         elif isinstance(node, ast.Delete):

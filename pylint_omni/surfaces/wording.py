@@ -50,7 +50,8 @@ def message(analysis: SurfaceAnalysis, judged: Judged, shadowed_by: int = 0) -> 
         what = f"{label} {name} {verb}, nor {names_of(analysis, chain.members)} that only it uses"
     else:
         what = f"{label} {name} {verb}"
-    fix = delete_with("delete it" if not (chain.members or chain.overrides) else "delete them", leftover_clause(judged.leftovers))
+    several = bool(chain.members or chain.overrides)
+    fix = delete_with("delete them" if several else "delete it", leftover_clause(judged.leftovers, "their" if several else "its"))
     if judged.kind == "missing-root":
         fix = "delete them, or declare the root that loads it in omni-extra-roots"
     return short_message(what, f"{fix} ({lines_going(chain.lines, judged)} lines)", clause)
