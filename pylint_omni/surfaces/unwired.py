@@ -10,7 +10,8 @@ for it. Not when one of them is rejected (a documented supported name: the packa
 not wholly unused). High, unless a member's own doubt stands (examples use it, a
 hook, a twin production uses...), or a package of kernels (`triton`, `cuda`, `npu`,
 `kernels`, `ops` folders) is checked by its tests against a reference: a port whose
-wiring may still be pending.
+wiring may still be pending. A member's role (`roles`: an op never registered beside
+registered siblings) gives the group its fix.
 """
 
 from __future__ import annotations
