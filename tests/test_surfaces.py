@@ -459,3 +459,99 @@ def test_unwired_modules_and_packages_are_one_finding_and_evidence_names_this_de
     assert not [key for key in found if key[0].startswith("app/ops/triton/") and key[1] > 1]
     store = found[("app/store.py", 1)].message  # test_keys.py patches app.keys.hash_key, not this one
     assert "(tests/test_store.py)" in store and "test_keys" not in store
+
+
+def test_reference_implementations_unregistered_ops_and_missing_calls_are_medium_with_their_fix(
+        tmp_path: Path, cache_dir: Path) -> None:
+    files = {
+        "app/__init__.py": "",
+        "app/main.py": (
+            "from app.decode import decode\nfrom app.register import register_ops\nfrom app.text.low import lower\n"
+            "from app.text.up import upper\nfrom app.track import Loads, Lru, Sends\n\n\n"
+            "def main():\n    register_ops(print)\n    sends, loads = Sends(), Loads()\n    sends.start('r')\n    Lru().put('k')\n"
+            "    loads.begin('r')\n    loads.step({'r'})\n    return decode([1]), lower('A'), upper('b')\n\n\n"
+            "if __name__ == '__main__':\n    main()\n"
+        ),
+        "app/decode.py": (
+            "def decode(xs):\n    return xs\n\n\ndef decode_ref(xs):\n    return list(xs)\n\n\n"
+            "def blend(xs):\n    \"\"\"Reference implementation for parity tests.\"\"\"\n    return xs\n\n\n"
+            "def topk_torch(xs):\n    return xs\n"
+        ),
+        "app/ops/__init__.py": "",
+        "app/ops/add.py": "def add_op(x):\n    return x\n",
+        "app/ops/mul.py": "def mul_op(x):\n    return x\n",
+        "app/ops/div.py": "def div_op(x):\n    return x\n",
+        "app/register.py": (
+            "from app.ops.add import add_op\nfrom app.ops.mul import mul_op\n\n\n"
+            "def register_ops(impl):\n    impl('add', add_op)\n    impl('mul', mul_op)\n"
+        ),
+        "app/text/__init__.py": "",
+        "app/text/low.py": "def lower(x):\n    return x.lower()\n",
+        "app/text/up.py": "def upper(x):\n    return x.upper()\n",
+        "app/text/title.py": "def title(x):\n    return x.title()\n",
+        "app/track.py": (
+            "class Sends:\n    def __init__(self):\n        self._ids = set()\n\n"
+            "    def start(self, rid):\n        self._ids.add(rid)\n\n"
+            "    def finish(self, done):\n        self._ids.difference_update(done)\n\n\n"
+            "class Loads:\n    def __init__(self):\n        self._ids = set()\n\n"
+            "    def begin(self, rid):\n        self._ids.add(rid)\n\n"
+            "    def step(self, finished_ids):\n        for rid in finished_ids:\n            self._ids.discard(rid)\n\n"
+            "    def finish_loads(self, done):\n        self._ids.difference_update(done)\n\n\n"
+            "class Lru:\n    def __init__(self):\n        self._keys = []\n\n"
+            "    def put(self, key):\n        self._keys.append(key)\n        if len(self._keys) > 2:\n            self._keys.pop(0)\n\n"
+            "    def drop(self, key):\n        self._keys.remove(key)\n"
+        ),
+        "tests/test_all.py": (
+            "from app.decode import blend, decode_ref, topk_torch\nfrom app.ops.div import div_op\n"
+            "from app.text.title import title\nfrom app.track import Loads, Lru, Sends\n\n\n"
+            "def test_all():\n    assert blend([1]) == decode_ref([1])\n    assert topk_torch([1]) == div_op(1) == [title('a')]\n"
+            "    sends = Sends()\n    sends.finish({'r'})\n    loads = Loads()\n    loads.finish_loads({'r'})\n"
+            "    lru = Lru()\n    lru.drop('k')\n"
+        ),
+    }
+    found = {(f.path, f.line): f for f in lint(write(tmp_path / "proj", files), cache_dir)}
+    medium = {key: f.message for key, f in found.items() if f.confidence == "INFERENCE"}
+    high = {key for key, f in found.items() if f.confidence == "HIGH"}
+    reference = "a reference implementation: move it to tests or keep it as a parity oracle"
+    assert reference in medium[("app/decode.py", 5)] and "beside production's decode" in medium[("app/decode.py", 5)]
+    assert reference in medium[("app/decode.py", 9)] and "its docstring calls it a reference" in medium[("app/decode.py", 9)]
+    assert ("app/decode.py", 14) in high  # a reference suffix without a production twin
+    assert "unwired: register it or drop it" in medium[("app/ops/div.py", 1)]
+    assert ("app/text/title.py", 1) in high  # its siblings are called, not registered
+    assert "possible missing call: production fills self._ids" in medium[("app/track.py", 8)]
+    assert ("app/track.py", 23) in high  # Loads.step prunes on completion
+    assert ("app/track.py", 36) in high  # Lru.put evicts: the list does not only grow
+    assert not any("delete" in medium[key] for key in [("app/decode.py", 5), ("app/ops/div.py", 1)])
+
+
+def test_outside_overrides_leftover_imports_and_namesake_docs(tmp_path: Path, cache_dir: Path) -> None:
+    upstream = tmp_path / "up"
+    write(upstream, {"ups/__init__.py": "", "ups/layer.py": "class Layer:\n    def forward(self):\n        return 0\n"})
+    files = {
+        "app/__init__.py": "",
+        "app/main.py": (
+            "from ext_pkg.blocks import PatchEmbed\nfrom app.layers import Mine, Sub\nfrom app.rope import rotate, repeat\n\n\n"
+            "def main():\n    return Mine(), Sub(), rotate(1), PatchEmbed\n\n\nif __name__ == '__main__':\n    main()\n"
+        ),
+        "app/layers.py": (
+            "from ups.layer import Layer\n\n\n"
+            "class Mine(Layer):\n    def _quant(self, x):\n        return super()._quant(x)\n\n"
+            "    def _unused_hook(self):\n        return super()._unused_hook()\n\n"
+            "    def helper(self):\n        return 1\n\n\n"
+            "class Sub(Mine):\n    def helper(self):\n        return super().helper()\n\n\n"
+            "class PatchEmbed:\n    pass\n\n\nclass Merger:\n    pass\n"
+        ),
+        "app/rope.py": "def rotate(x):\n    return x\n\n\ndef repeat(x):\n    return x\n",
+        "tests/test_layers.py": (
+            "from app.layers import Mine\nfrom app.rope import repeat\n\n\n"
+            "def test_quant():\n    assert Mine()._quant(1) and repeat(1)\n"
+        ),
+        "docs/layers.md": "Wrap `PatchEmbed` layers, as `ext_pkg.blocks.PatchEmbed` does; `Merger` merges.\n",
+    }
+    found = {(f.path, f.line): f for f in lint(write(tmp_path / "proj", files), cache_dir, f"--omni-upstream-paths={upstream}")}
+    assert ("app/layers.py", 5) not in found and ("app/layers.py", 8) not in found  # super() into the outside base
+    assert "helper and its 1 overrides" in found[("app/layers.py", 11)].message  # super() into the project's own
+    repeat = found[("app/rope.py", 5)]
+    assert repeat.confidence == "HIGH" and "its unused import at main.py:3" in repeat.message
+    assert found[("app/layers.py", 20)].symbol == "unused-surface"  # the docs' PatchEmbed is ext_pkg's
+    assert found[("app/layers.py", 24)].symbol == "test-only-surface"  # `Merger` is only ours

@@ -10,6 +10,9 @@
   hooks and readers, through substitutions too); for such a class, also a method
   whose name upstream reads on objects of unknown class (`model.get_language_model()`:
   a duck-typed reader);
+- an override that calls `super().<its own name>(...)` when no project class above it
+  defines that name: the base is outside the project (upstream or third-party, indexed
+  or not, any version), and the framework calls its method;
 - methods a remote-call framework exposes to peers (rpyc's `exposed_*`, `on_connect`),
   on a class derived from its service base;
 - overrides of `torch.nn.Module` / `torch.autograd.Function` hooks (`forward`,
@@ -43,7 +46,7 @@ from pylint_omni.index.paths import Location
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.index.upstream import upstream_of
 from pylint_omni.surfaces.decorators import classify
-from pylint_omni.surfaces.table import SurfaceTable
+from pylint_omni.surfaces.table import SURFACE_FACTS, SurfaceTable
 
 DUNDER = re.compile(r"^__\w+__$")
 CONVENTION_NAMES = frozenset({
@@ -164,6 +167,9 @@ class Conventions:
             return "called by Python or a framework by convention"
         if self.decorator_kind(method_dotted) != "transparent":
             return "handed to a framework by its decorator"
+        outside = self.outside_override(class_dotted, method, method_dotted)
+        if outside:
+            return outside
         kinds = self.kinds(class_dotted)
         if kinds.torch_module and method in TORCH_MODULE_HOOKS:
             return f"overrides torch.nn.Module.{method}"
@@ -192,6 +198,19 @@ class Conventions:
         if implemented:
             return f"implements upstream {implemented} structurally; upstream calls {method} on the objects it receives"
         return None
+
+    def outside_override(self, class_dotted: str, method: str, method_dotted: str) -> str | None:
+        """`super().m(...)` in `m`, with no project class above defining `m`: it overrides an outside base's `m`."""
+        surface = self.table.surfaces[method_dotted]
+        module = self.table.module_of_path.get(surface.path, "")
+        calls = (self.index.extra(surface.path, SURFACE_FACTS) or {}).get("super_calls", ())
+        if not module or method_dotted[len(module) + 1:] not in calls or class_dotted not in self.graph.nodes:
+            return None
+        ancestors = self.graph.ancestors(class_dotted)
+        if any(self.table.surfaces[m].name == method for a in ancestors for m in self.table.methods(a)):
+            return None  # the base that runs is the project's own
+        bases = [*self.graph.upstream_bases(class_dotted), *self.graph.stdlib_bases(class_dotted)]
+        return f"calls super().{method}: it overrides {bases[0]}.{method}, which its callers run" if bases else None
 
     def upstream_methods(self) -> dict[str, list[tuple[str, frozenset[str]]]]:
         """Method name -> (upstream class, its public methods) for every indexed upstream class."""

@@ -18,7 +18,8 @@ attribute on an object of unknown class, `getattr(x, "name")`, a string, a YAML
 value — is a *name mention*: weaker, but a method named so may be the one called.
 Not a mention: an attribute read off a module (`dist.barrier()` is torch's function),
 a name bound by an import from outside the project (`from vllm.ops import l2norm_fwd`),
-or a word of prose in a docs line (only a name in backticks, after a dot or called).
+a word of prose in a docs line (only a name in backticks, after a dot or called), or a docs
+mention of another package's name (`namesakes`).
 Qualnames built over a module (`f"{_PROC}.{name}"`), attribute names built at run
 time (`getattr(self, f"_on_{kind}")`) and computed imports with a known head
 (`import_module(f"{__name__}.{name}")`, a walk over `__path__`) reach every surface
@@ -35,6 +36,8 @@ from pylint_omni.index.class_graph import class_graph
 from pylint_omni.index.graph import ReferenceGraph
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.index.scan.tokens import decode_hits
+from pylint_omni.surfaces.lines import file_line, names_as_code
+from pylint_omni.surfaces.namesakes import namesake_in_docs
 from pylint_omni.surfaces.table import SURFACE_FACTS, SurfaceTable
 
 SKIPPED_VIAS = frozenset({"hop", "store", "attr-store"})
@@ -68,26 +71,6 @@ class Edges:
         if found is None:
             found = self.out[owner] = Outgoing()
         return found
-
-
-def file_lines(index: ProjectIndex, path: str) -> list[str]:
-    """A file's lines as the family reads them (docs lines, test lines), read once per index state."""
-    memo: dict[str, list[str]] = index.derived.setdefault("surface_file_lines", {})
-    lines = memo.get(path)
-    if lines is None:
-        lines = memo[path] = (index.text(path) or "").splitlines()
-    return lines
-
-
-def file_line(index: ProjectIndex, path: str, line: int) -> str:
-    """One line of a file (empty past its end)."""
-    lines = file_lines(index, path)
-    return lines[line - 1] if 0 < line <= len(lines) else ""
-
-
-def names_as_code(text: str, token: str) -> bool:
-    """`token` in a docs line as code: in backticks, after a dot, or called."""
-    return re.search(rf"[`.]{re.escape(token)}\b|\b{re.escape(token)}(?:`|\()", text) is not None
 
 
 def module_of(table: SurfaceTable, dotted: str) -> str | None:
@@ -186,8 +169,8 @@ class _FileReader:
             for line, via in decode_hits(encoded):
                 if token in resolved_tails.get(line, ()):
                     continue
-                if via == "doc" and not self.names_code(rel, line, token):
-                    continue
+                if via == "doc" and (not self.names_code(rel, line, token) or namesake_in_docs(self.index, rel, line, token)):
+                    continue  # a word of prose, or another package's name (`diffusers.PatchEmbed`)
                 if via == "attr" and self.graph.module_member(rel, line, token):
                     continue  # `dist.barrier()`: a module's function of that name
                 if via in ATTRIBUTE_VIAS:

@@ -19,7 +19,7 @@ import tokenize
 
 from pylint_omni.index.paths import Location
 from pylint_omni.index.project_index import ProjectIndex
-from pylint_omni.surfaces.edges import file_lines
+from pylint_omni.surfaces.lines import file_lines
 from pylint_omni.surfaces.table import Surface, SurfaceTable
 
 CALLER_WORDS = re.compile(
@@ -27,10 +27,11 @@ CALLER_WORDS = re.compile(
     r"|\bhooks?\b|\bcallbacks?\b|\bexternal(?:ly)?\b|\bthird[- ]party\b|\bverl\b", re.IGNORECASE)
 RL = re.compile(r"\bRL\b")
 DOCSTRING = re.compile(r"^\s*[rRuU]?(\"\"\"|''')(.*?)\1", re.DOTALL | re.MULTILINE)
+OUTSIDE_DOUBTS = ("its docstring describes an outside caller", "production prose names it")  # how its doubts begin
 DOCSTRING_WITHIN = 12  # lines after the `def` (a long signature) where the docstring may start
 
 
-def _own_docstring(index: ProjectIndex, surface: Surface) -> str:
+def own_docstring(index: ProjectIndex, surface: Surface) -> str:
     lines = file_lines(index, surface.path)[surface.line - 1:surface.end]
     body = "\n".join(lines[1:])
     found = DOCSTRING.search(body)
@@ -61,7 +62,7 @@ def _prose_mentions(index: ProjectIndex, table: SurfaceTable, surface: Surface, 
 
 def outside_caller_doubt(index: ProjectIndex, table: SurfaceTable, surface: Surface, spans: list[tuple[str, int, int]]) -> str | None:
     """Why the surface may be a hook for code outside the repository (see the module docstring), or None."""
-    docstring = _own_docstring(index, surface)
+    docstring = own_docstring(index, surface)
     said = CALLER_WORDS.search(docstring) or RL.search(docstring)
     if said:
         return f'its docstring describes an outside caller ("{said.group(0)}"): a hook for code outside the repository?'

@@ -19,6 +19,8 @@ Read with `ast` once per file version and cached with the file's other facts:
 - `events`: `[class, name, line, fires, waits, escapes]` for each `threading`,
   `asyncio` or `multiprocessing` `Event` a field or module variable holds
   (`surfaces.events`);
+- `super_calls`, `edits`: overrides that call their base, and the containers each method
+  fills or prunes (`scan_members`);
 - `lines`: the module's length (what deleting the whole module saves).
 """
 
@@ -31,6 +33,7 @@ from typing import Any
 from pylint_omni.index.scan.ast_helpers import dotted, literal_str
 from pylint_omni.index.scanners import ModuleContext
 from pylint_omni.surfaces.events import scan_events
+from pylint_omni.surfaces.scan_members import scan_members
 
 NOT_SHADOWING = frozenset({"setter", "getter", "deleter", "overload", "register"})
 DYNAMIC_IMPORTS = frozenset({"import_module", "__import__"})
@@ -157,5 +160,6 @@ def scan_surface_facts(tree: ast.Module, context: ModuleContext) -> dict[str, An
         "attr_prefixes": visitor.attr_prefixes,
         "entry_specs": visitor.entry_specs,
         "events": scan_events(tree, context.imports),
+        **scan_members(tree),
         "lines": context.source.count("\n") + 1,
     }

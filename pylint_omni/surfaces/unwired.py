@@ -10,7 +10,8 @@ for it. Not when one of them is rejected (a documented supported name: the packa
 not wholly unused). High, unless a member's own doubt stands (examples use it, a
 hook, a twin production uses...), or a package of kernels (`triton`, `cuda`, `npu`,
 `kernels`, `ops` folders) is checked by its tests against a reference: a port whose
-wiring may still be pending.
+wiring may still be pending. A member's role (`roles`: an op never registered beside
+registered siblings) gives the group its fix.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from pylint_omni.evidence.wording import evidence_clause, short_message
 from pylint_omni.index.paths import matches_any
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.surfaces.analysis import DEAD, TEST_ONLY, SurfaceAnalysis
-from pylint_omni.surfaces.edges import file_lines
+from pylint_omni.surfaces.lines import file_lines
 from pylint_omni.surfaces.reach import PRODUCTION, VALIDATION
 from pylint_omni.surfaces.chains import Chain
 from pylint_omni.surfaces.verdicts import TEST_GLOBS, Judged, judge_chain, names_of, tests_going
@@ -132,8 +133,9 @@ def unwired_wording(index: ProjectIndex, analysis: SurfaceAnalysis, group: Unwir
     what = (f"{group.kind} {group.dotted} is used only by {where}" + (f" ({shown[0].path})" if shown else "")
             + f": {names_of(analysis, roots)}")
     extra = " and the test that exists only for it" if len(going) == 1 else f" and the {len(going)} tests that exist only for it" if going else ""
+    role_fix = next((j.fix for j in group.judged if j.fix), "")
     fix = (f"delete it{extra} ({lines} lines)" if verdict.confidence == "high"
-           else f"wire it in, or delete it{extra} ({lines} lines)")
+           else f"{role_fix} ({lines} lines)" if role_fix else f"wire it in, or delete it{extra} ({lines} lines)")
     text = short_message(what, fix, evidence_clause(verdict))
     surfaces = [f"{table.surfaces[d].path}:{table.surfaces[d].line} {table.surfaces[d].kind} {names_of(analysis, [d])} "
                 f"({table.surfaces[d].lines} lines)" for d in [*group.modules, *roots]]

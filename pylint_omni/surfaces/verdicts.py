@@ -17,6 +17,8 @@
   docstring describes one, or production prose in its package names it: `outside`),
   or when only other test-only code uses it besides tests (a shared member of
   test-only chains: the decision is at those roots);
+- medium with its own fix when the code gives it a role (`roles`: a reference
+  implementation, an op never registered beside registered siblings, a missing call);
 - rejected when user-facing docs present it (its qualname or an import of it
   in a page that is not a design page): a documented supported name.
 """
@@ -35,9 +37,13 @@ from pylint_omni.index.paths import Location, key_matches_patterns, matches_any
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.surfaces.analysis import DEAD, SurfaceAnalysis
 from pylint_omni.surfaces.chains import Chain
-from pylint_omni.surfaces.edges import ATTRIBUTE_VIAS, BARE_VIAS, file_line, names_as_code
-from pylint_omni.surfaces.outside import outside_caller_doubt
+from pylint_omni.surfaces.edges import ATTRIBUTE_VIAS, BARE_VIAS
+from pylint_omni.surfaces.lines import file_line, names_as_code
+from pylint_omni.surfaces.namesakes import namesake_in_docs
+from pylint_omni.surfaces.leftovers import leftover_imports
+from pylint_omni.surfaces.outside import OUTSIDE_DOUBTS, outside_caller_doubt
 from pylint_omni.surfaces.reach import PRODUCTION
+from pylint_omni.surfaces.roles import role_of
 from pylint_omni.surfaces.table import SURFACE_FACTS, Surface, decorator_tail
 
 MISSING_ROOT_SURFACES = 25  # surfaces hanging off one unreached root: more likely a missing root
@@ -60,6 +66,8 @@ class Judged:
     validation: list[Consumer] = field(default_factory=list)
     tests_going: list[str] = field(default_factory=list)  # validation surfaces that exist only for the chain
     test_lines: int = 0
+    fix: str = ""  # the fix a role gives instead of deleting (`roles`)
+    leftovers: list[str] = field(default_factory=list)  # production imports that go with it (`leftovers`)
 
 
 def short_name(analysis: SurfaceAnalysis, dotted: str) -> str:
@@ -119,8 +127,9 @@ def _validation_consumers(index: ProjectIndex, analysis: SurfaceAnalysis, chain:
     vias = ATTRIBUTE_VIAS | (BARE_VIAS if root.kind != "method" else frozenset())
     elsewhere = _namesake_files(index, analysis, root, surfaces)
     for hit in graph.name_only(root.name, set(surfaces)):
-        if hit.via == "doc" and not names_as_code(file_line(index, hit.path, hit.line), root.name):
-            continue  # a word of prose, not the surface
+        if hit.via == "doc" and (not names_as_code(file_line(index, hit.path, hit.line), root.name)
+                                 or namesake_in_docs(index, hit.path, hit.line, root.name)):
+            continue  # a word of prose, or another package's name: not the surface
         if hit.path in elsewhere or any(t.endswith("." + root.name) for t in graph.targets_on_line(hit.path, hit.line)):
             continue  # that file's import or patch string names another definition of the name
         if hit.via in vias and hit.path not in history and (index.location(hit.path) is Location.VALIDATION or hit.via == "doc"):
@@ -314,7 +323,7 @@ def judge_chain(index: ProjectIndex, analysis: SurfaceAnalysis, status: str, cha
             kind = "missing-root"
         verdict = (Verdict(Status.CANDIDATE, "medium", doubts[0], [], doubts) if doubts
                    else Verdict(Status.CANDIDATE, "high", "no consumer found", []))
-        return Judged(status, chain, verdict, label, kind, doubts)
+        return Judged(status, chain, verdict, label, kind, doubts, leftovers=leftover_imports(index, analysis, chain))
     consumers = _validation_consumers(index, analysis, chain)
     module = analysis.table.module_of_path.get(root.path, "")
     presenting = [c for c in consumers if _presents(index, c, module)]
@@ -334,12 +343,17 @@ def judge_chain(index: ProjectIndex, analysis: SurfaceAnalysis, status: str, cha
         doubts.append(f"the docs name it ({listed(docs)})")
     doubts += _validation_role_doubts(index, analysis, chain, tests)
     doubts += [d for d in _dead_doubts(index, analysis, chain, root) if not d.startswith("only dead code")]
+    # A caller outside the repository explains it better than any role the code gives it.
+    role = None if any(d.startswith(OUTSIDE_DOUBTS) for d in doubts) else role_of(index, analysis, root)
+    if role:
+        doubts.insert(0, role.doubt)
     if doubts:
         verdict = Verdict(Status.CANDIDATE, "medium", doubts[0], consumers, doubts)
     else:
         verdict = Verdict(Status.CANDIDATE, "high", f"only tests use it: {listed(consumers)}", consumers)
     rule = "example-only" if examples else "docs-only" if docs and not tests else "test-only"
-    return Judged(status, chain, verdict, label, rule, doubts, consumers, going, test_lines)
+    return Judged(status, chain, verdict, label, rule, doubts, consumers, going, test_lines,
+                  role.fix if role else "", leftover_imports(index, analysis, chain))
 
 
 BUNDLE_MIN = 3  # dead methods of one live class reported as one finding at the class

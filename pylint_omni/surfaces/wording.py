@@ -10,6 +10,7 @@ from pylint_omni.index.paths import matches_any
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.surfaces.analysis import DEAD, SurfaceAnalysis
 from pylint_omni.surfaces.events import EventFinding
+from pylint_omni.surfaces.leftovers import leftover_clause
 from pylint_omni.surfaces.routes import RouteFinding
 from pylint_omni.surfaces.verdicts import TEST_GLOBS, Judged, label_of, names_of, short_name
 
@@ -30,11 +31,12 @@ def message(analysis: SurfaceAnalysis, judged: Judged, shadowed_by: int = 0) -> 
         what = f"{label} {name} is used only by {where}" + (f" ({shown[0].path})" if shown else "")
         if judged.verdict.confidence == "high":
             going = len(judged.tests_going)
-            extra = (" and the test that exists only for it" if going == 1 else
-                     f" and the {going} tests that exist only for it" if going else "")
-            return short_message(what, f"delete it{extra} ({chain.lines + judged.test_lines} lines)",
+            extra = ("the test that exists only for it" if going == 1 else
+                     f"the {going} tests that exist only for it" if going else "")
+            return short_message(what, f"{delete_with('delete it', leftover_clause(judged.leftovers), extra)} "
+                                 f"({lines_going(chain.lines + judged.test_lines, judged)} lines)",
                                  clause if shown else "reached only from validation code")
-        return short_message(what, "decide whether it is supported API; if not, delete it with those uses", clause)
+        return short_message(what, judged.fix or "decide whether it is supported API; if not, delete it with those uses", clause)
     if root.kind == "shadowed":
         what = f"{label} {name} (line {root.line}) is replaced by a later definition of the same name" + (
             f" (line {shadowed_by})" if shadowed_by else "")
@@ -48,10 +50,22 @@ def message(analysis: SurfaceAnalysis, judged: Judged, shadowed_by: int = 0) -> 
         what = f"{label} {name} {verb}, nor {names_of(analysis, chain.members)} that only it uses"
     else:
         what = f"{label} {name} {verb}"
-    fix = "delete it" if not (chain.members or chain.overrides) else "delete them"
+    several = bool(chain.members or chain.overrides)
+    fix = delete_with("delete them" if several else "delete it", leftover_clause(judged.leftovers, "their" if several else "its"))
     if judged.kind == "missing-root":
         fix = "delete them, or declare the root that loads it in omni-extra-roots"
-    return short_message(what, f"{fix} ({chain.lines} lines)", clause)
+    return short_message(what, f"{fix} ({lines_going(chain.lines, judged)} lines)", clause)
+
+
+def delete_with(head: str, *parts: str) -> str:
+    """`delete it, its unused import at x.py:3 and the test that exists only for it`."""
+    shown = [p for p in parts if p]
+    return head if not shown else f"{head} and {shown[0]}" if len(shown) == 1 else f"{head}, {shown[0]} and {shown[1]}"
+
+
+def lines_going(lines: int, judged: Judged) -> int:
+    """The lines a deletion saves: the chain's (and its tests'), plus one per leftover import."""
+    return lines + len(judged.leftovers)
 
 
 def details(analysis: SurfaceAnalysis, judged: Judged, relpath: str) -> FindingDetails:
@@ -64,10 +78,11 @@ def details(analysis: SurfaceAnalysis, judged: Judged, relpath: str) -> FindingD
         for d in [*chain.units, *chain.overrides]
     ]
     root = table.surfaces[chain.root]
-    lines = chain.lines + judged.test_lines
+    lines = lines_going(chain.lines + judged.test_lines, judged)
     what = f"{judged.label.lower()} {short_name(analysis, chain.root)}"
     if judged.status == DEAD:
         simplification = f"Delete the {what}" + (f" and the {len(surfaces) - 1} surfaces that go with it" if len(surfaces) > 1 else "")
+        simplification += f", and the imports of it no one uses ({', '.join(judged.leftovers)})" if judged.leftovers else ""
         risk = ("Code outside this repository (plugins, forks, user scripts) may import it; "
                 "`python -m pylint_omni explain` lists every mention that was checked.")
     else:
@@ -75,10 +90,14 @@ def details(analysis: SurfaceAnalysis, judged: Judged, relpath: str) -> FindingD
         simplification = (f"Delete the {what} and the validation code that exists only for it ("
                           f"{', '.join(short_name(analysis, t) for t in judged.tests_going) or 'none found'}); "
                           f"the other consumers ({users}) stop using it")
+        simplification += f"; delete the imports of it no one uses ({', '.join(judged.leftovers)})" if judged.leftovers else ""
+        if judged.fix:
+            simplification = judged.fix[0].upper() + judged.fix[1:]
         risk = "If the surface is a supported API, document it instead; run the tests that named it before deleting them."
     benefit = Benefit(
         lines, BenefitKind.API,
-        f"{lines} lines: {len(surfaces)} surface(s)" + (f" plus {judged.test_lines} lines of tests" if judged.test_lines else ""),
+        f"{lines} lines: {len(surfaces)} surface(s)" + (f" plus {judged.test_lines} lines of tests" if judged.test_lines else "")
+        + (f" and {len(judged.leftovers)} unused import(s)" if judged.leftovers else ""),
         micro=lines <= MICRO_LINES and len(surfaces) == 1,
         bundle=f"unused {judged.label.lower()}" if judged.status == DEAD else f"test-only {judged.label.lower()}",
         scope=short_name(analysis, root.container) if root.container and table.surfaces[root.container].kind == "class" else relpath,

@@ -2,11 +2,17 @@
 
 from tinyupstream.engine import run_loop
 
+from tinyomni.serving.blocks import Residual
 from tinyomni.serving.budget_bytes import ByteBudgeter
-from tinyomni.serving.engine import OmniEngineCore
+from tinyomni.serving.decode import paged_decode
+from tinyomni.serving.engine import OmniEngineCore, ReplayEngineCore
+from tinyomni.serving.fastops_registry import register_fast_ops
 from tinyomni.serving.keys import hash_key
 from tinyomni.serving.router import RequestRouter
 from tinyomni.serving.spill import SpillManager
+from tinyomni.serving.textops.lower import to_lower
+from tinyomni.serving.textops.upper import to_upper
+from tinyomni.serving.transfers import LoadTracker, SendTracker
 from tinyomni.serving.weights import WeightSwapper
 
 
@@ -14,6 +20,14 @@ def main() -> int:
     import uvicorn
 
     metrics = run_loop(OmniEngineCore(), steps=2)
+    run_loop(ReplayEngineCore(), steps=1)
+    register_fast_ops(lambda name, op: None)
+    sending, loading = SendTracker(), LoadTracker()
+    sending.start("r0")
+    loading.begin("r0")
+    loading.step({"r0"})
+    block = Residual()
+    print(paged_decode([1, 2, 3, 4], 2), to_lower("A") + to_upper("b"), block.act, block.scale)
     router = RequestRouter(["replica-0"])
     router.drain()
     if not ByteBudgeter(64).admit("hello"):

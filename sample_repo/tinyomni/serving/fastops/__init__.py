@@ -1,0 +1,1 @@
+"""Fast element-wise ops, registered by `serving.fastops_registry`."""

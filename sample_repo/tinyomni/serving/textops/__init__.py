@@ -1,0 +1,1 @@
+"""Text normalisation the router calls directly."""

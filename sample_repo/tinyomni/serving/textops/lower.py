@@ -1,0 +1,5 @@
+"""Lower-casing."""
+
+
+def to_lower(text: str) -> str:
+    return text.lower()

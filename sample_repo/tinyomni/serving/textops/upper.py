@@ -1,0 +1,5 @@
+"""Upper-casing."""
+
+
+def to_upper(text: str) -> str:
+    return text.upper()
