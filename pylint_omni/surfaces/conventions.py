@@ -44,7 +44,7 @@ from pylint_omni.index.class_graph import ClassGraph, class_graph
 from pylint_omni.index.graph import graph_of
 from pylint_omni.index.paths import Location
 from pylint_omni.index.project_index import ProjectIndex
-from pylint_omni.index.upstream import upstream_of
+from pylint_omni.index.upstream import upstream_of, version_doubts
 from pylint_omni.surfaces.decorators import classify
 from pylint_omni.surfaces.table import SURFACE_FACTS, SurfaceTable
 
@@ -68,7 +68,6 @@ PYDANTIC_BASES = ("pydantic.BaseModel", "pydantic.main.BaseModel")
 # a peer's `conn.root.foo()` and calls `on_connect`/`on_disconnect` on the service.
 REMOTE_SERVICES = {"rpyc": (("exposed_",), frozenset({"on_connect", "on_disconnect"}))}
 MIN_STRUCTURAL_METHODS = 3
-STALE_IMPORTS = 5  # project imports of upstream names the indexed version lacks, before it counts as another version
 
 
 @dataclass
@@ -104,7 +103,6 @@ class Conventions:
         self._upstream_methods: dict[str, list[tuple[str, frozenset[str]]]] | None = None
         self._structural: dict[str, dict[str, str]] = {}
         self._imported: dict[str, bool] = {}
-        self._stale: str | None = None
         self._substituted = frozenset(value for _, value, _, _ in graph_of(index).substitutions()) if self.upstream.found else frozenset()
 
     def kinds(self, class_dotted: str) -> ClassKinds:
@@ -268,27 +266,10 @@ class Conventions:
             return f"it may override a method of {kinds.unknown[0]}, which no index reads"
         stale = self.stale_upstream() if kinds.upstream and not method.startswith("_") else None
         if stale:
-            return f"its class extends an upstream class, and {stale}"
+            return f"its class extends an upstream class, and {stale}; that version may call it"
         return None
 
     def stale_upstream(self) -> str | None:
-        """Why the indexed upstream is not the one the project runs on: it imports upstream names that the
-        indexed version does not define (newer hooks may call methods the indexed version never does)."""
-        if self._stale is None:
-            missing: dict[str, list[str]] = {}
-            packages = {p.name: p for p in self.upstream.packages()}
-            for rel, facts in self.index.python_files():
-                if self.index.location(rel) is not Location.PRODUCTION:
-                    continue
-                for dotted in facts.get("imports", {}).values():
-                    top = dotted.partition(".")[0]
-                    module, _, name = dotted.rpartition(".")
-                    if top in packages and module and self.upstream.defines(module, name) is None:
-                        missing.setdefault(top, []).append(dotted)
-            worst = max(missing.items(), key=lambda item: len(set(item[1])), default=None)
-            self._stale = ""
-            if worst is not None and len(set(worst[1])) >= STALE_IMPORTS:
-                package = packages[worst[0]]
-                self._stale = (f"the project imports {len(set(worst[1]))} names {package.name} {package.version} does not "
-                               f"define (e.g. {sorted(set(worst[1]))[0]}): it runs on another version, which may call it")
-        return self._stale or None
+        """Why the indexed upstream may not be the one the project runs on (`upstream.version_doubts`: another
+        pinned version, or upstream names it imports that the indexed version lacks): newer hooks may call it."""
+        return next(iter(version_doubts(self.index).values()), None)

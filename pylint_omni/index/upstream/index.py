@@ -162,6 +162,6 @@ def version_doubts(index: ProjectIndex) -> dict[str, str]:
         elif len(missing.get(name, ())) >= STALE_IMPORTS:
             names = sorted(missing[name])
             found[name] = (f"the project imports {len(names)} names {name} {package.version} does not define "
-                           f"(e.g. {names[0]}): it runs on another version")
+                           f"(e.g. {names[0]}), so it runs on another version")
     index.derived["upstream_version_doubts"] = found
     return found
