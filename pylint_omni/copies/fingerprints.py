@@ -23,9 +23,10 @@ The fact (`FingerprintFact`):
   functions; weight: the statements of its subtree that do something).
 Statements of a unit are `[first, last]` in that order, so the near tier (similar
 units) and the block tier (shared runs of sibling statements) need nothing else.
-- `state`: the module-level names units use (a registry dict, a constant), each with
-  the hash of its assignment: two identical functions using their own module's
-  registry are two registries, and a constant may differ between the copies.
+- `state`: the module-level names units use (a registry dict, a constant, a function or
+  class of the module), each with the hash of its assignment or definition: two
+  identical functions using their own module's registry are two registries, a
+  constant may differ between the copies, and so may the helper they call.
 """
 
 from __future__ import annotations
@@ -66,12 +67,17 @@ def _mutable(value: ast.AST | None) -> bool:
 
 
 def _module_names(statements: list[Any], whole: list[str]) -> dict[str, list[object]]:
-    """Names assigned at module level (one target): the hash of the assignment and whether it holds state
-    (a mutable container, or a name some function rebinds through `global`)."""
+    """Names bound at module level: an assignment (one target) -> the hash of the assignment and whether it
+    holds state (a mutable container, or a name some function rebinds through `global`); a function or class
+    -> the hash of its whole definition and "def". Two copies that call their own module's `_kernel` run
+    the same code only if both `_kernel`s are the same."""
     rebound = {name for record in statements if isinstance(record.node, ast.Global) for name in record.node.names}
     found: dict[str, list[object]] = {}
     for index, record in enumerate(statements):
         node = record.node
+        if record.parent < 0 and isinstance(node, FUNCTIONS + (ast.ClassDef,)):
+            found[node.name] = [whole[index], False, "def"]
+            continue
         if record.parent >= 0 or not isinstance(node, (ast.Assign, ast.AnnAssign)):
             continue
         targets = node.targets if isinstance(node, ast.Assign) else [node.target]

@@ -119,7 +119,8 @@ def _other_version(index: ProjectIndex, item: Reimplementation) -> Reimplementat
 
 def _own_state(index: ProjectIndex, pair: UpstreamPair) -> str | None:
     """The copy works on module-level names of its own file that are state or differ from upstream's."""
-    shared = set(pair.copy.uses) & set(pair.original.uses)
+    itself = {pair.copy.qual.partition(".")[0], pair.original.qual.partition(".")[0]}  # their own definitions
+    shared = set(pair.copy.uses) & set(pair.original.uses) - itself
     if not shared:
         return None
     mine = (index.extra(pair.copy.path, FACT_KEY) or {}).get("state", {})
@@ -127,8 +128,9 @@ def _own_state(index: ProjectIndex, pair: UpstreamPair) -> str | None:
     for name in sorted(shared):
         first, second = mine.get(name) or [None, False], theirs.get(name) or [None, False]
         if first[1] or second[1] or first[0] != second[0]:
+            whose = "code runs" if "def" in first[2:] else "state it uses"
             return (f"it works on its own module's `{name}`, not the upstream one: importing the upstream "
-                    f"{'function' if pair.copy.kind == 'function' else 'code'} would change whose state it uses")
+                    f"{'function' if pair.copy.kind == 'function' else 'code'} would change whose {whose}")
     return None
 
 

@@ -5,8 +5,10 @@ group can hold identical copies (high) and drifted ones (medium) at once. In ord
 (the audit method's reject-or-downgrade rules for copies):
 1. copies whose files two active design contracts own (primary paths) -> rejected:
    the contracts keep them apart; copies in two files that use their own module's
-   state (a module-level registry dict) or a module constant assigned differently in
-   each file -> medium: sharing one means passing that state in;
+   state (a module-level registry dict), a module constant assigned differently in
+   each file, or a function or class of their own module defined differently in each
+   (`_rotary_kernel`: the same text runs different code) -> medium: sharing one
+   means passing that state or code in;
 2. identical after renaming locals -> high;
 3. near copies and blocks (whose statements match one by one: the drift checks the
    locals are renamed consistently across the block), by their drift from the kept
@@ -149,7 +151,8 @@ def _siblings(kept: Member, other: Member) -> bool:
 
 
 def _module_state(index: ProjectIndex, kept: Member, other: Member) -> str | None:
-    """Why copies in two files still differ through the module-level names they use (a registry, a constant)."""
+    """Why copies in two files still differ through the module-level names they use (a registry, a constant,
+    a helper function or class of their own module)."""
     shared = set(kept.uses) & set(other.uses)
     if kept.path == other.path or not shared:
         return None
@@ -158,7 +161,12 @@ def _module_state(index: ProjectIndex, kept: Member, other: Member) -> str | Non
     own = sorted(n for n in shared if (first.get(n) or [None, False])[1] or (second.get(n) or [None, False])[1])
     if own:
         return f"each copy uses its own module's `{own[0]}` (module-level state): sharing one means passing it in"
-    differ = sorted(n for n in shared if (first.get(n) or [None])[0] != (second.get(n) or [None])[0])
+    itself = {kept.qual.partition(".")[0], other.qual.partition(".")[0]}  # the copies' own definitions (or classes)
+    differ = sorted(n for n in shared - itself if (first.get(n) or [None])[0] != (second.get(n) or [None])[0])
+    defined = [n for n in differ if "def" in (first.get(n) or [])[2:] or "def" in (second.get(n) or [])[2:]]
+    if defined:
+        return (f"each copy calls its own module's `{defined[0]}`, defined differently in each file: "
+                "the same text runs different code")
     if differ:
         return f"the module-level `{differ[0]}` the copies use is assigned differently in their files"
     return None
