@@ -27,9 +27,7 @@ group can hold identical copies (high) and drifted ones (medium) at once. In ord
 5. after the cache (`as_reported`, since it follows comments and text, not shapes): a
    copy where either side says it is copied from a third party (`evidence.provenance`)
    -> medium at most (a deliberate copy, resynced from its source); a block that reads
-   `locals()`/`vars()` -> medium (a helper would read its own frame, not the caller's);
-   a group of functions or classes no production file names outside the copies ->
-   medium (dead code copied: delete it rather than share it).
+   `locals()`/`vars()` -> medium (a helper would read its own frame, not the caller's).
 A method copied into a subclass of its class is an override that repeats the
 inherited one: the base's method is the one kept.
 """
@@ -47,7 +45,6 @@ from pylint_omni.evidence.consumers import Status, Verdict
 from pylint_omni.evidence.contracts import contracts_of
 from pylint_omni.evidence.provenance import copied_code
 from pylint_omni.index.class_graph import class_graph
-from pylint_omni.index.paths import Location
 from pylint_omni.index.project_index import ProjectIndex
 
 KERNEL_DECORATORS = frozenset({"jit", "njit", "autotune", "heuristics", "kernel"})
@@ -257,26 +254,7 @@ def as_reported(index: ProjectIndex, judgement: Judgement, member: Member) -> Ve
     if member.kind == "block" and _reads_frame(index, member):
         reason = f"the block reads locals(): a helper would see its own frame; {verdict.reason}"
         return replace(verdict, confidence="medium", reason=reason, unknowns=[*verdict.unknowns, reason])
-    if _unused_copies(index, judgement):
-        reason = f"no production code mentions any copy: delete them rather than share; {verdict.reason}"
-        return replace(verdict, confidence="medium", reason=reason, unknowns=[*verdict.unknowns, reason])
     return verdict
-
-
-def _unused_copies(index: ProjectIndex, judgement: Judgement) -> bool:
-    """No production file names any copy (a function or class; a block: its enclosing function) outside the
-    copies themselves: dead code copied, whose fix is deleting it, not sharing it."""
-    members = judgement.group.members
-    # Methods are left out: a framework calls its hooks (`load_weights`) without the project naming them.
-    if not all(m.kind in ("function", "class") or (m.kind == "block" and "." not in m.qual) for m in members):
-        return False
-    spans = [(m.path, m.line, m.end) for m in members]
-    for name in {m.qual.rpartition(".")[2] for m in members}:
-        for hit in index.hits(name):
-            if index.location(hit.path) is Location.PRODUCTION and not any(
-                    hit.path == path and first <= hit.line <= last for path, first, last in spans):
-                return False
-    return True
 
 
 def _reads_frame(index: ProjectIndex, member: Member) -> bool:
