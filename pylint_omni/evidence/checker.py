@@ -68,6 +68,20 @@ def _anchor(node: nodes.NodeNG) -> tuple[int, str]:
     return node.fromlineno or 0, f"{type(node).__name__}:{node.col_offset or 0}"
 
 
+_ANCHORED: list[Any] = [None, {}]  # the module last replayed and its anchors: every checker replays it in turn
+
+
+def _anchors(module: nodes.Module) -> dict[tuple[int, str], nodes.NodeNG]:
+    """Each node of the module by its anchor (the first node with that anchor), built once per module."""
+    if _ANCHORED[0] is not module:
+        found: dict[tuple[int, str], nodes.NodeNG] = {}
+        for child in module.nodes_of_class(nodes.NodeNG):
+            found.setdefault(_anchor(child), child)
+        _ANCHORED[:] = [module, found]
+    anchors: dict[tuple[int, str], nodes.NodeNG] = _ANCHORED[1]
+    return anchors
+
+
 class OmniChecker(BaseChecker):
     """Base of the pylint-omni checkers.
 
@@ -115,16 +129,8 @@ class OmniChecker(BaseChecker):
             self._captured = memo.capture(type(self).__name__, relpath)
             return False
         self._replaying = True
-        at: dict[tuple[int, str], nodes.NodeNG] | None = None
         for finding in planned:
-            if finding.anchor == MODULE:
-                target: nodes.NodeNG | None = node
-            else:
-                if at is None:
-                    at = {}
-                    for child in node.nodes_of_class(nodes.NodeNG):
-                        at.setdefault(_anchor(child), child)
-                target = at.get((finding.line, finding.anchor))
+            target = node if finding.anchor == MODULE else _anchors(node).get((finding.line, finding.anchor))
             if target is not None:
                 self.emit(finding.symbol, target, finding.verdict, finding.args, finding.details)
         return True

@@ -38,24 +38,39 @@ def own_docstring(index: ProjectIndex, surface: Surface) -> str:
     return found.group(2) if found and body[:found.start()].count("\n") <= DOCSTRING_WITHIN else ""
 
 
+def _prose(index: ProjectIndex, rel: str) -> list[tuple[int, str]]:
+    """(line, text) of each comment and multi-word string of one file, tokenized once per index state."""
+    memo: dict[str, list[tuple[int, str]]] = index.derived.setdefault("surface_prose", {})
+    found = memo.get(rel)
+    if found is None:
+        found = memo[rel] = []
+        try:
+            for token in tokenize.generate_tokens(io.StringIO(index.text(rel) or "").readline):
+                if token.type == tokenize.COMMENT or (token.type == tokenize.STRING and " " in token.string):
+                    found.append((token.start[0], token.string))
+        except (tokenize.TokenError, SyntaxError):
+            pass
+    return found
+
+
+def _production_by_folder(index: ProjectIndex, table: SurfaceTable) -> dict[str, list[str]]:
+    memo: dict[str, list[str]] | None = index.derived.get("surface_production_folders")
+    if memo is None:
+        memo = index.derived["surface_production_folders"] = {}
+        for rel in sorted(table.module_of_path):
+            if index.location(rel) is Location.PRODUCTION:
+                memo.setdefault(rel.rpartition("/")[0], []).append(rel)
+    return memo
+
+
 def _prose_mentions(index: ProjectIndex, table: SurfaceTable, surface: Surface, spans: list[tuple[str, int, int]]) -> str | None:
     """`path:line` of a comment or docstring in the surface's package's production code naming it, outside `spans`."""
-    folder = surface.path.rpartition("/")[0]
     word = re.compile(rf"\b{re.escape(surface.name)}\b")
-    for rel in sorted(table.module_of_path):
-        if rel.rpartition("/")[0] != folder or index.location(rel) is not Location.PRODUCTION:
-            continue
-        text = index.text(rel) or ""
-        if surface.name not in text:
-            continue
-        try:
-            tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
-        except (tokenize.TokenError, SyntaxError):
-            continue
-        for token in tokens:
-            prose = token.type == tokenize.COMMENT or (token.type == tokenize.STRING and " " in token.string)
-            line = token.start[0]
-            if prose and word.search(token.string) and not any(p == rel and s <= line <= e for p, s, e in spans):
+    for rel in _production_by_folder(index, table).get(surface.path.rpartition("/")[0], []):
+        if not word.search(index.text(rel) or ""):
+            continue  # tokenizing is the cost: only files naming it as a word
+        for line, text in _prose(index, rel):
+            if word.search(text) and not any(p == rel and s <= line <= e for p, s, e in spans):
                 return f"{rel}:{line}"
     return None
 
