@@ -17,7 +17,6 @@ the astroid node, which the checker finds again at replay.
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import platform
 from dataclasses import dataclass
@@ -144,7 +143,6 @@ class FindingsMemo:
         if isinstance(sections, dict):
             self._sections = sections
             _IN_MEMORY[self.path] = (state, sections)
-        gc.freeze()  # lives for the run: out of the cyclic collector's walks (see `ProjectIndex.start_refresh`)
 
     def planned(self, checker: str, relpath: str) -> list[Planned] | None:
         """The file's findings from an earlier run of this state, or None when that run did not visit it."""
