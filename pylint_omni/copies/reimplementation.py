@@ -35,6 +35,7 @@ from pylint_omni.copies.groups import Thresholds
 from pylint_omni.copies.members import FileCopies, Member
 from pylint_omni.copies.upstream import UpstreamPair, upstream_pairs
 from pylint_omni.evidence.consumers import Status, Verdict
+from pylint_omni.evidence.memo import decode_verdict, encode_verdict
 from pylint_omni.evidence.provenance import copied_code
 from pylint_omni.index import cache
 from pylint_omni.index.project_index import ProjectIndex
@@ -151,13 +152,13 @@ def _key(index: ProjectIndex, files: dict[str, FileCopies], names: tuple[str, ..
 
 def _encode(found: list[Reimplementation]) -> list[dict[str, Any]]:
     return [{"copy": store.encode_member(r.copy), "original": store.encode_member(r.original), "package": r.package,
-             "version": r.version, "override": r.override, "verdict": store.encode_verdict(r.verdict),
+             "version": r.version, "override": r.override, "verdict": encode_verdict(r.verdict),
              "drift": store.encode_drift(r.drift) if r.drift is not None else None, "same": r.same} for r in found]
 
 
 def _decode(data: list[dict[str, Any]]) -> list[Reimplementation]:
     return [Reimplementation(store.decode_member(item["copy"]), store.decode_member(item["original"]), item["package"],
-                             item["version"], item["override"], store.decode_verdict(item["verdict"]),
+                             item["version"], item["override"], decode_verdict(item["verdict"]),
                              store.decode_drift(item["drift"]) if item["drift"] is not None else None,
                              bool(item.get("same"))) for item in data]
 

@@ -18,13 +18,13 @@ from pylint_omni.copies.groups import CopyGroup, Thresholds
 from pylint_omni.copies.members import FileCopies, Member
 from pylint_omni.copies.movable import Claim
 from pylint_omni.copies.verdict import Judgement
-from pylint_omni.evidence.consumers import Status, Verdict
+from pylint_omni.evidence.memo import decode_verdict, encode_verdict
 from pylint_omni.evidence.contracts import DESIGN_FOLDER
 from pylint_omni.index import cache
 from pylint_omni.index.project_index import ProjectIndex
 
 NAME = "copies"
-RULES = 4  # bump when the groups, the kept copy or the verdicts are formed otherwise: a cache of older rules is stale
+RULES = 5  # bump when the groups, the kept copy or the verdicts are formed otherwise: a cache of older rules is stale
 
 
 def state_key(index: ProjectIndex, files: dict[str, FileCopies]) -> str:
@@ -60,15 +60,6 @@ def encode_drift(found: Drift) -> list[list[Any]]:
 
 def decode_drift(data: list[list[Any]]) -> Drift:
     return Drift(tuple(Difference(*item) for item in data))
-
-
-def encode_verdict(verdict: Verdict) -> list[Any]:
-    return [verdict.status.value, verdict.confidence, verdict.reason, verdict.unknowns]
-
-
-def decode_verdict(data: list[Any]) -> Verdict:
-    status, confidence, reason, unknowns = data
-    return Verdict(Status(status), confidence, reason, unknowns=list(unknowns))
 
 
 def encode(judgements: list[Judgement]) -> list[dict[str, Any]]:

@@ -83,12 +83,13 @@ def outside_state(settings: OmniSettings) -> list[str]:
     return found + [f"{root.label}:{project_state(index, [])}" for root, index in external_indexes(settings)]
 
 
-def _encode_verdict(verdict: Verdict) -> list[Any]:
+def encode_verdict(verdict: Verdict) -> list[Any]:
+    """A verdict as JSON (its consumers too): one codec for every cache of verdicts."""
     consumers = [[c.path, c.line, c.via, c.kind.value, c.token] for c in verdict.consumers]
     return [verdict.status.value, verdict.confidence, verdict.reason, consumers, verdict.unknowns]
 
 
-def _decode_verdict(data: list[Any]) -> Verdict:
+def decode_verdict(data: list[Any]) -> Verdict:
     status, confidence, reason, consumers, unknowns = data
     return Verdict(Status(status), confidence, reason,
                    [Consumer(p, line, via, ConsumerKind(kind), token) for p, line, via, kind, token in consumers],
@@ -111,13 +112,13 @@ def _decode_details(data: dict[str, Any] | None) -> FindingDetails | None:
 
 
 def encode(planned: Planned) -> list[Any]:
-    return [planned.symbol, planned.line, planned.anchor, list(planned.args), _encode_verdict(planned.verdict),
+    return [planned.symbol, planned.line, planned.anchor, list(planned.args), encode_verdict(planned.verdict),
             _encode_details(planned.details)]
 
 
 def decode(data: list[Any]) -> Planned:
     symbol, line, anchor, args, verdict, details = data
-    return Planned(symbol, line, anchor, tuple(args), _decode_verdict(verdict), _decode_details(details))
+    return Planned(symbol, line, anchor, tuple(args), decode_verdict(verdict), _decode_details(details))
 
 
 class FindingsMemo:
