@@ -25,10 +25,11 @@ from pylint_omni.copies.forks import Reported, fork_finding, forks
 from pylint_omni.copies.groups import Thresholds
 from pylint_omni.copies.members import Member
 from pylint_omni.copies.project import production_fingerprints, project_copies
-from pylint_omni.copies.reimplementation import reimplementations
-from pylint_omni.copies.verdict import as_reported
+from pylint_omni.copies.reimplementation import Reimplementation, reimplementations
+from pylint_omni.copies.verdict import as_reported, lowered
 from pylint_omni.copies.wording import details, message, reimplementation_details, reimplementation_message
 from pylint_omni.evidence.checker import OmniChecker
+from pylint_omni.evidence.consumers import Status
 from pylint_omni.index.project_index import ProjectIndex
 
 SYMBOL = "duplicated-implementation"
@@ -61,6 +62,13 @@ def _block_start(module: nodes.Module, member: Member) -> nodes.NodeNG | None:
         if node.is_statement and (node.tolineno or 0) >= member.line >= (node.fromlineno or 0):
             pending = list(node.get_children()) + pending
     return None
+
+
+def _of_upstream(upstream: dict[str, list[Reimplementation]], member: Member) -> Reimplementation | None:
+    """The high `upstream-reimplementation` finding at this very copy, if any."""
+    return next((item for item in upstream.get(member.path, ()) if item.copy.line == member.line
+                 and item.copy.end == member.end and item.verdict.status is Status.CANDIDATE
+                 and item.verdict.confidence == "high"), None)
 
 
 def locate(module: nodes.Module, member: Member) -> nodes.NodeNG | None:
@@ -99,10 +107,12 @@ class DuplicatedImplementationChecker(OmniChecker):
         index, relpath = found
         limits = Thresholds(self.settings.copy_min_statements, MIN_LINES)
         module = index.entries.get(relpath, {}).get("module") or node.name
-        if self.linter.is_message_enabled(SYMBOL):
-            self._copies(node, index, relpath, module, limits)
+        upstream: dict[str, list[Reimplementation]] = {}
         if self.linter.is_message_enabled(UPSTREAM_SYMBOL) and self.settings.reimplementation_upstreams:
             upstream = reimplementations(index, production_fingerprints(index), limits, self.settings.reimplementation_upstreams)
+        if self.linter.is_message_enabled(SYMBOL):
+            self._copies(node, index, relpath, module, limits, upstream)
+        if upstream:
             for item in upstream.get(relpath, ()):
                 target = locate(node, item.copy)
                 if target is not None:
@@ -110,14 +120,21 @@ class DuplicatedImplementationChecker(OmniChecker):
                               reimplementation_details(item, module))
 
 
-    def _copies(self, node: nodes.Module, index: ProjectIndex, relpath: str, module: str, limits: Thresholds) -> None:
-        """Each copy after the kept one, at its definition; a module that forks another as one finding (`forks`)."""
+    def _copies(self, node: nodes.Module, index: ProjectIndex, relpath: str, module: str, limits: Thresholds,
+                upstream: dict[str, list[Reimplementation]]) -> None:
+        """Each copy after the kept one, at its definition; a module that forks another as one finding (`forks`).
+        A copy that `upstream-reimplementation` reports high as a copy of upstream is said there only (the fix is the
+        upstream one); a copy of a kept copy that is itself upstream's is medium, naming upstream."""
         copies = project_copies(index, limits)
+        fingerprint = production_fingerprints(index).get(relpath)
         reported: list[Reported] = []
         for judgement, member in copies.by_path.get(relpath, ()):
             if member is judgement.kept or member not in judgement.verdicts or copies.inside_other_group(judgement, member):
                 continue
-            reported.append(Reported(judgement, member, as_reported(index, judgement, member)))
+            if _of_upstream(upstream, member) is not None:
+                continue
+            verdict = lowered(as_reported(index, judgement, member, fingerprint), _of_upstream(upstream, judgement.kept))
+            reported.append(Reported(judgement, member, verdict))
         folded: set[int] = set()
         for other, items in forks(index, relpath, node.tolineno or 1, reported).items():
             text, verdict, gain = fork_finding(relpath, module, other, items)

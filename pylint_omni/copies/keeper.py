@@ -1,7 +1,8 @@
 """Which copy of a group to keep: the one the others would reuse.
 
-In order: the copy most other modules already import by name (its function or
-class); a copy in a module other modules import from (a library module, not a leaf
+In order: the copy most other modules already import by name (a function or class;
+a method counts none, since importing its class is not reusing the method: a shared
+utility function beats the methods pasted beside it); a copy in a module other modules import from (a library module, not a leaf
 loaded by name from a registry or a config); a copy in a common place
 (`common/`, `base`, `utils`, `layers/`...) before a neutral one, and both before one
 under a platform, vendor or model-specific path (`platforms/npu/`, `_310p/`,
@@ -62,7 +63,12 @@ def preference(index: ProjectIndex, paths: Iterable[str]) -> Keep:
     def ranks(member: Member) -> tuple[int, ...]:
         module = index.entries.get(member.path, {}).get("module", "")
         # The copy other modules already import by name is shared: keeping it changes the fewest files.
-        importers = len(imported.get(f"{module}.{member.qual.partition('.')[0]}", set()) - {member.path})
+        if member.kind == "module":
+            importers = len(imported.get(module, set()) - {member.path})
+        elif member.kind in ("function", "class") and "." not in member.qual:
+            importers = len(imported.get(f"{module}.{member.qual}", set()) - {member.path})
+        else:
+            importers = 0  # a method, a nested definition, a block
         shared = bool(imported.get(module, set()) - {member.path})
         derived = any(w in f"{member.path} {member.qual}".lower() for w in DERIVED_WORDS)
         return -importers, int(not shared), place(member.path), int(derived)

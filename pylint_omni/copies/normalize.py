@@ -16,6 +16,9 @@ What a token keeps and drops (the rules both copy tiers rely on):
 - docstrings and bare string statements, comments (not in the tree), annotations of
   parameters, returns and local variables are dropped (class-level annotations are
   kept: they declare fields);
+- a method's `self` or `cls` that its body never reads, and `@staticmethod`, are
+  dropped: such a method is a function in a class, the same code as a module-level
+  copy of it (a shared utility and the methods pasted beside it are one group);
 - statement headers for the near tier (`shape_digest`) keep only the last part of an
   imported name and blank out hardware vendor names, so copies importing from
   elsewhere or with vendor calls swapped are found, then judged by what differs.
@@ -176,7 +179,7 @@ class Tokenizer:
         self.stream.statements.append(record)
         if isinstance(node, FUNCTIONS):
             self._bind(node.name)
-            self._function(node, record, index)
+            self._function(node, record, index, in_class)
         elif isinstance(node, ast.ClassDef):
             self._bind(node.name)
             out.extend(("class", node.name))
@@ -244,20 +247,24 @@ class Tokenizer:
             self.expr(item)
         self.out.append("]")
 
-    def _function(self, node: ast.FunctionDef | ast.AsyncFunctionDef, record: Statement, index: int) -> None:
+    def _function(self, node: ast.FunctionDef | ast.AsyncFunctionDef, record: Statement, index: int,
+                  in_class: bool) -> None:
         out = self.out
         out.extend(("def" if isinstance(node, ast.FunctionDef) else "async def", node.name))
         record.name_end = len(out)
-        self._list_of(node.decorator_list)  # decorators and defaults belong to the enclosing scope
+        decorators = [d for d in node.decorator_list if not (in_class and _is_name(d, "staticmethod"))]
+        self._list_of(decorators)  # decorators and defaults belong to the enclosing scope
         arguments = node.args
         self._list_of(arguments.defaults)
         self._list_of([d for d in arguments.kw_defaults if d is not None])
         start = len(out)
         self.frames.append((set(), set()))
+        unused = _unused_receiver(node) if in_class and len(decorators) == len(node.decorator_list) else None
         for group in (arguments.posonlyargs, arguments.args, arguments.kwonlyargs):
             out.append("(")
             for arg in group:
-                self.expr(arg)
+                if arg is not unused:
+                    self.expr(arg)
             out.append(")")
         for extra, mark in ((arguments.vararg, "*"), (arguments.kwarg, "**")):
             if extra is not None:
@@ -290,6 +297,23 @@ class Tokenizer:
         memo = _SHAPES if len(_SHAPES) < MAX_SHAPES else {}
         self.stream.shapes = [memo.get(t) or memo.setdefault(t, shape_token(t)) for t in out]
         return self.stream
+
+
+def _is_name(node: ast.AST, name: str) -> bool:
+    return (isinstance(node, ast.Name) and node.id == name) or (isinstance(node, ast.Attribute) and node.attr == name)
+
+
+def _unused_receiver(node: ast.FunctionDef | ast.AsyncFunctionDef) -> ast.arg | None:
+    """A method's `self`/`cls` that its body never reads (a zero-argument `super()` reads it)."""
+    positional = [*node.args.posonlyargs, *node.args.args]
+    if not positional:
+        return None
+    receiver = positional[0].arg
+    for statement in node.body:
+        for child in ast.walk(statement):
+            if isinstance(child, ast.Name) and child.id in (receiver, "super"):
+                return None
+    return positional[0]
 
 
 def global_name(name: str, imports: dict[str, str]) -> str:

@@ -21,6 +21,7 @@ from pylint_omni.copies.keeper import preference
 from pylint_omni.copies.members import FileCopies, Member
 from pylint_omni.copies.movable import claim
 from pylint_omni.copies.verdict import Judgement, is_model_code, judge
+from pylint_omni.evidence.consumers import Status
 from pylint_omni.index.class_graph import class_graph
 from pylint_omni.index.paths import Location
 from pylint_omni.index.project_index import ProjectIndex
@@ -39,8 +40,10 @@ class ProjectCopies:
                 self.by_path.setdefault(member.path, []).append((judgement, member))
 
     def inside_other_group(self, judgement: Judgement, member: Member) -> bool:
-        """The copy lies inside a bigger copy another group reports (that message covers it)."""
-        return any(big is not member and other is not judgement and big.contains(member)
+        """The copy lies inside a bigger copy another group reports (that message covers it); a bigger copy kept
+        or rejected there says nothing of this one."""
+        return any(big is not member and other is not judgement and big.contains(member) and big is not other.kept
+                   and (verdict := other.verdicts.get(big)) is not None and verdict.status is not Status.REJECTED
                    for other, big in self.by_path.get(member.path, ()))
 
 

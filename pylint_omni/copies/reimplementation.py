@@ -16,7 +16,16 @@ package's folder):
 - a package the project pins at another version than the one indexed, or whose
   indexed version lacks names the project imports (`upstream.index.version_doubts`)
   -> medium at most, naming both versions: the copy may match the version the
-  project runs on, not the one compared.
+  project runs on, not the one compared;
+- an upstream module built for some platforms only (`vllm_flash_attn`, `_C`), or
+  one the copy's file imports only inside functions (lazily, where the platform has
+  it) -> medium at most: the copy may be the portable fallback;
+- a method copied from an upstream class the copy's class does not inherit (a
+  concrete sibling model, not a mixin) -> medium at most: sharing it takes a mixin,
+  not an import;
+- a copy in a file named as a legacy snapshot (`qwen2_old.py`) -> medium at most:
+  kept apart on purpose, to retire rather than share.
+The last four follow the project's text and class graph, so they apply after the cache.
 Loading an upstream package's facts is the expensive part, so the verdicts are
 cached beside the index, keyed by the project's fingerprints, its imports of the
 compared packages and the packages' versions: a warm run reads no upstream file.
@@ -34,15 +43,19 @@ from pylint_omni.copies.fingerprints import FACT_KEY
 from pylint_omni.copies.groups import Thresholds
 from pylint_omni.copies.members import FileCopies, Member
 from pylint_omni.copies.upstream import UpstreamPair, upstream_pairs
+from pylint_omni.copies.verdict import LEGACY_FILE, LEGACY_FIX, LEGACY_REASON, lazy_import_line
 from pylint_omni.evidence.consumers import Status, Verdict
 from pylint_omni.evidence.memo import decode_verdict, encode_verdict
 from pylint_omni.evidence.provenance import copied_code
 from pylint_omni.index import cache
+from pylint_omni.index.class_graph import class_graph
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.index.upstream import upstream_of, version_doubts
 
 NAME = "copies-upstream"
 DELIBERATE = "copied on purpose, so not high"
+PLATFORM_ONLY = frozenset({"vllm_flash_attn", "_C", "_custom_ops", "_rocm_C", "_moe_C", "_flashmla_C", "cumem"})
+MIXIN_NAMES = ("Mixin", "Base", "Interface", "Protocol")
 
 
 @dataclass
@@ -57,6 +70,7 @@ class Reimplementation:
     verdict: Verdict
     drift: Drift | None
     same: bool = False  # the same code as upstream (after renaming locals, message text aside)
+    fix: str = ""  # the fix when the usual one (import it, inherit it) does not fit
 
     @property
     def upstream_place(self) -> str:
@@ -116,6 +130,61 @@ def _other_version(index: ProjectIndex, item: Reimplementation) -> Reimplementat
         return item
     reason = f"{item.verdict.reason}; {doubt}" if item.verdict.reason else doubt
     return replace(item, verdict=replace(item.verdict, confidence="medium", reason=reason, unknowns=[*item.verdict.unknowns, doubt]))
+
+
+def _capped(item: Reimplementation, doubt: str | None, fix: str = "") -> Reimplementation:
+    """A high copy at medium, the doubt said first (with the fix that fits it)."""
+    if doubt is None or item.verdict.status is not Status.CANDIDATE or item.verdict.confidence != "high":
+        return item
+    reason = f"{doubt}; {item.verdict.reason}" if item.verdict.reason else doubt
+    return replace(item, verdict=replace(item.verdict, confidence="medium", reason=reason,
+                                         unknowns=[*item.verdict.unknowns, doubt]), fix=fix or item.fix)
+
+
+def _portable_fallback(index: ProjectIndex, item: Reimplementation) -> str | None:
+    """Why the upstream module may be missing where the copy runs: built for some platforms only, or imported
+    by the copy's file only inside functions."""
+    module = item.original.path.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
+    if any(part in PLATFORM_ONLY for part in module.split(".")):
+        return f"`{module}` is built for some platforms only: the copy may be the portable fallback"
+    line = lazy_import_line(index.text(item.copy.path) or "", module.rpartition(".")[0])
+    if line:
+        return (f"this file imports `{module.rpartition('.')[0]}` only inside functions (line {line}): the copy may be "
+                "the portable fallback where it cannot load")
+    return None
+
+
+def _owner_apart(index: ProjectIndex, item: Reimplementation) -> str | None:
+    """A method copied from an upstream class the copy's class neither inherits nor could add as a mixin."""
+    if item.override or item.original.kind != "method":
+        return None
+    owner = item.original.qual.rpartition(".")[0]
+    if owner.rpartition(".")[2].endswith(MIXIN_NAMES):
+        return None
+    dotted = f"{item.original.path.removesuffix('.py').replace('/', '.')}.{owner}"
+    mine = item.copy.qual.rpartition(".")[0] if item.copy.kind == "method" else ""
+    if mine:
+        graph = class_graph(index)
+        own = f"{index.entries.get(item.copy.path, {}).get('module', '')}.{mine}"
+        upstream = upstream_of(index)
+        if any(dotted in (upstream.ancestors(base) or [base]) for base in graph.upstream_bases(own)):
+            return None
+    return (f"{item.package} defines it on `{owner}`, which {f'`{mine}`' if mine else 'this code'} does not inherit: "
+            "sharing it takes a mixin, not an import")
+
+
+def _legacy(item: Reimplementation) -> str | None:
+    stem = item.copy.path.rpartition("/")[2].removesuffix(".py")
+    return f"`{stem}.py` is {LEGACY_REASON}, kept apart on purpose" if LEGACY_FILE.search(stem) else None
+
+
+def _reported(index: ProjectIndex, item: Reimplementation) -> Reimplementation:
+    """The cached verdict with the rules that follow comments, names, imports and classes (module docstring)."""
+    item = _deliberate(index, item)
+    item = _other_version(index, item)
+    item = _capped(item, _legacy(item), LEGACY_FIX)
+    item = _capped(item, _portable_fallback(index, item), "keep it as the fallback; name why in a comment")
+    return _capped(item, _owner_apart(index, item), f"move it into a mixin both classes share (in {item.package} or here)")
 
 
 def _own_state(index: ProjectIndex, pair: UpstreamPair) -> str | None:
@@ -184,6 +253,6 @@ def reimplementations(index: ProjectIndex, files: dict[str, FileCopies], limits:
             cache.save_document(path, {"key": key, "found": _encode(found)})
     by_path: dict[str, list[Reimplementation]] = {}
     for item in found:
-        by_path.setdefault(item.copy.path, []).append(_other_version(index, _deliberate(index, item)))
+        by_path.setdefault(item.copy.path, []).append(_reported(index, item))
     memo[(limits, names)] = by_path
     return by_path

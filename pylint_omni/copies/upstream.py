@@ -19,6 +19,7 @@ A copied class's methods are not repeated.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -162,14 +163,14 @@ def _overrides(index: ProjectIndex, project: dict[str, FileCopies], files: list[
 
 def _copies(project: dict[str, FileCopies], files: list[UpstreamFile], limits: Thresholds, taken: set[int]) -> list[UpstreamPair]:
     """Project units equal or near to an upstream unit (not already an override pair)."""
-    by_hash: dict[str, tuple[Member, UpstreamFile]] = {}
+    by_hash: dict[str, list[tuple[Member, UpstreamFile]]] = {}
     shapes: dict[Member, list[str]] = {}
     owner: dict[Member, UpstreamFile] = {}
     frequency: Counter[str] = Counter()
     for upstream_file in files:
         for unit in upstream_file.copies.units:
             if unit.kind != "module" and limits.eligible(unit):
-                by_hash.setdefault(unit.exact, (unit, upstream_file))
+                by_hash.setdefault(unit.exact, []).append((unit, upstream_file))
                 shapes[unit] = upstream_file.copies.headers(unit.first, unit.last)
                 owner[unit] = upstream_file
     project_units = [(u, c) for c in project.values() for u in c.units
@@ -180,7 +181,7 @@ def _copies(project: dict[str, FileCopies], files: list[UpstreamFile], limits: T
         frequency.update(set(shape))
     for unit, copies in project_units:
         if unit.exact in by_hash:
-            original, upstream_file = by_hash[unit.exact]
+            original, upstream_file = max(by_hash[unit.exact], key=lambda found: _likeness(found[0], unit))
             pairs.append(UpstreamPair(original, upstream_file, unit, False, 1.0))
             continue
         shape = copies.headers(unit.first, unit.last)
@@ -199,14 +200,27 @@ def _copies(project: dict[str, FileCopies], files: list[UpstreamFile], limits: T
                 for unit in buckets[value]:
                     if unit.kind == original.kind or {unit.kind, original.kind} <= {"function", "method"}:
                         shared[(original, unit)] += 1
-    best: dict[Member, tuple[float, Member]] = {}
+    best: dict[Member, tuple[tuple[tuple[bool, bool, bool], float], Member]] = {}  # the namesake first, then the closest
     for (original, unit), count in shared.items():
         if count >= MIN_SHARED and _same_name(original, unit):
             score = shape_similarity(shapes[original], shapes[unit])
-            if score >= NEAR_RATIO and score > best.get(unit, (0.0, original))[0]:
-                best[unit] = (score, original)
-    pairs.extend(UpstreamPair(original, owner[original], unit, False, round(score, 2)) for unit, (score, original) in best.items())
+            rank = (_likeness(original, unit), score)
+            if score >= NEAR_RATIO and (unit not in best or rank > best[unit][0]):
+                best[unit] = (rank, original)
+    pairs.extend(UpstreamPair(original, owner[original], unit, False, round(rank[1], 2))
+                 for unit, (rank, original) in best.items())
     return pairs
+
+
+VERSION_SUFFIX = re.compile(r"(_old|_legacy|_deprecated|_backup|_v\d+|_new)$")
+
+
+def _likeness(original: Member, copy: Member) -> tuple[bool, bool, bool]:
+    """Among identical upstream units, the one the copy was taken from: the same qualified name, the same class,
+    the same module stem (`qwen2_old.py` -> `qwen2.py`); never a namesake of another model family first."""
+    stem = VERSION_SUFFIX.sub("", copy.path.rpartition("/")[2].removesuffix(".py"))
+    return (original.qual == copy.qual, original.qual.partition(".")[0] == copy.qual.partition(".")[0],
+            original.path.rpartition("/")[2].removesuffix(".py") == stem)
 
 
 def _same_name(original: Member, copy: Member) -> bool:

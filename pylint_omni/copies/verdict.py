@@ -24,23 +24,32 @@ group can hold identical copies (high) and drifted ones (medium) at once. In ord
    - anything else -> medium, naming the drift;
 4. a block inside a compiled GPU kernel (`@triton.jit`) -> medium: sharing it takes a
    jit helper whose compiled code must be checked;
-5. after the cache (`as_reported`, since it follows comments and text, not shapes): a
-   copy where either side says it is copied from a third party (`evidence.provenance`)
-   -> medium at most (a deliberate copy, resynced from its source); a block that reads
-   `locals()`/`vars()` -> medium (a helper would read its own frame, not the caller's).
+5. after the cache (`as_reported`, since it follows comments, text, names and upstream,
+   not shapes), medium at most:
+   - a copy where either side says it is copied from a third party
+     (`evidence.provenance`): a deliberate copy, resynced from its source;
+   - a copy in a file named as a legacy snapshot (`qwen2_old.py`, `runner_legacy.py`):
+     kept apart on purpose, to retire rather than share;
+   - a block that reads `locals()`/`vars()`: a helper would read its own frame;
+   - a block whose helper would save fewer than `MIN_BLOCK_SAVING` lines once its call,
+     signature and return are written (`HELPER_LINES`): glue, not a copy worth a helper;
+   - a block inside an override that mirrors its upstream method (`mirrors`).
 A method copied into a subclass of its class is an override that repeats the
 inherited one: the base's method is the one kept.
 """
 
 from __future__ import annotations
 
+import ast
+import re
 from dataclasses import dataclass, field, replace
-from typing import Callable
+from typing import Callable, Protocol
 
 from pylint_omni.copies.drift import Drift
 from pylint_omni.copies.fingerprints import FACT_KEY
 from pylint_omni.copies.groups import CopyGroup
-from pylint_omni.copies.members import Member
+from pylint_omni.copies.members import FileCopies, Member
+from pylint_omni.copies.mirrors import mirrored_override
 from pylint_omni.evidence.consumers import Status, Verdict
 from pylint_omni.evidence.contracts import contracts_of
 from pylint_omni.evidence.provenance import copied_code
@@ -239,22 +248,85 @@ def _near_verdict(judgement: Judgement, member: Member) -> Verdict:
     return Verdict(Status.CANDIDATE, "medium", reason, unknowns=["whether the drift is deliberate"])
 
 
+class HasUpstreamPlace(Protocol):
+    """An upstream copy as the copy verdicts name it (`reimplementation.Reimplementation`)."""
+
+    @property
+    def upstream_place(self) -> str: ...
+
+
 FRAME_READS = ("locals()", "vars()")
+LEGACY_REASON = "named as a legacy snapshot"
+LEGACY_FIX = "retire the legacy file rather than share it"
+LEGACY_FILE = re.compile(r"(?:^|_)(?:old|legacy|deprecated|backup|v0)(?:_|$)", re.IGNORECASE)
+FUNCTION_NODES = (ast.FunctionDef, ast.AsyncFunctionDef)
+HELPER_LINES = 3  # a helper's signature, its return, and the call that replaces the block
+MIN_BLOCK_SAVING = 6
 
 
-def as_reported(index: ProjectIndex, judgement: Judgement, member: Member) -> Verdict:
-    """The verdict of one copy as the message gives it: rule 5 of the module docstring on top of `judge`."""
+def _doubt(index: ProjectIndex, judgement: Judgement, member: Member, project: FileCopies | None) -> str | None:
+    """Why a high copy is medium as reported (rule 5), in words; None: it stays high."""
+    source = next((p for m in (member, judgement.kept) if (p := copied_code(index, m.path, m.line)) is not None), None)
+    if source is not None:
+        return f"{source.describe()} on purpose, so not high"
+    stem = member.path.rpartition("/")[2].removesuffix(".py")
+    if LEGACY_FILE.search(stem):
+        return f"`{stem}.py` is {LEGACY_REASON}, kept apart on purpose"
+    if member.kind != "block":
+        return None
+    if _reads_frame(index, member):
+        return "the block reads locals(): a helper would see its own frame"
+    net = judgement.saved(member) - HELPER_LINES
+    if net < MIN_BLOCK_SAVING:
+        return f"a helper would save {max(net, 0)} lines net (its signature, return and call stay)"
+    return mirrored_override(index, member, project)
+
+
+def as_reported(index: ProjectIndex, judgement: Judgement, member: Member, project: FileCopies | None = None) -> Verdict:
+    """The verdict of one copy as the message gives it: rule 5 of the module docstring on top of `judge`;
+    `project`: the fingerprint of the copy's file (to compare an enclosing override with upstream)."""
     verdict = judgement.verdicts[member]
     if verdict.status is not Status.CANDIDATE or verdict.confidence != "high":
         return verdict
-    source = next((p for m in (member, judgement.kept) if (p := copied_code(index, m.path, m.line)) is not None), None)
-    if source is not None:
-        reason = f"{source.describe()} on purpose, so not high; {verdict.reason}"
-        return replace(verdict, confidence="medium", reason=reason, unknowns=[*verdict.unknowns, reason])
-    if member.kind == "block" and _reads_frame(index, member):
-        reason = f"the block reads locals(): a helper would see its own frame; {verdict.reason}"
-        return replace(verdict, confidence="medium", reason=reason, unknowns=[*verdict.unknowns, reason])
-    return verdict
+    doubt = _doubt(index, judgement, member, project)
+    if doubt is None:
+        return verdict
+    reason = f"{doubt}; {verdict.reason}"
+    return replace(verdict, confidence="medium", reason=reason, unknowns=[*verdict.unknowns, reason])
+
+
+def lowered(verdict: Verdict, kept_upstream: HasUpstreamPlace | None) -> Verdict:
+    """A high copy whose kept copy is itself a copy of upstream: medium, naming upstream (use that one instead)."""
+    if kept_upstream is None or verdict.status is not Status.CANDIDATE or verdict.confidence != "high":
+        return verdict
+    reason = f"the kept copy repeats {kept_upstream.upstream_place}: use that one; {verdict.reason}"
+    return replace(verdict, confidence="medium", reason=reason, unknowns=[*verdict.unknowns, reason])
+
+
+def lazy_import_line(text: str, module: str) -> int | None:
+    """The first line importing `module` (or from it) inside a function, when no module-level import of it exists."""
+    if f"{module}" not in text:
+        return None
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    inside = {id(node) for function in ast.walk(tree) if isinstance(function, FUNCTION_NODES)
+              for node in ast.walk(function) if isinstance(node, (ast.Import, ast.ImportFrom))}
+    lazy: int | None = None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names = [node.module]
+        elif isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        else:
+            continue
+        if not any(name == module or name.startswith(module + ".") for name in names):
+            continue
+        if id(node) not in inside:
+            return None  # imported outside functions as well
+        lazy = min(lazy or node.lineno, node.lineno)
+    return lazy
 
 
 def _reads_frame(index: ProjectIndex, member: Member) -> bool:

@@ -13,7 +13,7 @@ import re
 
 from pylint_omni.copies.members import Member
 from pylint_omni.copies.reimplementation import Reimplementation
-from pylint_omni.copies.verdict import Judgement
+from pylint_omni.copies.verdict import LEGACY_FIX, LEGACY_REASON, Judgement
 from pylint_omni.evidence.benefit import Benefit, BenefitKind, Heat
 from pylint_omni.evidence.consumers import Status, Verdict
 from pylint_omni.evidence.findings import FindingDetails
@@ -126,7 +126,8 @@ def message(judgement: Judgement, member: Member, reported: Verdict) -> str:
         relation = relation if identical else "drifted from"
     subject = f"Lines {member.line}-{member.end}" if member.kind == "block" else name_of(member)
     what = f"{subject} {relation} {_reference(judgement.kept, member.path)}"
-    return short_message(what, _fix(judgement, member, identical), _evidence(judgement, member, reported))
+    fix = LEGACY_FIX if LEGACY_REASON in reported.reason else _fix(judgement, member, identical)
+    return short_message(what, fix, _evidence(judgement, member, reported))
 
 
 def details(judgement: Judgement, member: Member, module: str) -> FindingDetails:
@@ -181,12 +182,14 @@ def reimplementation_message(found: Reimplementation) -> str:
         what = f"{name_of(found.copy)} {'reimplements' if same else 'is a drifted copy of'} {_upstream_name(found)}"
         if not same:
             fix = f"reuse the {found.package} one unless the drift is deliberate"
-        elif found.copy.kind == "method":
+        elif found.original.kind == "method":
             fix = f"reuse the {found.package} method (inherit it or call it)"
+        elif found.copy.kind == "method":
+            fix = f"import it from {found.package} (a staticmethod alias keeps the call sites)"
         else:
             fix = f"import it from {found.package}"
     said = ("rejected: " if verdict.status is Status.REJECTED else "") + verdict.reason
-    return short_message(what, fix, f"{said}; {found.copy.lines} lines go")
+    return short_message(what, found.fix or fix, f"{said}; {found.copy.lines} lines go")
 
 
 def reimplementation_details(found: Reimplementation, module: str) -> FindingDetails:

@@ -14,3 +14,18 @@ def pad_to_multiple(values: list[int], multiple: int, pad: int) -> list[int]:
     if len(padded) % multiple:
         raise AssertionError("padding failed")
     return padded
+
+
+def split_into_ranges(values: list[int], size: int) -> list[list[int]]:
+    if size <= 0:
+        raise ValueError("size must be positive")
+    ranges = []
+    current = []
+    for value in values:
+        current.append(value)
+        if len(current) == size:
+            ranges.append(current)
+            current = []
+    if current:
+        ranges.append(current)
+    return ranges

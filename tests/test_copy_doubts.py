@@ -1,0 +1,324 @@
+"""The copy messages' doubts learnt from judged findings on real projects: when a copy is not high.
+
+Each test lints a small temporary project with real pylint runs: a shared utility and
+the methods pasted beside it, legacy snapshots, glue blocks, blocks inside overrides
+that mirror upstream, portable fallbacks of platform-only upstream modules, methods
+of upstream classes the copy cannot inherit, the upstream original among namesakes,
+and copies both messages would report.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+from conftest import Finding, enable_args, run_pylint
+from pylint_omni.copies.fingerprints import fingerprint_source
+from test_copies import lint, write_project
+
+BOTH = ["duplicated-implementation", "upstream-reimplementation"]
+
+CHUNK = '''
+    def {name}({receiver}x, rank, world_size, pad, dim):
+        if pad > 0:
+            if dim < 0:
+                dim = x.ndim + dim
+            shape = list(x.shape)
+            shape[dim] = pad
+            x = torch.cat([x, x.new_zeros(shape)], dim=dim)
+        return torch.chunk(x, world_size, dim=dim)[rank]
+'''
+
+
+def chunk(name: str, receiver: str = "", indent: str = "") -> str:
+    return textwrap.indent(textwrap.dedent(CHUNK.format(name=name, receiver=receiver)), indent)
+
+
+def holder(cls: str, receiver: str, decorator: str = "", scale: str = "1") -> str:
+    """A class with a pasted `_chunk` method and a method of its own (`scale` makes the classes differ in math)."""
+    method = textwrap.indent(decorator + "\n", "    ") if decorator else ""
+    return (f"import torch\n\n\nclass {cls}:\n    def shard(self, x):\n        y = x * {scale}\n        y = y + {scale}\n"
+            f"        y = y.float()\n        y = y.contiguous()\n        return self._chunk(y, 0, 2, 0, 1)\n\n"
+            + method + chunk("_chunk", receiver, "    "))
+
+
+def test_a_method_not_reading_self_is_the_same_code_as_a_function() -> None:
+    function = fingerprint_source(textwrap.dedent("import torch\n" + chunk("chunk")), "pkg.utils")
+    method = fingerprint_source(holder("A", "self, "), "pkg.a")
+    static = fingerprint_source(holder("B", "", "@staticmethod"), "pkg.b")
+    reading = fingerprint_source(holder("C", "self, ").replace("dim = x.ndim + dim", "dim = x.ndim + self.dim"), "pkg.c")
+    exact = {fact["units"][-1][1]: fact["units"][-1][6] for fact in (function, method, static, reading)}
+    assert exact["chunk"] == exact["A._chunk"] == exact["B._chunk"]
+    assert exact["C._chunk"] != exact["chunk"]  # a method reading self is not a function
+
+
+def test_the_shared_utility_is_kept_over_methods_pasted_beside_it(tmp_path: Path, cache_dir: Path) -> None:
+    write_project(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/sp_utils.py": "import torch\n" + chunk("chunk_and_pad"),
+        "pkg/image.py": "from pkg.sp_utils import chunk_and_pad\n\n\ndef shard(x):\n    return chunk_and_pad(x, 0, 2, 0, 1)\n",
+        "pkg/models/__init__.py": "",
+        "pkg/models/video.py": holder("Video", "self, ", scale="2"),
+        "pkg/models/audio.py": holder("Audio", "", "@staticmethod", scale="3"),
+    })
+    found = lint(tmp_path, cache_dir)
+    # The two model classes differ in math (rejected as copies); their pasted methods are still reported.
+    assert sorted((f.path, f.confidence) for f in found) == [("pkg/models/audio.py", "HIGH"), ("pkg/models/video.py", "HIGH")]
+    assert all("repeats chunk_and_pad() (pkg/sp_utils.py:3)" in f.message for f in found)
+
+
+STEP = '''
+    def {name}(states, sampled, eos_id):
+        finished = []
+        for request_id, token in sampled.items():
+            state = states[request_id]
+            state.output_ids.append(token)
+            state.num_computed += 1
+            if token == eos_id:
+                finished.append(request_id)
+        return finished
+'''
+
+
+def test_a_copy_in_a_legacy_snapshot_is_medium_and_says_retire_it(tmp_path: Path, cache_dir: Path) -> None:
+    write_project(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/step.py": STEP.format(name="apply"),
+        "pkg/step_old.py": STEP.format(name="apply_v1"),
+        "pkg/async_step.py": STEP.format(name="apply_async"),
+    })
+    found = {f.path: f for f in lint(tmp_path, cache_dir)}
+    assert found["pkg/async_step.py"].confidence == "HIGH"
+    legacy = found["pkg/step_old.py"]
+    assert legacy.confidence == "INFERENCE"
+    assert "retire the legacy file rather than share it" in legacy.message and "legacy snapshot" in legacy.message
+
+
+GLUE = '''
+    def {name}(layer, query, cache, meta{extra_param}):
+        layer.notify_written(meta.step)
+        layer.record_start(meta.step)
+        op = layer.sparse_op(meta.block_size)
+        kwargs = {{"query": query,
+                  "cache": cache,
+                  "scale": layer.scale}}
+        if meta.has_prefill:
+            kwargs["prefill"] = meta.prefill_lens{more}
+        {tail}
+'''
+
+
+ONE_TAIL = "\n        ".join(["kwargs['topk'] = meta.topk", "kwargs['compressed'] = layer.compress(cache)", "out = op(**kwargs)",
+                          "out = layer.norm(out)", "out = out.view(meta.shape)", "return layer.proj(out)"])
+OTHER_TAIL = "\n        ".join(["kwargs.update(cp.extra(meta))", "kwargs['topk'] = cp.gather(meta.topk)",
+                            "scattered = cp.scatter(query)", "kwargs['query'] = scattered", "merged = cp.merge(op(**kwargs))",
+                            "return cp.reduce(layer.proj(merged))"])
+
+
+def glue(name: str, more: str, tail: str, extra_param: str = "") -> str:
+    return GLUE.format(name=name, more=more, tail=tail, extra_param=extra_param)
+
+
+def test_a_block_whose_helper_saves_few_lines_is_medium(tmp_path: Path, cache_dir: Path) -> None:
+    one = glue("attend", "", ONE_TAIL)
+    other = glue("attend_cp", "", OTHER_TAIL, ", cp")
+    write_project(tmp_path, {"pkg/__init__.py": "", "pkg/sparse.py": one, "pkg/sparse_cp.py": other})
+    [found] = lint(tmp_path, cache_dir)
+    assert found.confidence == "INFERENCE" and "a helper would save 5 lines net" in found.message
+    # Three more shared lines: the helper is worth it.
+    longer = "\n        kwargs['a'] = meta.a\n        kwargs['b'] = meta.b\n        kwargs['c'] = meta.c"
+    one = glue("attend", longer, ONE_TAIL)
+    other = glue("attend_cp", longer, OTHER_TAIL, ", cp")
+    write_project(tmp_path, {"pkg/sparse.py": one, "pkg/sparse_cp.py": other})
+    assert [f.confidence for f in lint(tmp_path, cache_dir)] == ["HIGH"]
+
+
+UPSTREAM_RUNNER = '''
+class ModelRunner:
+    def execute_model(self, out):
+        self.update_states(out)
+        if not out.total_tokens:
+            return None
+        num_reqs = self.batch.num_reqs
+        tokens = [out.scheduled[i] for i in self.batch.req_ids]
+        longest = max(tokens)
+        self.metadata = self.prepare_inputs(out, tokens)
+        self.positions.copy_(self.batch.positions[:num_reqs])
+        self.seq_lens.copy_(self.batch.seq_lens[:num_reqs])
+        if self.uses_mrope:
+            self.mrope.copy_(self.batch.mrope[:num_reqs])
+        padded = self.dispatcher.pad(num_reqs, longest)
+        hidden = self.model(self.input_ids[:padded], self.positions[:padded])
+        logits = self.model.compute_logits(hidden[:num_reqs])
+        return self.sampler(logits, self.sampling)
+'''
+
+
+def runner(cls: str, tail: str, base: str = "ModelRunner") -> str:
+    body = UPSTREAM_RUNNER.split("def execute_model(self, out):")[1].split("        hidden = ")[0]
+    return (f"from flow.runner import ModelRunner\n\n\nclass {cls}({base}):\n    def execute_model(self, out):"
+            + body + textwrap.indent(textwrap.dedent(tail), "        "))
+
+
+AR_TAIL = """\
+hidden, media = self.model(self.input_ids[:padded], self.positions[:padded], media=True)
+self.store_media(media, num_reqs)
+logits = self.model.compute_logits(hidden[:num_reqs])
+return self.with_media(self.sampler(logits, self.sampling))
+"""
+GEN_TAIL = """\
+audio = self.model.generate_audio(self.input_ids[:padded], self.positions[:padded])
+chunks = self.split_audio(audio, num_reqs)
+self.emit(chunks)
+return chunks
+"""
+
+
+def upstream_project(root: Path, upstream: dict[str, str], files: dict[str, str]) -> None:
+    write_project(root, {".upstream/flow/__init__.py": "", **{f".upstream/flow/{k}": v for k, v in upstream.items()},
+                         "pkg/__init__.py": "", **files})
+    (root / "pyproject.toml").write_text(
+        "[project]\nname = 'up'\n\n[tool.pylint.pylint-omni]\nomni-upstream-paths = ['.upstream']\n"
+        "omni-reimplementation-upstreams = ['flow']\n")
+
+
+def lint_both(root: Path, cache_dir: Path) -> list[Finding]:
+    _, found, stderr = run_pylint([*enable_args(BOTH), "pkg"], cwd=root, cache_dir=cache_dir)
+    assert "Traceback" not in stderr, stderr
+    return found
+
+
+def test_a_block_inside_overrides_mirroring_upstream_is_medium(tmp_path: Path, cache_dir: Path) -> None:
+    upstream_project(tmp_path, {"runner.py": UPSTREAM_RUNNER},
+                     {"pkg/ar.py": runner("ARRunner", AR_TAIL), "pkg/gen.py": runner("GenRunner", GEN_TAIL)})
+    [block] = [f for f in lint_both(tmp_path, cache_dir) if f.symbol == "duplicated-implementation"]
+    assert block.confidence == "INFERENCE" and "repeat lines" in block.message
+    assert "the block repeats flow" in block.message and "ModelRunner.execute_model" in block.message
+    # The same overrides of a project base class's abstract method (nothing to mirror): the block is high.
+    files = {"pkg/base.py": "class LocalRunner:\n    def execute_model(self, out):\n        raise NotImplementedError\n"}
+    for name, cls, tail in (("ar", "ARRunner", AR_TAIL), ("gen", "GenRunner", GEN_TAIL)):
+        files[f"pkg/{name}.py"] = runner(cls, tail, "LocalRunner").replace("flow.runner import ModelRunner",
+                                                                           "pkg.base import LocalRunner")
+    write_project(tmp_path, files)
+    blocks = [f for f in lint_both(tmp_path, cache_dir) if "repeat lines" in f.message]
+    assert [f.confidence for f in blocks] == ["HIGH"]
+
+
+ROTATE = '''
+def rotate_half(x, interleaved=False):
+    if not interleaved:
+        first, second = x.chunk(2, dim=-1)
+        return torch.cat((-second, first), dim=-1)
+    first, second = x[..., ::2], x[..., 1::2]
+    return torch.stack((-second, first), dim=-1).flatten(-2)
+'''
+
+
+def test_a_copy_of_a_module_imported_only_inside_functions_is_a_portable_fallback(tmp_path: Path, cache_dir: Path) -> None:
+    lazy = ("import torch\n" + ROTATE + "\n\ndef rope(x, cos, sin, cuda):\n    if cuda:\n"
+            "        from flow.fused.rotary import apply_rotary\n        return apply_rotary(x, cos, sin)\n"
+            "    return x * cos + rotate_half(x) * sin\n")
+    upstream_project(tmp_path, {"fused/__init__.py": "", "fused/rotary.py": "import torch\n" + ROTATE},
+                     {"pkg/rope.py": lazy})
+    [found] = lint_both(tmp_path, cache_dir)
+    assert found.symbol == "upstream-reimplementation" and found.confidence == "INFERENCE"
+    line = lazy.splitlines().index("        from flow.fused.rotary import apply_rotary") + 1
+    assert f"only inside functions (line {line})" in found.message and "keep it as the fallback" in found.message
+    # Imported at module level: the upstream function is there to use.
+    eager = "from flow.fused.rotary import apply_rotary\n" + lazy.replace("        from flow.fused.rotary import apply_rotary\n", "")
+    (tmp_path / "pkg/rope.py").write_text(eager)
+    [found] = lint_both(tmp_path, cache_dir)
+    assert found.confidence == "HIGH" and "import it from flow" in found.message
+
+
+PARSE = '''
+    def _parse_audio(self, **kwargs):
+        features = kwargs.pop("features", None)
+        lengths = kwargs.pop("lengths", None)
+        if features is None:
+            return None
+        if lengths is None:
+            lengths = [f.shape[-1] for f in features]
+        return {"features": features, "lengths": lengths, "kind": "audio"}
+'''
+LAYER_FORWARD = '''
+    def forward(self, positions, hidden, residual):
+        if residual is None:
+            residual = hidden
+            hidden = self.norm(hidden)
+        else:
+            hidden, residual = self.norm(hidden, residual)
+        hidden = self.attn(positions=positions, hidden=hidden)
+        hidden, residual = self.post_norm(hidden, residual)
+        hidden = self.mlp(hidden)
+        return hidden, residual
+'''
+
+
+def test_a_method_of_an_upstream_class_the_copy_cannot_inherit_wants_a_mixin(tmp_path: Path, cache_dir: Path) -> None:
+    upstream = {"models.py": f"class ThinkerForConditionalGeneration:{PARSE}\n\nclass AudioMixin:{PARSE}"}
+    talker = "from flow import models\n\n\nclass Talker:\n    def __init__(self, config):\n        self.config = config\n{}"
+    upstream_project(tmp_path, {"models.py": f"class ThinkerForConditionalGeneration:{PARSE}"},
+                     {"pkg/talker.py": talker.format(PARSE)})
+    [found] = lint_both(tmp_path, cache_dir)
+    assert found.confidence == "INFERENCE" and "move it into a mixin both classes share" in found.message
+    assert "flow defines it on `ThinkerForConditionalGeneration`" in found.message
+    # A mixin upstream: the copy's class can add it, the finding stays high.
+    upstream_project(tmp_path, {"models.py": upstream["models.py"].replace("class ThinkerForConditionalGeneration:" + PARSE, "")},
+                     {"pkg/talker.py": talker.format(PARSE)})
+    [found] = lint_both(tmp_path, cache_dir)
+    assert found.confidence == "HIGH" and "AudioMixin._parse_audio()" in found.message
+
+
+LOAD = '''
+    def load_weights(self, weights):
+        loaded = set()
+        for name, tensor in weights:
+            if name.endswith(".bias"):
+                continue
+            self.params[name].copy_(tensor)
+            loaded.add(name)
+        return loaded
+'''
+
+
+def test_the_upstream_original_is_the_namesake_and_a_legacy_copy_is_medium(tmp_path: Path, cache_dir: Path) -> None:
+    upstream = f"class Qwen9MoeDecoderLayer:{LAYER_FORWARD}\n\nclass Qwen9DecoderLayer:{LAYER_FORWARD}"
+    copy = "from flow import models\n\n\nclass Qwen9DecoderLayer:{}" + LOAD
+    upstream_project(tmp_path, {"models.py": upstream}, {"pkg/qwen9_old.py": copy.format(LAYER_FORWARD)})
+    [found] = lint_both(tmp_path, cache_dir)
+    assert "reimplements Qwen9DecoderLayer.forward() of flow" in found.message
+    assert found.confidence == "INFERENCE" and "retire the legacy file rather than share it" in found.message
+
+
+SPLIT = '''
+def split_into_ranges(values, size):
+    if size <= 0:
+        raise ValueError("size must be positive")
+    ranges = []
+    current = []
+    for value in values:
+        current.append(value)
+        if len(current) == size:
+            ranges.append(current)
+            current = []
+    if current:
+        ranges.append(current)
+    return ranges
+'''
+
+
+def test_copies_of_upstream_are_reported_once_as_upstream_copies(tmp_path: Path, cache_dir: Path) -> None:
+    upstream_project(tmp_path, {"utils.py": SPLIT}, {
+        "pkg/engine.py": "from flow import utils\n" + SPLIT,
+        "pkg/worker.py": "from flow import utils\n" + SPLIT,
+        "pkg/stage_chunks.py": "from flow import utils\n" + SPLIT.replace("split_into_ranges", "chunked").replace(
+            "size must be positive", "chunks need a positive size"),
+    })
+    found = lint_both(tmp_path, cache_dir)
+    upstream = sorted(f.path for f in found if f.symbol == "upstream-reimplementation" and f.confidence == "HIGH")
+    assert upstream == ["pkg/engine.py", "pkg/worker.py"]
+    # A renamed copy (its error text differs) of a project copy that is itself upstream's: medium, naming upstream.
+    [copy] = [f for f in found if f.symbol == "duplicated-implementation"]
+    assert copy.path == "pkg/stage_chunks.py" and copy.confidence == "INFERENCE"
+    assert "the kept copy repeats flow" in copy.message and "use that one" in copy.message
