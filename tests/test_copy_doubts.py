@@ -322,3 +322,123 @@ def test_copies_of_upstream_are_reported_once_as_upstream_copies(tmp_path: Path,
     [copy] = [f for f in found if f.symbol == "duplicated-implementation"]
     assert copy.path == "pkg/stage_chunks.py" and copy.confidence == "INFERENCE"
     assert "the kept copy repeats flow" in copy.message and "use that one" in copy.message
+
+
+FLASH = '''
+def decode_attention(q, k, v, lengths, out):
+    from .stage1 import decode_stage1
+    from .stage2 import decode_stage2
+
+    partial = q.new_empty(q.shape[0], 8, q.shape[-1])
+    decode_stage1(q, k, v, lengths, partial)
+    decode_stage2(partial, lengths, out)
+    out = out.contiguous()
+    return out
+'''
+
+
+def test_copies_importing_their_own_package_kernel_are_medium(tmp_path: Path, cache_dir: Path) -> None:
+    files = {"pkg/__init__.py": "", "pkg/llama/__init__.py": "", "pkg/phi3/__init__.py": "",
+             "pkg/llama/flash.py": FLASH, "pkg/phi3/flash.py": FLASH, "pkg/llama/stage2.py": "def decode_stage2(*a):\n    return a\n",
+             "pkg/phi3/stage2.py": "def decode_stage2(*a):\n    return a\n",
+             "pkg/llama/stage1.py": "def decode_stage1(*a):\n    assert a[0].shape[-1] in (64, 128)\n",
+             "pkg/phi3/stage1.py": "def decode_stage1(*a):\n    return a\n"}
+    write_project(tmp_path, files)
+    [found] = lint(tmp_path, cache_dir)
+    assert found.confidence == "INFERENCE" and "each copy imports its own `decode_stage1`" in found.message
+    assert "share one, the code each copy runs as a parameter" in found.message
+
+
+FORWARD = '''
+    def forward(self, input_, **kwargs):
+        if self.custom_op is not None:
+            out = self.custom_op.apply(input_)
+            out = out.contiguous()
+            return out
+        out = super().forward(input_, **kwargs)
+        return out
+'''
+
+
+COLUMN_INIT = '''
+    def __init__(self, sizes, bias, tp_size):
+        super().__init__(sum(sizes), sizes[0], bias=bias)
+        self.sizes = list(sizes)
+        self.shards = [size // tp_size for size in sizes]
+        self.offsets = [sum(self.shards[:i]) for i in range(len(self.shards))]
+        self.custom_op = None
+'''
+
+
+def test_a_method_calling_super_in_unrelated_classes_wants_a_mixin(tmp_path: Path, cache_dir: Path) -> None:
+    write_project(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/column.py": "from torch import nn\n\n\nclass ColumnLinear(nn.Linear):" + COLUMN_INIT + FORWARD,
+        "pkg/row.py": "from torch import nn\n\n\nclass RowLinear(nn.Module):" + FORWARD,
+    })
+    [found] = lint(tmp_path, cache_dir)
+    assert found.confidence == "INFERENCE" and "move it into a mixin each class lists before its base" in found.message
+
+
+ORACLE = '''
+def torch_att(xq, xk, bs, seqlen, num_head, head_dim):
+    xq = xq.view(bs, 1, num_head, head_dim)
+    xk = xk.view(bs, seqlen, num_head, head_dim)
+    keys = xk.transpose(1, 2)
+    scores = (xq.transpose(1, 2) @ keys.transpose(2, 3)).squeeze()
+    return scores.view(num_head, -1)
+'''
+
+
+def test_copies_nobody_calls_are_dead_code_not_copies_to_share(tmp_path: Path, cache_dir: Path) -> None:
+    kernel = "\n\ndef token_att_fwd(q, k):\n    return q @ k\n"
+    files = {"pkg/__init__.py": "", **{f"pkg/{name}.py": ORACLE + kernel for name in ("bloom", "llama", "mistral")},
+             "pkg/use.py": "".join(f"from pkg.{name} import token_att_fwd as {name}\n" for name in ("bloom", "llama", "mistral"))}
+    write_project(tmp_path, files)
+    found = lint(tmp_path, cache_dir)
+    assert [f.confidence for f in found] == ["INFERENCE", "INFERENCE"]
+    assert all("delete the copies nobody calls" in f.message for f in found)
+    (tmp_path / "pkg/check.py").write_text("from pkg.llama import torch_att\n\nprint(torch_att)\n")
+    assert [f.confidence for f in lint(tmp_path, cache_dir)] == ["HIGH", "HIGH"]
+
+
+MLP_FORWARD = '''
+    def forward(self, hidden_states):
+        hidden_states = self.fc1(hidden_states)
+        hidden_states = self.activation_fn(hidden_states)
+        hidden_states = self.fc2(hidden_states)
+        return hidden_states
+'''
+
+
+def test_a_small_body_copied_three_times_is_medium(tmp_path: Path, cache_dir: Path) -> None:
+    files = {"pkg/__init__.py": "", **{f"pkg/{name}.py": f"class {name.title()}MLP:{MLP_FORWARD}\n\nused = {name.title()}MLP\n"
+                                       for name in ("clip", "siglip", "llama4")}}
+    write_project(tmp_path, files)
+    found = lint(tmp_path, cache_dir)
+    assert found and all(f.confidence == "INFERENCE" and "a small body (4 statements)" in f.message for f in found)
+
+
+PARSE_INPUTS = PARSE.replace("_parse_audio", "_parse_inputs").replace('"kind": "audio"', '"scale": self.scale')
+
+
+OWN = '''
+    def {0}(self, hidden):
+        hidden = self.{0}_proj(hidden)
+        hidden = hidden.softmax(-1)
+        tokens = hidden.argmax(-1)
+        self.history.append(tokens)
+        return self.{0}_head(tokens)
+'''
+
+
+def test_a_method_pasted_into_sibling_classes_belongs_in_their_shared_base(tmp_path: Path, cache_dir: Path) -> None:
+    write_project(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/base.py": "class OmniMixin:\n    scale = 1\n",
+        "pkg/thinker.py": "from pkg.base import OmniMixin\n\n\nclass Thinker(OmniMixin):" + PARSE_INPUTS + OWN.format("think"),
+        "pkg/talker.py": "from pkg.base import OmniMixin\n\n\nclass Talker(OmniMixin):" + PARSE_INPUTS + OWN.format("speak"),
+    })
+    [found] = lint(tmp_path, cache_dir)
+    assert found.confidence == "HIGH", found.message
+    assert "move it into OmniMixin, which both classes derive from" in found.message

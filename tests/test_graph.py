@@ -160,7 +160,8 @@ def test_upstream_index_reads_the_fake_package_without_importing_it() -> None:
     assert ("tinyupstream/scheduler.py", "attr-load") in reads
     assert [r.path for r in package.op_uses("tinyomni", "fused_add_norm")] == ["tinyupstream/ops.py"]
     facts = package.facts()["tinyupstream/models.py"]["facts"]
-    assert {c["name"] for c in facts["classes"]} == {"UpstreamVideoTransformer", "UpstreamAudioTransformer"}
+    assert {c["name"] for c in facts["classes"]} == {"UpstreamVideoTransformer", "UpstreamAudioTransformer", "Qwen9MoeDecoderLayer",
+                                                    "Qwen9DecoderLayer", "ThinkerForConditionalGeneration"}
 
 
 def test_upstream_names_read_accepted_and_defined_and_the_dist_info(tmp_path: Path) -> None:

@@ -23,6 +23,7 @@ from pylint.lint import PyLinter
 from pylint_omni.copies.fingerprints import FACT_KEY, fingerprint_module
 from pylint_omni.copies.forks import Reported, fork_finding, forks
 from pylint_omni.copies.groups import Thresholds
+from pylint_omni.copies.keeper import shared_base
 from pylint_omni.copies.members import Member
 from pylint_omni.copies.project import production_fingerprints, project_copies
 from pylint_omni.copies.reimplementation import Reimplementation, reimplementations
@@ -133,7 +134,8 @@ class DuplicatedImplementationChecker(OmniChecker):
                 continue
             if _of_upstream(upstream, member) is not None:
                 continue
-            verdict = lowered(as_reported(index, judgement, member, fingerprint), _of_upstream(upstream, judgement.kept))
+            verdict = lowered(as_reported(index, judgement, member, fingerprint, limits.min_statements),
+                              _of_upstream(upstream, judgement.kept))
             reported.append(Reported(judgement, member, verdict))
         folded: set[int] = set()
         for other, items in forks(index, relpath, node.tolineno or 1, reported).items():
@@ -143,7 +145,8 @@ class DuplicatedImplementationChecker(OmniChecker):
         for item in reported:
             target = locate(node, item.member) if id(item) not in folded else None
             if target is not None:
-                self.emit(SYMBOL, target, item.verdict, (message(item.judgement, item.member, item.verdict),),
+                home = shared_base(index, item.judgement.group.members, item.member)
+                self.emit(SYMBOL, target, item.verdict, (message(item.judgement, item.member, item.verdict, home),),
                           details(item.judgement, item.member, module))
 
 

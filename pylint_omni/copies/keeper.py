@@ -10,6 +10,9 @@ under a platform, vendor or model-specific path (`platforms/npu/`, `_310p/`,
 it (`async`, `legacy`, `_old`...); then the shallowest path, then by name
 (`groups.general_first`: the tool reads no history, but a module sorts before its
 variants and a lower version before a higher one, the older first).
+A method pasted into sibling classes belongs in the project base they share, when
+most of that base's subclasses hold a copy (`shared_base`): the message names it
+instead of "call it here".
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from typing import Iterable
 
 from pylint_omni.copies.groups import Keep
 from pylint_omni.copies.members import Member
+from pylint_omni.index.class_graph import class_graph
 from pylint_omni.index.project_index import ProjectIndex
 
 COMMON = frozenset({"common", "base", "bases", "utils", "util", "helpers", "layers", "core", "shared", "interface",
@@ -26,7 +30,8 @@ COMMON = frozenset({"common", "base", "bases", "utils", "util", "helpers", "laye
 SPECIFIC_FOLDERS = frozenset({"models", "platforms", "model_zoo", "vendors"})  # each child is one model or vendor
 VENDOR_PART = re.compile(r"(?:^|_)(?:npu|cuda|rocm|hip|xpu|mlu|musa|hpu|ascend|tpu|neuron|gaudi|dcu|310p|a[235])(?:_|$)",
                          re.IGNORECASE)
-DERIVED_WORDS = ("async", "legacy", "_old", "deprecated", "backup", "_copy")  # names of a copy made from another
+DERIVED_WORDS = ("async", "legacy", "_old", "deprecated", "backup", "_copy",  # names of a copy made from another
+                 "_mtp", "eagle", "draft")  # a draft model of speculative decoding reuses its target's code
 
 
 def place(path: str) -> int:
@@ -74,3 +79,30 @@ def preference(index: ProjectIndex, paths: Iterable[str]) -> Keep:
         return -importers, int(not shared), place(member.path), int(derived)
 
     return ranks
+
+
+def shared_base(index: ProjectIndex, group: list[Member], other: Member) -> str | None:
+    """The nearest project class all classes holding the group's copies derive from, when at least half of that
+    class's subclasses hold a copy: where a method pasted into sibling classes belongs (neither sibling's copy can
+    be called on the other's instances). A broader base (a mixin every model derives from) is no home for it."""
+    if other.kind != "method" or any(m.kind != "method" for m in group):
+        return None
+    graph = class_graph(index)
+    owners = {f"{index.entries.get(m.path, {}).get('module', '')}.{m.qual.rpartition('.')[0]}" for m in group}
+    if any(owner not in graph.nodes for owner in owners):
+        return None
+    common = [base for base in graph.ancestors(next(iter(owners)))
+              if all(base in graph.ancestors(owner) for owner in owners)]
+    for base in common:
+        below = _descendants(index, base)
+        if len(below & owners) * 2 >= len(below):
+            return base.rpartition(".")[2]
+    return None
+
+
+def _descendants(index: ProjectIndex, base: str) -> set[str]:
+    memo: dict[str, set[str]] = index.derived.setdefault("copies-descendants", {})
+    if base not in memo:
+        graph = class_graph(index)
+        memo[base] = {node for node in graph.nodes if base in graph.ancestors(node)}
+    return memo[base]

@@ -6,9 +6,10 @@ group can hold identical copies (high) and drifted ones (medium) at once. In ord
 1. copies whose files two active design contracts own (primary paths) -> rejected:
    the contracts keep them apart; copies in two files that use their own module's
    state (a module-level registry dict), a module constant assigned differently in
-   each file, or a function or class of their own module defined differently in each
-   (`_rotary_kernel`: the same text runs different code) -> medium: sharing one
-   means passing that state or code in;
+   each file, a function or class of their own module defined differently in each
+   (`_rotary_kernel`: the same text runs different code), or a name their bodies
+   import from different modules (`from .stage1 import kernel` in two packages) ->
+   medium: sharing one means passing that state or code in;
 2. identical after renaming locals -> high;
 3. near copies and blocks (whose statements match one by one: the drift checks the
    locals are renamed consistently across the block), by their drift from the kept
@@ -30,6 +31,13 @@ group can hold identical copies (high) and drifted ones (medium) at once. In ord
      (`evidence.provenance`): a deliberate copy, resynced from its source;
    - a copy in a file named as a legacy snapshot (`qwen2_old.py`, `runner_legacy.py`):
      kept apart on purpose, to retire rather than share;
+   - a group of functions none of which is named anywhere but at its definition, in
+     modules others import from (a test oracle left beside several kernels): dead
+     code, to delete;
+   - a copy smaller than the size option (counted because it is copied three times or
+     more): sharing a few lines couples unrelated callers;
+   - a method calling `super()` with no arguments, copied into an unrelated class: the
+     kept copy cannot be called on it; the fix is a mixin;
    - a block that reads `locals()`/`vars()`: a helper would read its own frame;
    - a block whose helper would save fewer than `MIN_BLOCK_SAVING` lines once its call,
      signature and return are written (`HELPER_LINES`): glue, not a copy worth a helper;
@@ -178,7 +186,33 @@ def _module_state(index: ProjectIndex, kept: Member, other: Member) -> str | Non
                 "the same text runs different code")
     if differ:
         return f"the module-level `{differ[0]}` the copies use is assigned differently in their files"
-    return None
+    return _local_imports_differ(index, kept, other)
+
+
+def _local_imports(index: ProjectIndex, member: Member) -> dict[str, str]:
+    """Names the copy imports inside its own body -> what they bind (`from .stage1 import kernel` in a function)."""
+    imports = index.facts(member.path).get("imports", {})
+    found: dict[str, str] = {}
+    for token, hits in index.file_occurrences(member.path):
+        if any(via == "import" and member.line < line <= member.end for line, via in hits):
+            target = imports.get(token) or next((v for v in imports.values() if v.endswith("." + token)), "")
+            if target:
+                found[token] = target
+    return found
+
+
+def _local_imports_differ(index: ProjectIndex, kept: Member, other: Member) -> str | None:
+    """Copies whose body imports the same name from different modules (a relative import in two packages): the
+    same text runs different code, which the fingerprint cannot see (an imported local is renamed like any local)."""
+    if kept.kind == "module" or other.kind == "module":
+        return None
+    first, second = _local_imports(index, kept), _local_imports(index, other)
+    differ = sorted(n for n in first.keys() & second.keys() if first[n] != second[n])
+    if not differ:
+        return None
+    name = differ[0]
+    return (f"each copy imports its own `{name}` (`{first[name]}` vs `{second[name]}`): the same text runs "
+            "different code")
 
 
 def _contract_apart(index: ProjectIndex, group: CopyGroup) -> str | None:
@@ -256,6 +290,10 @@ class HasUpstreamPlace(Protocol):
 
 
 FRAME_READS = ("locals()", "vars()")
+ZERO_ARGUMENT_SUPER = re.compile(r"\bsuper\(\s*\)")
+CALLS_SUPER = "it calls super(): another class's copy cannot be called here"
+MIXIN_FIX = "move it into a mixin each class lists before its base"
+NEVER_CALLED = "no copy is called anywhere: delete them rather than share"
 LEGACY_REASON = "named as a legacy snapshot"
 LEGACY_FIX = "retire the legacy file rather than share it"
 LEGACY_FILE = re.compile(r"(?:^|_)(?:old|legacy|deprecated|backup|v0)(?:_|$)", re.IGNORECASE)
@@ -264,7 +302,8 @@ HELPER_LINES = 3  # a helper's signature, its return, and the call that replaces
 MIN_BLOCK_SAVING = 6
 
 
-def _doubt(index: ProjectIndex, judgement: Judgement, member: Member, project: FileCopies | None) -> str | None:
+def _doubt(index: ProjectIndex, judgement: Judgement, member: Member, project: FileCopies | None,
+           min_statements: int) -> str | None:
     """Why a high copy is medium as reported (rule 5), in words; None: it stays high."""
     source = next((p for m in (member, judgement.kept) if (p := copied_code(index, m.path, m.line)) is not None), None)
     if source is not None:
@@ -272,7 +311,13 @@ def _doubt(index: ProjectIndex, judgement: Judgement, member: Member, project: F
     stem = member.path.rpartition("/")[2].removesuffix(".py")
     if LEGACY_FILE.search(stem):
         return f"`{stem}.py` is {LEGACY_REASON}, kept apart on purpose"
+    if _never_called(index, judgement):
+        return NEVER_CALLED
     if member.kind != "block":
+        if member.statements < min_statements:
+            return f"a small body ({member.statements} statements): sharing it couples its callers for a few lines"
+        if member.kind == "method" and not judgement.overrides and _calls_super(index, member):
+            return CALLS_SUPER
         return None
     if _reads_frame(index, member):
         return "the block reads locals(): a helper would see its own frame"
@@ -282,13 +327,41 @@ def _doubt(index: ProjectIndex, judgement: Judgement, member: Member, project: F
     return mirrored_override(index, member, project)
 
 
-def as_reported(index: ProjectIndex, judgement: Judgement, member: Member, project: FileCopies | None = None) -> Verdict:
+def _calls_super(index: ProjectIndex, member: Member) -> bool:
+    lines = (index.text(member.path) or "").splitlines()[member.line - 1:member.end]
+    return any(ZERO_ARGUMENT_SUPER.search(line) for line in lines)
+
+
+def _never_called(index: ProjectIndex, judgement: Judgement) -> bool:
+    """No copy of a function group is named anywhere but at its own definition, while other modules import from
+    every copy's module (test oracles left beside the kernels the project uses)."""
+    members = judgement.group.members
+    if any(m.kind != "function" for m in members):
+        return False
+    modules = {index.entries.get(m.path, {}).get("module", "") for m in members}
+    importers = {module: 0 for module in modules}
+    for relpath, facts in index.python_files():
+        for dotted in set(facts.get("imports", {}).values()):
+            head = dotted.rpartition(".")[0]
+            for module in (dotted, head):
+                if module in importers and index.entries.get(relpath, {}).get("module") != module:
+                    importers[module] += 1
+    if not all(importers.values()):
+        return False
+    names = {m.qual.rpartition(".")[2] for m in members}
+    return not any(not any(m.path == hit.path and m.line <= hit.line <= m.end for m in members)
+                   for name in names for hit in index.hits(name))
+
+
+def as_reported(index: ProjectIndex, judgement: Judgement, member: Member, project: FileCopies | None = None,
+                min_statements: int = 0) -> Verdict:
     """The verdict of one copy as the message gives it: rule 5 of the module docstring on top of `judge`;
-    `project`: the fingerprint of the copy's file (to compare an enclosing override with upstream)."""
+    `project`: the fingerprint of the copy's file (to compare an enclosing override with upstream);
+    `min_statements`: the size of a copy worth a message (smaller ones count when copied three times)."""
     verdict = judgement.verdicts[member]
     if verdict.status is not Status.CANDIDATE or verdict.confidence != "high":
         return verdict
-    doubt = _doubt(index, judgement, member, project)
+    doubt = _doubt(index, judgement, member, project, min_statements)
     if doubt is None:
         return verdict
     reason = f"{doubt}; {verdict.reason}"

@@ -13,7 +13,7 @@ import re
 
 from pylint_omni.copies.members import Member
 from pylint_omni.copies.reimplementation import Reimplementation
-from pylint_omni.copies.verdict import LEGACY_FIX, LEGACY_REASON, Judgement
+from pylint_omni.copies.verdict import CALLS_SUPER, LEGACY_FIX, LEGACY_REASON, MIXIN_FIX, NEVER_CALLED, Judgement
 from pylint_omni.evidence.benefit import Benefit, BenefitKind, Heat
 from pylint_omni.evidence.consumers import Status, Verdict
 from pylint_omni.evidence.findings import FindingDetails
@@ -71,8 +71,11 @@ def heat(member: Member) -> Heat:
 
 
 def _fix(judgement: Judgement, member: Member, identical: bool) -> str:
-    if judgement.verdicts[member].reason.startswith(("each copy uses", "the module-level")):
+    reason = judgement.verdicts[member].reason
+    if reason.startswith(("each copy uses", "the module-level")):
         return "share one, the module-level state as a parameter"
+    if reason.startswith(("each copy imports its own", "each copy calls its own")):
+        return "share one, the code each copy runs as a parameter"
     if judgement.overrides:
         return "delete the override" if identical else "keep only the differing lines and call super()"
     if member.kind == "block":
@@ -93,7 +96,7 @@ def _evidence(judgement: Judgement, member: Member, verdict: Verdict) -> str:
         said = "differs only in log or error text" if verdict.reason.startswith("differs only in message") else verdict.reason
     elif "vendor" in verdict.reason and first:
         said = f"differs only in vendor calls, e.g. {first[0].describe()}"
-    elif "module" in verdict.reason and verdict.reason.startswith(("each copy", "the module-level")):
+    elif verdict.reason.startswith(("each copy", "the module-level")):
         said = verdict.reason
     else:
         said = f"drift: {first[0].describe()}" if first else verdict.reason
@@ -115,8 +118,9 @@ def _evidence(judgement: Judgement, member: Member, verdict: Verdict) -> str:
     return f"{head}; {said}; {gone}"
 
 
-def message(judgement: Judgement, member: Member, reported: Verdict) -> str:
-    """The copy's message; `reported` is its verdict as emitted (`verdict.as_reported`)."""
+def message(judgement: Judgement, member: Member, reported: Verdict, home: str | None = None) -> str:
+    """The copy's message; `reported` is its verdict as emitted (`verdict.as_reported`); `home`: the project class
+    both copies' classes derive from (`keeper.shared_base`), where the method belongs."""
     verdict = judgement.verdicts[member]
     identical = judgement.group.tier == "exact" or (verdict.status is Status.CANDIDATE and verdict.confidence == "high")
     if judgement.overrides:
@@ -126,7 +130,16 @@ def message(judgement: Judgement, member: Member, reported: Verdict) -> str:
         relation = relation if identical else "drifted from"
     subject = f"Lines {member.line}-{member.end}" if member.kind == "block" else name_of(member)
     what = f"{subject} {relation} {_reference(judgement.kept, member.path)}"
-    fix = LEGACY_FIX if LEGACY_REASON in reported.reason else _fix(judgement, member, identical)
+    if LEGACY_REASON in reported.reason:
+        fix = LEGACY_FIX
+    elif reported.reason.startswith(CALLS_SUPER):
+        fix = MIXIN_FIX
+    elif reported.reason.startswith(NEVER_CALLED):
+        fix = "delete the copies nobody calls"
+    elif home and not judgement.overrides:
+        fix = f"move it into {home}, which both classes derive from"
+    else:
+        fix = _fix(judgement, member, identical)
     return short_message(what, fix, _evidence(judgement, member, reported))
 
 
