@@ -442,3 +442,75 @@ def test_a_method_pasted_into_sibling_classes_belongs_in_their_shared_base(tmp_p
     [found] = lint(tmp_path, cache_dir)
     assert found.confidence == "HIGH", found.message
     assert "move it into OmniMixin, which both classes derive from" in found.message
+
+
+INIT_SETUP = '''
+    def __init__(self):
+        config = get_config()
+        self.use_graph = config.compile_level > 0 and not config.eager
+        self.dynamic_eplb = config.eplb.dynamic or config.eplb.expert_map_record
+        self.group = get_ep_group()
+        self.rank = self.group.rank_in_group
+        self.size = self.group.world_size
+'''
+LOAD_EXPERTS = '''
+    def _load_experts(self, name, weight, params, mapping):
+        for param_name, weight_name, expert_id, shard_id in mapping:
+            if weight_name not in name:
+                continue
+            name = name.replace(weight_name, param_name)
+            param = params[name]
+            load_weight(param, weight, expert_id=expert_id, shard_id=shard_id)
+            break
+        else:
+            load_weight(params[name], weight)
+'''
+
+
+def test_overrides_inherited_or_skipped_and_borrowed_constructors(tmp_path: Path, cache_dir: Path) -> None:
+    write_project(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/schemes.py": ("class W4A16Scheme:" + INIT_SETUP + OWN.format("quantize") + "\n\nclass W4A8Scheme:" + INIT_SETUP
+                           + OWN.format("dequantize")),
+        "pkg/models.py": ("class DeepseekV2:" + LOAD_EXPERTS + "\n\nclass DeepseekMTP:" + LOAD_EXPERTS
+                          + OWN.format("draft") + "\n\nclass Glm4MoeMTP(DeepseekMTP):" + LOAD_EXPERTS + OWN.format("glm")),
+    })
+    found = {f.line: f for f in lint(tmp_path, cache_dir)}
+    borrowed = next(f for f in found.values() if "__init__" in f.message)
+    assert borrowed.confidence == "INFERENCE" and "move it into a mixin each class lists before its base" in borrowed.message
+    override = next(f for f in found.values() if f.message.startswith("Glm4MoeMTP._load_experts()"))
+    assert override.confidence == "HIGH" and "delete the override: the inherited DeepseekMTP._load_experts()" in override.message
+
+
+LAYERS = '''
+class BaseModel:
+    def init_config(self):
+        self.config = load(self.path)
+        self.config["layers"] = int(self.config["layers"])
+        self.heads = self.config["heads"]
+        self.kv_heads = self.config.get("kv_heads", self.heads)
+        self.head_dim = self.config["hidden"] // self.heads
+        return self.config
+
+
+class LlamaModel(BaseModel):
+    def init_config(self):
+        super().init_config()
+        self.kv_heads = self.config["num_key_value_heads"]
+
+
+class VisionModel(LlamaModel):
+    def init_config(self):
+        self.config = load(self.path)
+        self.config["layers"] = int(self.config["layers"])
+        self.heads = self.config["heads"]
+        self.kv_heads = self.config.get("kv_heads", self.heads)
+        self.head_dim = self.config["hidden"] // self.heads
+        return self.config
+'''
+
+
+def test_an_override_skipping_a_nearer_version_is_not_deleted(tmp_path: Path, cache_dir: Path) -> None:
+    write_project(tmp_path, {"pkg/__init__.py": "", "pkg/models.py": LAYERS})
+    [found] = lint(tmp_path, cache_dir)
+    assert found.confidence == "INFERENCE" and "it overrides LlamaModel's version" in found.message

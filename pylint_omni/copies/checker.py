@@ -23,7 +23,7 @@ from pylint.lint import PyLinter
 from pylint_omni.copies.fingerprints import FACT_KEY, fingerprint_module
 from pylint_omni.copies.forks import Reported, fork_finding, forks
 from pylint_omni.copies.groups import Thresholds
-from pylint_omni.copies.keeper import shared_base
+from pylint_omni.copies.keeper import inherited_copy, shared_base
 from pylint_omni.copies.members import Member
 from pylint_omni.copies.project import production_fingerprints, project_copies
 from pylint_omni.copies.reimplementation import Reimplementation, reimplementations
@@ -145,9 +145,13 @@ class DuplicatedImplementationChecker(OmniChecker):
         for item in reported:
             target = locate(node, item.member) if id(item) not in folded else None
             if target is not None:
-                home = shared_base(index, item.judgement.group.members, item.member)
-                self.emit(SYMBOL, target, item.verdict, (message(item.judgement, item.member, item.verdict, home),),
-                          details(item.judgement, item.member, module))
+                judgement, member = item.judgement, item.member
+                home = shared_base(index, judgement.group.members, member)
+                inherited = None if judgement.overrides else inherited_copy(
+                    index, judgement.group.members, member, lambda other: other.exact == member.exact or (
+                        judgement.identical(other) and judgement.identical(member)))
+                self.emit(SYMBOL, target, item.verdict, (message(judgement, member, item.verdict, home, inherited),),
+                          details(judgement, member, module))
 
 
 def register(linter: PyLinter) -> None:

@@ -12,7 +12,8 @@ The fact (`FingerprintFact`):
   itself: kind, qualified name, first and last line, the range of its statements, the
   exact hash of its normalised tokens (`normalize`) without its own name, and its
   weight: the statements that do something (not `pass`, `raise`, imports, a bare
-  `return`, a def or class line, a field declaration, a log line, `self.x = x`), so
+  `return`, a def or class line, a field declaration, a log line, `self.x = x`, a
+  message built from an f-string), so
   stubs and parameter bookkeeping never count as copies;
 - `h` / `hh`: for every statement in pre-order, the hash of the whole statement and of
   its header alone, vendor names blanked out (`normalize.shape_digest`) (10 hex digits
@@ -92,13 +93,15 @@ TRIVIAL = (ast.Pass, ast.Raise, ast.Import, ast.ImportFrom, ast.Global, ast.Nonl
 
 def _trivial(node: ast.stmt) -> bool:
     """A statement that does nothing worth sharing: a stub body, an import, a def line, a field declaration,
-    a log line, `self.x = x`."""
+    a log line or a message built from an f-string, `self.x = x`."""
     if isinstance(node, TRIVIAL) or is_message(node):
         return True
     if isinstance(node, ast.Return):
-        return node.value is None or isinstance(node.value, ast.Constant)
+        return node.value is None or isinstance(node.value, (ast.Constant, ast.JoinedStr))
     if isinstance(node, ast.Expr):
         return isinstance(node.value, ast.Constant)
+    if isinstance(node, (ast.Assign, ast.AugAssign)) and isinstance(node.value, ast.JoinedStr):
+        return True  # building a message (`info += f"..."`) is text, like a log line
     if isinstance(node, (ast.Assign, ast.AnnAssign)):  # storing a parameter or a constant on self is bookkeeping
         targets = node.targets if isinstance(node, ast.Assign) else [node.target]
         stored = len(targets) == 1 and isinstance(targets[0], ast.Attribute) and isinstance(targets[0].value, ast.Name)

@@ -18,7 +18,7 @@ instead of "call it here".
 from __future__ import annotations
 
 import re
-from typing import Iterable
+from typing import Callable, Iterable
 
 from pylint_omni.copies.groups import Keep
 from pylint_omni.copies.members import Member
@@ -88,12 +88,15 @@ def shared_base(index: ProjectIndex, group: list[Member], other: Member) -> str 
     if other.kind != "method" or any(m.kind != "method" for m in group):
         return None
     graph = class_graph(index)
-    owners = {f"{index.entries.get(m.path, {}).get('module', '')}.{m.qual.rpartition('.')[0]}" for m in group}
+    owners = {owner_of(index, m) for m in group}
     if any(owner not in graph.nodes for owner in owners):
         return None
     common = [base for base in graph.ancestors(next(iter(owners)))
               if all(base in graph.ancestors(owner) for owner in owners)]
+    name = other.qual.rpartition(".")[2]
     for base in common:
+        if name in graph.nodes[base].definition.data.get("methods", []):
+            return None  # the base declares it (a stub raising NotImplementedError): each subclass implements its own
         below = _descendants(index, base)
         if len(below & owners) * 2 >= len(below):
             return base.rpartition(".")[2]
@@ -106,3 +109,29 @@ def _descendants(index: ProjectIndex, base: str) -> set[str]:
         graph = class_graph(index)
         memo[base] = {node for node in graph.nodes if base in graph.ancestors(node)}
     return memo[base]
+
+
+def nearest_definer(index: ProjectIndex, member: Member) -> str | None:
+    """The nearest project ancestor of a method copy's class defining the method: the one `super()` reaches, the one
+    that runs if the copy is deleted."""
+    if member.kind != "method":
+        return None
+    graph = class_graph(index)
+    owner, _, name = f"{index.entries.get(member.path, {}).get('module', '')}.{member.qual}".rpartition(".")
+    if owner not in graph.nodes:
+        return None
+    return next((base for base in graph.ancestors(owner) if name in graph.nodes[base].definition.data.get("methods", [])),
+                None)
+
+
+def owner_of(index: ProjectIndex, member: Member) -> str:
+    return f"{index.entries.get(member.path, {}).get('module', '')}.{member.qual.rpartition('.')[0]}"
+
+
+def inherited_copy(index: ProjectIndex, group: list[Member], member: Member, same: Callable[[Member], bool]
+                   ) -> Member | None:
+    """The copy of the group this method inherits, when `same` (identical to it) holds: the override can go."""
+    definer = nearest_definer(index, member)
+    found = next((m for m in group if m is not member and m.kind == "method" and owner_of(index, m) == definer
+                  and m.qual.rpartition(".")[2] == member.qual.rpartition(".")[2]), None)
+    return found if found is not None and same(found) else None

@@ -36,8 +36,10 @@ group can hold identical copies (high) and drifted ones (medium) at once. In ord
      code, to delete;
    - a copy smaller than the size option (counted because it is copied three times or
      more): sharing a few lines couples unrelated callers;
-   - a method calling `super()` with no arguments, copied into an unrelated class: the
-     kept copy cannot be called on it; the fix is a mixin;
+   - a method calling `super()` with no arguments, or a constructor, copied into an
+     unrelated class: the kept copy cannot be called on it; the fix is a mixin;
+   - an override "repeating the inherited method" whose class inherits another
+     version from a nearer ancestor: deleting it changes what runs;
    - a block that reads `locals()`/`vars()`: a helper would read its own frame;
    - a block whose helper would save fewer than `MIN_BLOCK_SAVING` lines once its call,
      signature and return are written (`HELPER_LINES`): glue, not a copy worth a helper;
@@ -57,6 +59,7 @@ from pylint_omni.copies.drift import Drift
 from pylint_omni.copies.fingerprints import FACT_KEY
 from pylint_omni.copies.groups import CopyGroup
 from pylint_omni.copies.members import FileCopies, Member
+from pylint_omni.copies.keeper import nearest_definer, owner_of
 from pylint_omni.copies.mirrors import mirrored_override
 from pylint_omni.evidence.consumers import Status, Verdict
 from pylint_omni.evidence.contracts import contracts_of
@@ -316,8 +319,13 @@ def _doubt(index: ProjectIndex, judgement: Judgement, member: Member, project: F
     if member.kind != "block":
         if member.statements < min_statements:
             return f"a small body ({member.statements} statements): sharing it couples its callers for a few lines"
+        if judgement.overrides and (definer := nearest_definer(index, member)) != owner_of(index, judgement.kept):
+            return (f"it overrides {definer.rpartition('.')[2] if definer else 'another'}'s version, not the copy: "
+                    "deleting it changes what runs")
         if member.kind == "method" and not judgement.overrides and _calls_super(index, member):
             return CALLS_SUPER
+        if member.kind == "method" and not judgement.overrides and member.qual.endswith(".__init__"):
+            return "another class's constructor cannot run on this one"
         return None
     if _reads_frame(index, member):
         return "the block reads locals(): a helper would see its own frame"

@@ -118,9 +118,11 @@ def _evidence(judgement: Judgement, member: Member, verdict: Verdict) -> str:
     return f"{head}; {said}; {gone}"
 
 
-def message(judgement: Judgement, member: Member, reported: Verdict, home: str | None = None) -> str:
+def message(judgement: Judgement, member: Member, reported: Verdict, home: str | None = None,
+            inherited: Member | None = None) -> str:
     """The copy's message; `reported` is its verdict as emitted (`verdict.as_reported`); `home`: the project class
-    both copies' classes derive from (`keeper.shared_base`), where the method belongs."""
+    both copies' classes derive from (`keeper.shared_base`), where the method belongs; `inherited`: the copy of the
+    group this one overrides with the same body (`keeper.inherited_copy`)."""
     verdict = judgement.verdicts[member]
     identical = judgement.group.tier == "exact" or (verdict.status is Status.CANDIDATE and verdict.confidence == "high")
     if judgement.overrides:
@@ -132,8 +134,10 @@ def message(judgement: Judgement, member: Member, reported: Verdict, home: str |
     what = f"{subject} {relation} {_reference(judgement.kept, member.path)}"
     if LEGACY_REASON in reported.reason:
         fix = LEGACY_FIX
-    elif reported.reason.startswith(CALLS_SUPER):
+    elif reported.reason.startswith((CALLS_SUPER, "another class's constructor")):
         fix = MIXIN_FIX
+    elif inherited is not None:
+        fix = f"delete the override: the inherited {name_of(inherited)} ({short_path(inherited.path, member.path)}) does the same"
     elif reported.reason.startswith(NEVER_CALLED):
         fix = "delete the copies nobody calls"
     elif home and not judgement.overrides:
