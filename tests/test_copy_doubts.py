@@ -13,8 +13,9 @@ import textwrap
 from pathlib import Path
 
 from conftest import Finding, enable_args, run_pylint
-from pylint_omni.copies.fingerprints import fingerprint_source
 from test_copies import lint, write_project
+
+from pylint_omni.copies.fingerprints import fingerprint_source
 
 BOTH = ["duplicated-implementation", "upstream-reimplementation"]
 
@@ -514,3 +515,28 @@ def test_an_override_skipping_a_nearer_version_is_not_deleted(tmp_path: Path, ca
     write_project(tmp_path, {"pkg/__init__.py": "", "pkg/models.py": LAYERS})
     [found] = lint(tmp_path, cache_dir)
     assert found.confidence == "INFERENCE" and "it overrides LlamaModel's version" in found.message
+    assert "call BaseModel.init_config() explicitly" in found.message
+
+
+def test_keeping_a_copy_whose_module_imports_this_one_would_be_a_cycle(tmp_path: Path, cache_dir: Path) -> None:
+    write_project(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/qwen3_vl.py": "from pkg.common import helper\n" + textwrap.dedent(STEP.format(name="apply")),
+        "pkg/common.py": "def helper():\n    return 1\n" + textwrap.dedent(STEP.format(name="apply")),
+        "pkg/run.py": "from pkg.qwen3_vl import apply\nfrom pkg.common import apply as apply_common\n",
+    })
+    [found] = lint(tmp_path, cache_dir)
+    assert found.path == "pkg/qwen3_vl.py" and found.confidence == "HIGH"  # common.py does not import qwen3_vl
+    (tmp_path / "pkg/common.py").write_text("from pkg import qwen3_vl\n" + textwrap.dedent(STEP.format(name="apply")))
+    [found] = lint(tmp_path, cache_dir)
+    assert found.confidence == "INFERENCE" and "already imports this module" in found.message
+
+
+def test_methods_of_unrelated_classes_share_through_a_base_and_a_super_block_stays(tmp_path: Path, cache_dir: Path) -> None:
+    write_project(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/audio.py": "class AudioItem:" + PARSE_INPUTS + OWN.format("read"),
+        "pkg/image.py": "class ImageItem:" + PARSE_INPUTS + OWN.format("load"),
+    })
+    [found] = lint(tmp_path, cache_dir)
+    assert found.confidence == "HIGH" and "share it through a base class or mixin both classes use" in found.message

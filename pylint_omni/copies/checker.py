@@ -17,9 +17,12 @@ benchmarks) and generated files are not audited.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from astroid import nodes
 from pylint.lint import PyLinter
 
+from pylint_omni.copies.doubts import as_reported, lowered
 from pylint_omni.copies.fingerprints import FACT_KEY, fingerprint_module
 from pylint_omni.copies.forks import Reported, fork_finding, forks
 from pylint_omni.copies.groups import Thresholds
@@ -27,8 +30,13 @@ from pylint_omni.copies.keeper import inherited_copy, shared_base
 from pylint_omni.copies.members import Member
 from pylint_omni.copies.project import production_fingerprints, project_copies
 from pylint_omni.copies.reimplementation import Reimplementation, reimplementations
-from pylint_omni.copies.verdict import as_reported, lowered
-from pylint_omni.copies.wording import details, message, reimplementation_details, reimplementation_message
+from pylint_omni.copies.verdict import Judgement
+from pylint_omni.copies.wording import (
+    details,
+    message,
+    reimplementation_details,
+    reimplementation_message,
+)
 from pylint_omni.evidence.checker import OmniChecker
 from pylint_omni.evidence.consumers import Status
 from pylint_omni.index.project_index import ProjectIndex
@@ -70,6 +78,11 @@ def _of_upstream(upstream: dict[str, list[Reimplementation]], member: Member) ->
     return next((item for item in upstream.get(member.path, ()) if item.copy.line == member.line
                  and item.copy.end == member.end and item.verdict.status is Status.CANDIDATE
                  and item.verdict.confidence == "high"), None)
+
+
+def _identical_to(judgement: Judgement, member: Member) -> Callable[[Member], bool]:
+    """Whether another copy of the group is the same code as `member` (both identical to the kept one)."""
+    return lambda other: other.exact == member.exact or (judgement.identical(other) and judgement.identical(member))
 
 
 def locate(module: nodes.Module, member: Member) -> nodes.NodeNG | None:
@@ -148,8 +161,7 @@ class DuplicatedImplementationChecker(OmniChecker):
                 judgement, member = item.judgement, item.member
                 home = shared_base(index, judgement.group.members, member)
                 inherited = None if judgement.overrides else inherited_copy(
-                    index, judgement.group.members, member, lambda other: other.exact == member.exact or (
-                        judgement.identical(other) and judgement.identical(member)))
+                    index, judgement.group.members, member, _identical_to(judgement, member))
                 self.emit(SYMBOL, target, item.verdict, (message(judgement, member, item.verdict, home, inherited),),
                           details(judgement, member, module))
 

@@ -22,7 +22,7 @@ from typing import Callable, Iterable
 
 from pylint_omni.copies.groups import Keep
 from pylint_omni.copies.members import Member
-from pylint_omni.index.class_graph import class_graph
+from pylint_omni.index.class_graph import abstract_methods, class_graph
 from pylint_omni.index.project_index import ProjectIndex
 
 COMMON = frozenset({"common", "base", "bases", "utils", "util", "helpers", "layers", "core", "shared", "interface",
@@ -95,8 +95,9 @@ def shared_base(index: ProjectIndex, group: list[Member], other: Member) -> str 
               if all(base in graph.ancestors(owner) for owner in owners)]
     name = other.qual.rpartition(".")[2]
     for base in common:
-        if name in graph.nodes[base].definition.data.get("methods", []):
-            return None  # the base declares it (a stub raising NotImplementedError): each subclass implements its own
+        data = graph.nodes[base].definition.data
+        if name in data.get("methods", []) or abstract_methods(data):
+            return None  # the base declares it, or is an interface: each subclass implements its own
         below = _descendants(index, base)
         if len(below & owners) * 2 >= len(below):
             return base.rpartition(".")[2]

@@ -38,12 +38,17 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from pylint_omni.copies import store
+from pylint_omni.copies.doubts import (
+    LEGACY_FILE,
+    LEGACY_FIX,
+    LEGACY_REASON,
+    lazy_import_line,
+)
 from pylint_omni.copies.drift import Drift, Source, drift
 from pylint_omni.copies.fingerprints import FACT_KEY
 from pylint_omni.copies.groups import Thresholds
 from pylint_omni.copies.members import FileCopies, Member
 from pylint_omni.copies.upstream import UpstreamPair, upstream_pairs
-from pylint_omni.copies.verdict import LEGACY_FILE, LEGACY_FIX, LEGACY_REASON, lazy_import_line
 from pylint_omni.evidence.consumers import Status, Verdict
 from pylint_omni.evidence.memo import decode_verdict, encode_verdict
 from pylint_omni.evidence.provenance import copied_code

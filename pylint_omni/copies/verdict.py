@@ -25,45 +25,23 @@ group can hold identical copies (high) and drifted ones (medium) at once. In ord
    - anything else -> medium, naming the drift;
 4. a block inside a compiled GPU kernel (`@triton.jit`) -> medium: sharing it takes a
    jit helper whose compiled code must be checked;
-5. after the cache (`as_reported`, since it follows comments, text, names and upstream,
-   not shapes), medium at most:
-   - a copy where either side says it is copied from a third party
-     (`evidence.provenance`): a deliberate copy, resynced from its source;
-   - a copy in a file named as a legacy snapshot (`qwen2_old.py`, `runner_legacy.py`):
-     kept apart on purpose, to retire rather than share;
-   - a group of functions none of which is named anywhere but at its definition, in
-     modules others import from (a test oracle left beside several kernels): dead
-     code, to delete;
-   - a copy smaller than the size option (counted because it is copied three times or
-     more): sharing a few lines couples unrelated callers;
-   - a method calling `super()` with no arguments, or a constructor, copied into an
-     unrelated class: the kept copy cannot be called on it; the fix is a mixin;
-   - an override "repeating the inherited method" whose class inherits another
-     version from a nearer ancestor: deleting it changes what runs;
-   - a block that reads `locals()`/`vars()`: a helper would read its own frame;
-   - a block whose helper would save fewer than `MIN_BLOCK_SAVING` lines once its call,
-     signature and return are written (`HELPER_LINES`): glue, not a copy worth a helper;
-   - a block inside an override that mirrors its upstream method (`mirrors`).
+5. after the cache, the rules that follow comments, text, names and upstream
+   (`doubts.as_reported`).
 A method copied into a subclass of its class is an override that repeats the
 inherited one: the base's method is the one kept.
 """
 
 from __future__ import annotations
 
-import ast
-import re
-from dataclasses import dataclass, field, replace
-from typing import Callable, Protocol
+from dataclasses import dataclass, field
+from typing import Callable
 
 from pylint_omni.copies.drift import Drift
 from pylint_omni.copies.fingerprints import FACT_KEY
 from pylint_omni.copies.groups import CopyGroup
-from pylint_omni.copies.members import FileCopies, Member
-from pylint_omni.copies.keeper import nearest_definer, owner_of
-from pylint_omni.copies.mirrors import mirrored_override
+from pylint_omni.copies.members import Member
 from pylint_omni.evidence.consumers import Status, Verdict
 from pylint_omni.evidence.contracts import contracts_of
-from pylint_omni.evidence.provenance import copied_code
 from pylint_omni.index.class_graph import class_graph
 from pylint_omni.index.project_index import ProjectIndex
 
@@ -283,133 +261,3 @@ def _near_verdict(judgement: Judgement, member: Member) -> Verdict:
         return Verdict(Status.CANDIDATE, "medium", reason, unknowns=[reason])
     reason = f"drifted copy ({shown})"
     return Verdict(Status.CANDIDATE, "medium", reason, unknowns=["whether the drift is deliberate"])
-
-
-class HasUpstreamPlace(Protocol):
-    """An upstream copy as the copy verdicts name it (`reimplementation.Reimplementation`)."""
-
-    @property
-    def upstream_place(self) -> str: ...
-
-
-FRAME_READS = ("locals()", "vars()")
-ZERO_ARGUMENT_SUPER = re.compile(r"\bsuper\(\s*\)")
-CALLS_SUPER = "it calls super(): another class's copy cannot be called here"
-MIXIN_FIX = "move it into a mixin each class lists before its base"
-NEVER_CALLED = "no copy is called anywhere: delete them rather than share"
-LEGACY_REASON = "named as a legacy snapshot"
-LEGACY_FIX = "retire the legacy file rather than share it"
-LEGACY_FILE = re.compile(r"(?:^|_)(?:old|legacy|deprecated|backup|v0)(?:_|$)", re.IGNORECASE)
-FUNCTION_NODES = (ast.FunctionDef, ast.AsyncFunctionDef)
-HELPER_LINES = 3  # a helper's signature, its return, and the call that replaces the block
-MIN_BLOCK_SAVING = 6
-
-
-def _doubt(index: ProjectIndex, judgement: Judgement, member: Member, project: FileCopies | None,
-           min_statements: int) -> str | None:
-    """Why a high copy is medium as reported (rule 5), in words; None: it stays high."""
-    source = next((p for m in (member, judgement.kept) if (p := copied_code(index, m.path, m.line)) is not None), None)
-    if source is not None:
-        return f"{source.describe()} on purpose, so not high"
-    stem = member.path.rpartition("/")[2].removesuffix(".py")
-    if LEGACY_FILE.search(stem):
-        return f"`{stem}.py` is {LEGACY_REASON}, kept apart on purpose"
-    if _never_called(index, judgement):
-        return NEVER_CALLED
-    if member.kind != "block":
-        if member.statements < min_statements:
-            return f"a small body ({member.statements} statements): sharing it couples its callers for a few lines"
-        if judgement.overrides and (definer := nearest_definer(index, member)) != owner_of(index, judgement.kept):
-            return (f"it overrides {definer.rpartition('.')[2] if definer else 'another'}'s version, not the copy: "
-                    "deleting it changes what runs")
-        if member.kind == "method" and not judgement.overrides and _calls_super(index, member):
-            return CALLS_SUPER
-        if member.kind == "method" and not judgement.overrides and member.qual.endswith(".__init__"):
-            return "another class's constructor cannot run on this one"
-        return None
-    if _reads_frame(index, member):
-        return "the block reads locals(): a helper would see its own frame"
-    net = judgement.saved(member) - HELPER_LINES
-    if net < MIN_BLOCK_SAVING:
-        return f"a helper would save {max(net, 0)} lines net (its signature, return and call stay)"
-    return mirrored_override(index, member, project)
-
-
-def _calls_super(index: ProjectIndex, member: Member) -> bool:
-    lines = (index.text(member.path) or "").splitlines()[member.line - 1:member.end]
-    return any(ZERO_ARGUMENT_SUPER.search(line) for line in lines)
-
-
-def _never_called(index: ProjectIndex, judgement: Judgement) -> bool:
-    """No copy of a function group is named anywhere but at its own definition, while other modules import from
-    every copy's module (test oracles left beside the kernels the project uses)."""
-    members = judgement.group.members
-    if any(m.kind != "function" for m in members):
-        return False
-    modules = {index.entries.get(m.path, {}).get("module", "") for m in members}
-    importers = {module: 0 for module in modules}
-    for relpath, facts in index.python_files():
-        for dotted in set(facts.get("imports", {}).values()):
-            head = dotted.rpartition(".")[0]
-            for module in (dotted, head):
-                if module in importers and index.entries.get(relpath, {}).get("module") != module:
-                    importers[module] += 1
-    if not all(importers.values()):
-        return False
-    names = {m.qual.rpartition(".")[2] for m in members}
-    return not any(not any(m.path == hit.path and m.line <= hit.line <= m.end for m in members)
-                   for name in names for hit in index.hits(name))
-
-
-def as_reported(index: ProjectIndex, judgement: Judgement, member: Member, project: FileCopies | None = None,
-                min_statements: int = 0) -> Verdict:
-    """The verdict of one copy as the message gives it: rule 5 of the module docstring on top of `judge`;
-    `project`: the fingerprint of the copy's file (to compare an enclosing override with upstream);
-    `min_statements`: the size of a copy worth a message (smaller ones count when copied three times)."""
-    verdict = judgement.verdicts[member]
-    if verdict.status is not Status.CANDIDATE or verdict.confidence != "high":
-        return verdict
-    doubt = _doubt(index, judgement, member, project, min_statements)
-    if doubt is None:
-        return verdict
-    reason = f"{doubt}; {verdict.reason}"
-    return replace(verdict, confidence="medium", reason=reason, unknowns=[*verdict.unknowns, reason])
-
-
-def lowered(verdict: Verdict, kept_upstream: HasUpstreamPlace | None) -> Verdict:
-    """A high copy whose kept copy is itself a copy of upstream: medium, naming upstream (use that one instead)."""
-    if kept_upstream is None or verdict.status is not Status.CANDIDATE or verdict.confidence != "high":
-        return verdict
-    reason = f"the kept copy repeats {kept_upstream.upstream_place}: use that one; {verdict.reason}"
-    return replace(verdict, confidence="medium", reason=reason, unknowns=[*verdict.unknowns, reason])
-
-
-def lazy_import_line(text: str, module: str) -> int | None:
-    """The first line importing `module` (or from it) inside a function, when no module-level import of it exists."""
-    if f"{module}" not in text:
-        return None
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError, RecursionError):
-        return None
-    inside = {id(node) for function in ast.walk(tree) if isinstance(function, FUNCTION_NODES)
-              for node in ast.walk(function) if isinstance(node, (ast.Import, ast.ImportFrom))}
-    lazy: int | None = None
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            names = [node.module]
-        elif isinstance(node, ast.Import):
-            names = [alias.name for alias in node.names]
-        else:
-            continue
-        if not any(name == module or name.startswith(module + ".") for name in names):
-            continue
-        if id(node) not in inside:
-            return None  # imported outside functions as well
-        lazy = min(lazy or node.lineno, node.lineno)
-    return lazy
-
-
-def _reads_frame(index: ProjectIndex, member: Member) -> bool:
-    lines = (index.text(member.path) or "").splitlines()
-    return any(call in line for line in lines[member.line - 1:member.end] for call in FRAME_READS)

@@ -11,9 +11,16 @@ from __future__ import annotations
 
 import re
 
+from pylint_omni.copies.doubts import (
+    CALLS_SUPER,
+    LEGACY_FIX,
+    LEGACY_REASON,
+    MIXIN_FIX,
+    NEVER_CALLED,
+)
 from pylint_omni.copies.members import Member
 from pylint_omni.copies.reimplementation import Reimplementation
-from pylint_omni.copies.verdict import CALLS_SUPER, LEGACY_FIX, LEGACY_REASON, MIXIN_FIX, NEVER_CALLED, Judgement
+from pylint_omni.copies.verdict import Judgement
 from pylint_omni.evidence.benefit import Benefit, BenefitKind, Heat
 from pylint_omni.evidence.consumers import Status, Verdict
 from pylint_omni.evidence.findings import FindingDetails
@@ -136,12 +143,16 @@ def message(judgement: Judgement, member: Member, reported: Verdict, home: str |
         fix = LEGACY_FIX
     elif reported.reason.startswith((CALLS_SUPER, "another class's constructor")):
         fix = MIXIN_FIX
+    elif reported.reason.startswith("it overrides "):
+        fix = f"call {name_of(judgement.kept)} explicitly, or say why the nearer version is skipped"
     elif inherited is not None:
         fix = f"delete the override: the inherited {name_of(inherited)} ({short_path(inherited.path, member.path)}) does the same"
     elif reported.reason.startswith(NEVER_CALLED):
         fix = "delete the copies nobody calls"
     elif home and not judgement.overrides:
         fix = f"move it into {home}, which both classes derive from"
+    elif member.kind == "method" and judgement.kept.kind == "method" and not judgement.overrides and identical:
+        fix = "share it through a base class or mixin both classes use"
     else:
         fix = _fix(judgement, member, identical)
     return short_message(what, fix, _evidence(judgement, member, reported))
