@@ -606,15 +606,21 @@ def test_a_mirror_with_upstream_sync_markers_is_not_high(tmp_path: Path, cache_d
     assert found.confidence == "INFERENCE" and "sync marker MODIFIED BELOW" in found.message
 
 
-def test_the_copy_others_import_by_name_is_kept(tmp_path: Path, cache_dir: Path) -> None:
+def test_the_copy_others_import_by_name_is_kept_unless_it_is_platform_code(tmp_path: Path, cache_dir: Path) -> None:
     write_project(tmp_path, {
         "pkg/__init__.py": "",
         "pkg/base.py": mlp("renorm"),
         "pkg/kernels/__init__.py": "",
-        "pkg/kernels/cuda_moe.py": mlp("renorm"),
-        "pkg/a.py": "from pkg.kernels.cuda_moe import renorm\nprint(renorm)\n",
-        "pkg/b.py": "from pkg.kernels.cuda_moe import renorm\nprint(renorm)\n",
+        "pkg/kernels/fused_moe.py": mlp("renorm"),
+        "pkg/a.py": "from pkg.kernels.fused_moe import renorm\nprint(renorm)\n",
+        "pkg/b.py": "from pkg.kernels.fused_moe import renorm\nprint(renorm)\n",
         "pkg/c.py": "import pkg.base\nprint(pkg.base)\n",
     })
     [found] = lint(tmp_path, cache_dir)
-    assert found.path == "pkg/base.py" and "kernels/cuda_moe.py" in found.message
+    assert found.path == "pkg/base.py" and "kernels/fused_moe.py" in found.message
+    # The imported copy under a platform path (`kernels/cuda/`): the neutral layer must not import it.
+    (tmp_path / "pkg/kernels/fused_moe.py").rename(tmp_path / "pkg/kernels/cuda_moe.py")
+    for name in ("a", "b"):
+        (tmp_path / f"pkg/{name}.py").write_text("from pkg.kernels.cuda_moe import renorm\nprint(renorm)\n")
+    [found] = lint(tmp_path, cache_dir)
+    assert found.path == "pkg/kernels/cuda_moe.py" and "pkg/base.py" in found.message

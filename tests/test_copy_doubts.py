@@ -16,6 +16,7 @@ from conftest import Finding, enable_args, run_pylint
 from test_copies import lint, write_project
 
 from pylint_omni.copies.fingerprints import fingerprint_source
+from pylint_omni.evidence.wording import MESSAGE_BUDGET, short_message
 
 BOTH = ["duplicated-implementation", "upstream-reimplementation"]
 
@@ -263,7 +264,7 @@ def test_a_method_of_an_upstream_class_the_copy_cannot_inherit_wants_a_mixin(tmp
                      {"pkg/talker.py": talker.format(PARSE)})
     [found] = lint_both(tmp_path, cache_dir)
     assert found.confidence == "INFERENCE" and "move it into a mixin both classes share" in found.message
-    assert "flow defines it on `ThinkerForConditionalGeneration`" in found.message
+    assert "flow defines it on `ThinkerForConditionalGeneration" in found.message
     # A mixin upstream: the copy's class can add it, the finding stays high.
     upstream_project(tmp_path, {"models.py": upstream["models.py"].replace("class ThinkerForConditionalGeneration:" + PARSE, "")},
                      {"pkg/talker.py": talker.format(PARSE)})
@@ -451,8 +452,8 @@ INIT_SETUP = '''
         self.use_graph = config.compile_level > 0 and not config.eager
         self.dynamic_eplb = config.eplb.dynamic or config.eplb.expert_map_record
         self.group = get_ep_group()
-        self.rank = self.group.rank_in_group
-        self.size = self.group.world_size
+        self.experts = build_expert_map(config.num_experts, self.group.world_size)
+        self.buffers = [torch.empty(size) for size in config.buffer_sizes]
 '''
 LOAD_EXPERTS = '''
     def _load_experts(self, name, weight, params, mapping):
@@ -539,4 +540,11 @@ def test_methods_of_unrelated_classes_share_through_a_base_and_a_super_block_sta
         "pkg/image.py": "class ImageItem:" + PARSE_INPUTS + OWN.format("load"),
     })
     [found] = lint(tmp_path, cache_dir)
-    assert found.confidence == "HIGH" and "share it through a base class or mixin both classes use" in found.message
+    assert found.confidence == "HIGH" and "share it via a base class or mixin" in found.message
+
+
+def test_a_cut_message_keeps_the_lines_that_go() -> None:
+    evidence = "6 copies: 3 identical, 3 drifted: " + ", ".join(f"models/model_{i}.py" for i in range(30)) + "; 17 lines go"
+    text = short_message("Qwen2Model.attn() repeats LlamaModel.attn() (models/llama.py:65)", "keep one and call it here",
+                         evidence, keep_last=True)
+    assert text.endswith("…; 17 lines go).") and len(text) <= MESSAGE_BUDGET

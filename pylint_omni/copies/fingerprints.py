@@ -12,8 +12,8 @@ The fact (`FingerprintFact`):
   itself: kind, qualified name, first and last line, the range of its statements, the
   exact hash of its normalised tokens (`normalize`) without its own name, and its
   weight: the statements that do something (not `pass`, `raise`, imports, a bare
-  `return`, a def or class line, a field declaration, a log line, `self.x = x`, a
-  message built from an f-string), so
+  `return`, a def or class line, a field declaration, a log line, `self.x = x` or
+  `self.x = config.x`, a message built from an f-string), so
   stubs and parameter bookkeeping never count as copies;
 - `h` / `hh`: for every statement in pre-order, the hash of the whole statement and of
   its header alone, vendor names blanked out (`normalize.shape_digest`) (10 hex digits
@@ -91,9 +91,16 @@ TRIVIAL = (ast.Pass, ast.Raise, ast.Import, ast.ImportFrom, ast.Global, ast.Nonl
            ast.AsyncFunctionDef, ast.ClassDef)
 
 
+def _plain_value(value: ast.expr) -> bool:
+    """A parameter, a constant, or a field read off one (`config.hidden_size`): storing it is plumbing."""
+    while isinstance(value, ast.Attribute):
+        value = value.value
+    return isinstance(value, (ast.Name, ast.Constant))
+
+
 def _trivial(node: ast.stmt) -> bool:
     """A statement that does nothing worth sharing: a stub body, an import, a def line, a field declaration,
-    a log line or a message built from an f-string, `self.x = x`."""
+    a log line or a message built from an f-string, `self.x = x` or `self.x = config.x`."""
     if isinstance(node, TRIVIAL) or is_message(node):
         return True
     if isinstance(node, ast.Return):
@@ -105,7 +112,7 @@ def _trivial(node: ast.stmt) -> bool:
     if isinstance(node, (ast.Assign, ast.AnnAssign)):  # storing a parameter or a constant on self is bookkeeping
         targets = node.targets if isinstance(node, ast.Assign) else [node.target]
         stored = len(targets) == 1 and isinstance(targets[0], ast.Attribute) and isinstance(targets[0].value, ast.Name)
-        return node.value is None or (stored and isinstance(node.value, (ast.Name, ast.Constant)))
+        return node.value is None or (stored and _plain_value(node.value))
     return False
 
 

@@ -1,6 +1,8 @@
 """Which copy of a group to keep: the one the others would reuse.
 
-In order: the copy most other modules already import by name (a function or class;
+In order: a copy outside platform, vendor and model-specific paths (a neutral layer
+importing from `kernels/cuda/` breaks on the other platforms); the copy most other
+modules already import by name (a function or class;
 a method counts none, since importing its class is not reusing the method: a shared
 utility function beats the methods pasted beside it); a copy in a module other modules import from (a library module, not a leaf
 loaded by name from a registry or a config); a copy in a common place
@@ -76,7 +78,8 @@ def preference(index: ProjectIndex, paths: Iterable[str]) -> Keep:
             importers = 0  # a method, a nested definition, a block
         shared = bool(imported.get(module, set()) - {member.path})
         derived = any(w in f"{member.path} {member.qual}".lower() for w in DERIVED_WORDS)
-        return -importers, int(not shared), place(member.path), int(derived)
+        where = place(member.path)
+        return int(where == 2), -importers, int(not shared), where, int(derived)
 
     return ranks
 

@@ -152,10 +152,10 @@ def message(judgement: Judgement, member: Member, reported: Verdict, home: str |
     elif home and not judgement.overrides:
         fix = f"move it into {home}, which both classes derive from"
     elif member.kind == "method" and judgement.kept.kind == "method" and not judgement.overrides and identical:
-        fix = "share it through a base class or mixin both classes use"
+        fix = "share it via a base class or mixin"
     else:
         fix = _fix(judgement, member, identical)
-    return short_message(what, fix, _evidence(judgement, member, reported))
+    return short_message(what, fix, _evidence(judgement, member, reported), keep_last=True)
 
 
 def details(judgement: Judgement, member: Member, module: str) -> FindingDetails:
@@ -217,7 +217,7 @@ def reimplementation_message(found: Reimplementation) -> str:
         else:
             fix = f"import it from {found.package}"
     said = ("rejected: " if verdict.status is Status.REJECTED else "") + verdict.reason
-    return short_message(what, found.fix or fix, f"{said}; {found.copy.lines} lines go")
+    return short_message(what, found.fix or fix, f"{said}; {found.copy.lines} lines go", keep_last=True)
 
 
 def reimplementation_details(found: Reimplementation, module: str) -> FindingDetails:

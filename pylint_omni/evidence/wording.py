@@ -45,17 +45,21 @@ def evidence_clause(verdict: Verdict, proof: str = "") -> str:
     return NO_CONSUMER if verdict.reason == "no consumer found" else verdict.reason
 
 
-def short_message(what: str, fix: str, evidence: str) -> str:
+def short_message(what: str, fix: str, evidence: str, keep_last: bool = False) -> str:
     """`What; fix (evidence).` in about 250 characters: details live in the report, JSON and `explain`.
 
     The evidence clause is cut first when the whole does not fit, since the report
-    carries every consumer anyway.
+    carries every consumer anyway; with `keep_last`, its last `; ` part (the benefit,
+    `12 lines go`) is kept whole and the cut falls before it.
     """
     text = f"{what}; {fix} ({evidence})."
-    if len(text) > MESSAGE_BUDGET and len(evidence) > 40:
-        room = max(40, MESSAGE_BUDGET - len(what) - len(fix) - 6)
-        text = f"{what}; {fix} ({_cut(evidence, room - 1)}…)."
-    return text
+    if len(text) <= MESSAGE_BUDGET or len(evidence) <= 40:
+        return text
+    room = max(40, MESSAGE_BUDGET - len(what) - len(fix) - 6)
+    head, _, last = evidence.rpartition("; ")
+    if keep_last and head and len(last) < room // 2:
+        return f"{what}; {fix} ({_cut(head, room - len(last) - 3)}…; {last})."
+    return f"{what}; {fix} ({_cut(evidence, room - 1)}…)."
 
 
 def _cut(text: str, room: int) -> str:
