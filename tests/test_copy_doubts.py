@@ -548,3 +548,10 @@ def test_a_cut_message_keeps_the_lines_that_go() -> None:
     text = short_message("Qwen2Model.attn() repeats LlamaModel.attn() (models/llama.py:65)", "keep one and call it here",
                          evidence, keep_last=True)
     assert text.endswith("…; 17 lines go).") and len(text) <= MESSAGE_BUDGET
+
+
+def test_a_method_repeated_in_its_own_class_is_called_not_moved(tmp_path: Path, cache_dir: Path) -> None:
+    source = "class Embed:" + PARSE_INPUTS + OWN.format("embed") + PARSE_INPUTS.replace("_parse_inputs", "_parse_audio_inputs")
+    write_project(tmp_path, {"pkg/__init__.py": "", "pkg/embed.py": source})
+    [found] = lint(tmp_path, cache_dir)
+    assert "keep one and call it here" in found.message and "base class or mixin" not in found.message

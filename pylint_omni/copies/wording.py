@@ -151,7 +151,8 @@ def message(judgement: Judgement, member: Member, reported: Verdict, home: str |
         fix = "delete the copies nobody calls"
     elif home and not judgement.overrides:
         fix = f"move it into {home}, which both classes derive from"
-    elif member.kind == "method" and judgement.kept.kind == "method" and not judgement.overrides and identical:
+    elif member.kind == "method" and judgement.kept.kind == "method" and not judgement.overrides and identical and (
+            (member.path, member.qual.rpartition(".")[0]) != (judgement.kept.path, judgement.kept.qual.rpartition(".")[0])):
         fix = "share it via a base class or mixin"
     else:
         fix = _fix(judgement, member, identical)
