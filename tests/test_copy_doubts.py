@@ -555,3 +555,13 @@ def test_a_method_repeated_in_its_own_class_is_called_not_moved(tmp_path: Path, 
     write_project(tmp_path, {"pkg/__init__.py": "", "pkg/embed.py": source})
     [found] = lint(tmp_path, cache_dir)
     assert "keep one and call it here" in found.message and "base class or mixin" not in found.message
+
+
+def test_a_block_of_wrappers_repeating_the_wrapped_upstream_method_is_medium(tmp_path: Path, cache_dir: Path) -> None:
+    wrapper = "from flow.runner import ModelRunner\n\n\nclass {cls}:\n    wrapped = ModelRunner\n\n    def execute_model(self, out):"
+    body = UPSTREAM_RUNNER.split("def execute_model(self, out):")[1].split("        hidden = ")[0]
+    files = {f"pkg/{name}.py": wrapper.format(cls=cls) + body + textwrap.indent(textwrap.dedent(tail), "        ")
+             for name, cls, tail in (("ar", "ARWrapper", AR_TAIL), ("gen", "GenWrapper", GEN_TAIL))}
+    upstream_project(tmp_path, {"runner.py": UPSTREAM_RUNNER}, files)
+    [block] = [f for f in lint_both(tmp_path, cache_dir) if f.symbol == "duplicated-implementation"]
+    assert block.confidence == "INFERENCE" and "the block repeats flow" in block.message
