@@ -24,7 +24,8 @@ the copy medium with its reason:
   own frame, or has no class;
 - a block whose helper would save fewer than `MIN_BLOCK_SAVING` lines once its call,
   signature and return are written (`HELPER_LINES`): glue, not a copy worth a helper;
-- a block inside an override that mirrors its upstream method (`mirrors`).
+- a block repeating an upstream method its method overrides, or that of an upstream
+  class its wrapper module imports (`mirrors`).
 A copy whose kept copy is itself a copy of upstream (`upstream-reimplementation` high
 there) is medium too, naming the upstream one to use (`lowered`).
 """
