@@ -24,6 +24,7 @@ from pylint.config import find_default_config_files
 
 from pylint_omni.evidence.baseline import BaselineError, load_baseline
 from pylint_omni.evidence.keep import KEEP_KEY, keep_list
+from pylint_omni.index.collector import during_run
 from pylint_omni.index.external import external_problems
 from pylint_omni.index.project_index import prefetch_index
 from pylint_omni.index.paths import find_project_root, glob_spec
@@ -413,10 +414,11 @@ def load_configuration(linter: Any) -> None:
     def check(files_or_modules: Any) -> None:
         symbols = [d.symbol for d in linter.msgs_store.messages if d.msgid[1:3] == "73"]
         refuse_unusable_options(linter.config, symbols)
-        if any(linter.is_message_enabled(symbol) for symbol in symbols):
-            run = RunOptions.of(linter.config)
-            for root in project_roots(linter.config):
-                prefetch_index(root, run.for_root(root), wait=linter.config.jobs > 1 and not linter.config.from_stdin)
-        unchecked(files_or_modules)
+        with during_run(linter):
+            if any(linter.is_message_enabled(symbol) for symbol in symbols):
+                run = RunOptions.of(linter.config)
+                for root in project_roots(linter.config):
+                    prefetch_index(root, run.for_root(root), wait=linter.config.jobs > 1 and not linter.config.from_stdin)
+            unchecked(files_or_modules)
 
     linter.check = check

@@ -31,6 +31,7 @@ from pylint_omni.evidence.benefit import Benefit
 from pylint_omni.evidence.consumers import Consumer, ConsumerKind, Status, Verdict
 from pylint_omni.evidence.findings import FindingDetails
 from pylint_omni.index import cache
+from pylint_omni.index.collector import keep_out
 from pylint_omni.index.external import external_indexes
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.index.settings import OmniSettings
@@ -144,6 +145,7 @@ class FindingsMemo:
         if isinstance(sections, dict):
             self._sections = sections
             _IN_MEMORY[self.path] = (state, sections)
+        keep_out()  # lives for the run: out of the cyclic collector's walks (`index.collector`)
 
     def planned(self, checker: str, relpath: str) -> list[Planned] | None:
         """The file's findings from an earlier run of this state, or None when that run did not visit it."""

@@ -20,6 +20,7 @@ from typing import Any
 
 from platformdirs import user_cache_dir
 
+from pylint_omni.index.collector import keep_out
 from pylint_omni.index.scanners import scanners_digest
 
 SCHEMA_VERSION = 5
@@ -117,6 +118,7 @@ def load_entries(path: Path) -> dict[str, dict[str, Any]]:
     data = load_document(path)
     if data is None or not isinstance(data.get("files"), dict):
         return {}
+    keep_out()  # the cached facts live for the run: out of the cyclic collector's walks (`index.collector`)
     return data["files"]
 
 
