@@ -73,9 +73,9 @@ def _doubt(index: ProjectIndex, judgement: Judgement, member: Member, project: F
     source = next((p for m in (member, judgement.kept) if (p := copied_code(index, m.path, m.line)) is not None), None)
     if source is not None:
         return f"{source.describe()} on purpose, so not high"
-    stem = member.path.rpartition("/")[2].removesuffix(".py")
-    if LEGACY_FILE.search(stem):
-        return f"`{stem}.py` is {LEGACY_REASON}, kept apart on purpose"
+    legacy = legacy_snapshot(member.path)
+    if legacy:
+        return legacy
     if _never_called(index, judgement):
         return NEVER_CALLED
     if _imports_back(index, judgement.kept, member):
@@ -107,6 +107,12 @@ def _imports_back(index: ProjectIndex, kept: Member, member: Member) -> bool:
     module = index.entries.get(member.path, {}).get("module", "")
     return kept.path != member.path and bool(module) and any(
         dotted == module or dotted.rpartition(".")[0] == module for dotted in index.facts(kept.path).get("imports", {}).values())
+
+
+def legacy_snapshot(path: str) -> str | None:
+    """Why a file named as a legacy snapshot (`qwen2_old.py`) holds copies on purpose; None for other files."""
+    stem = path.rpartition("/")[2].removesuffix(".py")
+    return f"`{stem}.py` is {LEGACY_REASON}, kept apart on purpose" if LEGACY_FILE.search(stem) else None
 
 
 def _calls_super(index: ProjectIndex, member: Member) -> bool:

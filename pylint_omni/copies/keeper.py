@@ -121,7 +121,7 @@ def nearest_definer(index: ProjectIndex, member: Member) -> str | None:
     if member.kind != "method":
         return None
     graph = class_graph(index)
-    owner, _, name = f"{index.entries.get(member.path, {}).get('module', '')}.{member.qual}".rpartition(".")
+    owner, name = owner_of(index, member), member.qual.rpartition(".")[2]
     if owner not in graph.nodes:
         return None
     return next((base for base in graph.ancestors(owner) if name in graph.nodes[base].definition.data.get("methods", [])),
@@ -129,6 +129,7 @@ def nearest_definer(index: ProjectIndex, member: Member) -> str | None:
 
 
 def owner_of(index: ProjectIndex, member: Member) -> str:
+    """The dotted class of a method copy (or of the method enclosing a block)."""
     return f"{index.entries.get(member.path, {}).get('module', '')}.{member.qual.rpartition('.')[0]}"
 
 

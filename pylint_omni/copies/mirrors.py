@@ -18,6 +18,7 @@ from difflib import SequenceMatcher
 from typing import NamedTuple
 
 from pylint_omni.copies.fingerprints import FACT_KEY
+from pylint_omni.copies.keeper import owner_of
 from pylint_omni.copies.members import FileCopies, Member
 from pylint_omni.index.class_graph import class_graph
 from pylint_omni.index.project_index import ProjectIndex
@@ -70,8 +71,7 @@ def mirrored_override(index: ProjectIndex, member: Member, project: FileCopies |
     if key in memo:
         return memo[key]
     memo[key] = None
-    owner_name, _, name = member.qual.rpartition(".")
-    owner = f"{index.entries.get(member.path, {}).get('module', '')}.{owner_name}"
+    owner, name = owner_of(index, member), member.qual.rpartition(".")[2]
     block = project.headers(member.first, member.last)
     for method in _upstream_methods(index, member.path, owner, name):
         package = upstream_of(index).package(method.package)

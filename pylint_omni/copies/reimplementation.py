@@ -38,15 +38,11 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from pylint_omni.copies import store
-from pylint_omni.copies.doubts import (
-    LEGACY_FILE,
-    LEGACY_FIX,
-    LEGACY_REASON,
-    lazy_import_line,
-)
+from pylint_omni.copies.doubts import LEGACY_FIX, lazy_import_line, legacy_snapshot
 from pylint_omni.copies.drift import Drift, Source, drift
 from pylint_omni.copies.fingerprints import FACT_KEY
 from pylint_omni.copies.groups import Thresholds
+from pylint_omni.copies.keeper import owner_of
 from pylint_omni.copies.members import FileCopies, Member
 from pylint_omni.copies.upstream import UpstreamPair, upstream_pairs
 from pylint_omni.evidence.consumers import Status, Verdict
@@ -170,7 +166,7 @@ def _owner_apart(index: ProjectIndex, item: Reimplementation) -> str | None:
     mine = item.copy.qual.rpartition(".")[0] if item.copy.kind == "method" else ""
     if mine:
         graph = class_graph(index)
-        own = f"{index.entries.get(item.copy.path, {}).get('module', '')}.{mine}"
+        own = owner_of(index, item.copy)
         upstream = upstream_of(index)
         if any(dotted in (upstream.ancestors(base) or [base]) for base in graph.upstream_bases(own)):
             return None
@@ -178,16 +174,11 @@ def _owner_apart(index: ProjectIndex, item: Reimplementation) -> str | None:
             "sharing it takes a mixin, not an import")
 
 
-def _legacy(item: Reimplementation) -> str | None:
-    stem = item.copy.path.rpartition("/")[2].removesuffix(".py")
-    return f"`{stem}.py` is {LEGACY_REASON}, kept apart on purpose" if LEGACY_FILE.search(stem) else None
-
-
 def _reported(index: ProjectIndex, item: Reimplementation) -> Reimplementation:
     """The cached verdict with the rules that follow comments, names, imports and classes (module docstring)."""
     item = _deliberate(index, item)
     item = _other_version(index, item)
-    item = _capped(item, _legacy(item), LEGACY_FIX)
+    item = _capped(item, legacy_snapshot(item.copy.path), LEGACY_FIX)
     item = _capped(item, _portable_fallback(index, item), "keep it as the fallback; name why in a comment")
     return _capped(item, _owner_apart(index, item), f"move it into a mixin both classes share (in {item.package} or here)")
 
