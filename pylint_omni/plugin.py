@@ -2,7 +2,9 @@
 
 One message family is one package (`registries/`, `abstractions/`, ...); each
 family's `checker` module has a `register(linter)`, and may declare `SCANNERS`
-(key -> function) that the index runs on every Python file it reads.
+(key -> function) that the index runs on every Python file it reads, and
+`AUDITED_SCANNERS` that it runs only on the files the audit reports on (facts of
+the reported code, never of a consumer: a test's fingerprints are never asked for).
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ def register_scanners() -> None:
     for family in FAMILIES:
         for key, scanner in getattr(family, "SCANNERS", {}).items():
             register_python_scanner(key, scanner)
+        for key, scanner in getattr(family, "AUDITED_SCANNERS", {}).items():
+            register_python_scanner(key, scanner, audited_only=True)
 
 
 def register(linter: PyLinter) -> None:

@@ -194,6 +194,8 @@ def test_upstream_hooks_structural_protocols_and_unknown_bases(tmp_path: Path, c
     upstream = tmp_path / "up"
     write(upstream, {
         "ups/__init__.py": "",
+        # A placeholder of the same name met first (diffusers' `utils/dummy_*_objects.py`) hides nothing.
+        "ups/a_dummies.py": "class Client:\n    def generate(self): ...\n    def from_config(self): ...\n",
         "ups/engine.py": (
             "class Client:\n    def generate(self): ...\n    def abort(self): ...\n    def is_running(self): ...\n"
             "    def check_health(self): ...\n\n\n"

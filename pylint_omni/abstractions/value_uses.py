@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 
 from pylint_omni.index.project_index import ProjectIndex
+from pylint_omni.index.scan.ast_helpers import walk_nodes
 
 TYPE_CALLS = frozenset({"isinstance", "issubclass", "cast", "super", "TypeVar", "type"})
 
@@ -22,9 +23,9 @@ def _type_positions(tree: ast.AST) -> set[int]:
 
     def mark(node: ast.AST | None) -> None:
         if node is not None:
-            inside.update(id(child) for child in ast.walk(node))
+            inside.update(id(child) for child in walk_nodes(node))
 
-    for node in ast.walk(tree):
+    for node in walk_nodes(tree):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             mark(node.returns)
             for arg in [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs, node.args.vararg, node.args.kwarg]:
@@ -60,7 +61,7 @@ def value_lines(index: ProjectIndex, relpath: str, name: str) -> set[int]:
         return memo[key]
     types = _type_positions(tree)
     found: set[int] = set()
-    for node in ast.walk(tree):
+    for node in walk_nodes(tree):
         named = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else None
         if named == name and isinstance(node.ctx, ast.Load) and id(node) not in types:  # type: ignore[union-attr]
             found.add(node.lineno)

@@ -29,7 +29,7 @@ from pylint_omni.evidence.consumers import Status, Verdict
 from pylint_omni.index.project_index import ProjectIndex
 
 SYMBOL = "dead-compat-branch"
-SCANNERS = {SCANNER_KEY: scan_compat}
+AUDITED_SCANNERS = {SCANNER_KEY: scan_compat}
 SITE_NODES = (nodes.If, nodes.IfExp, nodes.ExceptHandler)
 
 

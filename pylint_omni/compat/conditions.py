@@ -1,7 +1,7 @@
 """The compat scanner: every environment test of a module, as JSON-ready facts (stdlib `ast`).
 
-Handed to the index as `compat.conditions` (see `checker.SCANNERS`), so it runs once
-per file and is cached with the file. Per module it records:
+Handed to the index as `compat.conditions` (see `checker.AUDITED_SCANNERS`), so it runs
+once per audited file (tests aside) and is cached with the file. Per module it records:
 - `sites`: `if`/`elif` statements and conditional expressions whose test compares a
   version (`sys.version_info`, `torch.__version__`, `importlib.metadata.version`,
   version flags and helpers, see `subjects`) or probes a third-party module for a
@@ -25,7 +25,7 @@ import re
 from typing import Any
 
 from pylint_omni.compat.subjects import Subject, comparison, op_helper_call, subject_of, threshold_of, VERSION_PARSERS, FLIPPED, OPS
-from pylint_omni.index.scan.ast_helpers import dotted, literal_str
+from pylint_omni.index.scan.ast_helpers import child_nodes, dotted, literal_str, walk_nodes
 from pylint_omni.index.scanners import ModuleContext
 
 IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError"})
@@ -81,7 +81,7 @@ class _Scope:
                 elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value is not None:
                     self._values.setdefault(node.target.id, []).append(node.value)
                 if isinstance(node, ast.stmt):
-                    stack.extend(n for n in ast.iter_child_nodes(node) if isinstance(n, ast.stmt))
+                    stack.extend(n for n in child_nodes(node) if isinstance(n, ast.stmt))
         return self._values
 
 
@@ -195,7 +195,7 @@ class _Reader:
             return None
         self.scopes.append(_Scope(func.body))
         try:
-            for node in ast.walk(func):
+            for node in walk_nodes(func):
                 if not (isinstance(node, ast.Return) and isinstance(node.value, ast.Compare) and len(node.value.ops) == 1):
                     continue
                 compare = node.value
@@ -223,7 +223,7 @@ def _param_of(node: ast.AST, params: list[str]) -> int | None:
 def _catches_only_import_errors(handler: ast.ExceptHandler) -> bool:
     """Handlers of `ImportError`/`ModuleNotFoundError` only, that do not re-raise for some modules
     (`if exc.name != "vllm": raise` targets one missing module on purpose, e.g. documentation builds)."""
-    if any(isinstance(n, ast.If) and any(isinstance(r, ast.Raise) for r in ast.walk(n)) for n in handler.body):
+    if any(isinstance(n, ast.If) and any(isinstance(r, ast.Raise) for r in walk_nodes(n)) for n in handler.body):
         return False
     kind = handler.type
     names = [dotted(e) for e in kind.elts] if isinstance(kind, ast.Tuple) else [dotted(kind)] if kind is not None else [None]
@@ -268,7 +268,7 @@ def import_facts(statements: list[ast.stmt], module: str, is_package: bool) -> l
 def _assigned_names(statements: list[ast.stmt]) -> list[str]:
     names: list[str] = []
     for stmt in statements:
-        for node in ast.walk(stmt):
+        for node in walk_nodes(stmt):
             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
                 names.append(node.id)
     return names
@@ -277,7 +277,7 @@ def _assigned_names(statements: list[ast.stmt]) -> list[str]:
 def _fallback_checks(tree: ast.Module, names: set[str]) -> dict[str, list[int]]:
     """Lines that test a fallback name (`x is None`, `not HAS_X`, `if HAS_X:`)."""
     found: dict[str, list[int]] = {}
-    for node in ast.walk(tree):
+    for node in walk_nodes(tree):
         tested: ast.AST | None = None
         if isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], (ast.Is, ast.IsNot)):
             if isinstance(node.comparators[0], ast.Constant) and node.comparators[0].value is None:
@@ -321,7 +321,7 @@ def _sites(tree: ast.Module, reader: _Reader, context: ModuleContext) -> list[di
                     "handlers": [[h.lineno, h.col_offset, *(_span(h.body) or [h.lineno, h.lineno])] for h in handlers],
                     "orelse": _span(node.orelse), "fallback": sorted(fallback), "checks": {k: v for k, v in checks.items() if v},
                 })
-        for child in ast.iter_child_nodes(node):
+        for child in child_nodes(node):
             walk(child)
         if entered:
             reader.scopes.pop()
@@ -392,7 +392,7 @@ def _bound_names(tree: ast.Module) -> set[str]:
             targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target] if isinstance(stmt, (ast.AnnAssign, ast.AugAssign, ast.For)) \
                 else [i.optional_vars for i in stmt.items if i.optional_vars is not None]
             for target in targets:
-                bound.update(n.id for n in ast.walk(target) if isinstance(n, ast.Name))
+                bound.update(n.id for n in walk_nodes(target) if isinstance(n, ast.Name))
     return bound
 
 

@@ -31,6 +31,7 @@ from packaging.utils import canonicalize_name
 
 from pylint_omni.index.discovery import read_text
 from pylint_omni.index.project_index import ProjectIndex
+from pylint_omni.index.scan.ast_helpers import walk_nodes
 from pylint_omni.index.scan.data_scan import InputProblem
 
 if sys.version_info >= (3, 11):
@@ -180,7 +181,7 @@ def _element_lines(node: ast.AST, constants: dict[str, ast.AST], count: int) -> 
 def _file_patterns(node: ast.AST) -> list[str]:
     """Requirement files a computed value names: `"requirements/x.txt"`, f"requirements/runtime_{dev}.txt" -> a glob."""
     found = []
-    for item in ast.walk(node):
+    for item in walk_nodes(node):
         if isinstance(item, ast.Constant) and isinstance(item.value, str) and item.value.endswith(".txt"):
             found.append(item.value)
         elif isinstance(item, ast.JoinedStr):
@@ -202,7 +203,7 @@ def _from_setup_py(root: Path, notes: list[str], roles: list[tuple[str, str]]) -
     constants = {t.id: s.value for s in tree.body if isinstance(s, ast.Assign) for t in s.targets if isinstance(t, ast.Name)}
     python: list[Declared] = []
     deps: list[Declared] = []
-    for call in (n for n in ast.walk(tree) if isinstance(n, ast.Call)):
+    for call in (n for n in walk_nodes(tree) if isinstance(n, ast.Call)):
         if (getattr(call.func, "id", None) or getattr(call.func, "attr", None)) != "setup":
             continue
         for keyword in call.keywords:

@@ -25,7 +25,7 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from pylint_omni.index.scan.ast_helpers import dotted, literal_str
+from pylint_omni.index.scan.ast_helpers import child_nodes, dotted, literal_str, walk_nodes
 from pylint_omni.index.scanners import ModuleContext
 
 KEY_METHODS = frozenset({"get", "pop", "setdefault"})
@@ -93,7 +93,7 @@ class _Function:
         return f"{self.module}.{written}" if written else ""
 
     def walk(self, node: ast.AST) -> None:
-        for child in ast.iter_child_nodes(node):
+        for child in child_nodes(node):
             if isinstance(child, SCOPES):
                 self._closure(child)
                 continue
@@ -102,7 +102,7 @@ class _Function:
 
     def _closure(self, scope: ast.AST) -> None:
         """A nested function or class that names a variable may read any of its keys."""
-        for node in ast.walk(scope):
+        for node in walk_nodes(scope):
             if isinstance(node, ast.Name) and node.id in self.variables and not self.variables[node.id].escape:
                 self.variables[node.id].escape = node.lineno
 

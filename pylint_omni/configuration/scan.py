@@ -28,7 +28,7 @@ import re
 from typing import Any
 
 from pylint_omni.configuration.flows import dict_flows
-from pylint_omni.index.scan.ast_helpers import FastVisitor, dotted, literal_str
+from pylint_omni.index.scan.ast_helpers import FastVisitor, dotted, literal_str, walk_nodes
 from pylint_omni.index.scan.state_scan import annotation_type
 from pylint_omni.index.scanners import ModuleContext
 
@@ -122,11 +122,11 @@ def _own_state(node: ast.ClassDef) -> tuple[list[list[Any]], int | None]:
         self_name = method.args.args[0].arg
         top_level = {id(s) for s in method.body}
         loads: dict[str, int] = {}  # attribute -> first line the method reads `self.attr`
-        for item in ast.walk(method):
+        for item in walk_nodes(method):
             if isinstance(item, ast.Attribute) and isinstance(item.ctx, ast.Load) and isinstance(item.value, ast.Name) \
                     and item.value.id == self_name:
                 loads[item.attr] = min(loads.get(item.attr, item.lineno), item.lineno)
-        for stmt in ast.walk(method):
+        for stmt in walk_nodes(method):
             if isinstance(stmt, (ast.Assign, ast.AnnAssign)):
                 targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
                 for target in targets:
@@ -167,7 +167,7 @@ def _cli_option(call: ast.Call) -> list[Any] | None:
 
 
 def _env_var(value: ast.AST) -> str | None:
-    for node in ast.walk(value):
+    for node in walk_nodes(value):
         if isinstance(node, ast.Call):
             written = dotted(node.func) or ""
             if (written in ENV_CALLS or written.endswith((".getenv", "environ.get"))) and node.args:

@@ -1,7 +1,7 @@
 """`duplicated-implementation` (R7309) and `upstream-reimplementation` (R7310): code written twice.
 
-The fingerprint scanner (`SCANNERS`, run by the index on every Python file and
-cached with its facts) hashes every function, method, class, module and statement;
+The fingerprint scanner (`AUDITED_SCANNERS`, run by the index on every Python file
+the audit reports on, tests aside, and cached with its facts) hashes every function, method, class, module and statement;
 once per run the project's copy groups are computed from those facts
 (`project.project_copies`): exact copies by hash join, near copies through capped
 sketch buckets, blocks pasted into several functions by seed-and-extend. Each
@@ -44,7 +44,7 @@ from pylint_omni.index.project_index import ProjectIndex
 SYMBOL = "duplicated-implementation"
 UPSTREAM_SYMBOL = "upstream-reimplementation"
 MIN_LINES = 6
-SCANNERS = {FACT_KEY: fingerprint_module}
+AUDITED_SCANNERS = {FACT_KEY: fingerprint_module}
 
 
 def _definition(module: nodes.Module, member: Member) -> nodes.NodeNG | None:

@@ -44,6 +44,7 @@ from pylint_omni.copies.verdict import Judgement
 from pylint_omni.evidence.consumers import Status, Verdict
 from pylint_omni.evidence.provenance import copied_code
 from pylint_omni.index.project_index import ProjectIndex
+from pylint_omni.index.scan.ast_helpers import walk_nodes
 
 
 class HasUpstreamPlace(Protocol):
@@ -178,10 +179,10 @@ def lazy_import_line(text: str, module: str) -> int | None:
         tree = ast.parse(text)
     except (SyntaxError, ValueError, RecursionError):
         return None
-    inside = {id(node) for function in ast.walk(tree) if isinstance(function, FUNCTION_NODES)
-              for node in ast.walk(function) if isinstance(node, (ast.Import, ast.ImportFrom))}
+    inside = {id(node) for function in walk_nodes(tree) if isinstance(function, FUNCTION_NODES)
+              for node in walk_nodes(function) if isinstance(node, (ast.Import, ast.ImportFrom))}
     lazy: int | None = None
-    for node in ast.walk(tree):
+    for node in walk_nodes(tree):
         if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
             names = [node.module]
         elif isinstance(node, ast.Import):

@@ -1,8 +1,8 @@
 """Fingerprints of one Python source file: the per-file fact both copy messages are built on.
 
 `fingerprint_module(tree, context)` is the scanner this family hands to the index
-(`checker.SCANNERS`): it runs on every Python file the index reads, project or
-upstream alike, and its JSON-ready result is cached with the file's other facts.
+(`checker.AUDITED_SCANNERS`): it runs on every Python file the audit reports on
+(a test is never a copy's keeper or copy) and on upstream's, and its JSON-ready result is cached with the file's other facts.
 It needs only the parsed tree and the module's imports (`ModuleContext`), so any
 source file can be fingerprinted; `fingerprint_source(text, module)` does it from
 text (tests, tools). Nothing is imported or run.

@@ -23,6 +23,7 @@ from pylint_omni.copies.drift import parsed, project_source
 from pylint_omni.copies.members import Member
 from pylint_omni.copies.normalize import FUNCTIONS, is_message
 from pylint_omni.index.project_index import ProjectIndex
+from pylint_omni.index.scan.ast_helpers import walk_nodes
 
 MAX_OUTPUTS = 3  # locals a helper may hand back to its caller
 SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
@@ -75,7 +76,7 @@ def _bound(statement: ast.stmt) -> dict[str, int]:
     skip: set[int] = set()
     for node, _ in [(statement, 0), *_walk(statement)]:
         if isinstance(node, ast.comprehension):
-            skip.update(id(n) for n in ast.walk(node.target))
+            skip.update(id(n) for n in walk_nodes(node.target))
         elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
             found.setdefault(node.target.id, 0)
             skip.add(id(node.target))
@@ -90,11 +91,11 @@ def _outputs(function: ast.AST, loop: ast.AST | None, bound: dict[str, int], end
     """Locals of `bound` read after the block (line > `end`), or in the loop around it before the block binds them
     (the next turn reads them)."""
     found = set()
-    for node in ast.walk(function):
+    for node in walk_nodes(function):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in bound and node.lineno > end:
             found.add(node.id)
     if loop is not None:
-        for node in ast.walk(loop):
+        for node in walk_nodes(loop):
             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.lineno <= bound.get(node.id, -1):
                 found.add(node.id)
         found.update(name for name, line in bound.items() if line == 0)

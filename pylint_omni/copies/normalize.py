@@ -31,6 +31,8 @@ import hashlib
 import re
 from dataclasses import dataclass, field
 
+from pylint_omni.index.scan.ast_helpers import walk_nodes
+
 NAME = "\x00"  # prefix of a name token not yet known to be local or global
 LOCAL = "\x02"  # prefix of a local name's token; replaced by a placeholder when hashed
 IMPORTED = "\x03"  # prefix of an imported name's token: the dotted path it binds
@@ -310,7 +312,7 @@ def _unused_receiver(node: ast.FunctionDef | ast.AsyncFunctionDef) -> ast.arg | 
         return None
     receiver = positional[0].arg
     for statement in node.body:
-        for child in ast.walk(statement):
+        for child in walk_nodes(statement):
             if isinstance(child, ast.Name) and child.id in (receiver, "super"):
                 return None
     return positional[0]

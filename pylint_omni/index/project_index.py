@@ -162,7 +162,8 @@ class ProjectIndex:
                 reused[f.relpath] = old
             else:
                 stale.append(f)
-        jobs = [(str(self.root), f, modules.get(f.relpath, ""), self.settings.max_file_bytes) for f in stale]
+        jobs = [(str(self.root), f, modules.get(f.relpath, ""), self.settings.max_file_bytes,
+                 self.location(f.relpath) is not Location.VALIDATION) for f in stale]  # a test: consumer facts only
         self._pending = _PendingRefresh(started, files, reused, stale, PendingScan(jobs), len(previous) != len(files))
 
     def refresh(self) -> BuildStats:
@@ -211,7 +212,7 @@ class ProjectIndex:
         module = old.get("module") or relpath.rsplit(".", 1)[0].replace("/", ".")
         entry: dict[str, Any] = {"size": -1, "mtime": -1, "module": module, "kind": "python", "digest": content_digest(text)}
         try:
-            entry["facts"] = scan_file("python", text, relpath, module)
+            entry["facts"] = scan_file("python", text, relpath, module, self.location(relpath) is not Location.VALIDATION)
         except InputProblem as exc:
             entry["problem"] = str(exc)
             entry["facts"] = {"kind": "python", "refs": {}}

@@ -21,21 +21,31 @@ from pylint_omni.index.scan.dispatch import scan_file
 
 PARALLEL_MIN_FILES = 200
 MAX_WORKERS = 4
-Job = tuple[str, SourceFile, str, int]  # root, file, module name, size cap
+WORKER_NICENESS = 10
+Job = tuple[str, SourceFile, str, int, bool]  # root, file, module name, size cap, audited (not validation)
 
 
 def scan_entry(job: Job) -> dict[str, Any]:
     """The cache entry of one file: its stat, module name and facts (or the problem)."""
-    root, f, module, max_bytes = job
+    root, f, module, max_bytes, audited = job
     entry: dict[str, Any] = {"size": f.size, "mtime": f.mtime_ns, "module": module, "kind": f.kind}
     try:
         text = read_text(Path(root) / f.relpath, max_bytes)
         entry["digest"] = content_digest(text)
-        entry["facts"] = scan_file(f.kind, text, f.relpath, module)
+        entry["facts"] = scan_file(f.kind, text, f.relpath, module, audited)
     except InputProblem as exc:
         entry["problem"] = str(exc)
         entry["facts"] = {"kind": f.kind, "refs": {}}
     return entry
+
+
+def _yield_to_caller() -> None:
+    """A worker's start: a lower priority than the process that started the pool, which meanwhile builds
+    pylint's own trees (the scan soaks up the spare core instead of slowing that build down)."""
+    try:
+        os.nice(WORKER_NICENESS)
+    except (OSError, AttributeError):  # pragma: no cover - not permitted, or no os.nice: same result, slower
+        pass
 
 
 def _workers() -> int:
@@ -61,7 +71,8 @@ class PendingScan:
         workers = _workers()
         if len(jobs) >= PARALLEL_MIN_FILES and workers > 1 and not multiprocessing.current_process().daemon:
             try:
-                self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"))
+                self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"),
+                                                 initializer=_yield_to_caller)
                 # `map` submits every job at once; the results are read in order later.
                 self._results = self._pool.map(scan_entry, jobs, chunksize=max(8, len(jobs) // (workers * 8)))
             except (OSError, ValueError, RuntimeError, BrokenProcessPool):

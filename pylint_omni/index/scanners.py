@@ -32,15 +32,22 @@ class ModuleContext:
 
 PythonScanner = Callable[[ast.Module, ModuleContext], Any]
 _PYTHON_SCANNERS: dict[str, PythonScanner] = {}
+_AUDITED_ONLY: set[str] = set()
 
 
-def register_python_scanner(key: str, scanner: PythonScanner) -> None:
-    """Run `scanner` on every Python file the index reads; its result is stored under `key`."""
+def register_python_scanner(key: str, scanner: PythonScanner, audited_only: bool = False) -> None:
+    """Run `scanner` on every Python file the index reads (`audited_only`: only on the files the audit
+    reports on, not tests, examples or benchmarks); its result is stored under `key`."""
     _PYTHON_SCANNERS[key] = scanner
+    if audited_only:
+        _AUDITED_ONLY.add(key)
+    else:
+        _AUDITED_ONLY.discard(key)
 
 
-def python_scanners() -> dict[str, PythonScanner]:
-    return dict(_PYTHON_SCANNERS)
+def python_scanners(audited: bool = True) -> dict[str, PythonScanner]:
+    """The scanners of a file the audit reports on (`audited`), or of a validation file."""
+    return {key: scanner for key, scanner in _PYTHON_SCANNERS.items() if audited or key not in _AUDITED_ONLY}
 
 
 def scanners_digest() -> str:
@@ -52,7 +59,7 @@ def scanners_digest() -> str:
     """
     digest = hashlib.sha1()
     for key in sorted(_PYTHON_SCANNERS):
-        digest.update(key.encode())
+        digest.update(f"{key} {key in _AUDITED_ONLY}".encode())
         source = inspect.getsourcefile(_PYTHON_SCANNERS[key])
         if source:
             for module in sorted(Path(source).parent.glob("*.py")):

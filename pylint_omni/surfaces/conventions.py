@@ -232,17 +232,21 @@ class Conventions:
         public = frozenset(m for m in own if not m.startswith("_"))
         lineage = [class_dotted, *(self.graph.ancestors(class_dotted) if class_dotted in self.graph.nodes else [])]
         inherited = frozenset(self.table.surfaces[m].name for a in lineage[1:] for m in self.table.methods(a))
-        seen: set[str] = {c.rpartition(".")[2] for c in lineage}
-        for method in public:
+        copies = frozenset(c.rpartition(".")[2] for c in lineage)
+        # Each upstream class is judged once, by its dotted name: upstream may define several classes of one name
+        # (diffusers' `utils.dummy_*_objects.FluxPipeline` placeholders beside the real one), and the first met must
+        # not hide the others. Methods in sorted order: which upstream class is credited must not depend on set order.
+        checked: set[str] = set()
+        for method in sorted(public):
             for upstream_class, methods in self.upstream_methods().get(method, []):
                 name = upstream_class.rpartition(".")[2]
-                if name in seen or not self._imported_in_production(name):
+                if upstream_class in checked or name in copies or not self._imported_in_production(name):
                     continue
-                seen.add(name)
+                checked.add(upstream_class)
                 shared = methods & public
                 if len(shared) >= MIN_STRUCTURAL_METHODS and 2 * len(shared) >= min(len(methods), len(public)):
-                    for name in (methods & own) - inherited:
-                        found.setdefault(name, upstream_class)
+                    for member in (methods & own) - inherited:
+                        found.setdefault(member, upstream_class)
         return found
 
     def _imported_in_production(self, name: str) -> bool:

@@ -21,7 +21,7 @@ from typing import Any
 from pylint_omni.evidence.consumers import Consumer, ConsumerKind, Status, Verdict, listed
 from pylint_omni.index.paths import Location
 from pylint_omni.index.project_index import ProjectIndex
-from pylint_omni.index.scan.ast_helpers import dotted
+from pylint_omni.index.scan.ast_helpers import FastVisitor, dotted
 
 EVENT_MODULES = frozenset({"threading", "asyncio", "multiprocessing", "mp", "ctx"})
 FIRES = frozenset({"set"})
@@ -42,7 +42,7 @@ def _is_event_call(node: ast.AST, imported: dict[str, str]) -> bool:
     return imported.get("Event", "").partition(".")[0] in EVENT_MODULES
 
 
-class _EventVisitor(ast.NodeVisitor):
+class _EventVisitor(FastVisitor):
     """Two passes: creations first (`found`), then the uses of each created name."""
 
     def __init__(self, imported: dict[str, str]) -> None:

@@ -13,9 +13,7 @@ Either makes the finding medium and says so; neither proves a caller.
 
 from __future__ import annotations
 
-import io
 import re
-import tokenize
 
 from pylint_omni.index.paths import Location
 from pylint_omni.index.project_index import ProjectIndex
@@ -28,6 +26,15 @@ CALLER_WORDS = re.compile(
 RL = re.compile(r"\bRL\b")
 DOCSTRING = re.compile(r"^\s*[rRuU]?(\"\"\"|''')(.*?)\1", re.DOTALL | re.MULTILINE)
 OUTSIDE_DOUBTS = ("its docstring describes an outside caller", "production prose names it")  # how its doubts begin
+# A comment, or a string literal with its prefix and quotes, wherever either starts first: the COMMENT
+# and STRING tokens `tokenize` gives (the same list on the five real projects' 3,147 files), several
+# times faster than the pure-Python tokenizer, which was a hot spot of a whole run.
+_TRIPLE_DOUBLE = r'"""(?:\\.|[^\\])*?"""'
+_TRIPLE_SINGLE = r"'''(?:\\.|[^\\])*?'''"
+_DOUBLE = r'"(?:\\.|[^"\\\r\n])*"'
+_SINGLE = r"'(?:\\.|[^'\\\r\n])*'"
+PROSE_TOKEN = re.compile(
+    rf"(#[^\r\n]*)|((?:[rRbBuUfF]{{1,2}})?(?:{_TRIPLE_DOUBLE}|{_TRIPLE_SINGLE}|{_DOUBLE}|{_SINGLE}))", re.DOTALL)
 DOCSTRING_WITHIN = 12  # lines after the `def` (a long signature) where the docstring may start
 
 
@@ -38,18 +45,24 @@ def own_docstring(index: ProjectIndex, surface: Surface) -> str:
     return found.group(2) if found and body[:found.start()].count("\n") <= DOCSTRING_WITHIN else ""
 
 
+def prose_lines(text: str) -> list[tuple[int, str]]:
+    """(line, text) of each comment and multi-word string literal of a Python source text."""
+    found: list[tuple[int, str]] = []
+    line, counted = 1, 0
+    for token in PROSE_TOKEN.finditer(text):
+        line += text.count("\n", counted, token.start())
+        counted = token.start()
+        if token.group(1) is not None or " " in token.group(0):
+            found.append((line, token.group(0)))
+    return found
+
+
 def _prose(index: ProjectIndex, rel: str) -> list[tuple[int, str]]:
-    """(line, text) of each comment and multi-word string of one file, tokenized once per index state."""
+    """`prose_lines` of one file, read once per index state."""
     memo: dict[str, list[tuple[int, str]]] = index.derived.setdefault("surface_prose", {})
     found = memo.get(rel)
     if found is None:
-        found = memo[rel] = []
-        try:
-            for token in tokenize.generate_tokens(io.StringIO(index.text(rel) or "").readline):
-                if token.type == tokenize.COMMENT or (token.type == tokenize.STRING and " " in token.string):
-                    found.append((token.start[0], token.string))
-        except (tokenize.TokenError, SyntaxError):
-            pass
+        found = memo[rel] = prose_lines(index.text(rel) or "")
     return found
 
 
@@ -67,8 +80,9 @@ def _prose_mentions(index: ProjectIndex, table: SurfaceTable, surface: Surface, 
     """`path:line` of a comment or docstring in the surface's package's production code naming it, outside `spans`."""
     word = re.compile(rf"\b{re.escape(surface.name)}\b")
     for rel in _production_by_folder(index, table).get(surface.path.rpartition("/")[0], []):
-        if not word.search(index.text(rel) or ""):
-            continue  # tokenizing is the cost: only files naming it as a word
+        text = index.text(rel) or ""
+        if surface.name not in text or not word.search(text):
+            continue  # only files naming it as a word
         for line, text in _prose(index, rel):
             if word.search(text) and not any(p == rel and s <= line <= e for p, s, e in spans):
                 return f"{rel}:{line}"

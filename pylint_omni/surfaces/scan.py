@@ -30,7 +30,7 @@ import ast
 import re
 from typing import Any
 
-from pylint_omni.index.scan.ast_helpers import dotted, literal_str
+from pylint_omni.index.scan.ast_helpers import FastVisitor, dotted, literal_str, walk_nodes
 from pylint_omni.index.scanners import ModuleContext
 from pylint_omni.surfaces.events import scan_events
 from pylint_omni.surfaces.scan_members import scan_members
@@ -53,7 +53,7 @@ def _decorator_tails(node: ast.AST) -> set[str]:
 
 def _loads(statements: list[ast.stmt], name: str) -> bool:
     return any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)
-               for stmt in statements for n in ast.walk(stmt))
+               for stmt in statements for n in walk_nodes(stmt))
 
 
 def _shadowed(body: list[ast.stmt], prefix: str, out: list[list[Any]]) -> None:
@@ -96,7 +96,7 @@ def _literal_prefix(node: ast.AST, names: dict[str, str]) -> str | None:
     return None
 
 
-class _Visitor(ast.NodeVisitor):
+class _Visitor(FastVisitor):
     def __init__(self, context: ModuleContext) -> None:
         package = context.module if context.is_package else context.module.rpartition(".")[0]
         self.names = {"__name__": context.module, "__package__": package}
@@ -159,7 +159,7 @@ def scan_surface_facts(tree: ast.Module, context: ModuleContext) -> dict[str, An
         "dyn_imports": visitor.dyn_imports,
         "attr_prefixes": visitor.attr_prefixes,
         "entry_specs": visitor.entry_specs,
-        "events": scan_events(tree, context.imports),
+        "events": scan_events(tree, context.imports) if "Event" in context.source else [],  # no Event(): no walk
         **scan_members(tree),
         "lines": context.source.count("\n") + 1,
     }

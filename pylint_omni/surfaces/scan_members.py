@@ -17,7 +17,7 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from pylint_omni.index.scan.ast_helpers import dotted
+from pylint_omni.index.scan.ast_helpers import dotted, walk_nodes
 
 FILLS = frozenset({"add", "append", "appendleft", "extend", "update", "insert", "setdefault"})
 PRUNES = frozenset({"discard", "remove", "pop", "popitem", "popleft", "clear", "difference_update",
@@ -37,12 +37,12 @@ def _self_attr(node: ast.AST) -> str | None:
     return None
 
 
-def _loop_sources(function: ast.AST) -> dict[str, str]:
+def _loop_sources(nodes: list[ast.AST]) -> dict[str, str]:
     """Loop variable -> the dotted source of what it iterates (`for rid in out.finished: ...`)."""
     found: dict[str, str] = {}
-    loops = [(n.target, n.iter) for n in ast.walk(function) if isinstance(n, (ast.For, ast.AsyncFor, ast.comprehension))]
+    loops = [(n.target, n.iter) for n in nodes if isinstance(n, (ast.For, ast.AsyncFor, ast.comprehension))]
     for target, source in loops:
-        for name in ast.walk(target):
+        for name in walk_nodes(target):
             if isinstance(name, ast.Name):
                 found[name.id] = dotted(source) or ""
     return found
@@ -56,10 +56,10 @@ def _key(node: ast.AST | None, loops: dict[str, str]) -> str:
     return dotted(node) or ""
 
 
-def _method_edits(qual: str, method: ast.AST, out: list[list[Any]]) -> None:
+def _method_edits(qual: str, method: ast.AST, nodes: list[ast.AST], out: list[list[Any]]) -> None:
     name = getattr(method, "name", "")
-    loops = _loop_sources(method)
-    for node in ast.walk(method):
+    loops = _loop_sources(nodes)
+    for node in nodes:
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
             attr = _self_attr(node.func.value)
             op = "fill" if node.func.attr in FILLS else "prune" if node.func.attr in PRUNES else None
@@ -82,9 +82,9 @@ def _method_edits(qual: str, method: ast.AST, out: list[list[Any]]) -> None:
                     out.append([qual, name, _self_attr(target), "reset", node.lineno, ""])
 
 
-def _calls_own_super(method: ast.AST) -> bool:
+def _calls_own_super(method: ast.AST, nodes: list[ast.AST]) -> bool:
     name = getattr(method, "name", "")
-    for node in ast.walk(method):
+    for node in nodes:
         if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == name
                 and isinstance(node.func.value, ast.Call) and isinstance(node.func.value.func, ast.Name)
                 and node.func.value.func.id == "super"):
@@ -103,7 +103,8 @@ def scan_members(tree: ast.Module) -> dict[str, list[Any]]:
             if isinstance(stmt, ast.ClassDef):
                 stack.append((f"{qual}.{stmt.name}", stmt))
             elif isinstance(stmt, FUNCTIONS):
-                if _calls_own_super(stmt):
+                nodes = list(walk_nodes(stmt))  # walked once: each question below reads the list
+                if _calls_own_super(stmt, nodes):
                     super_calls.append(f"{qual}.{stmt.name}")
-                _method_edits(qual, stmt, edits)
+                _method_edits(qual, stmt, nodes, edits)
     return {"super_calls": super_calls, "edits": edits}

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import ast
+from collections import deque
+from typing import Iterator
 
 
 def dotted(node: ast.AST | None) -> str | None:
@@ -42,13 +44,51 @@ def strip_annotation(node: ast.AST | None) -> ast.AST | None:
     return node if isinstance(node, (ast.Name, ast.Attribute)) else None
 
 
+# Fields that never hold a node (names, levels, flags); `value` holds one everywhere but in a constant.
+_SCALAR_FIELDS = frozenset({"ctx", "id", "attr", "name", "arg", "module", "level", "kind", "type_comment",
+                            "is_async", "conversion", "simple", "tag"})
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def child_fields(cls: type) -> tuple[str, ...]:
+    """The fields of a node class that may hold child nodes (`ctx`, names and flags left out)."""
+    found = _CHILD_FIELDS.get(cls)
+    if found is None:
+        scalar = _SCALAR_FIELDS | ({"value"} if cls in (ast.Constant, ast.MatchSingleton) else set())
+        found = _CHILD_FIELDS[cls] = tuple(f for f in getattr(cls, "_fields", ()) if f not in scalar)
+    return found
+
+
+def child_nodes(node: ast.AST) -> Iterator[ast.AST]:
+    """`ast.iter_child_nodes` without the fields that never hold a node (and without `ctx`)."""
+    fields = _CHILD_FIELDS.get(type(node))
+    for field in child_fields(type(node)) if fields is None else fields:
+        value = getattr(node, field, None)
+        if isinstance(value, list):
+            for item in value:
+                if isinstance(item, ast.AST):
+                    yield item
+        elif isinstance(value, ast.AST):
+            yield value
+
+
+def walk_nodes(node: ast.AST) -> Iterator[ast.AST]:
+    """`ast.walk` (breadth first, the node itself first) over `child_nodes`: no `ctx` nodes, about twice as fast."""
+    todo = deque([node])
+    while todo:
+        current = todo.popleft()
+        todo.extend(child_nodes(current))
+        yield current
+
+
 class FastVisitor:
     """`ast.NodeVisitor` with its per-node costs taken out (same `visit_X` protocol).
 
     The scanners visit every node of every file on a cold index build; the stdlib
     visitor looks its method up by string each time, walks fields through a
     generator and visits the `ctx` of every name. This one caches the method per
-    node type and skips `ctx`: about twice as fast, the same visits otherwise.
+    node type, and per node type the fields that can hold a node (`child_fields`):
+    about three times as fast, the same visits otherwise (`ctx` is never visited).
     """
 
     def visit(self, node: ast.AST) -> None:
@@ -67,9 +107,8 @@ class FastVisitor:
             getattr(self, name)(node)
 
     def generic_visit(self, node: ast.AST) -> None:
-        for field in node._fields:
-            if field == "ctx":
-                continue
+        fields = _CHILD_FIELDS.get(type(node))
+        for field in child_fields(type(node)) if fields is None else fields:
             value = getattr(node, field, None)
             if isinstance(value, list):
                 for item in value:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import ast
 from typing import Callable
 
-from pylint_omni.index.scan.ast_helpers import dotted, strip_annotation
+from pylint_omni.index.scan.ast_helpers import dotted, strip_annotation, walk_nodes
 
 UNKNOWN = ""
 BOUND_DECORATORS = frozenset({"staticmethod"})
@@ -77,7 +77,7 @@ def assigned_classes(node: ast.ClassDef, class_of: Callable[[ast.AST | None], st
         if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) or not method.args.args:
             continue
         self_name = method.args.args[0].arg
-        for stmt in ast.walk(method):
+        for stmt in walk_nodes(method):
             targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target] if isinstance(stmt, ast.AnnAssign) else []
             value = getattr(stmt, "value", None)
             if not isinstance(value, ast.Call):

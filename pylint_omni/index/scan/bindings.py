@@ -15,7 +15,7 @@ from __future__ import annotations
 import ast
 from typing import Any, Iterator
 
-from pylint_omni.index.scan.ast_helpers import dotted, literal_str
+from pylint_omni.index.scan.ast_helpers import dotted, literal_str, walk_nodes
 
 MODULE_PATH_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.:")
 
@@ -133,7 +133,7 @@ def lazy_tables(tree: ast.Module, package: str) -> dict[str, dict[str, Any]]:
     getattr_def = _module_getattr(tree)
     if getattr_def is None:
         return {}
-    read = {n.id for n in ast.walk(getattr_def) if isinstance(n, ast.Name)}
+    read = {n.id for n in walk_nodes(getattr_def) if isinstance(n, ast.Name)}
     found: dict[str, dict[str, Any]] = {}
     for stmt in top_level_statements(tree.body):
         target = stmt.targets[0] if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 else getattr(stmt, "target", None)
@@ -163,7 +163,7 @@ def lazy_branches(tree: ast.Module, package: str) -> dict[str, tuple[str, int, i
         return {}
     param = getattr_def.args.args[0].arg
     found: dict[str, tuple[str, int, int]] = {}
-    for node in ast.walk(getattr_def):
+    for node in walk_nodes(getattr_def):
         if not isinstance(node, ast.If) or not isinstance(node.test, ast.Compare):
             continue
         test = node.test

@@ -17,12 +17,13 @@ from pylint_omni.index.scan.python_scan import scan_python
 OWN_OUTPUT_MARKS = ('{"format": "pylint-omni-', '{\n  "format": "pylint-omni-', "# pylint-omni audit report")
 
 
-def scan_file(kind: str, text: str, relpath: str, module: str) -> dict[str, Any]:
-    """Facts of one file's text, by kind (raises InputProblem for unreadable content)."""
+def scan_file(kind: str, text: str, relpath: str, module: str, audited: bool = True) -> dict[str, Any]:
+    """Facts of one file's text, by kind (raises InputProblem for unreadable content); `audited` false for a
+    validation file (`scan_python`)."""
     if kind != "python" and text.lstrip("\ufeff").startswith(OWN_OUTPUT_MARKS):
         return {"kind": kind if kind in ("json", "doc") else "doc", "refs": {}}
     if kind == "python":
-        facts = scan_python(text, module, relpath.endswith("__init__.py"), relpath)
+        facts = scan_python(text, module, relpath.endswith("__init__.py"), relpath, audited)
         if facts.get("error"):
             raise InputProblem(facts["error"])
         return facts

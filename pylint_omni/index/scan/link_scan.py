@@ -36,7 +36,7 @@ import ast
 import re
 from typing import Any
 
-from pylint_omni.index.scan.ast_helpers import FastVisitor, dotted, literal_str, strip_annotation
+from pylint_omni.index.scan.ast_helpers import FastVisitor, dotted, literal_str, strip_annotation, walk_nodes
 from pylint_omni.index.scan.attribute_types import assigned_classes, attribute_types
 from pylint_omni.index.scan.bindings import absolute_module, all_names, lazy_exports, module_bindings
 from pylint_omni.index.scan.key_sources import FunctionScope, argument_summary
@@ -282,7 +282,7 @@ class LinkScanner(DynamicReferences, TableUses, FastVisitor):
         source = ast.unparse(node.iter)
         scope = self.scope() or self.module_scope
         if "sys.modules" in source:
-            names = [t.id for t in ast.walk(node.target) if isinstance(t, ast.Name)]
+            names = [t.id for t in walk_nodes(node.target) if isinstance(t, ast.Name)]
             if names:
                 scope.receivers[names[-1]] = "sys.modules:*"
                 scope.values.pop(names[-1], None)

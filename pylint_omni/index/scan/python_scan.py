@@ -23,7 +23,7 @@ from typing import Any
 
 from pylint_omni.index.facts import PythonFacts
 
-from pylint_omni.index.scan.ast_helpers import FastVisitor, dotted, fstring_parts, literal_str
+from pylint_omni.index.scan.ast_helpers import FastVisitor, dotted, fstring_parts, literal_str, walk_nodes
 from pylint_omni.index.scan.link_scan import scan_links
 from pylint_omni.index.scan.provenance import scan_provenance
 from pylint_omni.index.scan.registry_scan import find_registries
@@ -216,7 +216,7 @@ class _Visitor(FastVisitor):
     def _mark_forward_refs(self, annotation: ast.AST | None) -> None:
         """Strings inside an annotation are forward references: names, not data."""
         if annotation is not None:
-            self.forward_refs.update(id(n) for n in ast.walk(annotation) if literal_str(n) is not None)
+            self.forward_refs.update(id(n) for n in walk_nodes(annotation) if literal_str(n) is not None)
 
     def visit_arg(self, node: ast.arg) -> None:
         self._mark_forward_refs(node.annotation)
@@ -264,14 +264,15 @@ def _run_scanner(scanner: PythonScanner, tree: ast.Module, context: ModuleContex
 def module_imports(tree: ast.Module, module: str, is_package: bool) -> dict[str, str]:
     """Local name -> dotted path of every import of a module, as `scan_python` resolves them."""
     visitor = _Visitor(module, is_package)
-    for node in ast.walk(tree):
+    for node in walk_nodes(tree):
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             visitor.visit(node)
     return visitor.imports
 
 
-def scan_python(source: str, module: str, is_package: bool, filename: str = "<unknown>") -> PythonFacts:
-    """Facts of one Python source text; a syntax error gives facts with `error` set."""
+def scan_python(source: str, module: str, is_package: bool, filename: str = "<unknown>", audited: bool = True) -> PythonFacts:
+    """Facts of one Python source text; a syntax error gives facts with `error` set. A file the audit does
+    not report on (a test, `audited` false) gets only the scanners that read consumers."""
     try:
         tree = ast.parse(source, filename=filename)
     except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
@@ -284,7 +285,7 @@ def scan_python(source: str, module: str, is_package: bool, filename: str = "<un
         return {"kind": "python", "module": module, "error": "nesting too deep to scan", "refs": {}}
     registries = find_registries(tree, visitor.imports, module, is_package)
     context = ModuleContext(module, filename, is_package, visitor.imports, source)
-    extra = {key: _run_scanner(scanner, tree, context) for key, scanner in python_scanners().items()}
+    extra = {key: _run_scanner(scanner, tree, context) for key, scanner in python_scanners(audited).items()}
     return {
         "kind": "python",
         "module": module,

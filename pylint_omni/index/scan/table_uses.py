@@ -17,7 +17,7 @@ import ast
 import re
 from typing import Any
 
-from pylint_omni.index.scan.ast_helpers import dotted
+from pylint_omni.index.scan.ast_helpers import dotted, walk_nodes
 from pylint_omni.index.scan.key_sources import FunctionScope, key_source
 
 TABLE_TAIL = re.compile(r"^_*[A-Z][A-Z0-9_]*$")
@@ -136,7 +136,7 @@ def writer_params(tree: ast.Module, module: str) -> dict[str, list[int]]:
         params = [a.arg for a in stmt.args.posonlyargs + stmt.args.args]
         uses: dict[str, int] = {}
         stores: dict[str, int] = {}
-        for node in ast.walk(stmt):
+        for node in walk_nodes(stmt):
             if isinstance(node, ast.Name):
                 uses[node.id] = uses.get(node.id, 0) + 1
             elif isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store) and isinstance(node.value, ast.Name):

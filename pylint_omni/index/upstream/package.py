@@ -118,7 +118,7 @@ class UpstreamPackage:
         started = time.perf_counter()
         walked = list(_walk(self.located.folder, self.name))
         root = str(self.located.folder.parent)
-        jobs = [(root, f, module, MAX_FILE_BYTES) for _, module, f in walked]
+        jobs = [(root, f, module, MAX_FILE_BYTES, True) for _, module, f in walked]  # every scanner: copies compare against it
         entries = {f.relpath: entry for (_, _, f), entry in zip(walked, scan_entries(jobs))}
         facts = {rel: {"module": e["module"], "facts": e["facts"]} for rel, e in entries.items() if not e.get("problem")}
         self._facts = facts

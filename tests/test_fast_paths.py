@@ -1,0 +1,104 @@
+"""The fast paths of the index and the judges give what the slow ones gave.
+
+Each shortcut taken for speed (issue "Speed with every message on") is checked
+against the standard-library way it replaces, on tricky inputs and on this
+project's own source files: the prose regex against `tokenize`, the node walks
+against `ast.walk` and `ast.NodeVisitor`, the streamed cache text against one
+`json.dumps`; and a test file gets only the scanners that read consumers.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import json
+import tokenize
+from pathlib import Path
+
+from pylint_omni.index.cache import _chunks
+from pylint_omni.index.project_index import ProjectIndex
+from pylint_omni.index.scan.ast_helpers import FastVisitor, child_nodes, walk_nodes
+from pylint_omni.index.settings import OmniSettings
+from pylint_omni.plugin import register_scanners
+from pylint_omni.surfaces.outside import prose_lines
+
+OWN_SOURCES = sorted((Path(__file__).resolve().parents[1] / "pylint_omni").rglob("*.py"))
+
+TRICKY = "\n".join([
+    '"""Module docstring with a # inside."""',
+    'x = "a # not a comment"  # a real comment',
+    'y = \'it\\\'s "quoted" here\'',
+    'z = rb"raw bytes with spaces" + f"{x} and {y}" + Rb\'x\'',
+    'w = """multi',
+    'line # still the string',
+    '"""',
+    '# comment with \'quotes" unbalanced',
+    "v = u'single-word'",
+    'def f(a="default value", *, b=\'\'\'"x" y\'\'\') -> None:',
+    '    """Docstring of f."""',
+    '    return None  # trailing',
+    '',
+])
+
+
+def _tokenized(text: str) -> list[tuple[int, str]]:
+    found = []
+    for token in tokenize.generate_tokens(io.StringIO(text).readline):
+        if token.type == tokenize.COMMENT or (token.type == tokenize.STRING and " " in token.string):
+            found.append((token.start[0], token.string))
+    return found
+
+
+def test_prose_lines_are_the_comments_and_strings_tokenize_gives() -> None:
+    assert prose_lines(TRICKY) == _tokenized(TRICKY)
+    assert (3, "'it\\'s \"quoted\" here'") in prose_lines(TRICKY)
+    assert all(prose_lines(text) == _tokenized(text) for text in (p.read_text(encoding="utf-8") for p in OWN_SOURCES))
+
+
+def test_node_walks_visit_what_the_standard_library_visits_but_ctx() -> None:
+    class Counting(FastVisitor):
+        def __init__(self) -> None:
+            self.seen: list[ast.AST] = []
+
+        def visit_Call(self, node: ast.Call) -> None:  # a visit method, then the walk goes on below it
+            self.generic_visit(node)
+
+        def generic_visit(self, node: ast.AST) -> None:
+            self.seen.append(node)
+            super().generic_visit(node)
+
+    for path in [*OWN_SOURCES[:40], None]:
+        tree = ast.parse(TRICKY if path is None else path.read_text(encoding="utf-8"))
+        expected = [n for n in ast.walk(tree) if not isinstance(n, ast.expr_context)]
+        assert list(walk_nodes(tree)) == expected  # same nodes, same (breadth-first) order
+        children = [n for n in ast.iter_child_nodes(tree.body[-1]) if not isinstance(n, ast.expr_context)]
+        assert list(child_nodes(tree.body[-1])) == children
+        visitor = Counting()
+        visitor.visit(tree)
+        assert sorted(map(id, visitor.seen)) == sorted(map(id, expected))
+
+
+def test_the_cache_text_is_one_dumps_of_the_document() -> None:
+    document = {
+        "version": 3, "files": {f"pkg/m{i}.py": {"facts": {"refs": {"a": "1,name"}}, "size": i} for i in range(600)},
+        1: {True: 2, None: [1], "é": {}}, "empty": {}, "list": [1, {"x": "y"}],
+    }
+    assert "".join(_chunks(document)) == json.dumps(document, separators=(",", ":"))
+
+
+def test_a_test_file_gets_only_the_scanners_that_read_consumers(tmp_path: Path) -> None:
+    register_scanners()
+    (tmp_path / "pyproject.toml").write_text("[project]\nname='p'\n")
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "tests").mkdir()
+    body = "import sys\nif sys.version_info < (3, 6):\n    X = 1\n\ndef helper(a):\n    b = a + 1\n    c = b * 2\n    return c\n"
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "mod.py").write_text(body)
+    (tmp_path / "tests" / "test_mod.py").write_text(body + "\ndef test_it():\n    from pkg.mod import helper\n    helper(1)\n")
+    index = ProjectIndex(tmp_path, OmniSettings(cache_enabled=False))
+    index.refresh()
+    for key in ("copies.fingerprints", "compat.conditions"):  # facts of audited code only
+        assert index.extra("pkg/mod.py", key) and index.extra("tests/test_mod.py", key) is None
+    for key in ("surfaces.module", "configuration.options"):  # consumers' facts: every file
+        assert index.extra("tests/test_mod.py", key) is not None
+    assert "helper" in index.facts("tests/test_mod.py")["refs"]
