@@ -68,18 +68,29 @@ def _anchor(node: nodes.NodeNG) -> tuple[int, str]:
     return node.fromlineno or 0, f"{type(node).__name__}:{node.col_offset or 0}"
 
 
-_ANCHORED: list[Any] = [None, {}]  # the module last replayed and its anchors: every checker replays it in turn
+_GENERIC_START = nodes.NodeNG.fromlineno  # the descriptor a node type overrides when its first line is not `lineno`
+_ANCHORED: list[Any] = [None, {}]  # the module last replayed and its nodes by line: every checker replays it in turn
 
 
-def _anchors(module: nodes.Module) -> dict[tuple[int, str], nodes.NodeNG]:
-    """Each node of the module by its anchor (the first node with that anchor), built once per module."""
+def _anchored(module: nodes.Module, line: int, anchor: str) -> nodes.NodeNG | None:
+    """The first node of the module (in walk order) with that anchor.
+
+    The module's nodes are grouped once by the line they start on; only the nodes of
+    the finding's line have their anchor computed (`fromlineno` for every node of every
+    module was most of a replayed run's cost). A node starts on its `lineno`, but for a
+    node without one and a node type that says otherwise (a decorated `def` starts on
+    its `def` line, arguments on their function's).
+    """
     if _ANCHORED[0] is not module:
-        found: dict[tuple[int, str], nodes.NodeNG] = {}
+        by_line: dict[int, list[nodes.NodeNG]] = {}
         for child in module.nodes_of_class(nodes.NodeNG):
-            found.setdefault(_anchor(child), child)
-        _ANCHORED[:] = [module, found]
-    anchors: dict[tuple[int, str], nodes.NodeNG] = _ANCHORED[1]
-    return anchors
+            start = child.lineno
+            if start is None or type(child).fromlineno is not _GENERIC_START:
+                start = child.fromlineno or 0
+            by_line.setdefault(start, []).append(child)
+        _ANCHORED[:] = [module, by_line]
+    lines: dict[int, list[nodes.NodeNG]] = _ANCHORED[1]
+    return next((node for node in lines.get(line, ()) if _anchor(node) == (line, anchor)), None)
 
 
 class OmniChecker(BaseChecker):
@@ -130,7 +141,7 @@ class OmniChecker(BaseChecker):
             return False
         self._replaying = True
         for finding in planned:
-            target = node if finding.anchor == MODULE else _anchors(node).get((finding.line, finding.anchor))
+            target = node if finding.anchor == MODULE else _anchored(node, finding.line, finding.anchor)
             if target is not None:
                 self.emit(finding.symbol, target, finding.verdict, finding.args, finding.details)
         return True
