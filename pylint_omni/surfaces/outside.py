@@ -17,6 +17,7 @@ import re
 
 from pylint_omni.index.paths import Location
 from pylint_omni.index.project_index import ProjectIndex
+from pylint_omni.index.scan.tokens import numbered
 from pylint_omni.surfaces.lines import file_lines
 from pylint_omni.surfaces.table import Surface, SurfaceTable
 
@@ -47,14 +48,8 @@ def own_docstring(index: ProjectIndex, surface: Surface) -> str:
 
 def prose_lines(text: str) -> list[tuple[int, str]]:
     """(line, text) of each comment and multi-word string literal of a Python source text."""
-    found: list[tuple[int, str]] = []
-    line, counted = 1, 0
-    for token in PROSE_TOKEN.finditer(text):
-        line += text.count("\n", counted, token.start())
-        counted = token.start()
-        if token.group(1) is not None or " " in token.group(0):
-            found.append((line, token.group(0)))
-    return found
+    return [(line, token.group(0)) for line, token in numbered(PROSE_TOKEN, text)
+            if token.group(1) is not None or " " in token.group(0)]
 
 
 def _prose(index: ProjectIndex, rel: str) -> list[tuple[int, str]]:

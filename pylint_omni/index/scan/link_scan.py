@@ -33,7 +33,6 @@ One pass over the module records, each with its line:
 from __future__ import annotations
 
 import ast
-import re
 from typing import Any
 
 from pylint_omni.index.scan.ast_helpers import FastVisitor, dotted, literal_str, strip_annotation, walk_nodes

@@ -21,6 +21,7 @@ import ast
 import re
 
 from pylint_omni.index.facts import ProvenanceFact
+from pylint_omni.index.scan.tokens import numbered
 
 HEADER_LINES = 60  # the header ends at the first code line, and never later than this
 COPY_WORDS = re.compile(
@@ -60,13 +61,7 @@ FULL_LINE_COMMENT = re.compile(r"^[ \t]*#(.*)$", re.MULTILINE)
 
 def _comments(source: str) -> list[tuple[int, str]]:
     """Full-line comments with their line (a regex over lines: tokenizing would double the scan's cost)."""
-    found: list[tuple[int, str]] = []
-    line, offset = 1, 0
-    for match in FULL_LINE_COMMENT.finditer(source):
-        line += source.count("\n", offset, match.start())
-        offset = match.start()
-        found.append((line, match.group(1).strip()))
-    return found
+    return [(line, match.group(1).strip()) for line, match in numbered(FULL_LINE_COMMENT, source)]
 
 
 def _first_code_line(tree: ast.Module) -> int:

@@ -3,16 +3,27 @@
 A token is what a query asks for: a symbol name (`FooModel`), a key (`qwen-image`), a
 dotted path (`pkg.mod.FooModel`, `pkg.mod:FooModel`). Each occurrence keeps its line
 and `via`, the way it was seen, which the evidence pass turns into a consumer kind.
+`numbered` gives the matches of a pattern with their lines (comments, prose).
 """
 
 from __future__ import annotations
 
 import re
+from typing import Iterator
 
 MAX_HITS_PER_TOKEN = 40
 MAX_TOKEN_LENGTH = 200
 DOTTED_PATH = re.compile(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?::[A-Za-z_][\w.]*)?$|^[A-Za-z_]\w*:[A-Za-z_][\w.]*$")
 KEY_LIKE = re.compile(r"^[\w.\-:/+@]+$")
+
+
+def numbered(pattern: re.Pattern[str], text: str) -> Iterator[tuple[int, re.Match[str]]]:
+    """Each match of `pattern` in `text` with the line it starts on (lines counted once, as the matches go)."""
+    line, counted = 1, 0
+    for match in pattern.finditer(text):
+        line += text.count("\n", counted, match.start())
+        counted = match.start()
+        yield line, match
 
 
 def encode_hits(hits: list[list]) -> str:
