@@ -26,7 +26,7 @@ from pylint_omni.evidence.baseline import BaselineError, load_baseline
 from pylint_omni.evidence.keep import KEEP_KEY, keep_list
 from pylint_omni.index.collector import during_run
 from pylint_omni.index.external import external_problems
-from pylint_omni.index.project_index import prefetch_index
+from pylint_omni.index.live import prefetch_index
 from pylint_omni.index.paths import find_project_root, glob_spec
 from pylint_omni.index.settings import (
     DEFAULT_COPY_MIN_STATEMENTS,
@@ -418,7 +418,8 @@ def load_configuration(linter: Any) -> None:
             if any(linter.is_message_enabled(symbol) for symbol in symbols):
                 run = RunOptions.of(linter.config)
                 for root in project_roots(linter.config):
-                    prefetch_index(root, run.for_root(root), wait=linter.config.jobs > 1 and not linter.config.from_stdin)
+                    prefetch_index(root, run.for_root(root), wait=linter.config.jobs > 1 and not linter.config.from_stdin,
+                                   enabled=linter.is_message_enabled)
             unchecked(files_or_modules)
 
     linter.check = check

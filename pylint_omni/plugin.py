@@ -4,7 +4,9 @@ One message family is one package (`registries/`, `abstractions/`, ...); each
 family's `checker` module has a `register(linter)`, and may declare `SCANNERS`
 (key -> function) that the index runs on every Python file it reads, and
 `AUDITED_SCANNERS` that it runs only on the files the audit reports on (facts of
-the reported code, never of a consumer: a test's fingerprints are never asked for).
+the reported code, never of a consumer: a test's fingerprints are never asked for),
+and `BACKGROUND` project judgements that a cold run computes beside pylint's own
+tree building (`index.background`).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from pylint_omni.abstractions import checker as abstractions
 from pylint_omni.compat import checker as compat
 from pylint_omni.configuration import checker as configuration
 from pylint_omni.copies import checker as copies
+from pylint_omni.index.background import register_background_judgement
 from pylint_omni.index.scanners import register_python_scanner
 from pylint_omni.inputs import checker as inputs
 from pylint_omni.options import OmniOptions, load_configuration
@@ -36,6 +39,8 @@ def register_scanners() -> None:
             register_python_scanner(key, scanner)
         for key, scanner in getattr(family, "AUDITED_SCANNERS", {}).items():
             register_python_scanner(key, scanner, audited_only=True)
+        for key, (symbols, judge) in getattr(family, "BACKGROUND", {}).items():
+            register_background_judgement(key, judge, symbols)
 
 
 def register(linter: PyLinter) -> None:

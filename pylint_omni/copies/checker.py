@@ -47,6 +47,23 @@ MIN_LINES = 6
 AUDITED_SCANNERS = {FACT_KEY: fingerprint_module}
 
 
+def _copies_beside(index: ProjectIndex) -> None:
+    """The copy groups and verdicts at this project's thresholds, into their store (`index.background`)."""
+    project_copies(index, Thresholds(index.settings.copy_min_statements, MIN_LINES))
+
+
+def _reimplementations_beside(index: ProjectIndex) -> None:
+    """The judged copies of upstream code, into their store, when upstream packages are compared."""
+    if index.settings.reimplementation_upstreams:
+        reimplementations(index, production_fingerprints(index), Thresholds(index.settings.copy_min_statements, MIN_LINES),
+                          index.settings.reimplementation_upstreams)
+
+
+# Project judgements a cold run computes beside pylint's own build: key -> (the messages they serve, judgement).
+BACKGROUND = {"copies.project": (frozenset({SYMBOL}), _copies_beside),
+              "copies.reimplementations": (frozenset({UPSTREAM_SYMBOL}), _reimplementations_beside)}
+
+
 def _definition(module: nodes.Module, member: Member) -> nodes.NodeNG | None:
     """The class or function node of a unit member, by its qualified name and last line."""
     scope: list[nodes.NodeNG] = list(module.body)

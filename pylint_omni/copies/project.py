@@ -108,6 +108,7 @@ def project_copies(index: ProjectIndex, limits: Thresholds) -> ProjectCopies:
     found = memo.get(limits)
     if found is not None:
         return found
+    index.await_background()  # a cold run's child may be writing the store
     files = production_fingerprints(index)
     key = store.state_key(index, files)
     stored = store.load(index, limits)

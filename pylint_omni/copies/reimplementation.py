@@ -234,6 +234,7 @@ def reimplementations(index: ProjectIndex, files: dict[str, FileCopies], limits:
     memo: dict[tuple[Thresholds, tuple[str, ...]], dict[str, list[Reimplementation]]] = index.derived.setdefault(NAME, {})
     if (limits, names) in memo:
         return memo[(limits, names)]
+    index.await_background()  # a cold run's child may be writing the store
     key = _key(index, files, names)
     path = index.derived_cache(NAME, repr((limits, names)))
     stored = (cache.load_document(path) if path is not None else None) or {}

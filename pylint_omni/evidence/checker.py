@@ -34,7 +34,8 @@ from pylint_omni.evidence.identity import fallback_subject, finding_id
 from pylint_omni.evidence.keep import KeepList, keep_list
 from pylint_omni.evidence.memo import MODULE, Planned, memo_of, outside_state, save_memos
 from pylint_omni.evidence.provenance import copied_code, with_provenance
-from pylint_omni.index.project_index import ProjectIndex, begin_run, get_index
+from pylint_omni.index.live import begin_run, get_index
+from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.options import RunOptions
 from pylint_omni.index.paths import Location, find_project_root
 from pylint_omni.index.settings import OmniSettings

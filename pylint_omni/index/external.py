@@ -18,7 +18,8 @@ from importlib import metadata
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
-from pylint_omni.index.project_index import ProjectIndex, get_index
+from pylint_omni.index.live import get_index
+from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.index.settings import OmniSettings
 
 

@@ -11,7 +11,6 @@ editor's) calls `refresh()` at the start of each run, which re-reads only what c
 from __future__ import annotations
 
 import os
-import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,6 +22,7 @@ from pylint_omni.index.discovery import SourceFile, content_digest, discover, re
 from pylint_omni.index.paths import Location, classify_path
 from pylint_omni.index.scan.data_scan import InputProblem
 from pylint_omni.index.scan.dispatch import scan_file
+from pylint_omni.index.background import BackgroundScan, Judgement, start_scan
 from pylint_omni.index.scan_pool import PendingScan
 from pylint_omni.index.scan.tokens import decode_hits
 from pylint_omni.index.settings import OmniSettings
@@ -69,7 +69,7 @@ class _PendingRefresh:
     files: list[SourceFile]
     reused: dict[str, dict[str, Any]]
     stale: list[SourceFile]
-    scan: PendingScan
+    scan: PendingScan | BackgroundScan
     count_changed: bool
 
 
@@ -112,6 +112,7 @@ class ProjectIndex:
         self.derived: dict[str, Any] = {}  # per-run results computed from the facts (contracts, ...)
         self.graph_state: dict[str, Any] = {}  # what the reference graph keeps between runs (`index.graph`)
         self._pending: _PendingRefresh | None = None
+        self._beside: BackgroundScan | None = None  # a cold scan's child still judging (`index.background`)
         self._discovery_problems: dict[str, str] = {}
 
     # -- building ----------------------------------------------------------------------
@@ -140,14 +141,17 @@ class ProjectIndex:
             return self.settings.exclude_globs
         return (*self.settings.exclude_globs, f"{inside}/**")
 
-    def start_refresh(self) -> None:
+    def start_refresh(self, judgements: list[Judgement] | None = None) -> None:
         """Find what changed and start reading it (in a process pool when there is much); `refresh` finishes.
 
-        Started before pylint builds its own trees, a cold scan runs beside that build.
+        Started before pylint builds its own trees, a cold scan runs beside that build, and
+        so do `judgements` (their stores written for this index) when caching is on.
         Once started, starting again does nothing until `refresh` has collected it.
         """
         if self._pending is not None:
             return
+        if self._beside is not None:
+            self._beside.cancel()  # a run that never asked for them
         started = time.perf_counter()
         self._discovery_problems = {}
         files = list(discover(self.root, self._exclude_globs(), self._discovery_problems, self.settings.respect_gitignore))
@@ -164,7 +168,14 @@ class ProjectIndex:
                 stale.append(f)
         jobs = [(str(self.root), f, modules.get(f.relpath, ""), self.settings.max_file_bytes,
                  self.location(f.relpath) is not Location.VALIDATION) for f in stale]  # a test: consumer facts only
-        self._pending = _PendingRefresh(started, files, reused, stale, PendingScan(jobs), len(previous) != len(files))
+        pending = self._pending = _PendingRefresh(started, files, reused, stale, PendingScan([]), len(previous) != len(files))
+
+        def judge_beside(entries: list[dict[str, Any]]) -> None:  # in the child: this index, then each judgement
+            self._adopt(pending, entries, save=False)
+            for judge in judgements or ():
+                judge(self)
+
+        pending.scan = start_scan(jobs, judgements if cache_path is not None else [], judge_beside)
 
     def refresh(self) -> BuildStats:
         """Bring every file's facts up to date; read only files whose stat changed."""
@@ -172,12 +183,17 @@ class ProjectIndex:
             self.start_refresh()
         pending, self._pending = self._pending, None
         assert pending is not None
+        if isinstance(pending.scan, BackgroundScan):
+            self._beside = pending.scan
+        return self._adopt(pending, pending.scan.entries(), save=True)
+
+    def _adopt(self, pending: _PendingRefresh, scanned: list[dict[str, Any]], save: bool) -> BuildStats:
         problems, self._discovery_problems = self._discovery_problems, {}
-        entries = pending.reused
+        entries = dict(pending.reused)
         stats = BuildStats(reused=len(entries), scanned=len(pending.stale))
         for f in pending.files:
             stats.files_by_kind[f.kind] = stats.files_by_kind.get(f.kind, 0) + 1
-        for f, entry in zip(pending.stale, pending.scan.entries()):
+        for f, entry in zip(pending.stale, scanned):
             entries[f.relpath] = entry
         entries = {f.relpath: entries[f.relpath] for f in pending.files}
         for rel, entry in entries.items():
@@ -185,7 +201,7 @@ class ProjectIndex:
             if note:
                 problems[rel] = note
         cache_path = self._cache_path()
-        if (pending.count_changed or pending.stale) and cache_path is not None:
+        if save and (pending.count_changed or pending.stale) and cache_path is not None:
             self.cache_note = cache.save_entries(cache_path, self.root, entries)
         self.entries = entries
         self.problems = problems
@@ -198,6 +214,12 @@ class ProjectIndex:
         stats.seconds = time.perf_counter() - pending.started
         self.stats = stats
         return stats
+
+    def await_background(self) -> None:
+        """Wait for the judgements the cold scan's child runs: their stores are then written (`index.background`)."""
+        if self._beside is not None:
+            self._beside.settle()
+            self._beside = None
 
     def override(self, relpath: str, text: str) -> None:
         """Use `text` for `relpath` (an editor buffer on stdin) instead of the file on disk."""
@@ -379,19 +401,6 @@ class ProjectIndex:
         }
 
 
-ANNOUNCE_MIN_SCANNED = 50
-TRACE_ENV = "PYLINT_OMNI_TRACE"  # a file: each index refresh appends "pid root scanned reused" (debugging, tests)
-_ANNOUNCED: set[Path] = set()
-_CACHE_WARNED: set[Path] = set()
-_LIVE: dict[tuple[Path, OmniSettings], ProjectIndex] = {}
-_FRESH: set[tuple[Path, OmniSettings]] = set()
-
-
-def begin_run() -> None:
-    """Mark every live index stale: the next `get_index` of this run refreshes it once."""
-    _FRESH.clear()
-
-
 def files_by_key(files: Iterable[tuple[str, Iterable[str]]]) -> dict[str, list[str]]:
     """key -> the files that hold it, from each file's keys (one pass; the inverted table of a search index)."""
     found: dict[str, list[str]] = {}
@@ -403,48 +412,3 @@ def files_by_key(files: Iterable[tuple[str, Iterable[str]]]) -> dict[str, list[s
             else:
                 bucket.append(rel)
     return found
-
-
-def prefetch_index(root: Path, settings: OmniSettings, wait: bool) -> None:
-    """Start the refresh of the coming run's index now; with `wait`, finish it too.
-
-    Called before pylint builds its trees: under `-j 1` the cold scan runs beside that
-    build and the first `get_index` collects it; before `-j N` workers start (`wait`),
-    the parent builds the index once and each forked worker starts from it.
-    """
-    key = (root, settings)
-    index = _LIVE.get(key)
-    if index is None:
-        index = _LIVE[key] = ProjectIndex(root, settings)
-    if wait:
-        get_index(root, settings)
-    else:
-        index.start_refresh()
-
-
-def get_index(root: Path, settings: OmniSettings) -> ProjectIndex:
-    """The index of `root` for this process, refreshed once per run."""
-    key = (root, settings)
-    index = _LIVE.get(key)
-    if index is None:
-        index = _LIVE[key] = ProjectIndex(root, settings)
-    if key not in _FRESH:
-        index.overrides.clear()
-        stats = index.refresh()
-        _FRESH.add(key)
-        trace = os.environ.get(TRACE_ENV)
-        if trace:
-            with open(trace, "a", encoding="utf-8") as handle:
-                handle.write(f"{os.getpid()} {root} {stats.scanned} {stats.reused}\n")
-        if stats.scanned >= ANNOUNCE_MIN_SCANNED and root not in _ANNOUNCED:
-            # Say once per process that this run paid for a (re)build; later runs read the cache.
-            _ANNOUNCED.add(root)
-            print(
-                f"pylint-omni: indexed {stats.scanned} files of {root} in {stats.seconds:.1f} s"
-                + ("" if index.cache_note else "; later runs reuse the cache"),
-                file=sys.stderr,
-            )
-        if index.cache_note and root not in _CACHE_WARNED:
-            _CACHE_WARNED.add(root)
-            print(f"pylint-omni: warning: {index.cache_note}; every run rebuilds the index", file=sys.stderr)
-    return index

@@ -8,8 +8,10 @@ scanning in this process: the result is the same, only slower.
 
 from __future__ import annotations
 
+import ctypes
 import multiprocessing
 import os
+import signal
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
@@ -22,6 +24,7 @@ from pylint_omni.index.scan.dispatch import scan_file
 PARALLEL_MIN_FILES = 200
 MAX_WORKERS = 4
 WORKER_NICENESS = 10
+PR_SET_PDEATHSIG = 1  # prctl(2): the signal this process gets when its parent ends
 Job = tuple[str, SourceFile, str, int, bool]  # root, file, module name, size cap, audited (not validation)
 
 
@@ -39,16 +42,21 @@ def scan_entry(job: Job) -> dict[str, Any]:
     return entry
 
 
-def _yield_to_caller() -> None:
+def yield_to_caller() -> None:
     """A worker's start: a lower priority than the process that started the pool, which meanwhile builds
-    pylint's own trees (the scan soaks up the spare core instead of slowing that build down)."""
+    pylint's own trees (the scan soaks up the spare core instead of slowing that build down); and an end
+    with that process (a pool whose owner was stopped must not linger, holding its caller's output pipes)."""
     try:
         os.nice(WORKER_NICENESS)
     except (OSError, AttributeError):  # pragma: no cover - not permitted, or no os.nice: same result, slower
         pass
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    except (OSError, AttributeError):  # pragma: no cover - not Linux: a stopped owner's workers end when their queue does
+        pass
 
 
-def _workers() -> int:
+def usable_cores() -> int:
     try:
         cores = len(os.sched_getaffinity(0))
     except AttributeError:  # pragma: no cover - not Linux
@@ -68,11 +76,11 @@ class PendingScan:
         self._jobs = jobs
         self._pool: ProcessPoolExecutor | None = None
         self._results: Iterator[dict[str, Any]] | None = None
-        workers = _workers()
+        workers = usable_cores()
         if len(jobs) >= PARALLEL_MIN_FILES and workers > 1 and not multiprocessing.current_process().daemon:
             try:
                 self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"),
-                                                 initializer=_yield_to_caller)
+                                                 initializer=yield_to_caller)
                 # `map` submits every job at once; the results are read in order later.
                 self._results = self._pool.map(scan_entry, jobs, chunksize=max(8, len(jobs) // (workers * 8)))
             except (OSError, ValueError, RuntimeError, BrokenProcessPool):

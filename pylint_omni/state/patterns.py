@@ -94,9 +94,20 @@ class ClassState:
         return bool(self.changed_in(name) - self.construction_methods())
 
 
+IMPLICIT_CLASS_METHODS = frozenset({"__new__", "__init_subclass__", "__class_getitem__"})
+UNBOUND_DECORATORS = frozenset({"staticmethod", "classmethod", "abstractstaticmethod", "abstractclassmethod"})
+
+
 def _self_name(method: nodes.FunctionDef) -> str | None:
-    if method.type in ("staticmethod", "classmethod"):
+    """What a method calls its instance (None: a static or class method, known by its decorator's written
+    name; astroid's `FunctionDef.type` infers every decorator, most of this family's cost on a cold run)."""
+    if method.name in IMPLICIT_CLASS_METHODS:
         return None
+    for decorator in method.decorators.nodes if method.decorators else ():
+        written = decorator.func if isinstance(decorator, nodes.Call) else decorator
+        name = written.attrname if isinstance(written, nodes.Attribute) else getattr(written, "name", "")
+        if name in UNBOUND_DECORATORS:
+            return None
     positional = method.args.posonlyargs + method.args.args
     return positional[0].name if positional else None
 

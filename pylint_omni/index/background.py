@@ -1,0 +1,141 @@
+"""Project judgements that run beside pylint's own tree building in a cold run.
+
+In a cold `-j 1` run pylint builds its trees on one core while the index scan takes
+the other (`scan_pool`). When the scan ends first, that core sits idle until the
+main process reaches its first module and judges the whole project there. A family
+whose project-wide judgement follows from the index alone and is kept in a disk
+store (the copy groups and their verdicts) registers it here; then one child process
+scans, hands the entries to the main process, builds its own copy of the index from
+them and runs the judgement, which writes its store. The main process waits for the
+child where it first needs the judgement (`ProjectIndex.await_background`) and reads
+the store as a warm run would, instead of computing it after pylint's build.
+
+The store is the only channel back. A child that fails or is killed leaves no store,
+or one whose key does not match the index, and the main process computes the
+judgement itself: the findings are the same, only later.
+"""
+
+from __future__ import annotations
+
+import atexit
+import multiprocessing
+import os
+import pickle
+import threading
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from typing import TYPE_CHECKING, Any, Callable
+
+from pylint_omni.index.scan_pool import PARALLEL_MIN_FILES, Job, PendingScan, usable_cores, yield_to_caller
+
+if TYPE_CHECKING:
+    from pylint_omni.index.project_index import ProjectIndex
+
+Judgement = Callable[["ProjectIndex"], None]  # computes a project judgement and writes its store
+Entries = list[dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class _Registered:
+    symbols: frozenset[str]  # the messages the judgement serves: run it only when one is enabled
+    judge: Judgement
+
+
+_REGISTERED: dict[str, _Registered] = {}
+_LIVE: set[BackgroundScan] = set()
+
+
+def register_background_judgement(key: str, judge: Judgement, symbols: frozenset[str]) -> None:
+    """Run `judge` in a cold scan's child process when one of `symbols` is enabled (see the module docstring)."""
+    _REGISTERED[key] = _Registered(symbols, judge)
+
+
+def judgements_for(enabled: Callable[[str], bool]) -> list[Judgement]:
+    """The registered judgements some enabled message needs, in a fixed order."""
+    return [item.judge for _, item in sorted(_REGISTERED.items()) if any(enabled(s) for s in item.symbols)]
+
+
+def start_scan(jobs: list[Job], judgements: list[Judgement], then: Callable[[Entries], None]) -> PendingScan | BackgroundScan:
+    """A scan of `jobs`: with judgements to run and a scan big enough for a pool, in a child that then calls
+    `then(entries)` (which builds that child's index and runs the judgements); otherwise a plain `PendingScan`."""
+    if judgements and len(jobs) >= PARALLEL_MIN_FILES and usable_cores() > 1 and not multiprocessing.current_process().daemon:
+        return BackgroundScan(jobs, then)
+    return PendingScan(jobs)
+
+
+class BackgroundScan:
+    """The scan, then `then(entries)`, in one child process. `entries()` is `PendingScan`'s; `settle()` waits for the rest."""
+
+    def __init__(self, jobs: list[Job], then: Callable[[Entries], None]) -> None:
+        self._jobs = jobs
+        context = multiprocessing.get_context("fork")
+        self._receiver, sender = context.Pipe(duplex=False)
+        self._process: multiprocessing.process.BaseProcess | None = context.Process(
+            target=_child, args=(jobs, sender, then), name="pylint-omni-index")
+        try:
+            self._process.start()
+            _LIVE.add(self)
+        except (OSError, ValueError, RuntimeError):
+            self._process = None
+        sender.close()
+
+    def entries(self) -> Entries:
+        """Entries for the jobs, in order (waits for the child's scan; scans here when the child failed)."""
+        if self._process is not None:
+            try:
+                return pickle.loads(self._receiver.recv_bytes())
+            except (EOFError, OSError, pickle.UnpicklingError):
+                self.cancel()
+        return PendingScan(self._jobs).entries()
+
+    def settle(self) -> None:
+        """Wait for the child's judgements: their stores are written (or the child failed)."""
+        if self._process is not None:
+            self._process.join()
+        self._forget()
+
+    def cancel(self) -> None:
+        """Stop the child (a run that no longer needs its judgements)."""
+        if self._process is not None and self._process.is_alive():
+            self._process.terminate()
+        self.settle()
+
+    def _forget(self) -> None:
+        self._process = None
+        self._receiver.close()
+        _LIVE.discard(self)
+
+
+def _child(jobs: list[Job], sender: Connection, then: Callable[[Entries], None]) -> None:
+    # Nothing of this process or its pool writes to the caller's output, nor keeps its pipes open (a caller
+    # reading pylint's output until the end would wait for this child too); the parent's buffered output,
+    # flushed when this process ends, goes nowhere.
+    quiet = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(quiet, 1)
+    os.dup2(quiet, 2)
+    os.close(quiet)
+    yield_to_caller()
+    entries = PendingScan(jobs).entries()
+    data = pickle.dumps(entries, pickle.HIGHEST_PROTOCOL)
+    # The parent reads the entries after its own build: send them from a thread and judge meanwhile.
+    handing = threading.Thread(target=_send, args=(sender, data), daemon=True)
+    handing.start()
+    try:
+        then(entries)
+    except Exception:  # pylint: disable=broad-exception-caught  # the parent computes it again and says why
+        pass
+    handing.join()
+
+
+def _send(sender: Connection, data: bytes) -> None:
+    try:
+        sender.send_bytes(data)
+    except OSError:  # the parent stopped listening (it scans itself or has ended)
+        pass
+
+
+@atexit.register
+def _stop_children() -> None:
+    """A run that ends before it asked for a judgement does not wait for it (multiprocessing joins its children at exit)."""
+    for scan in list(_LIVE):
+        scan.cancel()

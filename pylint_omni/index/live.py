@@ -1,0 +1,76 @@
+"""The indexes of this process: one per project root and settings, refreshed once per run.
+
+A run asks `get_index` for a module's project; the first ask of a run refreshes that
+index (`begin_run` marks every live index stale). `prefetch_index` starts that refresh
+before pylint builds its own trees, so that a cold scan, and the project judgements
+registered to run beside it (`index.background`), overlap that build.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Callable
+
+from pylint_omni.index.background import judgements_for
+from pylint_omni.index.project_index import ProjectIndex
+from pylint_omni.index.settings import OmniSettings
+
+ANNOUNCE_MIN_SCANNED = 50
+TRACE_ENV = "PYLINT_OMNI_TRACE"  # a file: each index refresh appends "pid root scanned reused" (debugging, tests)
+_ANNOUNCED: set[Path] = set()
+_CACHE_WARNED: set[Path] = set()
+_LIVE: dict[tuple[Path, OmniSettings], ProjectIndex] = {}
+_FRESH: set[tuple[Path, OmniSettings]] = set()
+
+
+def begin_run() -> None:
+    """Mark every live index stale: the next `get_index` of this run refreshes it once."""
+    _FRESH.clear()
+
+
+def prefetch_index(root: Path, settings: OmniSettings, wait: bool, enabled: Callable[[str], bool] = lambda _: False) -> None:
+    """Start the refresh of the coming run's index now; with `wait`, finish it too.
+
+    Called before pylint builds its trees: under `-j 1` the cold scan runs beside that
+    build, and so do the judgements registered to run beside it that an `enabled`
+    message needs, and the first `get_index` collects it; before `-j N` workers start
+    (`wait`), the parent builds the index once and each forked worker starts from it.
+    """
+    key = (root, settings)
+    index = _LIVE.get(key)
+    if index is None:
+        index = _LIVE[key] = ProjectIndex(root, settings)
+    if wait:
+        get_index(root, settings)
+    else:
+        index.start_refresh(judgements_for(enabled))
+
+
+def get_index(root: Path, settings: OmniSettings) -> ProjectIndex:
+    """The index of `root` for this process, refreshed once per run."""
+    key = (root, settings)
+    index = _LIVE.get(key)
+    if index is None:
+        index = _LIVE[key] = ProjectIndex(root, settings)
+    if key not in _FRESH:
+        index.overrides.clear()
+        stats = index.refresh()
+        _FRESH.add(key)
+        trace = os.environ.get(TRACE_ENV)
+        if trace:
+            with open(trace, "a", encoding="utf-8") as handle:
+                handle.write(f"{os.getpid()} {root} {stats.scanned} {stats.reused}\n")
+        if stats.scanned >= ANNOUNCE_MIN_SCANNED and root not in _ANNOUNCED:
+            # Say once per process that this run paid for a (re)build; later runs read the cache.
+            _ANNOUNCED.add(root)
+            print(
+                f"pylint-omni: indexed {stats.scanned} files of {root} in {stats.seconds:.1f} s"
+                + ("" if index.cache_note else "; later runs reuse the cache"),
+                file=sys.stderr,
+            )
+        if index.cache_note and root not in _CACHE_WARNED:
+            _CACHE_WARNED.add(root)
+            print(f"pylint-omni: warning: {index.cache_note}; every run rebuilds the index", file=sys.stderr)
+    return index
