@@ -61,6 +61,8 @@ class _EventVisitor(FastVisitor):
             return ("", node.id)
         return None
 
+    LEAVES_NEED_NO_VISIT = True  # the parents of a node without children are never asked
+
     def generic_visit(self, node: ast.AST) -> None:
         self.parents.append(node)
         super().generic_visit(node)

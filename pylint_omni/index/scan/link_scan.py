@@ -146,6 +146,8 @@ class LinkScanner(DynamicReferences, TableUses, FastVisitor):
         return "load"
 
     # -- traversal ----------------------------------------------------------------------
+    LEAVES_NEED_NO_VISIT = True  # the parents of a node without children are never asked
+
     def generic_visit(self, node: ast.AST) -> None:
         self.parents.append(node)
         super().generic_visit(node)

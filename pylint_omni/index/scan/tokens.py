@@ -57,8 +57,10 @@ class RefSink:
         hits = self.data.get(token)
         if hits is None:
             self.data[token] = [[line, via]]
-        elif len(hits) < MAX_HITS_PER_TOKEN and hits[-1] != [line, via]:
-            hits.append([line, via])
+        elif len(hits) < MAX_HITS_PER_TOKEN:
+            last = hits[-1]
+            if last[0] != line or last[1] != via:
+                hits.append([line, via])
 
     def encoded(self) -> dict[str, str]:
         return {token: encode_hits(hits) for token, hits in self.data.items()}
