@@ -10,10 +10,14 @@ against `ast.walk` and `ast.NodeVisitor`, the streamed cache text against one
 from __future__ import annotations
 
 import ast
+import functools
 import io
 import json
 import tokenize
 from pathlib import Path
+
+from pylint.checkers import BaseChecker
+from pylint.lint import PyLinter
 
 from pylint_omni.index.cache import _chunks
 from pylint_omni.index.project_index import ProjectIndex
@@ -117,3 +121,21 @@ def test_a_test_file_gets_only_the_scanners_that_read_consumers(tmp_path: Path) 
     for key in ("surfaces.module", "configuration.options"):  # consumers' facts: every file
         assert index.extra("tests/test_mod.py", key) is not None
     assert "helper" in index.facts("tests/test_mod.py")["refs"]
+
+
+def test_checkers_compare_and_sort_as_pylint_compares_them() -> None:
+    linter = PyLinter()
+    linter.load_default_plugins()
+    linter.load_plugin_modules(["pylint_omni"])
+    checkers = [c for group in linter._checkers.values() for c in group]  # pylint: disable=protected-access
+    ours = [c for c in checkers if type(c).__module__.startswith("pylint_omni")]
+    assert len(ours) > 5
+    for a in ours:
+        for b in checkers:
+            assert (a == b) is BaseChecker.__eq__(a, b)
+            assert (a != b) is not BaseChecker.__eq__(a, b)
+        assert hash(a) == BaseChecker.__hash__(a)
+        assert a == type(a)(linter) and hash(a) == hash(type(a)(linter))
+    by_pylint = sorted(checkers, key=functools.cmp_to_key(
+        lambda x, y: -1 if (not BaseChecker.__gt__(x, y) and not BaseChecker.__eq__(x, y)) else (1 if BaseChecker.__gt__(x, y) else 0)))
+    assert [id(c) for c in sorted(checkers)] == [id(c) for c in by_pylint]

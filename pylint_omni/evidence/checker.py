@@ -124,6 +124,13 @@ class OmniChecker(BaseChecker):
             elif name.startswith(("visit_", "leave_")) and callable(member):
                 setattr(cls, name, _skipped_on_replay(member))
 
+    def __eq__(self, other: object) -> bool:
+        """pylint's equality (same name, same messages) without formatting both message tables: pylint sorts
+        its checkers, comparing them so, for every file a `-j N` worker lints."""
+        return isinstance(other, BaseChecker) and self.name == other.name and self.msgs == other.msgs
+
+    __hash__ = BaseChecker.__hash__
+
     def replayed(self, node: nodes.Module) -> bool:
         """Start a module: replay its findings when the memo has them (True), else capture what it finds."""
         self._replaying, self._captured = False, None
