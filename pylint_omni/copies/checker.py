@@ -40,6 +40,7 @@ from pylint_omni.copies.wording import (
 from pylint_omni.evidence.checker import OmniChecker
 from pylint_omni.evidence.consumers import Status
 from pylint_omni.index.project_index import ProjectIndex
+from pylint_omni.index.settings import OmniSettings
 
 SYMBOL = "duplicated-implementation"
 UPSTREAM_SYMBOL = "upstream-reimplementation"
@@ -47,15 +48,20 @@ MIN_LINES = 6
 AUDITED_SCANNERS = {FACT_KEY: fingerprint_module}
 
 
+def _limits(settings: OmniSettings) -> Thresholds:
+    """The size a copy must reach to be reported, from the project's settings."""
+    return Thresholds(settings.copy_min_statements, MIN_LINES)
+
+
 def _copies_beside(index: ProjectIndex) -> None:
     """The copy groups and verdicts at this project's thresholds, into their store (`index.background`)."""
-    project_copies(index, Thresholds(index.settings.copy_min_statements, MIN_LINES))
+    project_copies(index, _limits(index.settings))
 
 
 def _reimplementations_beside(index: ProjectIndex) -> None:
     """The judged copies of upstream code, into their store, when upstream packages are compared."""
     if index.settings.reimplementation_upstreams:
-        reimplementations(index, production_fingerprints(index), Thresholds(index.settings.copy_min_statements, MIN_LINES),
+        reimplementations(index, production_fingerprints(index), _limits(index.settings),
                           index.settings.reimplementation_upstreams)
 
 
@@ -136,7 +142,7 @@ class DuplicatedImplementationChecker(OmniChecker):
         if found is None:
             return
         index, relpath = found
-        limits = Thresholds(self.settings.copy_min_statements, MIN_LINES)
+        limits = _limits(self.settings)
         module = index.entries.get(relpath, {}).get("module") or node.name
         upstream: dict[str, list[Reimplementation]] = {}
         if self.linter.is_message_enabled(UPSTREAM_SYMBOL) and self.settings.reimplementation_upstreams:

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import TYPE_CHECKING, Any, Callable
 
-from pylint_omni.index.scan_pool import PARALLEL_MIN_FILES, Job, PendingScan, usable_cores, yield_to_caller
+from pylint_omni.index.scan_pool import Job, PendingScan, worth_a_pool, yield_to_caller
 
 if TYPE_CHECKING:
     from pylint_omni.index.project_index import ProjectIndex
@@ -58,7 +58,7 @@ def judgements_for(enabled: Callable[[str], bool]) -> list[Judgement]:
 def start_scan(jobs: list[Job], judgements: list[Judgement], then: Callable[[Entries], None]) -> PendingScan | BackgroundScan:
     """A scan of `jobs`: with judgements to run and a scan big enough for a pool, in a child that then calls
     `then(entries)` (which builds that child's index and runs the judgements); otherwise a plain `PendingScan`."""
-    if judgements and len(jobs) >= PARALLEL_MIN_FILES and usable_cores() > 1 and not multiprocessing.current_process().daemon:
+    if judgements and worth_a_pool(jobs):
         return BackgroundScan(jobs, then)
     return PendingScan(jobs)
 

@@ -64,6 +64,11 @@ def usable_cores() -> int:
     return min(MAX_WORKERS, cores)
 
 
+def worth_a_pool(jobs: list[Job]) -> bool:
+    """Enough files to scan, a core to spare, and a process allowed to start others."""
+    return len(jobs) >= PARALLEL_MIN_FILES and usable_cores() > 1 and not multiprocessing.current_process().daemon
+
+
 class PendingScan:
     """A scan started now and collected later: a cold build overlaps pylint's own astroid build.
 
@@ -77,7 +82,7 @@ class PendingScan:
         self._pool: ProcessPoolExecutor | None = None
         self._results: Iterator[dict[str, Any]] | None = None
         workers = usable_cores()
-        if len(jobs) >= PARALLEL_MIN_FILES and workers > 1 and not multiprocessing.current_process().daemon:
+        if worth_a_pool(jobs):
             try:
                 self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"),
                                                  initializer=yield_to_caller)
