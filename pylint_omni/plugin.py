@@ -6,7 +6,8 @@ family's `checker` module has a `register(linter)`, and may declare `SCANNERS`
 `AUDITED_SCANNERS` that it runs only on the files the audit reports on (facts of
 the reported code, never of a consumer: a test's fingerprints are never asked for),
 and `BACKGROUND` project judgements that a cold run computes beside pylint's own
-tree building (`index.background`).
+tree building, and `WHILE_WAITING` ones its main process computes while it waits
+for them (`index.background`).
 """
 
 from __future__ import annotations
@@ -41,6 +42,8 @@ def register_scanners() -> None:
             register_python_scanner(key, scanner, audited_only=True)
         for key, (symbols, judge) in getattr(family, "BACKGROUND", {}).items():
             register_background_judgement(key, judge, symbols)
+        for key, (symbols, judge) in getattr(family, "WHILE_WAITING", {}).items():
+            register_background_judgement(key, judge, symbols, in_child=False)
 
 
 def register(linter: PyLinter) -> None:

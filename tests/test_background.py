@@ -1,8 +1,9 @@
 """Project judgements computed beside pylint's own build in a cold run (`index.background`).
 
 The child that scans also builds its own index and runs the registered judgements;
-the main process reads their stores. Checked: the judgement runs in another process
-on the same entries the main process gets; a failing or stopped child costs time,
+the main process reads their stores, and judges its own part (`in_child=False`)
+while it waits. Checked: the judgement runs in another process on the same entries
+the main process gets, the main process's part before that wait; a failing or stopped child costs time,
 never a result or a line of output; and on a real cold pylint run the copy findings
 read from the child's store are those the main process computes itself. (A run that
 ends before it asks for the index, its child's pool still scanning, is
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -66,6 +68,37 @@ def test_the_judgement_runs_in_another_process_on_the_entries_this_one_gets(tmp_
     plain.cache_file().unlink()
     plain.refresh()
     assert {rel: e["facts"] for rel, e in plain.entries.items()} == {rel: e["facts"] for rel, e in index.entries.items()}
+
+
+@needs_cores
+def test_the_main_process_judges_its_own_part_while_the_child_judges(tmp_path: Path) -> None:
+    root = _project(tmp_path / "project")
+    marker = tmp_path / "order.txt"
+
+    def in_child(index: ProjectIndex) -> None:
+        time.sleep(0.5)  # still judging when the main process starts to wait
+        with marker.open("a") as out:
+            out.write(f"child {os.getpid()}\n")
+
+    def waiting(index: ProjectIndex) -> None:
+        with marker.open("a") as out:
+            out.write(f"main {os.getpid()} {len(index.entries)}\n")
+
+    index = _index(root)
+    index.start_refresh([in_child], [waiting])
+    index.refresh()
+    assert not marker.exists()  # nothing judged before the first ask
+    index.await_background()
+    index.await_background()  # once per refresh
+    (main, pid, count), (child, other) = (line.split() for line in marker.read_text().splitlines())
+    assert (main, int(pid), int(count)) == ("main", os.getpid(), len(index.entries))
+    assert child == "child" and int(other) != os.getpid()
+    warm = _index(root)  # no child (nothing to scan): nothing is judged ahead of its checker
+    marker.unlink()
+    warm.start_refresh([in_child], [waiting])
+    warm.refresh()
+    warm.await_background()
+    assert not marker.exists()
 
 
 @needs_cores

@@ -147,7 +147,7 @@ def _if_choice(func: nodes.FunctionDef, params: set[str]) -> FactoryChoice | Non
     rest = body[branches[0] + 1:]
     if _raises(branch.body) and not branch.orelse:  # guard clause: reject every other kind first
         key = _kind_test(branch.test, params, negated=True)
-        chosen = _returned_class(rest)
+        returning = rest
     else:
         if branch.orelse:
             if rest or not _raises(branch.orelse):
@@ -155,11 +155,14 @@ def _if_choice(func: nodes.FunctionDef, params: set[str]) -> FactoryChoice | Non
         elif not _raises(rest):
             return None
         key = _kind_test(branch.test, params)
-        chosen = _returned_class(branch.body)
+        returning = branch.body
+    if not key or not isinstance(branch.test, nodes.Compare):
+        return None  # before inferring the returned class: most functions with one `if` choose no kind
+    chosen = _returned_class(returning)
+    if not chosen:
+        return None
     source = " ".join(stmt.as_string() for stmt in body[: branches[0]]) + branch.test.as_string()
     external = any(marker in source for marker in EXTERNAL_SOURCES)
-    if not key or not chosen or not isinstance(branch.test, nodes.Compare):
-        return None
     param, field = _kind_source(branch.test.left, derived)
     return FactoryChoice(key, chosen, branch.lineno, external, param, field)
 

@@ -5,7 +5,8 @@ options (`add_argument`), module constants read from environment variables, and 
 `yaml_keys`) keys of the config files the package ships. Their readers come from
 `readers.readers_of` and the rules from `judge`; an option also counts as unread when
 `__post_init__` overwrites it before anything reads it. Options declared under
-validation paths (tests, examples, benchmarks) are not audited.
+validation paths (tests, examples, benchmarks) are not audited. A cold run finds the
+readers and judges the deploy-config keys while it waits for the copies (`WHILE_WAITING`).
 """
 
 from __future__ import annotations
@@ -16,15 +17,19 @@ from astroid import nodes
 from pylint.lint import PyLinter
 
 from pylint_omni.configuration.judge import Judgment, judge_cli, judge_env, judge_field, overwritten_by
-from pylint_omni.configuration.readers import SCANNER_KEY, Option
+from pylint_omni.configuration.readers import SCANNER_KEY, Option, reader_index
 from pylint_omni.configuration.scan import scan_options
 from pylint_omni.configuration.wording import option_details, option_text, overwritten_details, overwritten_text
-from pylint_omni.configuration.yaml_keys import yaml_findings
+from pylint_omni.configuration.yaml_keys import judge_yaml_keys, yaml_findings
 from pylint_omni.evidence.checker import OmniChecker
 from pylint_omni.evidence.consumers import Status, Verdict
 
 SYMBOL = "unread-config-option"
 SCANNERS = {SCANNER_KEY: scan_options}
+# Judged by a cold run's main process while its child judges the copies (`index.background`): the readers of every
+# option, then every deploy-config key (which asks them).
+WHILE_WAITING = {"configuration.readers": (frozenset({SYMBOL}), reader_index),
+                 "configuration.yaml": (frozenset({SYMBOL}), judge_yaml_keys)}
 
 
 class UnreadConfigOptionChecker(OmniChecker):

@@ -148,8 +148,13 @@ def yaml_findings(index: ProjectIndex, relpath: str) -> list[Finding]:
     """The deploy-config findings carried by the module at `relpath` (an `__init__.py`), once per run."""
     if not relpath.endswith("__init__.py"):
         return []
+    return judge_yaml_keys(index).get(relpath, [])
+
+
+def judge_yaml_keys(index: ProjectIndex) -> dict[str, list[Finding]]:
+    """Every deploy-config finding, by the `__init__.py` that carries it (once per index state)."""
     found = index.derived.get("configuration_yaml")
     if found is None:
         found = index.derived["configuration_yaml"] = _all_findings(index)
-    return found.get(relpath, [])
+    return found
 

@@ -13,6 +13,11 @@ the store as a warm run would, instead of computing it after pylint's build.
 The store is the only channel back. A child that fails or is killed leaves no store,
 or one whose key does not match the index, and the main process computes the
 judgement itself: the findings are the same, only later.
+
+A judgement that needs nothing the child writes and keeps no store (the reachability
+analysis, the readers of options) registers to run in the main process instead
+(`in_child=False`): the main process computes it while it waits for the child
+(`ProjectIndex.await_background`), so that both cores judge at once.
 """
 
 from __future__ import annotations
@@ -39,20 +44,23 @@ Entries = list[dict[str, Any]]
 class _Registered:
     symbols: frozenset[str]  # the messages the judgement serves: run it only when one is enabled
     judge: Judgement
+    in_child: bool  # False: the main process computes it while it waits for the child
 
 
 _REGISTERED: dict[str, _Registered] = {}
 _LIVE: set[BackgroundScan] = set()
 
 
-def register_background_judgement(key: str, judge: Judgement, symbols: frozenset[str]) -> None:
-    """Run `judge` in a cold scan's child process when one of `symbols` is enabled (see the module docstring)."""
-    _REGISTERED[key] = _Registered(symbols, judge)
+def register_background_judgement(key: str, judge: Judgement, symbols: frozenset[str], in_child: bool = True) -> None:
+    """Run `judge` in a cold scan's child process (or, `in_child` false, in the main process while it waits for that
+    child) when one of `symbols` is enabled (see the module docstring)."""
+    _REGISTERED[key] = _Registered(symbols, judge, in_child)
 
 
-def judgements_for(enabled: Callable[[str], bool]) -> list[Judgement]:
-    """The registered judgements some enabled message needs, in a fixed order."""
-    return [item.judge for _, item in sorted(_REGISTERED.items()) if any(enabled(s) for s in item.symbols)]
+def judgements_for(enabled: Callable[[str], bool], in_child: bool = True) -> list[Judgement]:
+    """The registered judgements of the child (or of the waiting main process) some enabled message needs, in a fixed order."""
+    return [item.judge for _, item in sorted(_REGISTERED.items())
+            if item.in_child is in_child and any(enabled(s) for s in item.symbols)]
 
 
 def start_scan(jobs: list[Job], judgements: list[Judgement], then: Callable[[Entries], None]) -> PendingScan | BackgroundScan:

@@ -45,7 +45,7 @@ def prefetch_index(root: Path, settings: OmniSettings, wait: bool, enabled: Call
     if wait:
         get_index(root, settings)
     else:
-        index.start_refresh(judgements_for(enabled))
+        index.start_refresh(judgements_for(enabled), judgements_for(enabled, in_child=False))
 
 
 def get_index(root: Path, settings: OmniSettings) -> ProjectIndex:

@@ -71,6 +71,7 @@ class _PendingRefresh:
     stale: list[SourceFile]
     scan: PendingScan | BackgroundScan
     count_changed: bool
+    waiting: list[Judgement]  # what the main process judges while a child scans and judges (`await_background`)
 
 
 def _module_names(files: list[SourceFile]) -> dict[str, str]:
@@ -113,7 +114,9 @@ class ProjectIndex:
         self.graph_state: dict[str, Any] = {}  # what the reference graph keeps between runs (`index.graph`)
         self._pending: _PendingRefresh | None = None
         self._beside: BackgroundScan | None = None  # a cold scan's child still judging (`index.background`)
+        self._waiting: list[Judgement] = []  # judged here before waiting for that child
         self._discovery_problems: dict[str, str] = {}
+        self._relpath_of: dict[str, str | None] = {}
 
     # -- building ----------------------------------------------------------------------
     def cache_file(self) -> Path | None:
@@ -141,11 +144,12 @@ class ProjectIndex:
             return self.settings.exclude_globs
         return (*self.settings.exclude_globs, f"{inside}/**")
 
-    def start_refresh(self, judgements: list[Judgement] | None = None) -> None:
+    def start_refresh(self, judgements: list[Judgement] | None = None, waiting: list[Judgement] | None = None) -> None:
         """Find what changed and start reading it (in a process pool when there is much); `refresh` finishes.
 
         Started before pylint builds its own trees, a cold scan runs beside that build, and
-        so do `judgements` (their stores written for this index) when caching is on.
+        so do `judgements` (their stores written for this index) when caching is on; the
+        main process then computes `waiting` while it waits for them.
         Once started, starting again does nothing until `refresh` has collected it.
         """
         if self._pending is not None:
@@ -168,7 +172,8 @@ class ProjectIndex:
                 stale.append(f)
         jobs = [(str(self.root), f, modules.get(f.relpath, ""), self.settings.max_file_bytes,
                  self.location(f.relpath) is not Location.VALIDATION) for f in stale]  # a test: consumer facts only
-        pending = self._pending = _PendingRefresh(started, files, reused, stale, PendingScan([]), len(previous) != len(files))
+        pending = self._pending = _PendingRefresh(started, files, reused, stale, PendingScan([]), len(previous) != len(files),
+                                                  list(waiting or ()))
 
         def judge_beside(entries: list[dict[str, Any]]) -> None:  # in the child: this index, then each judgement
             self._adopt(pending, entries, save=False)
@@ -184,7 +189,7 @@ class ProjectIndex:
         pending, self._pending = self._pending, None
         assert pending is not None
         if isinstance(pending.scan, BackgroundScan):
-            self._beside = pending.scan
+            self._beside, self._waiting = pending.scan, pending.waiting
         return self._adopt(pending, pending.scan.entries(), save=True)
 
     def _adopt(self, pending: _PendingRefresh, scanned: list[dict[str, Any]], save: bool) -> BuildStats:
@@ -216,7 +221,14 @@ class ProjectIndex:
         return stats
 
     def await_background(self) -> None:
-        """Wait for the judgements the cold scan's child runs: their stores are then written (`index.background`)."""
+        """Wait for the judgements the cold scan's child runs: their stores are then written (`index.background`).
+        The judgements registered for the main process are computed first, while the child still judges."""
+        waiting, self._waiting = self._waiting, []
+        for judge in waiting:
+            try:
+                judge(self)
+            except Exception:  # pylint: disable=broad-exception-caught  # judged again where a checker asks, which says why
+                pass
         if self._beside is not None:
             self._beside.settle()
             self._beside = None
@@ -250,11 +262,15 @@ class ProjectIndex:
 
     # -- queries -----------------------------------------------------------------------
     def relpath(self, path: str | os.PathLike[str]) -> str | None:
-        """Root-relative posix path of a file, or None when it lies outside the root."""
-        try:
-            return Path(os.path.abspath(path)).relative_to(self.root).as_posix()
-        except ValueError:
-            return None
+        """Root-relative posix path of a file, or None when it lies outside the root (kept per absolute path:
+        every checker asks it of every module)."""
+        absolute = os.path.abspath(path)
+        if absolute not in self._relpath_of:
+            try:
+                self._relpath_of[absolute] = Path(absolute).relative_to(self.root).as_posix()
+            except ValueError:
+                self._relpath_of[absolute] = None
+        return self._relpath_of[absolute]
 
     def text(self, relpath: str) -> str | None:
         """A project file's text: the editor buffer that replaces it, else the file on disk (read once per

@@ -8,7 +8,8 @@ at its top (`unwired`). Like every checker's, they are replayed while
 no file of the project changes (`evidence.memo`), so an unchanged project is not
 analysed again.
 Modules under validation paths are not audited. The family's per-file facts
-(`scan`) are handed to the index through `SCANNERS`.
+(`scan`) are handed to the index through `SCANNERS`; a cold run plans every file
+while it waits for the copies (`WHILE_WAITING`).
 """
 
 from __future__ import annotations
@@ -17,12 +18,13 @@ from astroid import nodes
 from pylint.lint import PyLinter
 
 from pylint_omni.evidence.checker import OmniChecker
-from pylint_omni.surfaces.analysis import analysis_of
-from pylint_omni.surfaces.plan import ASSIGNMENT, MODULE, TEST_ONLY, UNUSED, plan_file
+from pylint_omni.surfaces.plan import ASSIGNMENT, MODULE, TEST_ONLY, UNUSED, plan_all, planned_in
 from pylint_omni.surfaces.scan import scan_surface_facts
 from pylint_omni.surfaces.table import SURFACE_FACTS
 
 SCANNERS = {SURFACE_FACTS: scan_surface_facts}
+# Judged by a cold run's main process while its child judges the copies (`index.background`): key -> (messages, judgement).
+WHILE_WAITING = {"surfaces.plans": (frozenset({UNUSED, TEST_ONLY}), plan_all)}
 DEFINITIONS = (nodes.FunctionDef, nodes.AsyncFunctionDef, nodes.ClassDef)
 
 
@@ -54,7 +56,7 @@ class UnusedSurfaceChecker(OmniChecker):
         if found is None:
             return
         index, relpath = found
-        planned = plan_file(index, analysis_of(index), relpath)
+        planned = planned_in(index, relpath)
         if not planned:
             return
         definitions: dict[int, nodes.NodeNG] = {}

@@ -10,8 +10,9 @@ events at their assignment.
 from __future__ import annotations
 
 from pylint_omni.evidence.memo import MODULE, Planned
+from pylint_omni.index.paths import Location
 from pylint_omni.index.project_index import ProjectIndex
-from pylint_omni.surfaces.analysis import DEAD, SurfaceAnalysis
+from pylint_omni.surfaces.analysis import DEAD, SurfaceAnalysis, analysis_of
 from pylint_omni.surfaces.events import judge_events
 from pylint_omni.surfaces.routes import judge_routes
 from pylint_omni.surfaces.table import SURFACE_FACTS
@@ -21,6 +22,22 @@ from pylint_omni.surfaces.wording import bundle_wording, details, event_wording,
 
 UNUSED, TEST_ONLY = "unused-surface", "test-only-surface"
 DEFINITION, ASSIGNMENT = "definition", "assignment"  # the anchors besides MODULE: found by line
+
+
+def planned_in(index: ProjectIndex, relpath: str) -> list[Planned]:
+    """`plan_file` of the index's current state, once per file (`plan_all` may have planned it ahead)."""
+    memo: dict[str, list[Planned]] = index.derived.setdefault("surface_plans", {})
+    found = memo.get(relpath)
+    if found is None:
+        found = memo[relpath] = plan_file(index, analysis_of(index), relpath)
+    return found
+
+
+def plan_all(index: ProjectIndex) -> None:
+    """Plan every audited Python file: a cold run's main process does it while its child judges the copies."""
+    for relpath, _ in index.python_files():
+        if index.location(relpath) is not Location.VALIDATION:
+            planned_in(index, relpath)
 
 
 def plan_file(index: ProjectIndex, analysis: SurfaceAnalysis, relpath: str) -> list[Planned]:

@@ -51,6 +51,8 @@ WHY_ON_PURPOSE = {
 }
 SANITISING_KEYWORDS = ("default", "cls", "enc_hook", "object_hook", "dec_hook", "type", "ext_hook")
 ENCODERS = frozenset(enc for encs, _, _ in ROUND_TRIPS.values() for enc in encs) | frozenset(BASE64_PAIRS.values())
+# A method call's resolved name ends in its own attribute: any other attribute names no encoder (nothing to resolve).
+ENCODER_TAILS = frozenset(enc.rpartition(".")[2] for enc in ENCODERS) | {"tobytes"}
 
 
 def _payload_source(arg: nodes.NodeNG, call: nodes.Call) -> tuple[nodes.NodeNG, str] | None:
@@ -193,6 +195,8 @@ def text_round_trip(call: nodes.Call) -> CopyFinding | None:
 
 
 def _encoding_key(call: nodes.Call) -> tuple[str, nodes.NodeNG] | None:
+    if isinstance(call.func, nodes.Attribute) and call.func.attrname not in ENCODER_TAILS:
+        return None
     name = call_name(call)
     if name in ENCODERS and call.args:
         return call.as_string(), call.args[0]
