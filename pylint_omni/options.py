@@ -24,6 +24,7 @@ from pylint.config import find_default_config_files
 
 from pylint_omni.evidence.baseline import BaselineError, load_baseline
 from pylint_omni.evidence.keep import KEEP_KEY, keep_list
+from pylint_omni.evidence.split_run import note_targets
 from pylint_omni.index.collector import during_run
 from pylint_omni.index.external import external_problems
 from pylint_omni.index.live import prefetch_index
@@ -414,6 +415,7 @@ def load_configuration(linter: Any) -> None:
     def check(files_or_modules: Any) -> None:
         symbols = [d.symbol for d in linter.msgs_store.messages if d.msgid[1:3] == "73"]
         refuse_unusable_options(linter.config, symbols)
+        note_targets(files_or_modules)
         with during_run(linter):
             if any(linter.is_message_enabled(symbol) for symbol in symbols):
                 run = RunOptions.of(linter.config)

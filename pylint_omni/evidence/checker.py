@@ -8,7 +8,9 @@ emitted at visit time, at the node, so `# pylint: disable=` and `-j N` just work
 Every visit and leave method of a checker goes through the findings memo
 (`evidence.memo`): when the project is exactly as in an earlier run, a module's
 findings are replayed through `emit` (pragmas, the keep list and the baseline apply
-as ever) and the checker's own visits of that module are skipped.
+as ever) and the checker's own visits of that module are skipped. When it is not, a
+`-j 1` run forks a helper that visits the last modules (`evidence.split_run`), and
+the modules it has done are replayed the same way.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from pylint_omni.evidence.identity import fallback_subject, finding_id
 from pylint_omni.evidence.keep import KeepList, keep_list
 from pylint_omni.evidence.memo import MODULE, Planned, memo_of, outside_state, save_memos
 from pylint_omni.evidence.provenance import copied_code, with_provenance
+from pylint_omni.evidence.split_run import collect, start_helper, stop_helper
 from pylint_omni.index.live import begin_run, get_index
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.options import RunOptions
@@ -143,8 +146,10 @@ class OmniChecker(BaseChecker):
             repr(settings), *outside_state(settings), str(recording_findings()),
             ",".join(sorted(d.symbol for d in self.linter.msgs_store.messages
                             if d.msgid[1:3] == "73" and self.linter.is_message_enabled(d.symbol)))])
+        collect(memo)
         planned = memo.planned(type(self).__name__, relpath)
         if planned is None:
+            start_helper(self.linter, index, memo, node)
             self._captured = memo.capture(type(self).__name__, relpath)
             return False
         self._replaying = True
@@ -157,6 +162,7 @@ class OmniChecker(BaseChecker):
     def close(self) -> None:
         """The end of a run: keep what it found for the next (not in a `-j N` worker, which pylint closes per file)."""
         if parallel._worker_linter is not self.linter:  # pylint: disable=protected-access
+            stop_helper()
             save_memos()
 
     def open(self) -> None:

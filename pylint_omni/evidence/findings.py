@@ -148,10 +148,18 @@ def recording_findings() -> bool:
     return bool(os.environ.get(FINDINGS_DIR_ENV))
 
 
+_WRITING = [True]  # False in a process whose findings another process replays and records (`evidence.split_run`)
+
+
+def stop_writing_records() -> None:
+    """This process's findings are recorded by the process that replays them."""
+    _WRITING[0] = False
+
+
 def write_record(record: FindingRecord) -> None:
     """Append the record to this process's findings file, when a reporter asked for them."""
     folder = os.environ.get(FINDINGS_DIR_ENV)
-    if not folder:
+    if not folder or not _WRITING[0]:
         return
     try:
         with open(Path(folder) / f"findings-{os.getpid()}.jsonl", "a", encoding="utf-8") as handle:

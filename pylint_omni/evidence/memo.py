@@ -157,6 +157,15 @@ class FindingsMemo:
         except (KeyError, TypeError, ValueError):  # a memo of another shape: visit again
             return None
 
+    def adopt(self, relpath: str, sections: dict[str, list[Any]]) -> None:
+        """A file's encoded findings from another process that visited it in this state (`evidence.split_run`)."""
+        for checker, found in sections.items():
+            self._sections.setdefault(checker, {})[relpath] = found
+
+    def captured_in(self, relpath: str) -> dict[str, list[Any]]:
+        """What this process captured in one file, encoded, by checker."""
+        return {checker: [encode(p) for p in files[relpath]] for checker, files in self._captured.items() if relpath in files}
+
     def capture(self, checker: str, relpath: str) -> list[Planned]:
         """The list a visit appends its findings to, kept when the memo is saved."""
         return self._captured.setdefault(checker, {}).setdefault(relpath, [])
