@@ -47,6 +47,10 @@ class DeadCompatBranchChecker(OmniChecker):
         ),
     }
 
+    # The import guarantees are memoised along import cycles in the order they are first asked
+    # (`Support._guarded`): a process visiting the modules in another order may judge a cycle differently.
+    any_order = False
+
     def _evaluator(self, index: ProjectIndex) -> Evaluator:
         found = index.derived.get("compat_evaluator")
         if found is None:

@@ -114,6 +114,7 @@ class OmniChecker(BaseChecker):
     _relpaths: dict[str, str]  # a linted file -> its root-relative path (asked for every finding)
     _root_of_folder: dict[str, Path]
     memoised = True  # its findings follow from the project's files and the settings alone (see `replayed`)
+    any_order = True  # a module's findings do not depend on the modules visited before it (`evidence.split_run`)
     _replaying = False
     _captured: list[Planned] | None = None
 

@@ -11,6 +11,9 @@ it. At each module the main process takes what has arrived; a module the helper 
 done is replayed as a warm run replays the memo. The two meet in the middle, and the
 memo is then saved whole.
 
+A checker whose findings in a module may depend on the modules visited before it
+(`any_order` false) stays in the main process, which visits it in every module.
+
 The helper gives nothing to the run but those findings: pylint's reporter is
 replaced by a collecting one, it writes no finding record and no memo, and its
 output goes to /dev/null. A helper that fails, or has not reached a module yet,
@@ -122,7 +125,7 @@ def _judge_first(linter: PyLinter, index: ProjectIndex) -> None:
 def _is_memoised(checker: Any) -> bool:
     from pylint_omni.evidence.checker import OmniChecker  # pylint: disable=import-outside-toplevel  # a cycle
 
-    return isinstance(checker, OmniChecker) and checker.memoised
+    return isinstance(checker, OmniChecker) and checker.memoised and checker.any_order
 
 
 def collect(memo: FindingsMemo) -> None:
