@@ -41,11 +41,11 @@ from pylint.utils import ASTWalker, FileState, tokenize_module
 
 from pylint_omni.evidence.findings import stop_writing_records
 from pylint_omni.evidence.memo import FindingsMemo
-from pylint_omni.index.background import judgements_for
+from pylint_omni.index.background import judge_each, judgements_for
 from pylint_omni.index.collector import keep_out
 from pylint_omni.index.live import TRACE_ENV
 from pylint_omni.index.project_index import ProjectIndex
-from pylint_omni.index.scan_pool import usable_cores, yield_to_caller
+from pylint_omni.index.scan_pool import become_side_process, usable_cores
 
 if TYPE_CHECKING:
     from pylint.lint import PyLinter
@@ -97,7 +97,7 @@ def start_helper(linter: PyLinter, index: ProjectIndex, memo: FindingsMemo, firs
         return
     _judge_first(linter, index)
     keep_out()  # what lives now stays out of the collector's walks: the helper's collector copies none of it
-    checkers = [c for c in linter.prepare_checkers() if _is_memoised(c)]
+    checkers = [c for c in linter.prepare_checkers() if _visits_in_helper(c)]
     context = multiprocessing.get_context("fork")
     receiver, sender = context.Pipe(duplex=False)
     process = context.Process(target=_helper, args=(linter, checkers, index, memo, modules[::-1], sender),
@@ -115,14 +115,10 @@ def start_helper(linter: PyLinter, index: ProjectIndex, memo: FindingsMemo, firs
 def _judge_first(linter: PyLinter, index: ProjectIndex) -> None:
     """Every project judgement an enabled message needs, so that the helper forks with them (not each process once)."""
     index.await_background()
-    for judge in [*judgements_for(linter.is_message_enabled), *judgements_for(linter.is_message_enabled, in_child=False)]:
-        try:
-            judge(index)
-        except Exception:  # pylint: disable=broad-exception-caught  # judged again where a checker asks, which says why
-            pass
+    judge_each(index, [*judgements_for(linter.is_message_enabled), *judgements_for(linter.is_message_enabled, in_child=False)])
 
 
-def _is_memoised(checker: Any) -> bool:
+def _visits_in_helper(checker: Any) -> bool:
     from pylint_omni.evidence.checker import OmniChecker  # pylint: disable=import-outside-toplevel  # a cycle
 
     return isinstance(checker, OmniChecker) and checker.memoised and checker.any_order
@@ -164,11 +160,7 @@ atexit.register(stop_helper)
 
 def _helper(linter: PyLinter, checkers: list[OmniChecker], index: ProjectIndex, memo: FindingsMemo,
             modules: Iterable[nodes.Module], sender: Connection) -> None:
-    quiet = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(quiet, 1)
-    os.dup2(quiet, 2)
-    os.close(quiet)
-    yield_to_caller()
+    become_side_process()
     _RUN.in_helper = True
     _RUN.receiver = None
     stop_writing_records()
@@ -201,7 +193,7 @@ def _visit(linter: PyLinter, walker: ASTWalker, token_checkers: list[Any], index
     linter.current_file = module.file
     tokens = tokenize_module(module)
     linter.process_tokens(tokens)
-    if getattr(linter, "_ignore_file", False):  # `# pylint: skip-file`: the main process skips it too
+    if linter._ignore_file:  # pylint: disable=protected-access  # `# pylint: skip-file`: the main process skips it too
         return None
     for checker in token_checkers:
         checker.process_tokens(tokens)

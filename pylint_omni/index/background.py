@@ -24,14 +24,13 @@ from __future__ import annotations
 
 import atexit
 import multiprocessing
-import os
 import pickle
 import threading
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import TYPE_CHECKING, Any, Callable
 
-from pylint_omni.index.scan_pool import Job, PendingScan, worth_a_pool, yield_to_caller
+from pylint_omni.index.scan_pool import Job, PendingScan, become_side_process, worth_a_pool
 
 if TYPE_CHECKING:
     from pylint_omni.index.project_index import ProjectIndex
@@ -61,6 +60,15 @@ def judgements_for(enabled: Callable[[str], bool], in_child: bool = True) -> lis
     """The registered judgements of the child (or of the waiting main process) some enabled message needs, in a fixed order."""
     return [item.judge for _, item in sorted(_REGISTERED.items())
             if item.in_child is in_child and any(enabled(s) for s in item.symbols)]
+
+
+def judge_each(index: ProjectIndex, judgements: list[Judgement]) -> None:
+    """Run each judgement ahead of the checkers; one that fails is judged again where a checker asks, which says why."""
+    for judge in judgements:
+        try:
+            judge(index)
+        except Exception:  # pylint: disable=broad-exception-caught
+            pass
 
 
 def start_scan(jobs: list[Job], judgements: list[Judgement], then: Callable[[Entries], None]) -> PendingScan | BackgroundScan:
@@ -115,14 +123,7 @@ class BackgroundScan:
 
 
 def _child(jobs: list[Job], sender: Connection, then: Callable[[Entries], None]) -> None:
-    # Nothing of this process or its pool writes to the caller's output, nor keeps its pipes open (a caller
-    # reading pylint's output until the end would wait for this child too); the parent's buffered output,
-    # flushed when this process ends, goes nowhere.
-    quiet = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(quiet, 1)
-    os.dup2(quiet, 2)
-    os.close(quiet)
-    yield_to_caller()
+    become_side_process()  # its pool, forked from it, writes nowhere either
     entries = PendingScan(jobs).entries()
     data = pickle.dumps(entries, pickle.HIGHEST_PROTOCOL)
     # The parent reads the entries after its own build: send them from a thread and judge meanwhile.

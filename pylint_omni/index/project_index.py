@@ -22,7 +22,7 @@ from pylint_omni.index.discovery import SourceFile, content_digest, discover, re
 from pylint_omni.index.paths import Location, classify_path
 from pylint_omni.index.scan.data_scan import InputProblem
 from pylint_omni.index.scan.dispatch import scan_file
-from pylint_omni.index.background import BackgroundScan, Judgement, start_scan
+from pylint_omni.index.background import BackgroundScan, Judgement, judge_each, start_scan
 from pylint_omni.index.scan_pool import PendingScan
 from pylint_omni.index.scan.tokens import decode_hits
 from pylint_omni.index.settings import OmniSettings
@@ -224,11 +224,7 @@ class ProjectIndex:
         """Wait for the judgements the cold scan's child runs: their stores are then written (`index.background`).
         The judgements registered for the main process are computed first, while the child still judges."""
         waiting, self._waiting = self._waiting, []
-        for judge in waiting:
-            try:
-                judge(self)
-            except Exception:  # pylint: disable=broad-exception-caught  # judged again where a checker asks, which says why
-                pass
+        judge_each(self, waiting)
         if self._beside is not None:
             self._beside.settle()
             self._beside = None

@@ -56,6 +56,17 @@ def yield_to_caller() -> None:
         pass
 
 
+def become_side_process() -> None:
+    """The start of a process forked beside a run (a cold scan's child, a split run's helper): it writes nothing to
+    the caller's output nor keeps its pipes open (a caller reading pylint's output to the end would wait for it too;
+    the parent's buffered output, flushed when this process ends, goes nowhere), and it yields to the caller."""
+    quiet = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(quiet, 1)
+    os.dup2(quiet, 2)
+    os.close(quiet)
+    yield_to_caller()
+
+
 def usable_cores() -> int:
     try:
         cores = len(os.sched_getaffinity(0))
