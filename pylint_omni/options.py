@@ -27,7 +27,7 @@ from pylint_omni.evidence.keep import KEEP_KEY, keep_list
 from pylint_omni.evidence.split_run import note_targets
 from pylint_omni.index.collector import during_run
 from pylint_omni.index.external import external_problems
-from pylint_omni.index.live import prefetch_index
+from pylint_omni.index.live import prefetch_indexes
 from pylint_omni.index.paths import find_project_root, glob_spec
 from pylint_omni.index.settings import (
     DEFAULT_COPY_MIN_STATEMENTS,
@@ -407,7 +407,7 @@ def load_configuration(linter: Any) -> None:
     when pylint calls this hook (it sets them right after), and a root that holds
     none of them must be refused too; so the check runs at the start of
     `linter.check`, in the main process, before `-j N` workers start. There too the
-    index of each project starts refreshing (`prefetch_index`): beside pylint's own
+    index of each project starts refreshing (`prefetch_indexes`): beside pylint's own
     tree building under `-j 1`, once for all workers under `-j N`.
     """
     unchecked = linter.check
@@ -419,9 +419,9 @@ def load_configuration(linter: Any) -> None:
         with during_run(linter):
             if any(linter.is_message_enabled(symbol) for symbol in symbols):
                 run = RunOptions.of(linter.config)
-                for root in project_roots(linter.config):
-                    prefetch_index(root, run.for_root(root), wait=linter.config.jobs > 1 and not linter.config.from_stdin,
-                                   enabled=linter.is_message_enabled)
+                prefetch_indexes([(root, run.for_root(root)) for root in project_roots(linter.config)],
+                                 for_workers=linter.config.jobs > 1 and not linter.config.from_stdin,
+                                 enabled=linter.is_message_enabled)
             unchecked(files_or_modules)
 
     linter.check = check

@@ -2,7 +2,7 @@
 
 Each shortcut taken for speed (issue "Speed with every message on") is checked
 against the standard-library way it replaces, on tricky inputs and on this
-project's own source files: the prose regex against `tokenize`, the node walks
+project's own source files: the prose and comment regexes against `tokenize`, the node walks
 against `ast.walk` and `ast.NodeVisitor`, the streamed cache text against one
 `json.dumps`; and a test file gets only the scanners that read consumers.
 """
@@ -19,6 +19,7 @@ from pathlib import Path
 from pylint.checkers import BaseChecker
 from pylint.lint import PyLinter
 
+from pylint_omni.evidence.comments import comments_in
 from pylint_omni.index.cache import _chunks
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.index.scan.ast_helpers import FastVisitor, child_nodes, walk_nodes
@@ -57,6 +58,20 @@ def test_prose_lines_are_the_comments_and_strings_tokenize_gives() -> None:
     assert prose_lines(TRICKY) == _tokenized(TRICKY)
     assert (3, "'it\\'s \"quoted\" here'") in prose_lines(TRICKY)
     assert all(prose_lines(text) == _tokenized(text) for text in (p.read_text(encoding="utf-8") for p in OWN_SOURCES))
+
+
+def test_comments_are_the_ones_tokenize_gives_with_their_line_and_place() -> None:
+    def tokenized(text: str) -> list[tuple[int, str, bool]]:
+        return [(t.start[0], t.string, t.line[:t.start[1]].strip() == "")
+                for t in tokenize.generate_tokens(io.StringIO(text).readline) if t.type == tokenize.COMMENT]
+
+    read = [(c.line, c.text, c.own_line) for c in comments_in(TRICKY)]
+    assert read == tokenized(TRICKY)
+    assert (2, "# a real comment", False) in read and (8, "# comment with 'quotes\" unbalanced", True) in read
+    assert not any("still the string" in text or "not a comment" in text for _, text, _ in read)
+    sample = sorted((Path(__file__).resolve().parents[1] / "sample_repo").rglob("*.py"))
+    for text in (p.read_text(encoding="utf-8") for p in [*OWN_SOURCES, *sample]):
+        assert [(c.line, c.text, c.own_line) for c in comments_in(text)] == tokenized(text)
 
 
 def test_node_walks_visit_what_the_standard_library_visits_but_ctx() -> None:

@@ -7,10 +7,10 @@ pylint run and pins the fixed behaviour.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
-from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -31,13 +31,11 @@ def test_a_parallel_run_builds_the_index_once_before_its_workers_start(tmp_path:
     trace = tmp_path / "trace.txt"
     proc = pylint_raw([*enable_args(), "-j", "2", "tinyomni"], SAMPLE_REPO, cache_dir, {"PYLINT_OMNI_TRACE": str(trace)})
     assert proc.returncode & USAGE_ERROR == 0, proc.stderr
+    assert re.search(r"\b[CRW]73\d\d\b", proc.stdout), proc.stdout  # the workers judged from that index
     lines = [line.split() for line in trace.read_text().splitlines()]
-    refreshes = Counter(pid for pid, *_ in lines)
-    # pylint opens every checker once per file in a worker: still one refresh per process.
-    assert 2 <= len(refreshes) <= 3 and set(refreshes.values()) == {1}, refreshes
-    # The parent reads every file once; each worker starts from its index and reads none again.
-    parent, *workers = lines
-    assert int(parent[2]) > 0 and all(int(scanned) == 0 for _, _, scanned, _ in workers), lines
+    # The parent reads every file once; the workers it forks right after start from that index: none
+    # refreshes it again (pylint opens every checker once per file in a worker).
+    assert len(lines) == 1 and int(lines[0][2]) > 0, lines
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])

@@ -171,14 +171,15 @@ class OmniChecker(BaseChecker):
 
         pylint's `-j N` workers call `open()` before every file they lint; each worker
         process is one run (its pool lives for one `check`), so only its first
-        `open()` starts one. Elsewhere (`-j 1`, an editor's long-lived process) every
+        `open()` starts one, from the indexes the parent refreshed for it. Elsewhere (`-j 1`, an editor's long-lived process) every
         `open()` is a new run: files may have changed since the last.
         """
-        if parallel._worker_linter is self.linter:  # pylint: disable=protected-access
+        worker = parallel._worker_linter is self.linter  # pylint: disable=protected-access
+        if worker:
             if self._run_pid == os.getpid():
                 return
             self._run_pid = os.getpid()
-        begin_run()
+        begin_run(worker)
         self._start_run()
 
     def _start_run(self) -> None:

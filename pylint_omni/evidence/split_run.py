@@ -35,9 +35,8 @@ from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 import astroid
 from astroid import nodes
-from pylint.checkers import BaseTokenChecker
 from pylint.reporters import CollectingReporter
-from pylint.utils import ASTWalker, FileState, tokenize_module
+from pylint.utils import ASTWalker, FileState
 
 from pylint_omni.evidence.findings import stop_writing_records
 from pylint_omni.evidence.memo import FindingsMemo
@@ -168,10 +167,9 @@ def _helper(linter: PyLinter, checkers: list[OmniChecker], index: ProjectIndex, 
     walker = ASTWalker(linter)
     for checker in checkers:
         walker.add_checker(checker)
-    token_checkers = [c for c in checkers if isinstance(c, BaseTokenChecker)]
     for module in modules:
         try:
-            sections = _visit(linter, walker, token_checkers, index, memo, module)
+            sections = _visit(linter, walker, index, memo, module)
         except Exception:  # pylint: disable=broad-exception-caught  # the main process visits it and says why
             continue
         if sections is not None:
@@ -181,21 +179,19 @@ def _helper(linter: PyLinter, checkers: list[OmniChecker], index: ProjectIndex, 
                 return
 
 
-def _visit(linter: PyLinter, walker: ASTWalker, token_checkers: list[Any], index: ProjectIndex,
-           memo: FindingsMemo, module: nodes.Module) -> tuple[str, Sections] | None:
-    """One module as pylint's `_lint_file` visits it (its pragmas read first), with only this plugin's checkers."""
+def _visit(linter: PyLinter, walker: ASTWalker, index: ProjectIndex, memo: FindingsMemo,
+           module: nodes.Module) -> tuple[str, Sections] | None:
+    """One module as pylint's `_lint_file` visits it, with only this plugin's checkers.
+
+    Its pragmas are not read (tokenizing was a third of the helper's time): what a
+    visit captures comes before any pragma, which the main process applies as it
+    replays; a `# pylint: skip-file` module is captured too and never replayed.
+    """
     relpath = index.relpath(module.file or "")
     if relpath is None:
         return None
     linter.set_current_module(module.name, module.file)
-    linter._ignore_file = False  # pylint: disable=protected-access  # as pylint's `_lint_file` starts a file
     linter.file_state = FileState(module.name, linter.msgs_store, module)
     linter.current_file = module.file
-    tokens = tokenize_module(module)
-    linter.process_tokens(tokens)
-    if linter._ignore_file:  # pylint: disable=protected-access  # `# pylint: skip-file`: the main process skips it too
-        return None
-    for checker in token_checkers:
-        checker.process_tokens(tokens)
     walker.walk(module)
     return relpath, memo.captured_in(relpath)

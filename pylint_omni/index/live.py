@@ -1,9 +1,10 @@
 """The indexes of this process: one per project root and settings, refreshed once per run.
 
 A run asks `get_index` for a module's project; the first ask of a run refreshes that
-index (`begin_run` marks every live index stale). `prefetch_index` starts that refresh
+index (`begin_run` marks every live index stale). `prefetch_indexes` starts that refresh
 before pylint builds its own trees, so that a cold scan, and the project judgements
-registered to run beside it (`index.background`), overlap that build.
+registered to run beside it (`index.background`), overlap that build; before `-j N`
+workers fork it finishes it, and each worker starts its run from that index.
 """
 
 from __future__ import annotations
@@ -23,29 +24,42 @@ _ANNOUNCED: set[Path] = set()
 _CACHE_WARNED: set[Path] = set()
 _LIVE: dict[tuple[Path, OmniSettings], ProjectIndex] = {}
 _FRESH: set[tuple[Path, OmniSettings]] = set()
+_FRESH_FOR_WORKERS: set[tuple[Path, OmniSettings]] = set()  # refreshed by this run's parent just before its workers fork
 
 
-def begin_run() -> None:
-    """Mark every live index stale: the next `get_index` of this run refreshes it once."""
+def begin_run(worker: bool = False) -> None:
+    """Mark every live index stale: the next `get_index` of this run refreshes it once.
+
+    A `-j N` worker (`worker`) starts its run from the indexes its parent refreshed for
+    this run moments before forking it: refreshing them again would stat every file of
+    the project once more in each worker.
+    """
     _FRESH.clear()
+    if worker:
+        _FRESH.update(_FRESH_FOR_WORKERS)
 
 
-def prefetch_index(root: Path, settings: OmniSettings, wait: bool, enabled: Callable[[str], bool] = lambda _: False) -> None:
-    """Start the refresh of the coming run's index now; with `wait`, finish it too.
+def prefetch_indexes(wanted: list[tuple[Path, OmniSettings]], for_workers: bool,
+                     enabled: Callable[[str], bool] = lambda _: False) -> None:
+    """Start the refresh of the coming run's indexes now; `for_workers`, finish it too.
 
     Called before pylint builds its trees: under `-j 1` the cold scan runs beside that
     build, and so do the judgements registered to run beside it that an `enabled`
     message needs, and the first `get_index` collects it; before `-j N` workers start
-    (`wait`), the parent builds the index once and each forked worker starts from it.
+    (`for_workers`), the parent builds each index once and every forked worker starts
+    from it (`begin_run`).
     """
-    key = (root, settings)
-    index = _LIVE.get(key)
-    if index is None:
-        index = _LIVE[key] = ProjectIndex(root, settings)
-    if wait:
-        get_index(root, settings)
-    else:
-        index.start_refresh(judgements_for(enabled), judgements_for(enabled, in_child=False))
+    _FRESH_FOR_WORKERS.clear()
+    for root, settings in wanted:
+        key = (root, settings)
+        index = _LIVE.get(key)
+        if index is None:
+            index = _LIVE[key] = ProjectIndex(root, settings)
+        if for_workers:
+            get_index(root, settings)
+            _FRESH_FOR_WORKERS.add(key)
+        else:
+            index.start_refresh(judgements_for(enabled), judgements_for(enabled, in_child=False))
 
 
 def get_index(root: Path, settings: OmniSettings) -> ProjectIndex:

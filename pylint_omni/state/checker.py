@@ -26,14 +26,13 @@ from __future__ import annotations
 from dataclasses import replace
 
 import re
-import tokenize
 
 from astroid import nodes
-from pylint.checkers import BaseTokenChecker
 from pylint.checkers.utils import safe_infer
 from pylint.lint import PyLinter
 
 from pylint_omni.evidence.checker import OmniChecker
+from pylint_omni.evidence.comments import module_comments
 from pylint_omni.state.wording import (
     derived_details, derived_proof, derived_text, maps_details, maps_proof, maps_text, mirror_details, mirror_proof,
     mirror_text, never_read_details, never_read_text, provisional_details, provisional_proof, provisional_text,
@@ -66,7 +65,7 @@ SNAPSHOT_METHOD_WORDS = ("snapshot", "freeze", "frozen", "copy", "clone")
 CHEAP_CALLS = frozenset({"len", "bool", "int", "float", "str", "abs", "round"})
 
 
-class DuplicatedStateChecker(OmniChecker, BaseTokenChecker):
+class DuplicatedStateChecker(OmniChecker):
     """Flags fields that duplicate a fact another owner (or the same object) already holds."""
 
     msgs = {
@@ -83,15 +82,19 @@ class DuplicatedStateChecker(OmniChecker, BaseTokenChecker):
 
     def __init__(self, linter: PyLinter) -> None:
         super().__init__(linter)
-        self._comments: dict[int, str] = {}
+        self._comments_of: tuple[nodes.Module | None, dict[int, str]] = (None, {})
         self._index: ProjectIndex | None = None
         self._relpath = ""
         self._lookup: OwnerLookup | None = None
         self._lookup_key: tuple | None = None
 
-    def process_tokens(self, tokens: list[tokenize.TokenInfo]) -> None:
-        """Comments by line: a documented compatibility alias is a trap, not a finding."""
-        self._comments = {tok.start[0]: tok.string for tok in tokens if tok.type == tokenize.COMMENT}
+    def _comments(self, node: nodes.NodeNG) -> dict[int, str]:
+        """The comments of the node's module by line (a documented compatibility alias is a trap, not a finding;
+        a comment may say who reads a field), read once per module when a judgement asks."""
+        module = node.root()
+        if self._comments_of[0] is not module:
+            self._comments_of = (module, {comment.line: comment.text for comment in module_comments(module)})
+        return self._comments_of[1]
 
     def visit_module(self, node: nodes.Module) -> None:
         self._index = None
@@ -140,9 +143,10 @@ class DuplicatedStateChecker(OmniChecker, BaseTokenChecker):
         return (self._relpath, klass.fromlineno or klass.lineno, klass.tolineno or klass.lineno)
 
     def _compat_note(self, klass: nodes.ClassDef, name: str, lines: list[int]) -> str | None:
+        comments = self._comments(klass)
         for line in lines:
             for number in (line, line - 1):
-                comment = self._comments.get(number, "")
+                comment = comments.get(number, "")
                 if any(word in comment.lower() for word in COMPAT_WORDS):
                     return f"documented compatibility alias ({comment.strip()!r} at line {number})"
         doc = (klass.doc_node.value if klass.doc_node else "") or ""
@@ -153,15 +157,16 @@ class DuplicatedStateChecker(OmniChecker, BaseTokenChecker):
     def _reader_note(self, writes: list[FieldWrite]) -> str | None:
         """A comment on a write, or right above it or above the block holding it, saying the field is read elsewhere."""
         for write in writes:
+            comments = self._comments(write.node)
             starts = [write.node.lineno]
             parent = write.node.statement().parent
             if isinstance(parent, (nodes.If, nodes.With, nodes.Try)):
                 starts.append(parent.fromlineno)  # `# set it so that X can access it` above the `if`
             for line in starts:
-                said = [self._comments.get(line, "")]
+                said = [comments.get(line, "")]
                 above = line - 1
-                while above in self._comments and above >= line - 4:
-                    said.append(self._comments[above])
+                while above in comments and above >= line - 4:
+                    said.append(comments[above])
                     above -= 1
                 found = next((c for c in said if READER_WORDS.search(c)), None)
                 if found:

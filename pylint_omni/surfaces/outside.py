@@ -17,7 +17,7 @@ import re
 
 from pylint_omni.index.paths import Location
 from pylint_omni.index.project_index import ProjectIndex
-from pylint_omni.index.scan.tokens import numbered
+from pylint_omni.index.scan.tokens import COMMENT_OR_STRING, numbered
 from pylint_omni.surfaces.lines import file_lines
 from pylint_omni.surfaces.table import Surface, SurfaceTable
 
@@ -27,15 +27,6 @@ CALLER_WORDS = re.compile(
 RL = re.compile(r"\bRL\b")
 DOCSTRING = re.compile(r"^\s*[rRuU]?(\"\"\"|''')(.*?)\1", re.DOTALL | re.MULTILINE)
 OUTSIDE_DOUBTS = ("its docstring describes an outside caller", "production prose names it")  # how its doubts begin
-# A comment, or a string literal with its prefix and quotes, wherever either starts first: the COMMENT
-# and STRING tokens `tokenize` gives (the same list on the five real projects' 3,147 files), several
-# times faster than the pure-Python tokenizer, which was a hot spot of a whole run.
-_TRIPLE_DOUBLE = r'"""(?:\\.|[^\\])*?"""'
-_TRIPLE_SINGLE = r"'''(?:\\.|[^\\])*?'''"
-_DOUBLE = r'"(?:\\.|[^"\\\r\n])*"'
-_SINGLE = r"'(?:\\.|[^'\\\r\n])*'"
-PROSE_TOKEN = re.compile(
-    rf"(#[^\r\n]*)|((?:[rRbBuUfF]{{1,2}})?(?:{_TRIPLE_DOUBLE}|{_TRIPLE_SINGLE}|{_DOUBLE}|{_SINGLE}))", re.DOTALL)
 DOCSTRING_WITHIN = 12  # lines after the `def` (a long signature) where the docstring may start
 
 
@@ -48,7 +39,7 @@ def own_docstring(index: ProjectIndex, surface: Surface) -> str:
 
 def prose_lines(text: str) -> list[tuple[int, str]]:
     """(line, text) of each comment and multi-word string literal of a Python source text."""
-    return [(line, token.group(0)) for line, token in numbered(PROSE_TOKEN, text)
+    return [(line, token.group(0)) for line, token in numbered(COMMENT_OR_STRING, text)
             if token.group(1) is not None or " " in token.group(0)]
 
 

@@ -15,14 +15,13 @@ naming the others. Findings wait until their function has been walked, then go o
 from __future__ import annotations
 
 import re
-import tokenize
 from dataclasses import dataclass
 from pathlib import Path
 
 from astroid import nodes
-from pylint.checkers import BaseTokenChecker
 
 from pylint_omni.evidence.checker import OmniChecker
+from pylint_omni.evidence.comments import module_comments
 from pylint_omni.evidence.wording import evidence_clause, sentence, short_message
 from pylint_omni.evidence.consumers import Status, Verdict
 from pylint_omni.evidence.benefit import Benefit, BenefitKind
@@ -60,27 +59,29 @@ class CopyFinding:
     micro: bool = False  # no copy or transfer saved: a no-op call, a merge of two calls into one
 
 
-class LineComments(BaseTokenChecker):
-    """Keeps the comments of the module being checked, by line."""
+class LineComments:
+    """Reads the comments of the module being checked, by line, when a finding asks for them."""
 
-    _trailing: dict[int, str]
-    _full_line: dict[int, str]
+    _comments_of: tuple[nodes.Module | None, dict[int, str], dict[int, str]] = (None, {}, {})
 
-    def process_tokens(self, tokens: list[tokenize.TokenInfo]) -> None:
-        self._trailing, self._full_line = {}, {}
-        for token in tokens:
-            if token.type != tokenize.COMMENT or TOOL_PRAGMAS.match(token.string):
-                continue
-            own_line = token.line[: token.start[1]].strip() == ""
-            (self._full_line if own_line else self._trailing)[token.start[0]] = token.string
+    def _line_comments(self, module: nodes.Module) -> tuple[dict[int, str], dict[int, str]]:
+        """(trailing comments, comments on their own line) of the module, by line; tool pragmas left out."""
+        if self._comments_of[0] is not module:
+            trailing: dict[int, str] = {}
+            full_line: dict[int, str] = {}
+            for comment in module_comments(module):
+                if not TOOL_PRAGMAS.match(comment.text):
+                    (full_line if comment.own_line else trailing)[comment.line] = comment.text
+            self._comments_of = (module, trailing, full_line)
+        return self._comments_of[1], self._comments_of[2]
 
     def justification(self, node: nodes.NodeNG) -> str | None:
         """A comment on the node's lines, or in the comment block right above its statement, explaining it."""
+        trailing, full_line = self._line_comments(node.root())
         statement = node.statement()
         first, last = statement.fromlineno, max(node.tolineno or 0, statement.fromlineno)
-        said = [getattr(self, "_trailing", {}).get(line, "") for line in range(first, last + 1)]
+        said = [trailing.get(line, "") for line in range(first, last + 1)]
         above = statement.fromlineno - 1
-        full_line = getattr(self, "_full_line", {})
         while above in full_line:
             said.append(full_line[above])
             above -= 1
