@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import TYPE_CHECKING, Any, Callable
 
+from pylint_omni.index.collector import no_collections
 from pylint_omni.index.scan_pool import Job, PendingScan, become_side_process, worth_a_pool
 
 if TYPE_CHECKING:
@@ -99,7 +100,9 @@ class BackgroundScan:
         """Entries for the jobs, in order (waits for the child's scan; scans here when the child failed)."""
         if self._process is not None:
             try:
-                return pickle.loads(self._receiver.recv_bytes())
+                data = self._receiver.recv_bytes()
+                with no_collections():
+                    return pickle.loads(data)
             except (EOFError, OSError, pickle.UnpicklingError):
                 self.cancel()
         return PendingScan(self._jobs).entries()

@@ -20,7 +20,7 @@ from typing import Any, Iterator
 
 from platformdirs import user_cache_dir
 
-from pylint_omni.index.collector import keep_out
+from pylint_omni.index.collector import keep_out, no_collections
 from pylint_omni.index.scanners import scanners_digest
 
 SCHEMA_VERSION = 5
@@ -58,7 +58,7 @@ def cache_file(cache_dir: Path, root: Path, settings_key: tuple[Any, ...]) -> Pa
 def read_json(path: Path) -> Any:
     """A JSON file's content, or None when it is missing or corrupt."""
     try:
-        with open(path, encoding="utf-8") as handle:
+        with open(path, encoding="utf-8") as handle, no_collections():
             return json.load(handle)
     except (OSError, ValueError, RecursionError):
         return None

@@ -5,7 +5,8 @@ own tree building triggers collections that would walk them every time (a third 
 warm run's time on a 1,000-module tree). `keep_out` moves every object alive now to
 the collector's permanent generation (`gc.freeze`); when pylint's `check` ends
 (`during_run`) they go back. Outside a run (a reporter reading the index after it)
-nothing is frozen; forked `-j N` workers start inside the run.
+nothing is frozen; forked `-j N` workers start inside the run. While a cache or
+the cold scan's entries are decoded, no collection runs at all (`no_collections`).
 
 A run that froze also flushes pylint's report files at exit (`atexit`): pylint leaves
 closing them to the collector's last pass, and after a freeze that pass no longer
@@ -44,6 +45,19 @@ def during_run(linter: Any) -> Iterator[None]:
             gc.unfreeze()
             _froze = False
             atexit.register(_flush_reports, linter)
+
+
+@contextmanager
+def no_collections() -> Iterator[None]:
+    """No collection while a decoder builds a document (JSON or a pickle of plain data holds no cycle):
+    each one triggered by its allocations would walk all it has built so far (a third of reading the index)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def keep_out() -> None:
