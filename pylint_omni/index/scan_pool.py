@@ -17,6 +17,7 @@ from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any, Iterator
 
+from pylint_omni.index.collector import for_side_process
 from pylint_omni.index.discovery import SourceFile, content_digest, read_text
 from pylint_omni.index.scan.data_scan import InputProblem
 from pylint_omni.index.scan.dispatch import scan_file
@@ -44,8 +45,10 @@ def scan_entry(job: Job) -> dict[str, Any]:
 
 def yield_to_caller() -> None:
     """A worker's start: a lower priority than the process that started the pool, which meanwhile builds
-    pylint's own trees (the scan soaks up the spare core instead of slowing that build down); and an end
-    with that process (a pool whose owner was stopped must not linger, holding its caller's output pipes)."""
+    pylint's own trees (the scan soaks up the spare core instead of slowing that build down); fewer
+    collections (`collector.for_side_process`); and an end with that process (a pool whose owner was
+    stopped must not linger, holding its caller's output pipes)."""
+    for_side_process()
     try:
         os.nice(WORKER_NICENESS)
     except (OSError, AttributeError):  # pragma: no cover - not permitted, or no os.nice: same result, slower
