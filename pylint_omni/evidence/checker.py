@@ -73,7 +73,20 @@ def _anchor(node: nodes.NodeNG) -> tuple[int, str]:
 
 
 _GENERIC_START = nodes.NodeNG.fromlineno  # the descriptor a node type overrides when its first line is not `lineno`
-_ANCHORED: list[Any] = [None, {}]  # the module last replayed and its nodes by line: every checker replays it in turn
+
+
+@functools.lru_cache(maxsize=1)  # the module last replayed: every checker replays it in turn
+def _nodes_by_line(module: nodes.Module) -> dict[int, list[nodes.NodeNG]]:
+    """The module's nodes (in walk order) by the line they start on: a node starts on its `lineno`, but for a
+    node without one and a node type that says otherwise (a decorated `def` starts on its `def` line, arguments
+    on their function's)."""
+    by_line: dict[int, list[nodes.NodeNG]] = {}
+    for child in module.nodes_of_class(nodes.NodeNG):
+        start = child.lineno
+        if start is None or type(child).fromlineno is not _GENERIC_START:
+            start = child.fromlineno or 0
+        by_line.setdefault(start, []).append(child)
+    return by_line
 
 
 def _anchored(module: nodes.Module, line: int, anchor: str) -> nodes.NodeNG | None:
@@ -81,20 +94,9 @@ def _anchored(module: nodes.Module, line: int, anchor: str) -> nodes.NodeNG | No
 
     The module's nodes are grouped once by the line they start on; only the nodes of
     the finding's line have their anchor computed (`fromlineno` for every node of every
-    module was most of a replayed run's cost). A node starts on its `lineno`, but for a
-    node without one and a node type that says otherwise (a decorated `def` starts on
-    its `def` line, arguments on their function's).
+    module was most of a replayed run's cost).
     """
-    if _ANCHORED[0] is not module:
-        by_line: dict[int, list[nodes.NodeNG]] = {}
-        for child in module.nodes_of_class(nodes.NodeNG):
-            start = child.lineno
-            if start is None or type(child).fromlineno is not _GENERIC_START:
-                start = child.fromlineno or 0
-            by_line.setdefault(start, []).append(child)
-        _ANCHORED[:] = [module, by_line]
-    lines: dict[int, list[nodes.NodeNG]] = _ANCHORED[1]
-    return next((node for node in lines.get(line, ()) if _anchor(node) == (line, anchor)), None)
+    return next((node for node in _nodes_by_line(module).get(line, ()) if _anchor(node) == (line, anchor)), None)
 
 
 class OmniChecker(BaseChecker):

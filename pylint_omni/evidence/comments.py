@@ -13,8 +13,8 @@ this one way, so their findings agree.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
-from typing import Any
 
 from astroid import nodes
 
@@ -42,21 +42,22 @@ def comments_in(source: str) -> list[Comment]:
     return found
 
 
-_LAST: list[Any] = [None, []]  # the module last read and its comments: every checker that reads them asks in turn
+@dataclass(frozen=True)
+class ModuleComments:
+    """A module's comments by line, and the lines where a comment stands alone (no code before it)."""
+
+    by_line: dict[int, str]
+    own_lines: frozenset[int]
 
 
-def module_comments(module: nodes.Module) -> list[Comment]:
+@functools.lru_cache(maxsize=1)  # the module last asked about: every checker that reads comments asks in turn
+def module_comments(module: nodes.Module) -> ModuleComments:
     """The comments of a module's text (an editor buffer's under `--from-stdin`); none when it cannot be read."""
-    if _LAST[0] is not module:
-        _LAST[:] = [module, _read_comments(module)]
-    comments: list[Comment] = _LAST[1]
-    return comments
-
-
-def _read_comments(module: nodes.Module) -> list[Comment]:
     try:
         with module.stream() as stream:
             data = stream.read()
     except (OSError, AttributeError):  # no file and no buffer (a module built from a string)
-        return []
-    return comments_in(data if isinstance(data, str) else data.decode(module.file_encoding or "utf-8", errors="replace"))
+        return ModuleComments({}, frozenset())
+    text = data if isinstance(data, str) else data.decode(module.file_encoding or "utf-8", errors="replace")
+    comments = comments_in(text)
+    return ModuleComments({c.line: c.text for c in comments}, frozenset(c.line for c in comments if c.own_line))

@@ -192,6 +192,5 @@ def _visit(linter: PyLinter, walker: ASTWalker, index: ProjectIndex, memo: Findi
         return None
     linter.set_current_module(module.name, module.file)
     linter.file_state = FileState(module.name, linter.msgs_store, module)
-    linter.current_file = module.file
     walker.walk(module)
     return relpath, memo.captured_in(relpath)

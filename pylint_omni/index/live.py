@@ -51,23 +51,25 @@ def prefetch_indexes(wanted: list[tuple[Path, OmniSettings]], for_workers: bool,
     """
     _FRESH_FOR_WORKERS.clear()
     for root, settings in wanted:
-        key = (root, settings)
-        index = _LIVE.get(key)
-        if index is None:
-            index = _LIVE[key] = ProjectIndex(root, settings)
         if for_workers:
             get_index(root, settings)
-            _FRESH_FOR_WORKERS.add(key)
+            _FRESH_FOR_WORKERS.add((root, settings))
         else:
-            index.start_refresh(judgements_for(enabled), judgements_for(enabled, in_child=False))
+            _live(root, settings).start_refresh(judgements_for(enabled), judgements_for(enabled, in_child=False))
+
+
+def _live(root: Path, settings: OmniSettings) -> ProjectIndex:
+    """This process's index of `root` with these settings, made on first use."""
+    key = (root, settings)
+    if key not in _LIVE:
+        _LIVE[key] = ProjectIndex(root, settings)
+    return _LIVE[key]
 
 
 def get_index(root: Path, settings: OmniSettings) -> ProjectIndex:
     """The index of `root` for this process, refreshed once per run."""
     key = (root, settings)
-    index = _LIVE.get(key)
-    if index is None:
-        index = _LIVE[key] = ProjectIndex(root, settings)
+    index = _live(root, settings)
     if key not in _FRESH:
         index.overrides.clear()
         stats = index.refresh()

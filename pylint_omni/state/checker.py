@@ -82,19 +82,10 @@ class DuplicatedStateChecker(OmniChecker):
 
     def __init__(self, linter: PyLinter) -> None:
         super().__init__(linter)
-        self._comments_of: tuple[nodes.Module | None, dict[int, str]] = (None, {})
         self._index: ProjectIndex | None = None
         self._relpath = ""
         self._lookup: OwnerLookup | None = None
         self._lookup_key: tuple | None = None
-
-    def _comments(self, node: nodes.NodeNG) -> dict[int, str]:
-        """The comments of the node's module by line (a documented compatibility alias is a trap, not a finding;
-        a comment may say who reads a field), read once per module when a judgement asks."""
-        module = node.root()
-        if self._comments_of[0] is not module:
-            self._comments_of = (module, {comment.line: comment.text for comment in module_comments(module)})
-        return self._comments_of[1]
 
     def visit_module(self, node: nodes.Module) -> None:
         self._index = None
@@ -143,7 +134,7 @@ class DuplicatedStateChecker(OmniChecker):
         return (self._relpath, klass.fromlineno or klass.lineno, klass.tolineno or klass.lineno)
 
     def _compat_note(self, klass: nodes.ClassDef, name: str, lines: list[int]) -> str | None:
-        comments = self._comments(klass)
+        comments = module_comments(klass.root()).by_line  # a documented compatibility alias is a trap
         for line in lines:
             for number in (line, line - 1):
                 comment = comments.get(number, "")
@@ -157,7 +148,7 @@ class DuplicatedStateChecker(OmniChecker):
     def _reader_note(self, writes: list[FieldWrite]) -> str | None:
         """A comment on a write, or right above it or above the block holding it, saying the field is read elsewhere."""
         for write in writes:
-            comments = self._comments(write.node)
+            comments = module_comments(write.node.root()).by_line
             starts = [write.node.lineno]
             parent = write.node.statement().parent
             if isinstance(parent, (nodes.If, nodes.With, nodes.Try)):

@@ -60,33 +60,20 @@ class CopyFinding:
 
 
 class LineComments:
-    """Reads the comments of the module being checked, by line, when a finding asks for them."""
-
-    _comments_of: tuple[nodes.Module | None, dict[int, str], dict[int, str]] = (None, {}, {})
-
-    def _line_comments(self, module: nodes.Module) -> tuple[dict[int, str], dict[int, str]]:
-        """(trailing comments, comments on their own line) of the module, by line; tool pragmas left out."""
-        if self._comments_of[0] is not module:
-            trailing: dict[int, str] = {}
-            full_line: dict[int, str] = {}
-            for comment in module_comments(module):
-                if not TOOL_PRAGMAS.match(comment.text):
-                    (full_line if comment.own_line else trailing)[comment.line] = comment.text
-            self._comments_of = (module, trailing, full_line)
-        return self._comments_of[1], self._comments_of[2]
+    """Finds the comment that explains a finding, in the comments of its module."""
 
     def justification(self, node: nodes.NodeNG) -> str | None:
         """A comment on the node's lines, or in the comment block right above its statement, explaining it."""
-        trailing, full_line = self._line_comments(node.root())
+        comments = module_comments(node.root())
         statement = node.statement()
         first, last = statement.fromlineno, max(node.tolineno or 0, statement.fromlineno)
-        said = [trailing.get(line, "") for line in range(first, last + 1)]
+        said = [comments.by_line.get(line, "") for line in range(first, last + 1) if line not in comments.own_lines]
         above = statement.fromlineno - 1
-        while above in full_line:
-            said.append(full_line[above])
+        while above in comments.own_lines and not TOOL_PRAGMAS.match(comments.by_line[above]):
+            said.append(comments.by_line[above])
             above -= 1
         for comment in said:
-            if comment and JUSTIFYING_WORDS.search(comment):
+            if comment and not TOOL_PRAGMAS.match(comment) and JUSTIFYING_WORDS.search(comment):
                 return comment.lstrip("# ").strip()
         return None
 

@@ -10,6 +10,7 @@ their aliases (`disturbed`).
 
 from __future__ import annotations
 
+import functools
 from collections import defaultdict
 from typing import Callable, Iterator
 
@@ -33,21 +34,15 @@ ENCODING_MODULES = frozenset({
 })
 
 
-_LAST_CALLS: list[tuple[nodes.FunctionDef, list[nodes.Call]]] = []  # the function last asked about, and its calls
-
-
+@functools.lru_cache(maxsize=1)  # two checkers ask in turn at every function pylint visits
 def calls_in(function: nodes.FunctionDef) -> list[nodes.Call]:
     """The calls of the function's own body (not of nested functions, classes, lambdas, comprehensions).
 
-    Two checkers ask in turn at every function pylint visits (the host copies, the
-    payload encodings): the walk of the last function asked about is kept for the next.
+    The host copies and the payload encodings both walk them: the walk of the last
+    function asked about is kept for the next.
     """
-    if _LAST_CALLS and _LAST_CALLS[0][0] is function:
-        return _LAST_CALLS[0][1]
-    calls = [call for statement in function.body if not isinstance(statement, NESTED_SCOPES)
-             for call in statement.nodes_of_class(nodes.Call, skip_klass=NESTED_SCOPES)]
-    _LAST_CALLS[:] = [(function, calls)]
-    return calls
+    return [call for statement in function.body if not isinstance(statement, NESTED_SCOPES)
+            for call in statement.nodes_of_class(nodes.Call, skip_klass=NESTED_SCOPES)]
 
 
 def deterministic(expr: nodes.NodeNG) -> bool:
