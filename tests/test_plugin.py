@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import shutil
 import subprocess
 import sys
@@ -145,3 +146,53 @@ def test_cold_build_is_announced_once_and_warm_runs_are_quiet(cache_dir: Path) -
     _, _, warm = run_pylint([*REGISTRY, "tinyomni/envs.py"], cwd=SAMPLE_REPO, cache_dir=cache_dir)
     assert cold.count("pylint-omni: indexed") == 1
     assert "pylint-omni:" not in warm
+
+
+GC_PROBE = '''
+import gc, os
+from pylint.checkers import BaseChecker
+
+
+class CollectorProbe(BaseChecker):
+    """Writes the collector's young threshold, and the process, at each module it visits."""
+
+    name = "collector-probe"
+    msgs = {"W9871": ("probe", "collector-probe", "records the collector's threshold")}
+
+    def visit_module(self, node):
+        with open(os.environ["PROBE_OUT"], "a", encoding="utf-8") as out:
+            out.write(f"{os.getpid()} {gc.get_threshold()[0]}\\n")
+
+
+def register(linter):
+    linter.register_checker(CollectorProbe(linter))
+'''
+
+
+def test_a_run_collects_young_objects_less_often_and_restores_the_collector(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cache_dir: Path) -> None:
+    from pylint.lint import Run  # pylint: disable=import-outside-toplevel
+
+    from pylint_omni.index.collector import YOUNG_THRESHOLD  # pylint: disable=import-outside-toplevel
+
+    (tmp_path / "gc_probe.py").write_text(GC_PROBE)
+    seen = tmp_path / "seen.txt"
+    monkeypatch.setenv("PROBE_OUT", str(seen))
+    monkeypatch.setenv("PYTHONPATH", str(tmp_path))
+    monkeypatch.setenv("PYLINT_OMNI_CACHE_DIR", str(cache_dir))
+    # `-j 2`: pylint's workers, forked from the run, collect as it does.
+    subprocess.run([sys.executable, "-m", "pylint", "--load-plugins=pylint_omni,gc_probe", "--persistent=n", "-j", "2",
+                    *enable_args(["unused-registry-entry", "collector-probe"]), "tinyomni"],
+                   cwd=SAMPLE_REPO, capture_output=True, check=False, timeout=600)
+    workers = [line.split() for line in seen.read_text().splitlines()]
+    assert len({pid for pid, _ in workers}) == 2 and {int(t) for _, t in workers} == {YOUNG_THRESHOLD}
+    seen.unlink()
+    # In a long-lived process (an editor's), the threshold before the run comes back after it.
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.chdir(SAMPLE_REPO)
+    before = gc.get_threshold()
+    assert before[0] != YOUNG_THRESHOLD
+    Run(["--load-plugins=pylint_omni,gc_probe", "--persistent=n", *enable_args(["unused-registry-entry", "collector-probe"]),
+         "tinyomni/envs.py"], exit=False)
+    assert {int(t) for _, t in (line.split() for line in seen.read_text().splitlines())} == {YOUNG_THRESHOLD}
+    assert gc.get_threshold() == before
