@@ -11,7 +11,7 @@ the cold scan's entries are decoded, no collection runs at all (`no_collections`
 During a run, and in the processes this plugin forks beside one (`for_side_process`), a
 young collection runs every 20,000 new objects instead of 700: astroid builds a tree
 per module and pylint keeps them all, so the default threshold collected thousands of
-times (7 of the 21 CPU-s of pylint's own floor on vLLM-Ascend's 517 modules; 1.1 s so,
+times (7 of the 21 CPU-s of pylint's own floor on `vllm_ascend`, 491 modules; 1.1 s so,
 peak memory unchanged). mypy raises its threshold for the same reason.
 
 A run that froze also flushes pylint's report files at exit (`atexit`): pylint leaves
