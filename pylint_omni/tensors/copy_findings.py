@@ -59,23 +59,20 @@ class CopyFinding:
     micro: bool = False  # no copy or transfer saved: a no-op call, a merge of two calls into one
 
 
-class LineComments:
-    """Finds the comment that explains a finding, in the comments of its module."""
-
-    def justification(self, node: nodes.NodeNG) -> str | None:
-        """A comment on the node's lines, or in the comment block right above its statement, explaining it."""
-        comments = module_comments(node.root())
-        statement = node.statement()
-        first, last = statement.fromlineno, max(node.tolineno or 0, statement.fromlineno)
-        said = [comments.by_line.get(line, "") for line in range(first, last + 1) if line not in comments.own_lines]
-        above = statement.fromlineno - 1
-        while above in comments.own_lines and not TOOL_PRAGMAS.match(comments.by_line[above]):
-            said.append(comments.by_line[above])
-            above -= 1
-        for comment in said:
-            if comment and not TOOL_PRAGMAS.match(comment) and JUSTIFYING_WORDS.search(comment):
-                return comment.lstrip("# ").strip()
-        return None
+def justification(node: nodes.NodeNG) -> str | None:
+    """A comment on the node's lines, or in the comment block right above its statement, explaining it
+    (a tool's pragma explains nothing and ends the block above)."""
+    comments = module_comments(node.root())
+    statement = node.statement()
+    first, last = statement.fromlineno, max(node.tolineno or 0, statement.fromlineno)
+    said = [comments.by_line[line] for line in range(first, last + 1)
+            if line in comments.by_line and line not in comments.own_lines]
+    above = first - 1
+    while above in comments.own_lines and not TOOL_PRAGMAS.match(comments.by_line[above]):
+        said.append(comments.by_line[above])
+        above -= 1
+    return next((comment.lstrip("# ").strip() for comment in said
+                 if not TOOL_PRAGMAS.match(comment) and JUSTIFYING_WORDS.search(comment)), None)
 
 
 VALIDATION_FUNCTION_PREFIXES = ("test_", "benchmark", "bench_")
@@ -83,7 +80,7 @@ VALIDATION_FUNCTION_PREFIXES = ("test_", "benchmark", "bench_")
 VALIDATION_DOCSTRING = re.compile(r"\A\s*(test|benchmark)\b|only used (in|by|for) tests?|not (be )?used in (model )?inference", re.I)
 
 
-class CopyChecker(LineComments, OmniChecker):
+class CopyChecker(OmniChecker):
     """Base of the data-movement checkers: skips validation files, rejects explained lines, groups siblings."""
 
     symbol = ""
@@ -121,7 +118,7 @@ class CopyChecker(LineComments, OmniChecker):
         if where in self._reported:
             return  # one finding per statement: nested conversions of one chain are one fix
         self._reported.add(where)
-        reason = self.justification(finding.node)
+        reason = justification(finding.node)
         if reason is not None:
             verdict = Verdict(Status.REJECTED, None, f"a comment on the line explains it: '{reason}'")
         elif finding.strength >= Strength.PROVEN:
