@@ -86,12 +86,16 @@ OPTIONS: tuple[tuple[str, dict[str, Any]], ...] = (
                                      "external consumers (out-of-tree plugins, forks); indexed read-only."}),
     ("omni-report-by", {"type": "string", "default": "contract", "metavar": "<contract or owner>",
                         "help": "How the Markdown report groups candidates: by owning design contract (default) or by owner."}),
+    ("omni-granularity", {"type": "string", "default": "candidate", "metavar": "<candidate or member>",
+                          "help": "One message per change a maintainer would make, at its root, its members in the details "
+                                  "(candidate, the default); or one message per member, as an editor may want (member)."}),
     (KEEP_KEY, {"type": "string", "default": "", "metavar": "<list of tables>",
                 "help": "The keep list: set only in the project's pyproject.toml as a list of tables "
                         "{symbol, name, reason, until} under [tool.pylint.pylint-omni]; read from that file."}),
 )
 PATH_OPTIONS = ("omni-baseline",)  # relative to the project root in its pyproject.toml, to the working folder on the command line
 REPORT_BY = ("contract", "owner")
+GRANULARITY = ("candidate", "member")
 # `keep` is declared only so that pylint accepts the key; its value is read from the file (evidence.keep).
 OPTION_TYPES = {name: spec["type"] for name, spec in OPTIONS if name != KEEP_KEY}
 DEFAULTS = {name: spec["default"] for name, spec in OPTIONS if name != KEEP_KEY}
@@ -213,6 +217,7 @@ def settings_of(values: dict[str, Any]) -> OmniSettings:
         baseline=Path(baseline).expanduser().resolve() if baseline else None,
         external_roots=tuple(get("omni-external-roots")),
         report_by=str(get("omni-report-by")).strip().lower(),
+        granularity=str(get("omni-granularity")).strip().lower(),
         upstream_packages=tuple(get("omni-upstream-packages")),
         upstream_paths=tuple(_under_root(root, p) for p in get("omni-upstream-paths")),
         extra_roots=tuple(get("omni-extra-roots")),
@@ -313,6 +318,8 @@ def problems_of(settings: OmniSettings, sources: dict[str, str]) -> list[str]:
             found.append(f"omni-external-key-patterns entry {pattern!r} ({where('omni-external-key-patterns')}): not a usable name pattern")
     if settings.report_by not in REPORT_BY:
         found.append(f"omni-report-by={settings.report_by!r} ({where('omni-report-by')}): expected one of {', '.join(REPORT_BY)}")
+    if settings.granularity not in GRANULARITY:
+        found.append(f"omni-granularity={settings.granularity!r} ({where('omni-granularity')}): expected one of {', '.join(GRANULARITY)}")
     if settings.baseline is not None:
         try:
             load_baseline(settings.baseline)

@@ -7,18 +7,29 @@ family's `checker` module has a `register(linter)`, and may declare `SCANNERS`
 the reported code, never of a consumer: a test's fingerprints are never asked for),
 and `BACKGROUND` project judgements that a cold run computes beside pylint's own
 tree building, and `WHILE_WAITING` ones its main process computes while it waits
-for them (`index.background`).
+for them (`index.background`). A family that judges the whole project from the
+index declares its `SOURCE` of members (and `FEEDS` of options) for the change-set
+stage (`pylint_omni.changes`), which folds them into the changes a maintainer would
+make; a cold run gathers each source's members while it waits. Every checker hands
+its findings inside code a high-confidence change deletes to that change
+(`OmniChecker.absorber`).
 """
 
 from __future__ import annotations
 
+import functools
+
 from pylint.lint import PyLinter
 
 from pylint_omni import reporters
+from pylint_omni.changes.emit import absorbing
+from pylint_omni.changes.model import register_feeds, register_source
+from pylint_omni.changes.plan import source_members
 from pylint_omni.abstractions import checker as abstractions
 from pylint_omni.compat import checker as compat
 from pylint_omni.configuration import checker as configuration
 from pylint_omni.copies import checker as copies
+from pylint_omni.evidence.checker import OmniChecker
 from pylint_omni.index.background import register_background_judgement
 from pylint_omni.index.scanners import register_python_scanner
 from pylint_omni.inputs import checker as inputs
@@ -44,6 +55,13 @@ def register_scanners() -> None:
             register_background_judgement(key, judge, symbols)
         for key, (symbols, judge) in getattr(family, "WHILE_WAITING", {}).items():
             register_background_judgement(key, judge, symbols, in_child=False)
+        if hasattr(family, "SOURCE"):
+            name, symbols, members = family.SOURCE
+            register_source(name, symbols, members)
+            register_background_judgement(f"changes.{name}", functools.partial(source_members, name=name), symbols, in_child=False)
+        if hasattr(family, "FEEDS"):
+            register_feeds(*family.FEEDS)
+    OmniChecker.absorber = absorbing
 
 
 def register(linter: PyLinter) -> None:

@@ -24,7 +24,9 @@ def write(root: Path, files: dict[str, str]) -> Path:
 
 
 def lint(root: Path, cache_dir: Path, *extra: str) -> list[tuple[str, int, str]]:
-    _, findings, stderr = run_pylint([*enable_args([SYMBOL]), *extra, "pkg"], cwd=root, cache_dir=cache_dir)
+    """Each option's own verdict: one message per member (the change sets are pinned in test_change_sets.py)."""
+    _, findings, stderr = run_pylint([*enable_args([SYMBOL]), "--omni-granularity=member", *extra, "pkg"], cwd=root,
+                                     cache_dir=cache_dir)
     assert "Traceback" not in stderr, stderr
     return [(f.path, f.line, f.confidence) for f in findings if f.symbol == SYMBOL]
 

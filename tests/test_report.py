@@ -27,7 +27,7 @@ FINDING_KEYS = {
     "symbol", "msgid", "path", "line", "column", "status", "confidence", "message", "reason", "surface", "evidence",
     "unknowns", "simplification", "benefit", "risk", "validation", "owner", "owner_path", "group", "saved_by", "details",
     "id", "subject", "kind", "owners", "owners_source", "kept_because",
-    "proof", "benefit_lines", "benefit_kind", "heat", "heat_reason", "micro", "score",
+    "proof", "benefit_lines", "benefit_kind", "heat", "heat_reason", "micro", "score", "members",
 }
 TOP_KEYS = {"format", "tool", "root", "audit_base", "scanned", "contracts", "not_run", "summary", "top_candidates",
             "ranking", "candidates", "rejected", "adoption"}
@@ -104,10 +104,15 @@ def test_top_candidates_are_ranked_by_benefit_high_first(reports: dict[str, Any]
     top = data["top_candidates"]
     assert 1 <= len(top) <= 5 and all(set(entry) == ENTRY_KEYS for entry in top)
     assert [e["confidence"] for e in top] == sorted((e["confidence"] for e in top), key=["high", "medium"].index)
-    assert [e["score"] for e in top] == sorted((e["score"] for e in top), reverse=True)
-    assert top[0]["findings"] == [{"symbol": "redundant-tensor-materialization",
-                                   "path": "tinyomni/model_executor/decode_step.py", "line": 17}]
-    assert top[0]["heat"] == "hot"
+    # Lost features come first among the high ones (a decision hides behind them), then the score decides.
+    lost = [e for e in top if candidate(data, e["findings"][0]["path"], e["findings"][0]["line"])["kind"] == "lost-feature"]
+    assert lost == top[:len(lost)] and len(lost) == 2
+    rest = top[len(lost):]
+    assert [e["score"] for e in rest] == sorted((e["score"] for e in rest), reverse=True)
+    hot = next(e for e in top if e["findings"][0]["path"] == "tinyomni/model_executor/decode_step.py")
+    assert hot["findings"] == [{"symbol": "redundant-tensor-materialization",
+                                "path": "tinyomni/model_executor/decode_step.py", "line": 17}]
+    assert hot["heat"] == "hot"
     cold = candidate(data, "tinyomni/model_executor/decode_step.py", 11)
     assert cold["heat"] == "cold" and cold["heat_reason"] == "in DecodeStep.__init__()"
     through = candidate(data, "tinyomni/model_executor/decode_step.py", 22)  # a helper forward() calls

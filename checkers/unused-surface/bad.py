@@ -1,13 +1,13 @@
-"""A worker script (run directly, so its module-level code is the root)."""
+"""A worker script (run directly, so its module-level code is the root)."""  # [unused-surface] its dead definitions: one change
 
 import threading
 
 
-class QueueFullError(Exception):  # [unused-surface]
+class QueueFullError(Exception):  # in the module's one change
     """Never raised, never caught."""
 
 
-class LegacyScheduler:  # [unused-surface]
+class LegacyScheduler:  # likewise
     def pick(self, queue):
         return queue[0]
 
@@ -36,7 +36,7 @@ class Worker:
         return len(self.queue)
 
 
-def _retry_a(n):  # [unused-surface]
+def _retry_a(n):  # likewise (a dead cycle with _retry_b)
     return _retry_b(n - 1) if n else 0
 
 

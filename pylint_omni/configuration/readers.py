@@ -150,9 +150,10 @@ def _attribute_read(lookups: ReaderIndex, hit: Hit, option: Option) -> str | Non
 def _documents(index: ProjectIndex, hit: Hit, token: str, option: Option) -> bool:
     """A docs mention documents the option when the name is specific (`lora_path`, `log-file`), or when a plain
     word (`process`) appears near its owner (the class, the parent section) in the same page."""
-    if SPECIFIC.search(token) or not option.owner:
-        return True
-    owner = option.owner.rpartition(".")[2].removesuffix("[]") if option.kind != "yaml" else option.owner.split(".")[-2].removesuffix("[]")
+    sections = option.owner.split(".")
+    if SPECIFIC.search(token) or not option.owner or (option.kind == "yaml" and len(sections) < 2):
+        return True  # a top-level key has no section to be near
+    owner = option.owner.rpartition(".")[2].removesuffix("[]") if option.kind != "yaml" else sections[-2].removesuffix("[]")
     return any(abs(line - hit.line) <= NEAR_LINES for line, _ in index.occurrences(hit.path, owner))
 
 

@@ -163,7 +163,7 @@ def _cli_option(call: ast.Call) -> list[Any] | None:
         first = longs[0] if longs else flags[0]
         dest = (first or "").lstrip("-").replace("-", "_")
     suppressed = "SUPPRESS" in ast.unparse(keywords["help"]) if "help" in keywords else False
-    return [dest, flags, call.lineno, call.col_offset, suppressed]
+    return [dest, flags, call.lineno, call.col_offset, suppressed, call.end_lineno or call.lineno]
 
 
 def _env_var(value: ast.AST) -> str | None:

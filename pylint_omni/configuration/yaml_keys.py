@@ -21,8 +21,11 @@ from __future__ import annotations
 import fnmatch
 import re
 
+from dataclasses import dataclass, field
+
 from pylint_omni.configuration.judge import Judgment, finish_candidate
-from pylint_omni.configuration.readers import SCANNER_KEY, Option, reader_index, readers_of
+from pylint_omni.configuration.readers import SCANNER_KEY, Option, Readers, reader_index, readers_of
+from pylint_omni.index.derived import Derived
 from pylint_omni.index.paths import Location
 from pylint_omni.index.project_index import ProjectIndex
 
@@ -31,6 +34,23 @@ IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 GENERIC = frozenset({"**", "items", "keys", "values", "merge"})
 
 Finding = tuple[Option, Judgment, int, str, list[str]]
+
+
+@dataclass(frozen=True)
+class ReadKey:
+    """A key of a shipped config file that production code reads: where it is set, and who reads it."""
+
+    option: Option
+    readers: Readers
+    files: tuple[tuple[str, int], ...]
+
+
+@dataclass
+class YamlKeys:
+    """Every shipped key judged: the unread ones by the `__init__.py` that carries them, and the read ones."""
+
+    findings: dict[str, list[Finding]] = field(default_factory=dict)
+    read: list[ReadKey] = field(default_factory=list)
 
 
 def _loaded(relpath: str, fragments: set[str]) -> bool:
@@ -106,7 +126,7 @@ def _generic_above(segments: list[str], generic: dict[str, str]) -> str | None:
     return None
 
 
-def _all_findings(index: ProjectIndex) -> dict[str, list[Finding]]:
+def _all_keys(index: ProjectIndex) -> YamlKeys:
     places: dict[str, list[tuple[str, int]]] = {}
     for rel in _bundled(index):
         for path, line in index.entries[rel]["facts"]["key_paths"]:
@@ -114,11 +134,18 @@ def _all_findings(index: ProjectIndex) -> dict[str, list[Finding]]:
     generic = _generic_sections(index)
     fields = reader_index(index).fields
     unread: set[str] = set()
-    by_anchor: dict[str, list[Finding]] = {}
+    judged = YamlKeys()
+    by_anchor = judged.findings
     for path in sorted(places, key=lambda p: (p.count("."), p)):
         segments = path.split(".")
         key = segments[-1].removesuffix("[]")
-        if len(segments) < 2 or segments[0].startswith("[]") or not IDENTIFIER.match(key) or key in fields:
+        if segments[0].startswith("[]") or not IDENTIFIER.match(key) or key in fields:
+            continue
+        if len(segments) < 2:  # a top-level key is never judged (the file may be handed out whole), but a read one feeds
+            option = Option("yaml", key, places[path][0][0], places[path][0][1], path)
+            readers = readers_of(index, option)
+            if readers.production:
+                judged.read.append(ReadKey(option, readers, tuple(places[path])))
             continue
         if any(".".join(segments[:n]) in unread for n in range(1, len(segments))):
             continue  # a section above is unread already
@@ -128,6 +155,7 @@ def _all_findings(index: ProjectIndex) -> dict[str, list[Finding]]:
         option = Option("yaml", key, files[0][0], files[0][1], path)
         readers = readers_of(index, option)
         if readers.production or readers.copies:
+            judged.read.append(ReadKey(option, readers, tuple(files)))
             continue
         readers.configured = [c for c in readers.configured if (c.path, c.line) not in set(files)]
         judgment = finish_candidate(readers, [], [], [], "high")
@@ -141,20 +169,17 @@ def _all_findings(index: ProjectIndex) -> dict[str, list[Finding]]:
         where = f"`{path}` ({len(files)} places in {count} file(s), e.g. {first})" if len(files) > 1 else f"`{path}` ({first})"
         surface = [f"{rel}:{line} {path}" for rel, line in files]
         by_anchor.setdefault(anchor, []).append((option, judgment, len(files), where, surface))
-    return by_anchor
+    return judged
 
 
-def yaml_findings(index: ProjectIndex, relpath: str) -> list[Finding]:
-    """The deploy-config findings carried by the module at `relpath` (an `__init__.py`), once per run."""
-    if not relpath.endswith("__init__.py"):
-        return []
-    return judge_yaml_keys(index).get(relpath, [])
+YAML_KEYS: Derived[YamlKeys] = Derived("configuration.yaml", _all_keys)
 
 
 def judge_yaml_keys(index: ProjectIndex) -> dict[str, list[Finding]]:
     """Every deploy-config finding, by the `__init__.py` that carries it (once per index state)."""
-    found = index.derived.get("configuration_yaml")
-    if found is None:
-        found = index.derived["configuration_yaml"] = _all_findings(index)
-    return found
+    return YAML_KEYS.of(index).findings
 
+
+def read_yaml_keys(index: ProjectIndex) -> list[ReadKey]:
+    """The shipped keys production code reads (once per index state): feeds of lost features."""
+    return YAML_KEYS.of(index).read

@@ -22,6 +22,7 @@ class BenefitKind(str, Enum):
     TRANSFERS = "transfers"  # tensor materializations, host/device moves, encodings
     CONFIG = "config"  # an option, a config field, a YAML key
     COMPAT = "compat"  # a branch for an environment no longer supported
+    FEATURE = "feature"  # a lost feature: dead code alone consumes something still produced (`pylint_omni.changes`)
 
 
 class Heat(str, Enum):
@@ -30,6 +31,7 @@ class Heat(str, Enum):
     HOT = "hot"
     COLD = "cold"  # init, `lru_cache`d, error paths, module-level setup
     UNKNOWN = "unknown"
+    NEVER = "never"  # no production path reaches it (dead or test-only code)
 
 
 @dataclass(frozen=True)
@@ -54,6 +56,7 @@ class Benefit:
     bundle: str = ""
     scope: str = ""
     sites: int = 1
+    change: str = ""  # what the change is, when it weighs beyond its lines: "lost-feature", "module" (`evidence.ranking`)
 
     def with_heat(self, heat: Heat, reason: str) -> Benefit:
         return replace(self, heat=heat, heat_reason=reason)
@@ -62,7 +65,7 @@ class Benefit:
         return {
             "lines": self.lines, "kind": self.kind.value, "text": self.text, "heat": self.heat.value,
             "heat_reason": self.heat_reason, "micro": self.micro, "bundle": self.bundle, "scope": self.scope,
-            "sites": self.sites,
+            "sites": self.sites, "change": self.change,
         }
 
     @classmethod
@@ -79,5 +82,5 @@ class Benefit:
         return cls(
             int(data.get("lines") or 0), kind, str(data.get("text") or ""), heat, bool(data.get("micro")),
             str(data.get("heat_reason") or ""), str(data.get("bundle") or ""), str(data.get("scope") or ""),
-            int(data.get("sites") or 1),
+            int(data.get("sites") or 1), str(data.get("change") or ""),
         )

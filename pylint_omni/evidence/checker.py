@@ -20,21 +20,21 @@ import functools
 import os
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, ClassVar, Sequence
 
 from astroid import nodes
 from pylint.checkers import BaseChecker
 from pylint.lint import parallel
 
 from pylint_omni.evidence.wording import searched_summary
-from pylint_omni.evidence.benefit import Heat
+from pylint_omni.evidence.benefit import Benefit, BenefitKind, Heat
 from pylint_omni.evidence.consumers import Status, Verdict
 from pylint_omni.evidence.baseline import BaselineError, load_baseline
 from pylint_omni.evidence.findings import FindingDetails, build_record, recording_findings, write_record
 from pylint_omni.evidence.heat import heat_of, hottest
 from pylint_omni.evidence.identity import fallback_subject, finding_id
 from pylint_omni.evidence.keep import KeepList, keep_list
-from pylint_omni.evidence.memo import MODULE, Planned, memo_of, outside_state, save_memos
+from pylint_omni.evidence.memo import ASSIGNMENT, AT, DEFINITION, MODULE, STATEMENT, Planned, memo_of, outside_state, save_memos
 from pylint_omni.evidence.provenance import copied_code, with_provenance
 from pylint_omni.evidence.split_run import collect, start_helper, stop_helper
 from pylint_omni.index.live import begin_run, get_index
@@ -45,6 +45,8 @@ from pylint_omni.index.settings import OmniSettings
 
 
 Visit = Callable[[Any, nodes.NodeNG], None]
+# Which high-confidence change deletes the code at (relpath, first, last), for the messages enabled: its id, or "".
+Absorber = Callable[[ProjectIndex, str, int, int, frozenset[str]], str]
 
 
 def _starting(visit_module: Visit) -> Visit:
@@ -89,14 +91,34 @@ def _nodes_by_line(module: nodes.Module) -> dict[int, list[nodes.NodeNG]]:
     return by_line
 
 
-def _anchored(module: nodes.Module, line: int, anchor: str) -> nodes.NodeNG | None:
-    """The first node of the module (in walk order) with that anchor.
+DEFINITIONS = (nodes.FunctionDef, nodes.AsyncFunctionDef, nodes.ClassDef)
+ASSIGNMENTS = (nodes.Assign, nodes.AnnAssign)
+POSITIONED = (nodes.Const, nodes.Call, nodes.Assign, nodes.AssignName)  # what `at:<column>` finds (a key, a call)
+
+
+def _matches(node: nodes.NodeNG, line: int, anchor: str) -> bool:
+    if anchor == DEFINITION:
+        return isinstance(node, DEFINITIONS)
+    if anchor == ASSIGNMENT:
+        return isinstance(node, ASSIGNMENTS)
+    if anchor == STATEMENT:
+        return bool(node.is_statement)
+    if anchor.startswith(AT):
+        return isinstance(node, POSITIONED) and node.col_offset == int(anchor[len(AT):])
+    return _anchor(node) == (line, anchor)
+
+
+def anchored(module: nodes.Module, line: int, anchor: str) -> nodes.NodeNG | None:
+    """The node a planned finding names: the module, or the first node of the line (in walk order) with that anchor
+    (`evidence.memo`: MODULE, DEFINITION, ASSIGNMENT, STATEMENT, AT + column or "<node type>:<column>").
 
     The module's nodes are grouped once by the line they start on; only the nodes of
     the finding's line have their anchor computed (`fromlineno` for every node of every
     module was most of a replayed run's cost).
     """
-    return next((node for node in _nodes_by_line(module).get(line, ()) if _anchor(node) == (line, anchor)), None)
+    if anchor == MODULE:
+        return module
+    return next((node for node in _nodes_by_line(module).get(line, ()) if _matches(node, line, anchor)), None)
 
 
 class OmniChecker(BaseChecker):
@@ -119,6 +141,10 @@ class OmniChecker(BaseChecker):
     any_order = True  # a module's findings do not depend on the modules visited before it (`evidence.split_run`)
     _replaying = False
     _captured: list[Planned] | None = None
+    _enabled: frozenset[str] = frozenset()
+    # Set by the plugin (`pylint_omni.changes`): a finding inside code a high-confidence change deletes is listed in
+    # that change, not emitted. Injected, so that this shared base never reaches up into the stage above it.
+    absorber: ClassVar[Absorber | None] = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -157,9 +183,9 @@ class OmniChecker(BaseChecker):
             return False
         self._replaying = True
         for finding in planned:
-            target = node if finding.anchor == MODULE else _anchored(node, finding.line, finding.anchor)
+            target = anchored(node, finding.line, finding.anchor)
             if target is not None:
-                self.emit(finding.symbol, target, finding.verdict, finding.args, finding.details)
+                self.emit(finding.symbol, target, finding.verdict, finding.args, finding.details, absorbable=False)
         return True
 
     def close(self) -> None:
@@ -192,6 +218,15 @@ class OmniChecker(BaseChecker):
         self._keeps = {}
         self._relpaths = {}
         self._root_of_folder = {}  # folder -> its project root, for this run (every module of a folder asks)
+        self._enabled = frozenset(d.symbol for d in self.linter.msgs_store.messages
+                                  if d.msgid[1:3] == "73" and self.linter.is_message_enabled(d.symbol))
+
+    @property
+    def enabled_symbols(self) -> frozenset[str]:
+        """The pylint-omni messages this run emits (a change set is folded from the enabled ones only)."""
+        if self._run is None:
+            self._start_run()
+        return self._enabled
 
     def settings_for(self, path: str | None) -> OmniSettings:
         """The settings of the project that holds `path` (its own pyproject.toml, then the command line)."""
@@ -260,6 +295,7 @@ class OmniChecker(BaseChecker):
         args: tuple[Any, ...],
         details: FindingDetails | None = None,
         heat_sites: Sequence[nodes.NodeNG] = (),
+        absorbable: bool = True,
     ) -> None:
         """Emit a candidate (or, when asked, a rejected finding) and record it for the report.
 
@@ -270,10 +306,14 @@ class OmniChecker(BaseChecker):
         A candidate the keep list keeps, or whose id the baseline knows, is recorded as
         kept or known and not emitted. The benefit's heat, unless the checker set it, is
         the hottest of `heat_sites` (default: the node), read only when a report asks
-        for records.
+        for records. A candidate inside code that a high-confidence change deletes
+        (`absorbable`: any finding a change-set stage did not plan) is recorded as taken
+        in by that change and not emitted.
         """
         if verdict.status is Status.LIVE:
             return
+        if absorbable and verdict.status is Status.CANDIDATE:
+            details = self._taken_in(node, details, message_args=args)
         if self._captured is not None:
             self._captured.append(self._planned(symbol, node, verdict, args, details, heat_sites))
         if verdict.status is Status.CANDIDATE:
@@ -281,7 +321,7 @@ class OmniChecker(BaseChecker):
         settings = self.settings_for(node.root().file)
         message = self.msgs[self.linter.msgs_store.get_message_definitions(symbol)[0].msgid][0] % args
         identity = self._identity(symbol, node, message, details, settings)
-        held = self._held(symbol, identity, settings) if verdict.status is Status.CANDIDATE else None
+        held = self._held(symbol, identity, settings, details) if verdict.status is Status.CANDIDATE else None
         if recording_findings() and self.linter.is_message_enabled(symbol, node.fromlineno):
             found = self.index_for(node.root())  # the index is only built when a report asks
             if found is not None:
@@ -293,9 +333,27 @@ class OmniChecker(BaseChecker):
                 line = node.fromlineno or (1 if isinstance(node, nodes.Module) else 0)
                 write_record(build_record(index, relpath, symbol, line, node.col_offset or 0, verdict, message,
                                           details, searched_summary(index), identity, held))
-        if held is not None or (verdict.status is Status.REJECTED and not settings.include_rejected):
+        if held is not None or (details is not None and details.within) or (
+                verdict.status is Status.REJECTED and not settings.include_rejected):
             return
         self.add_message(symbol, node=node, args=args, confidence=verdict.pylint_confidence)
+
+    def _taken_in(self, node: nodes.NodeNG, details: FindingDetails | None, message_args: tuple[Any, ...]) -> FindingDetails | None:
+        """The details marked `within` the change that deletes the node's code, if one does (see `emit`)."""
+        absorber = type(self).absorber
+        if absorber is None or (details is not None and details.within):
+            return details
+        found = self.index_for(node.root())
+        if found is None:
+            return details
+        first = node.fromlineno or 0
+        within = absorber(found[0], found[1], first, getattr(node, "end_lineno", None) or first, self.enabled_symbols)
+        if not within:
+            return details
+        if details is None:
+            text = str(message_args[-1]) if message_args else ""
+            details = FindingDetails([f"{found[1]}:{first} {text}"], "", Benefit(0, BenefitKind.API, ""), "")
+        return replace(details, within=within)
 
     def _planned(self, symbol: str, node: nodes.NodeNG, verdict: Verdict, args: tuple[Any, ...],
                  details: FindingDetails | None, heat_sites: Sequence[nodes.NodeNG]) -> Planned:
@@ -325,20 +383,30 @@ class OmniChecker(BaseChecker):
         ordinal = self._ordinals[(relpath, first)] = self._ordinals.get((relpath, first), 0) + 1
         return finding_id(symbol, subject, kind, ordinal), subject
 
-    def _held(self, symbol: str, identity: tuple[str, str], settings: OmniSettings) -> tuple[str, str | None] | None:
-        """("kept", why) for a finding the keep list keeps, ("known", None) for one in the baseline, else None."""
+    def _held(self, symbol: str, identity: tuple[str, str], settings: OmniSettings,
+              details: FindingDetails | None = None) -> tuple[str, str | None] | None:
+        """("kept", why) for a finding the keep list keeps, ("known", None) for one in the baseline, else None.
+
+        A change set is held when it is, or when every member is: a baseline or keep list written with one
+        message per member (`omni-granularity=member`, or before change sets) still holds its members' change.
+        """
         finding, subject = identity
+        members = details.members if details is not None else ()
         if settings.root is not None:
             keep = self._keeps.get(settings.root)
             if keep is None:
                 keep = self._keeps[settings.root] = keep_list(settings.root)
             entry = keep.match(symbol, subject, finding)
+            if entry is None and members:
+                entries = [keep.match(m.symbol, m.subject, m.id) for m in members]
+                entry = entries[0] if all(entries) else None
             if entry is not None and not entry.expired(datetime.date.today()):
                 return "kept", f"{entry.reason} ({entry.where})"
         if settings.baseline is not None:
             try:
-                if finding in load_baseline(settings.baseline):
-                    return "known", None
+                known = load_baseline(settings.baseline)
             except BaselineError:
                 return None  # refused before linting started; a file removed since is no baseline
+            if finding in known or (members and all(m.id in known for m in members)):
+                return "known", None
         return None

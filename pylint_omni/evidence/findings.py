@@ -29,6 +29,32 @@ FINDINGS_DIR_ENV = "PYLINT_OMNI_FINDINGS_DIR"
 NO_BENEFIT = Benefit(0, BenefitKind.API, "")  # a checker that gave no details
 
 
+@dataclass(frozen=True)
+class MemberRef:
+    """One member of a change set (`pylint_omni.changes`): a finding its family would emit alone, as the report
+    and the JSON list it under the candidate. `id` is the member's own finding id (the one a per-member run
+    emits), so a baseline or keep entry written at either granularity still matches."""
+
+    symbol: str
+    kind: str
+    subject: str
+    id: str
+    path: str
+    line: int
+    lines: int
+    confidence: str | None
+    what: str  # the member's own message
+
+    def as_json(self) -> dict[str, object]:
+        return {"symbol": self.symbol, "kind": self.kind, "subject": self.subject, "id": self.id, "path": self.path,
+                "line": self.line, "lines": self.lines, "confidence": self.confidence, "what": self.what}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> MemberRef:
+        return cls(str(data["symbol"]), str(data["kind"]), str(data["subject"]), str(data["id"]), str(data["path"]),
+                   int(data["line"]), int(data["lines"]), data.get("confidence"), str(data["what"]))
+
+
 @dataclass
 class FindingDetails:
     """What a checker knows about a finding beyond its verdict."""
@@ -43,6 +69,10 @@ class FindingDetails:
     # and which rule of the message found it: with the symbol they make the finding id (`identity`).
     subject: str = ""
     kind: str = ""
+    # A change set (`pylint_omni.changes`): the findings it stands for, and the finding ids a baseline may hold
+    # instead of its own; `within`: the id of the change set that takes this finding in (it is not emitted).
+    members: tuple[MemberRef, ...] = ()
+    within: str = ""
 
 
 @dataclass
@@ -75,16 +105,26 @@ class FindingRecord:
     owners: list[str] = field(default_factory=list)  # contract `owners`, else CODEOWNERS
     owners_source: str = ""
     kept_because: str | None = None  # status "kept": the keep entry's reason and where it is
+    members: list[dict[str, object]] = field(default_factory=list)  # `MemberRef.as_json()` of a change set
+    within: str = ""  # status "absorbed": the id of the change set that takes it in
 
 
-def _tests_naming(index: ProjectIndex, names: list[str]) -> list[str]:
-    found: list[str] = []
-    for name in names:
+MAX_VALIDATION = 8
+
+
+def _validation_naming(index: ProjectIndex, names: list[str]) -> list[str]:
+    """The narrowest validation of a change: the test files that name any of its members, then the docs rows
+    (`page:line`) that describe one (a change set's members all count, not only its root)."""
+    tests: list[str] = []
+    docs: list[str] = []
+    for name in dict.fromkeys(names):
         for hit in index.hits(name):
             if hit.path.startswith(("tests/", "test/")) or "/tests/" in hit.path:
-                if hit.path not in found:
-                    found.append(hit.path)
-    return found[:5]
+                if hit.path not in tests:
+                    tests.append(hit.path)
+            elif hit.via == "doc" and f"{hit.path}:{hit.line}" not in docs:
+                docs.append(f"{hit.path}:{hit.line}")
+    return (tests + docs)[:MAX_VALIDATION]
 
 
 def build_record(
@@ -109,10 +149,10 @@ def build_record(
     """
     details = details or FindingDetails([], "", NO_BENEFIT, "")
     owners, owners_source = owners_of(index, relpath)
-    status = held[0] if held is not None else verdict.status.value
+    status = held[0] if held is not None else "absorbed" if details.within else verdict.status.value
     owner = contracts_of(index).owner_of(relpath)
     contract = owner[0] if owner else None
-    validation = list(contract.validation_paths) if contract and contract.validation_paths else _tests_naming(index, details.names)
+    validation = list(contract.validation_paths) if contract and contract.validation_paths else _validation_naming(index, details.names)
     return FindingRecord(
         symbol=symbol,
         path=relpath,
@@ -140,6 +180,8 @@ def build_record(
         owners=owners,
         owners_source=owners_source,
         kept_because=held[1] if held is not None else None,
+        members=[member.as_json() for member in details.members],
+        within=details.within,
     )
 
 

@@ -194,5 +194,5 @@ def _through_callers(index: ProjectIndex, name: str, depth: int, seen: set[str])
 
 def hottest(readings: list[HeatReading]) -> HeatReading:
     """The hottest of several sites (a field written in `__init__` and in `step()` is hot)."""
-    order = {Heat.HOT: 0, Heat.UNKNOWN: 1, Heat.COLD: 2}
+    order = {Heat.HOT: 0, Heat.UNKNOWN: 1, Heat.COLD: 2, Heat.NEVER: 3}
     return min(readings, key=lambda r: order[r.heat]) if readings else HeatReading(Heat.UNKNOWN, "no site")

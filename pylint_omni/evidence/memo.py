@@ -29,7 +29,7 @@ import pylint
 
 from pylint_omni.evidence.benefit import Benefit
 from pylint_omni.evidence.consumers import Consumer, ConsumerKind, Status, Verdict
-from pylint_omni.evidence.findings import FindingDetails
+from pylint_omni.evidence.findings import FindingDetails, MemberRef
 from pylint_omni.index import cache
 from pylint_omni.index.collector import keep_out
 from pylint_omni.index.external import external_indexes
@@ -38,6 +38,10 @@ from pylint_omni.index.settings import OmniSettings
 from pylint_omni.index.upstream.locate import locate, names_in_paths
 
 MODULE = "module"
+DEFINITION = "def"  # the `def` or `class` statement that starts at the finding's line
+ASSIGNMENT = "assignment"  # the first assignment statement at the finding's line
+STATEMENT = "stmt"  # the first statement that starts at the finding's line
+AT = "at:"  # AT + column: the first key, call or assignment at that line and column
 _IN_MEMORY: dict[Path, tuple[str, dict[str, dict[str, list[Any]]]]] = {}  # memo file -> the state and findings last read or written
 
 
@@ -47,7 +51,7 @@ class Planned:
 
     symbol: str
     line: int
-    anchor: str  # MODULE, or "<node type>:<column>": the node found again at `line`
+    anchor: str  # MODULE, DEFINITION, ASSIGNMENT or "<node type>:<column>": the node found again at `line`
     args: tuple[str, ...]
     verdict: Verdict
     details: FindingDetails | None
@@ -102,14 +106,16 @@ def _encode_details(details: FindingDetails | None) -> dict[str, Any] | None:
         return None
     return {"surface": details.surface, "simplification": details.simplification,
             "benefit": details.benefit.as_json(), "risk": details.risk, "names": details.names,
-            "proof": details.proof, "subject": details.subject, "kind": details.kind}
+            "proof": details.proof, "subject": details.subject, "kind": details.kind,
+            "members": [member.as_json() for member in details.members], "within": details.within}
 
 
 def _decode_details(data: dict[str, Any] | None) -> FindingDetails | None:
     if data is None:
         return None
     return FindingDetails(list(data["surface"]), data["simplification"], Benefit.from_json(data["benefit"]),
-                          data["risk"], list(data["names"]), data["proof"], data["subject"], data["kind"])
+                          data["risk"], list(data["names"]), data["proof"], data["subject"], data["kind"],
+                          tuple(MemberRef.from_json(m) for m in data.get("members", ())), data.get("within", ""))
 
 
 def encode(planned: Planned) -> list[Any]:

@@ -1,14 +1,16 @@
 """The report's order (SPEC §6): score each candidate's benefit, bundle micro findings, pick the top.
 
 Policy, in one place so that every reporter shows the same thing:
-- a **score** per candidate from its `Benefit`: the lines that go, weighted by kind
-  (state kept in sync by hand costs more than the same lines of code), plus, for
-  data movement, a run-time gain scaled by heat (a copy on a decode step is worth
-  far more than the same copy in `__init__`); micro findings count half;
+- a **score** per candidate (a change set: its members' lines together) from its
+  `Benefit`: the lines that go, weighted by kind (state kept in sync by hand costs
+  more than the same lines of code), plus, for data movement, a run-time gain scaled
+  by heat (a copy on a decode step is worth far more than the same copy in
+  `__init__`); a whole module counts twice; micro findings count half;
 - **bundles**: micro findings of one message and one kind (`bundle`) in one file
   become one candidate ("7 no-op `.to()` calls in `x.py`: lines ..."), scored as
   their sum, so that a file full of no-ops is one line of the audit, not seven;
-- **entries** strongest first: high confidence before medium, then by score;
+- **entries** strongest first: high confidence before medium, lost features first
+  among each (a decision hides behind them), then by score;
 - **top candidates**: the first `TOP_LIMIT` entries that are not compact;
 - **compact**: medium candidates whose score stays below `COMPACT_BELOW` go to a
   short table instead of full entries.
@@ -26,8 +28,12 @@ COMPACT_BELOW = 8.0
 MICRO_FACTOR = 0.5
 KIND_WEIGHT = {BenefitKind.STATE: 2.0}  # others: 1 per line
 RUNTIME_GAIN = 12.0  # a transfer or copy removed, in line-equivalents, before heat
-HEAT_FACTOR = {Heat.HOT: 3.0, Heat.UNKNOWN: 1.0, Heat.COLD: 0.2}
-STATE_HEAT_FACTOR = {Heat.HOT: 1.5, Heat.UNKNOWN: 1.0, Heat.COLD: 1.0}
+HEAT_FACTOR = {Heat.HOT: 3.0, Heat.UNKNOWN: 1.0, Heat.COLD: 0.2, Heat.NEVER: 0.2}
+STATE_HEAT_FACTOR = {Heat.HOT: 1.5, Heat.UNKNOWN: 1.0, Heat.COLD: 1.0, Heat.NEVER: 1.0}
+# Changes that matter beyond their lines (SPEC §5): a whole module goes at once, so it weighs twice its lines; a
+# lost feature hides a decision (wire it back or remove it), so it comes first among candidates of its confidence.
+CHANGE_WEIGHT = {"module": 2.0}
+FIRST_CHANGES = frozenset({"lost-feature"})
 CONFIDENCE_ORDER = {"high": 0, "medium": 1}
 MAX_LINES_LISTED = 12
 
@@ -40,6 +46,7 @@ def score(benefit: Benefit) -> float:
         value = (value + gain) * HEAT_FACTOR[benefit.heat]
     elif benefit.kind is BenefitKind.STATE:
         value *= STATE_HEAT_FACTOR[benefit.heat]
+    value *= CHANGE_WEIGHT.get(benefit.change, 1.0)
     return round(value * (MICRO_FACTOR if benefit.micro else 1.0), 2)
 
 
@@ -77,7 +84,7 @@ class Entry:
     def heat(self) -> Heat:
         """The hottest member's heat."""
         heats = {m.benefit.heat for m in self.members}
-        return Heat.HOT if Heat.HOT in heats else Heat.UNKNOWN if Heat.UNKNOWN in heats else Heat.COLD
+        return next(heat for heat in (Heat.HOT, Heat.UNKNOWN, Heat.COLD, Heat.NEVER) if heat in heats)
 
 
 def _plural(noun: str, count: int) -> str:
@@ -128,7 +135,8 @@ def plan(findings: Iterable[Ranked]) -> list[Entry]:
             singles.append([finding])
     groups = singles + list(bundles.values())
     entries = [_entry(group) for group in groups]
-    return sorted(entries, key=lambda e: (CONFIDENCE_ORDER.get(e.confidence, 2), -e.score, e.lead.path, e.lead.line))
+    return sorted(entries, key=lambda e: (CONFIDENCE_ORDER.get(e.confidence, 2), e.lead.benefit.change not in FIRST_CHANGES,
+                                          -e.score, e.lead.path, e.lead.line))
 
 
 def top(entries: list[Entry], limit: int = TOP_LIMIT) -> list[Entry]:

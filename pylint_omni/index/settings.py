@@ -83,6 +83,7 @@ class OmniSettings:
     baseline: Path | None = None  # known findings by id: emitted no more (evidence.baseline)
     external_roots: tuple[str, ...] = ()  # other checkouts (folders) or installed distributions (names)
     report_by: str = "contract"  # how the Markdown report groups candidates: contract | owner
+    granularity: str = "candidate"  # one message per change set (candidate) or per member (`pylint_omni.changes`)
     upstream_packages: tuple[str, ...] = DEFAULT_UPSTREAM_PACKAGES
     upstream_paths: tuple[str, ...] = ()
     extra_roots: tuple[str, ...] = ()  # globs of paths or patterns of dotted names that are production roots

@@ -73,6 +73,8 @@ class Finding:
     owners: list[str] = field(default_factory=list)
     owners_source: str = ""
     kept_because: str | None = None
+    # A change set's members (`MemberRef.as_json()`), then the findings of other messages it takes in (`taken_in`).
+    members: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def has_details(self) -> bool:
@@ -98,7 +100,7 @@ class Finding:
             "kept_because": self.kept_because,
             "proof": self.proof, "benefit_lines": self.gain.lines, "benefit_kind": self.gain.kind.value,
             "heat": self.gain.heat.value, "heat_reason": self.gain.heat_reason, "micro": self.gain.micro,
-            "score": score(self.gain),
+            "score": score(self.gain), "members": self.members,
         }
 
 
@@ -185,6 +187,7 @@ def _from_record(record: dict[str, Any], msgid: str, message: str | None = None)
         group=record.get("owner") or package_group(record["path"]),
         id=record.get("id", ""), subject=record.get("subject", ""), kind=record.get("kind", ""), owners=list(record.get("owners") or []),
         owners_source=record.get("owners_source", ""), kept_because=record.get("kept_because"),
+        members=list(record.get("members") or []),
     )
 
 
@@ -200,6 +203,14 @@ def _from_message(msg: Message, relpath: str) -> Finding:
     )
 
 
+def _taken_in(record: dict[str, Any]) -> dict[str, Any]:
+    """A finding of another message inside code a change deletes, as that change lists it."""
+    span = record.get("benefit", {}).get("lines") or 1
+    return {"symbol": record["symbol"], "kind": record.get("kind", ""), "subject": record.get("subject", ""),
+            "id": record.get("id", ""), "path": record["path"], "line": record["line"], "lines": span,
+            "confidence": record.get("confidence"), "what": record["message"], "taken_in": True}
+
+
 def _relpath(path: str, root: Path) -> str:
     try:
         return Path(os.path.realpath(path)).relative_to(os.path.realpath(root)).as_posix()
@@ -212,12 +223,16 @@ def join_findings(
 ) -> tuple[list[Finding], list[Finding]]:
     """(candidates, rejected ideas): each omni message joined with its record, plus rejected records."""
     unused: dict[tuple[str, int, str], list[dict[str, Any]]] = {}
+    taken_in: dict[str, list[dict[str, Any]]] = {}  # change set id -> the findings it takes in
     seen: set[tuple[Any, ...]] = set()
     for record in records:
         identity = (record["root"], record["path"], record["line"], record["column"], record["symbol"], record["message"], record["status"])
         if identity in seen:  # a file linted twice writes its records twice
             continue
         seen.add(identity)
+        if record["status"] == "absorbed":
+            taken_in.setdefault(record.get("within", ""), []).append(_taken_in(record))
+            continue
         abspath = os.path.realpath(Path(record["root"]) / record["path"])
         unused.setdefault((abspath, record["line"], record["symbol"]), []).append(record)
     candidates: list[Finding] = []
@@ -236,6 +251,8 @@ def join_findings(
     # Candidate records left over were silenced (pragma, --confidence); rejected ones are ideas.
     for pending in unused.values():
         rejected.extend(_from_record(r, msgids.get(r["symbol"], "")) for r in pending if r["status"] == "rejected")
+    for finding in candidates:
+        finding.members += taken_in.get(finding.id, [])
     candidates.sort(key=lambda f: (CONFIDENCE_RANK.get(f.confidence or "", 2), f.path, f.line, f.symbol))
     rejected.sort(key=lambda f: (f.symbol, f.path, f.line))
     return candidates, rejected

@@ -9,10 +9,8 @@ written.
 
 from __future__ import annotations
 
-import os
 import platform
 import shutil
-import subprocess
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -21,24 +19,9 @@ import astroid
 import pylint
 
 from pylint_omni import __version__
+from pylint_omni.index.git import git
 
 BASE_BRANCH = "origin/main"
-GIT_TIMEOUT_S = 20
-
-
-def _git(root: Path, *args: str) -> tuple[bool, str]:
-    """(succeeded, stdout or the first line of stderr) of a read-only git command."""
-    env = dict(os.environ, GIT_OPTIONAL_LOCKS="0", GIT_TERMINAL_PROMPT="0")
-    try:
-        proc = subprocess.run(
-            ["git", "-C", str(root), *args], capture_output=True, text=True, timeout=GIT_TIMEOUT_S, env=env, check=False,
-        )
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        return False, str(exc)
-    if proc.returncode == 0:
-        return True, proc.stdout.strip()
-    lines = proc.stderr.strip().splitlines()
-    return False, lines[0] if lines else f"exit {proc.returncode}"
 
 
 def _base(method: str, commit: str | None, ref: str | None, note: str) -> dict[str, Any]:
@@ -47,7 +30,7 @@ def _base(method: str, commit: str | None, ref: str | None, note: str) -> dict[s
 
 def _why_no_merge_base(root: Path, ref: str) -> str:
     """Why `git merge-base HEAD <ref>` failed, in words (git's own stderr is not for a report)."""
-    exists, _ = _git(root, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}")
+    exists, _ = git(root, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}")
     if not exists:
         return f"there is no {ref} to compare with"
     return f"HEAD and {ref} share no history"
@@ -57,13 +40,13 @@ def _why_no_merge_base(root: Path, ref: str) -> str:
 def _audit_base(root: Path) -> dict[str, Any]:
     if shutil.which("git") is None:
         return _base("none", None, None, "git is not installed: the report covers the files as they are")
-    inside, _ = _git(root, "rev-parse", "--is-inside-work-tree")
+    inside, _ = git(root, "rev-parse", "--is-inside-work-tree")
     if not inside:
         return _base("none", None, None, "not a git checkout: the report covers the files as they are")
-    head_ok, head = _git(root, "rev-parse", "--verify", "--quiet", "HEAD^{commit}")
+    head_ok, head = git(root, "rev-parse", "--verify", "--quiet", "HEAD^{commit}")
     if not head_ok:
         return _base("none", None, None, "a git checkout with no commit yet: the report covers the files as they are")
-    merged, base = _git(root, "merge-base", "HEAD", BASE_BRANCH)
+    merged, base = git(root, "merge-base", "HEAD", BASE_BRANCH)
     if merged and base:
         same = "; HEAD is that commit" if head == base else f"; HEAD is {head[:12]}"
         return _base("merge-base", base, BASE_BRANCH, f"git merge-base HEAD {BASE_BRANCH}{same}")

@@ -161,8 +161,21 @@ def candidate(number: int, finding: Finding, shared_validation: bool) -> list[st
     if finding.has_details:
         lines.append(f"- **Simplification**: {finding.simplification}")
         lines.append(f"- **Benefit**: {benefit_text(finding)}")
+    lines += member_lines(finding)
     lines += risk_lines(finding, shared_validation)
     lines.append(f"- **Confidence**: {confidence_text(finding)}")
+    return lines
+
+
+def member_lines(finding: Finding) -> list[str]:
+    """A change set's members, each with its own message's words, then the findings it takes in."""
+    if not finding.members:
+        return []
+    own = [m for m in finding.members if not m.get("taken_in")]
+    taken = [m for m in finding.members if m.get("taken_in")]
+    lines = [f"- **Members** ({len(own)}" + (f", and {plural(len(taken), 'finding')} of other messages in the code it deletes"
+                                              if taken else "") + "):"]
+    lines += [f"  - `{m['path']}:{m['line']}` `{m['symbol']}`: {cell(what_of(str(m['what'])))}" for m in [*own, *taken]]
     return lines
 
 
@@ -196,11 +209,20 @@ def bundle(number: int, entry: Entry, findings: list[Finding], shared_validation
 
 
 def entry_what(audit: Audit, entry: Entry) -> str:
-    """A candidate in a few words: a bundle's title, else its first surface or the message's first clause."""
+    """A candidate in a few words: a bundle's title, a change set's own first clause (never one member's),
+    else its first surface or the message's first clause."""
     if entry.bundled:
         return entry.title
     finding = audit.findings_of(entry)[0]
-    return f"`{finding.symbol}` at `{finding.path}:{finding.line}`: {idea_of(finding)}"
+    idea = what_of(finding.message).split("; ")[0] if finding.members else idea_of(finding)
+    return f"`{finding.symbol}` at `{finding.path}:{finding.line}`: {idea}"
+
+
+def member_count(audit: Audit, entry: Entry) -> int:
+    """How many findings one candidate stands for: a bundle's, or a change set's members (at least one)."""
+    if entry.bundled:
+        return len(entry.members)
+    return max(1, len(audit.findings_of(entry)[0].members))
 
 
 def top_candidates(audit: Audit) -> list[str]:
@@ -212,13 +234,13 @@ def top_candidates(audit: Audit) -> list[str]:
     lines = ["", "## Top candidates", "",
              "Ranked by benefit, high confidence first (the score weighs the lines that go, the kind, and how "
              "often the code runs); the full entries are below.", "",
-             "| # | candidate | confidence | runs | benefit | score |", "|---|---|---|---|---|---:|"]
+             "| # | candidate | members | confidence | runs | benefit | score |", "|---|---|---:|---|---|---|---:|"]
     for entry in chosen:
         lead = audit.findings_of(entry)[0]
         gain = f"{len(entry.members)} × {lead.benefit}" if entry.bundled and lead.benefit else (lead.benefit or "")
         runs = entry.heat.value + (f" ({lead.gain.heat_reason})" if lead.gain.heat_reason and not entry.bundled else "")
-        lines.append(f"| C{numbers[entry.lead.key]} | {cell(entry_what(audit, entry))} | {entry.confidence} | "
-                     f"{cell(runs)} | {cell(gain)} | {entry.score:g} |")
+        lines.append(f"| C{numbers[entry.lead.key]} | {cell(entry_what(audit, entry))} | {member_count(audit, entry)} | "
+                     f"{entry.confidence} | {cell(runs)} | {cell(gain)} | {entry.score:g} |")
     return lines
 
 

@@ -9,8 +9,9 @@ container (a class needs its module imported, a module its package), and:
 - a class reaches the methods a framework calls on it (`conventions`), the methods
   whose name a reached surface mentions on an object of unknown class, and the
   methods reached members resolve to on its lineage: a call resolved to `Base.m`
-  may run any override of `m` below `Base`, and `Sub.m` may run the `m` `Sub`
-  inherits (an `@abstractmethod` declaration lives and dies with its overrides);
+  may run any override of `m` below `Base`, `Sub.m` may run the `m` `Sub`
+  inherits (an `@abstractmethod` declaration lives and dies with its overrides),
+  and a mixin's `self.m()` may run a sibling mixin's `m` in a class combining both;
 - a name mentioned by a reached surface (a string, a YAML value, `getattr(x, "n")`)
   reaches the classes and functions of that name.
 Production roots come first (`roots`); then validation roots (tests, docs,
@@ -66,11 +67,16 @@ class Reachability:
         self._queue.append(dotted)
 
     def lineage(self, class_dotted: str) -> frozenset[str]:
+        """The classes whose method `self.m()` in `class_dotted` may run: its ancestors, its descendants, and the
+        other bases of every descendant (a mixin's `self.m()` runs the sibling mixin's `m` in a class that combines
+        both: Python looks `m` up along the combined class's MRO)."""
         found = self._lineage.get(class_dotted)
         if found is None:
             related = [class_dotted]
             if class_dotted in self.graph.nodes:
-                related += self.graph.ancestors(class_dotted) + self.graph.descendants(class_dotted)
+                descendants = self.graph.descendants(class_dotted)
+                related += self.graph.ancestors(class_dotted) + descendants
+                related += [base for d in descendants for base in self.graph.ancestors(d)]
             found = self._lineage[class_dotted] = frozenset(related)
         return found
 

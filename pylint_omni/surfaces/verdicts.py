@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 
 from pylint_omni.evidence.consumers import Consumer, ConsumerKind, Status, Verdict, listed
 from pylint_omni.evidence.contracts import contracts_of, is_design_page
+from pylint_omni.evidence.heat import callers_of
 from pylint_omni.evidence.provenance import copied_code
 from pylint_omni.index.graph import graph_of
 from pylint_omni.index.paths import Location, key_matches_patterns, matches_any
@@ -271,6 +272,29 @@ def tests_going(index: ProjectIndex, analysis: SurfaceAnalysis, chain: Chain, co
     return going, lines
 
 
+def _live_call(index: ProjectIndex, analysis: SurfaceAnalysis, root: Surface) -> str | None:
+    """A production call of the root's name from code production reaches, when the name is the root's own (defined
+    once in the project): the walk missed a path its call sites show (`self.m()` from a sibling mixin, a factory's
+    return), so the finding must not say nothing calls it (SPEC §5: a candidate never contradicts its own facts)."""
+    if len(index.definitions_named(root.name)) != 1:
+        return None
+    for caller in callers_of(index, root.name) or ():
+        owner = _owner_at(analysis, caller.path, caller.function["line"])
+        if owner is not None and analysis.reach.phase.get(owner) == PRODUCTION:
+            return (f"a production call of `{root.name}` in {caller.label} ({caller.path}:{caller.function['line']}) "
+                    "may reach it; the reference graph did not resolve that call")
+    return None
+
+
+def _owner_at(analysis: SurfaceAnalysis, relpath: str, line: int) -> str | None:
+    """The innermost surface of a file whose span holds `line`."""
+    best: tuple[int, str] | None = None
+    for first, last, dotted in analysis.table.spans.get(relpath, ()):
+        if first <= line <= last and (best is None or first >= best[0]):
+            best = (first, dotted)
+    return best[1] if best is not None else None
+
+
 def _dead_doubts(index: ProjectIndex, analysis: SurfaceAnalysis, chain: Chain, root: Surface) -> list[str]:
     doubts: list[str] = []
     if chain.used_by:
@@ -290,6 +314,9 @@ def _dead_doubts(index: ProjectIndex, analysis: SurfaceAnalysis, chain: Chain, r
         listing = _api_listing(index, root.container) if not root.name.startswith("_") else None
         if listing:
             doubts.append(f"a public method of a class the API reference lists ({listing}): users outside may call it")
+    call = _live_call(index, analysis, root) if root.kind in ("function", "method") else None
+    if call:
+        doubts.append(call)
     partner = _live_partner(analysis, root) if root.kind in ("function", "method") else None
     if partner:
         doubts.append(f"the release half of {partner}, which production uses: a missing teardown call, or delete it")
@@ -354,20 +381,3 @@ def judge_chain(index: ProjectIndex, analysis: SurfaceAnalysis, status: str, cha
     rule = "example-only" if examples else "docs-only" if docs and not tests else "test-only"
     return Judged(status, chain, verdict, label, rule, doubts, consumers, going, test_lines,
                   role.fix if role else "", leftover_imports(index, analysis, chain))
-
-
-BUNDLE_MIN = 3  # dead methods of one live class reported as one finding at the class
-
-
-def bundles(analysis: SurfaceAnalysis, judged: list[Judged]) -> dict[str, list[Judged]]:
-    """Dead method chains of one live class, three or more, as one finding at the class: the high ones, and
-    the members dead only through them (their dead users are in the same class)."""
-    by_class: dict[str, list[Judged]] = {}
-    for one in judged:
-        root = analysis.table.surfaces[one.chain.root]
-        if one.status != DEAD or root.kind not in ("method", "shadowed") or not root.container:
-            continue
-        users = {analysis.table.surfaces[u].container for u in one.chain.used_by if u in analysis.table.surfaces}
-        if one.verdict.confidence == "high" or (users == {root.container} and len(one.doubts) == 1):
-            by_class.setdefault(root.container, []).append(one)
-    return {owner: members for owner, members in by_class.items() if len(members) >= BUNDLE_MIN}

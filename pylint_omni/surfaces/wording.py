@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pylint_omni.evidence.benefit import Benefit, BenefitKind
-from pylint_omni.evidence.consumers import Status, Verdict, listed
+from pylint_omni.evidence.consumers import listed
 from pylint_omni.evidence.findings import FindingDetails
 from pylint_omni.evidence.wording import evidence_clause, short_message
 from pylint_omni.index.paths import matches_any
@@ -14,7 +14,6 @@ from pylint_omni.surfaces.leftovers import leftover_clause
 from pylint_omni.surfaces.routes import RouteFinding
 from pylint_omni.surfaces.verdicts import TEST_GLOBS, Judged, label_of, names_of, short_name
 
-MAX_NAMED = 3
 MICRO_LINES = 4  # a lone surface this small is bundled with its kind in the report
 
 
@@ -137,25 +136,3 @@ def event_wording(index: ProjectIndex, relpath: str, event: EventFinding) -> tup
                           "Another process or plugin may hold the same event object; check who receives it.",
                           [event.name], proof=event.verdict.reason, subject=f"{module}.{held}", kind="event")
     return text, gain
-
-
-def bundle_wording(analysis: SurfaceAnalysis, owner: str, members: list[Judged], relpath: str) -> tuple[str, FindingDetails, Verdict]:
-    """One finding for the dead methods of one live class (`verdicts.bundles`)."""
-    table = analysis.table
-    roots = sorted((j.chain.root for j in members), key=lambda d: table.surfaces[d].line)
-    every = [d for j in members for d in [*j.chain.units, *j.chain.overrides]]
-    lines = sum(j.chain.lines for j in members)
-    names = ", ".join(table.surfaces[d].name for d in roots[:MAX_NAMED]) + (
-        f" and {len(roots) - MAX_NAMED} more" if len(roots) > MAX_NAMED else "")
-    name = short_name(analysis, owner)
-    what = f"Class {name} has {len(every)} methods nothing calls ({names})"
-    verdict = Verdict(Status.CANDIDATE, "high", "no consumer found", [])
-    text = short_message(what, f"delete them ({lines} lines)", evidence_clause(verdict))
-    surfaces = [f"{table.surfaces[d].path}:{table.surfaces[d].line} {label_of(analysis, table.surfaces[d]).lower()} "
-                f"{short_name(analysis, d)} ({table.surfaces[d].lines} lines)" for d in every]
-    benefit = Benefit(lines, BenefitKind.API, f"{lines} lines: {len(every)} methods of {name}", scope=name)
-    gain = FindingDetails(surfaces, f"Delete the {len(every)} unused methods of {name}.", benefit,
-                          "Code outside this repository may call them; `python -m pylint_omni explain` shows what was checked.",
-                          [table.surfaces[d].name for d in roots], proof="no consumer in code, config, docs or tests for any of them",
-                          subject=f"{owner}.<unused methods>", kind="dead-methods")
-    return text, gain, verdict

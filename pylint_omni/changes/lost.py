@@ -1,0 +1,140 @@
+"""Lost features: dead code that is the only consumer of something the project still produces.
+
+A dead reader hides a decision: an option still parsed, set in shipped deploy YAML or
+offered on the command line, whose only applier lost its caller; a metric or setting
+the user docs name, produced only in code nothing runs. Deleting the reader silently
+drops the feature; keeping it keeps a promise nothing honours. The change says so:
+wire it back, or remove the whole feature (the option, its parsing, the reader).
+
+Two kinds of evidence make a change a lost feature:
+- a *feed* of a family (`register_feeds`): an option production reads and something
+  still sets, whose every production reader lies in code one high-confidence dead
+  change deletes;
+- a *documented name*: a string literal in that code (a metric, an environment
+  variable, a key) that user-facing docs name and no other production code mentions.
+Where the project is a git checkout, the change names the commit that last changed
+the calls of its root (`history`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, replace
+
+from pylint_omni.changes.fold import DELETING, HIGH, UNUSED
+from pylint_omni.changes.history import History
+from pylint_omni.changes.model import ChangeSet, Feed, feed_sources
+from pylint_omni.changes.state import inside
+from pylint_omni.changes.wording import named
+from pylint_omni.evidence.benefit import BenefitKind
+from pylint_omni.evidence.contracts import contracts_of, is_design_page
+from pylint_omni.evidence.memo import Planned
+from pylint_omni.evidence.wording import short_message
+from pylint_omni.index.derived import Derived
+from pylint_omni.index.paths import Location
+from pylint_omni.index.project_index import ProjectIndex
+
+# A string that names something (`vllm:e2e_latency`, `OMNI_TRACE_DIR`, `runtime.env`), not a word of prose.
+NAME_LIKE = re.compile(r"^[A-Za-z][A-Za-z0-9]*(?:[_:.\-][A-Za-z0-9]+)+$")
+MIN_NAME = 6
+PRODUCING_VIAS = frozenset({"str", "fstr", "attr", "name", "call", "getattr", "yaml-key", "yaml-value", "json", "toml"})
+
+
+@dataclass(frozen=True)
+class Lost:
+    """One thing a change's dead code alone consumes or produces: what, and where it is still promised."""
+
+    what: str
+    how: str  # "set", "offered", "documented"
+    promised: tuple[str, ...]
+
+
+def _feeds(index: ProjectIndex, enabled: frozenset[str]) -> list[Feed]:
+    found: list[Feed] = []
+    for name, symbols, feeds in feed_sources():
+        if symbols & enabled:
+            found.extend(Derived(f"changes.feeds.{name}", lambda i, f=feeds: list(f(i))).of(index))
+    return found
+
+
+def _host(deleting: list[ChangeSet], path: str, line: int) -> ChangeSet | None:
+    return next((change for change in deleting if inside(change.spans, path, line)), None)
+
+
+def _documented_names(index: ProjectIndex, change: ChangeSet, deleting: list[ChangeSet]) -> list[Lost]:
+    """Names the change's code alone produces that user-facing docs promise (see the module docstring)."""
+    history = contracts_of(index).history
+    found: list[Lost] = []
+    for path in sorted({p for p, _, _ in change.spans}):
+        for token, mentions in index.file_occurrences(path):
+            if len(token) < MIN_NAME or not NAME_LIKE.match(token):
+                continue
+            if not any(via == "str" and inside(change.spans, path, line) for line, via in mentions):
+                continue
+            docs: list[str] = []
+            elsewhere = False
+            for hit in index.hits(token):
+                if hit.via == "doc":
+                    if hit.path not in history and not is_design_page(hit.path):
+                        docs.append(f"{hit.path}:{hit.line}")
+                elif (hit.via in PRODUCING_VIAS and index.location(hit.path) is Location.PRODUCTION
+                      and _host(deleting, hit.path, hit.line) is None):
+                    elsewhere = True
+                    break
+            if docs and not elsewhere:
+                found.append(Lost(f"`{token}`", "documented", tuple(docs[:3])))
+    return found
+
+
+def lost_features(index: ProjectIndex, sets: list[ChangeSet], enabled: frozenset[str]) -> list[ChangeSet]:
+    """The sets whose dead code is the only consumer of something still produced, reworded as lost features."""
+    deleting = [s for s in sets if s.planned.verdict.confidence == HIGH and s.members[0].status in DELETING
+                and s.planned.symbol == UNUSED]
+    if not deleting:
+        return sets
+    lost: dict[int, list[Lost]] = {}
+    for feed in _feeds(index, enabled):
+        hosts = [_host(deleting, path, line) for path, line in feed.readers]
+        if not hosts or any(h is None for h in hosts):
+            continue
+        host = Counter(id(h) for h in hosts).most_common(1)[0][0]
+        lost.setdefault(host, []).append(Lost(feed.what, feed.how, feed.produced))
+    for change in deleting:
+        documented = _documented_names(index, change, deleting)
+        if documented:
+            lost.setdefault(id(change), []).extend(documented)
+    if not lost:
+        return sets
+    history = History(index)
+    return [_reworded(change, lost[id(change)], history) if id(change) in lost else change for change in sets]
+
+
+def _reworded(change: ChangeSet, losts: list[Lost], history: History) -> ChangeSet:
+    planned = change.planned
+    details = planned.details
+    if details is None:
+        return change
+    root = details.subject.rpartition(".")[2].replace("<unused methods>", "its dead methods") or change.members[0].dotted
+    owner = details.subject.rpartition(".")[0].rpartition(".")[2]
+    shown = f"{owner}.{root}" if root == change.members[0].dotted.rpartition(".")[2] and owner and owner[0].isupper() else root
+    first = losts[0]
+    what = f"Orphaned: {first.what} is still {first.how} ({first.promised[0]}), but its only {'reader' if first.how != 'documented' else 'producer'} {shown} is never called"
+    if len(losts) > 1:
+        what += f"; {len(losts) - 1} more such feature(s)"
+    fix = "wire it back, or remove the feature: " + named([l.what.rpartition(" ")[2] for l in losts]) + f" and {shown}"
+    commit = history.last_change(change.members[0].dotted.rpartition(".")[2].partition("@")[0])
+    evidence = f"last changed in {commit}" if commit else "no caller in code, config, docs or tests"
+    text = short_message(what, fix, evidence)
+    proof = "; ".join([*(f"{l.what}: {', '.join(l.promised)}" for l in losts), details.proof]
+                      + ([f"the calls of {root} last changed in commit {commit}"] if commit else []))
+    simplification = (f"Decide: wire {shown} back where the feature should apply (the {named([l.what for l in losts])} "
+                      f"still promise it), or remove the whole feature: {details.simplification[0].lower()}"
+                      f"{details.simplification[1:]}")
+    benefit = replace(details.benefit, kind=BenefitKind.FEATURE,
+                      text=f"a lost feature: {named([l.what for l in losts])}; {details.benefit.text}")
+    new = replace(details, simplification=simplification, benefit=benefit, proof=proof, kind="lost-feature",
+                  surface=[*details.surface, *(f"{p} {l.what}" for l in losts for p in l.promised)],
+                  members=details.members or tuple(m.ref() for m in change.members))
+    return replace(change, kind="lost-feature", planned=Planned(planned.symbol, planned.line, planned.anchor, (text,),
+                                                                   planned.verdict, new))

@@ -1,0 +1,250 @@
+"""Candidates are change sets: one message per change a maintainer would make, its members in the details.
+
+The planted cases of sample_repo/ (PLANTED.md, "Change sets") pin the four rules the
+audit asks for; small projects written here pin the rest: findings inside deleted code
+taken in, one id per member at either granularity, a baseline written per member, and
+the commit that last changed a lost feature's calls.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conftest import SAMPLE_REPO, enable_args, run_pylint
+
+SERVING = "tinyomni/serving"
+
+
+def omni_json(args: list[str], cwd: Path, cache: Path) -> dict[str, Any]:
+    env = dict(os.environ, PYLINT_OMNI_CACHE_DIR=str(cache))
+    proc = subprocess.run([sys.executable, "-m", "pylint", "--load-plugins=pylint_omni", "--persistent=n",
+                           "--output-format=omni-json", *args], cwd=cwd, capture_output=True, text=True, env=env, timeout=600)
+    assert "Traceback" not in proc.stderr, proc.stderr
+    return json.loads(proc.stdout)
+
+
+@pytest.fixture(scope="module")
+def sample(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    return omni_json([*enable_args(), "tinyomni"], SAMPLE_REPO, tmp_path_factory.mktemp("cache"))
+
+
+def at(report: dict[str, Any], path: str, line: int | None = None) -> list[dict[str, Any]]:
+    return [c for c in report["candidates"] if c["path"] == path and (line is None or c["line"] == line)]
+
+
+def write(root: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        target = root / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(textwrap.dedent(text).lstrip("\n"))
+    return root
+
+
+def test_a_sibling_mixins_call_keeps_the_method_live(sample: dict[str, Any]) -> None:
+    """`self._append_runtime_input()` in IntakeMixin runs BufferMixin's method in IntakeQueue, which combines both."""
+    assert at(sample, f"{SERVING}/intake.py") == []
+
+
+def test_a_dead_classs_init_state_goes_with_its_methods(sample: dict[str, Any]) -> None:
+    found = at(sample, f"{SERVING}/pipeline_link.py")
+    assert len(found) == 1, found
+    cluster = found[0]
+    assert cluster["symbol"] == "unused-surface" and cluster["confidence"] == "high" and cluster["line"] == 6
+    assert "2 methods nothing calls (send_tensor and recv_tensor) and 2 fields only they read" in cluster["message"]
+    assert {m["subject"].rpartition(".")[2] for m in cluster["members"]} == {"send_tensor", "recv_tensor"}
+    # The lines that build the state go too: the process group's and the buffer's, and nothing of the live rank.
+    assert "send_group: line 10" in cluster["simplification"] and "recv_buffer: line 11" in cluster["simplification"]
+    assert "rank" not in cluster["simplification"].replace("next_rank", "")
+    assert "resource built for them alone" in cluster["simplification"]
+    assert cluster["heat"] == "never" and cluster["benefit_lines"] == 7
+
+
+def test_a_lazy_export_table_nobody_reads_through_is_one_candidate_that_keeps_its_targets(sample: dict[str, Any]) -> None:
+    found = at(sample, f"{SERVING}/backends/__init__.py")
+    assert len(found) == 1, found
+    table = found[0]
+    assert table["symbol"] == "unused-registry-entry" and table["confidence"] == "high" and table["line"] == 5
+    assert "any of the 2 entries of _LAZY_BACKENDS" in table["message"] and "__getattr__ and __dir__" in table["message"]
+    assert "never the definitions it names" in table["message"]
+    # The live classes it points to are never named for deletion, in the message or the details.
+    for text in (table["message"], table["simplification"]):
+        assert "delete class" not in text.lower() and "then delete" not in text
+    assert "tests/test_backends.py" in table["simplification"]  # the test that imports through it changes
+    assert sorted(m["subject"] for m in table["members"]) == [
+        "tinyomni.serving.backends._LAZY_BACKENDS['FirstBackend']", "tinyomni.serving.backends._LAZY_BACKENDS['RoundRobinBackend']"]
+    assert at(sample, f"{SERVING}/backends/round_robin.py") == [] and at(sample, f"{SERVING}/backends/first.py") == []
+
+
+def test_a_config_key_shipped_in_yaml_whose_only_reader_is_dead_is_a_lost_feature(sample: dict[str, Any]) -> None:
+    found = at(sample, f"{SERVING}/runtime_env.py")
+    assert len(found) == 1, found
+    lost = found[0]
+    assert lost["kind"] == "lost-feature" and lost["confidence"] == "high" and lost["benefit_kind"] == "feature"
+    assert lost["message"].startswith("Orphaned: config key `stages[].runtime.env_vars` is still set "
+                                      "(deploy/runtime/tiny_omni_runtime.yaml:8), but its only reader apply_runtime_env")
+    assert "wire it back, or remove the feature" in lost["message"]
+    # The live function of the same module that reads another key stays out of it.
+    assert [m["subject"] for m in lost["members"]] == ["tinyomni.serving.runtime_env.apply_runtime_env"]
+
+
+def test_a_documented_metric_produced_only_by_dead_code_is_a_lost_feature(sample: dict[str, Any]) -> None:
+    lost = at(sample, f"{SERVING}/metrics.py")
+    assert len(lost) == 1 and lost[0]["kind"] == "lost-feature"
+    assert "`tinyomni_queue_depth_seconds` is still documented (docs/serving.md:" in lost[0]["message"]
+    assert "only producer export_queue_depth is never called" in lost[0]["message"]
+
+
+def test_lost_features_lead_the_top_candidates(sample: dict[str, Any]) -> None:
+    first = [e["findings"][0]["path"] for e in sample["top_candidates"][:2]]
+    assert sorted(first) == [f"{SERVING}/metrics.py", f"{SERVING}/runtime_env.py"]
+
+
+def test_the_unread_fields_of_one_config_class_are_one_finding_at_the_class(sample: dict[str, Any]) -> None:
+    found = [c for c in at(sample, "tinyomni/config.py") if c["kind"] == "unread-fields"]
+    assert len(found) == 1
+    fields = found[0]
+    assert fields["line"] == 15 and fields["confidence"] == "high"
+    assert fields["message"].startswith("3 fields of EngineConfig reach no reader (legacy_swap_space_gb, warmup_steps and poll_timeout_s)")
+    assert len(fields["members"]) == 3 and fields["benefit_lines"] == sum(m["lines"] for m in fields["members"])
+
+
+DEAD_WITH_COPY = {
+    "app/__init__.py": "",
+    "app/main.py": """
+        from app.live import run
+
+
+        def main():
+            return run([1.0, 2.0])
+
+
+        if __name__ == "__main__":
+            main()
+    """,
+    "app/live.py": """
+        def run(values):
+            total = 0.0
+            for value in values:
+                total += value * 2.0
+                total -= value / 3.0
+                total += abs(value)
+                total *= 1.5
+            return total
+    """,
+    "app/legacy.py": """
+        def old_run(values):
+            total = 0.0
+            for value in values:
+                total += value * 2.0
+                total -= value / 3.0
+                total += abs(value)
+                total *= 1.5
+            return total
+
+
+        def old_report(values):
+            return [old_run(values)]
+    """,
+}
+
+
+def test_a_finding_inside_code_a_dead_change_deletes_is_taken_in_not_emitted(tmp_path: Path) -> None:
+    root = write(tmp_path / "proj", DEAD_WITH_COPY)
+    report = omni_json([*enable_args(), "app"], root, tmp_path / "cache")
+    legacy = at(report, "app/legacy.py")
+    assert len(legacy) == 1, legacy
+    change = legacy[0]
+    assert change["symbol"] == "unused-surface" and change["confidence"] == "high"
+    taken = [m for m in change["members"] if m.get("taken_in")]
+    assert [m["symbol"] for m in taken] == ["duplicated-implementation"]  # the copy of run() goes with old_run
+    # Per member, as an editor may want: the copy is its own message again, nothing is taken in.
+    _, findings, _ = run_pylint([*enable_args(), "--omni-granularity=member", "app"], cwd=root, cache_dir=tmp_path / "cache")
+    assert "duplicated-implementation" in {f.symbol for f in findings if f.path == "app/legacy.py"}
+
+
+def test_member_ids_are_the_ids_a_per_member_run_emits_and_a_per_member_baseline_holds(tmp_path: Path) -> None:
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/config.py": """
+            from dataclasses import dataclass
+
+
+            @dataclass
+            class ServeConfig:
+                port: int = 8000
+                legacy_a: int = 0
+                legacy_b: int = 0
+
+
+            def serve(cfg: ServeConfig) -> int:
+                return cfg.port
+        """,
+    }
+    root = write(tmp_path / "proj", files)
+    args = ["--disable=all", "--enable=unread-config-option", "pkg"]
+    folded = omni_json(args, root, tmp_path / "cache")["candidates"]
+    assert len(folded) == 1 and len(folded[0]["members"]) == 2
+    single = omni_json(["--omni-granularity=member", *args], root, tmp_path / "cache")["candidates"]
+    assert sorted(m["id"] for m in folded[0]["members"]) == sorted(c["id"] for c in single)
+    # A baseline written one message per member still holds the change those members make.
+    baseline = root / "baseline.json"
+    baseline.write_text(json.dumps({"format": "pylint-omni-baseline/1", "findings": [
+        {key: c.get(key) for key in ("id", "symbol", "subject", "path", "line")} for c in single]}))
+    held = omni_json([f"--omni-baseline={baseline}", *args], root, tmp_path / "cache")
+    assert held["candidates"] == [] and held["adoption"]["baseline"]["known"] == 2
+
+
+def test_a_lost_feature_names_the_commit_that_last_changed_its_calls(tmp_path: Path) -> None:
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/main.py": """
+            import json
+
+            from pkg.env import apply_env, env_names
+
+
+            def main(path):
+                with open(path) as handle:
+                    config = json.load(handle)
+                apply_env(config)
+                return env_names(config)
+
+
+            if __name__ == "__main__":
+                main("deploy/stage.yaml")
+        """,
+        "pkg/env.py": """
+            import os
+
+
+            def env_names(config):
+                return sorted(config.get("stage_devices", {}))
+
+
+            def apply_env(config):
+                stage_environment = config.get("stage_environment", {})
+                for name, value in stage_environment.items():
+                    os.environ[name] = str(value)
+        """,
+        "deploy/stage.yaml": "stage_devices:\n  gpu: 0\nstage_environment:\n  LOG: debug\n",
+    }
+    root = write(tmp_path / "proj", files)
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"]
+    subprocess.run(["git", "init", "-q"], cwd=root, check=True)
+    subprocess.run([*git, "add", "-A"], cwd=root, check=True)
+    subprocess.run([*git, "commit", "-q", "-m", "first"], cwd=root, check=True)
+    main = root / "pkg" / "main.py"
+    main.write_text(main.read_text().replace("    apply_env(config)\n", ""))
+    subprocess.run([*git, "commit", "-q", "-am", "drop the env step"], cwd=root, check=True)
+    report = omni_json(["--disable=all", "--enable=unused-surface,unread-config-option", "pkg"], root, tmp_path / "cache")
+    lost = [c for c in report["candidates"] if c["kind"] == "lost-feature"]
+    assert len(lost) == 1, report["candidates"]
+    assert "stage_environment" in lost[0]["message"] and "drop the env step" in lost[0]["proof"]
