@@ -24,7 +24,7 @@ from pylint.lint import PyLinter
 from pylint_omni import reporters
 from pylint_omni.changes.emit import absorbing
 from pylint_omni.changes.model import register_feeds, register_source
-from pylint_omni.changes.plan import source_members
+from pylint_omni.changes.plan import plan_ahead, source_members, stage_symbols
 from pylint_omni.abstractions import checker as abstractions
 from pylint_omni.compat import checker as compat
 from pylint_omni.configuration import checker as configuration
@@ -61,6 +61,7 @@ def register_scanners() -> None:
             register_background_judgement(f"changes.{name}", functools.partial(source_members, name=name), symbols, in_child=False)
         if hasattr(family, "FEEDS"):
             register_feeds(*family.FEEDS)
+    register_background_judgement("changes.plan", plan_ahead, stage_symbols(), in_child=False, per_messages=True)
     OmniChecker.absorber = absorbing
 
 

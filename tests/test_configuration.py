@@ -313,3 +313,66 @@ def test_a_namespace_handed_to_a_callee_that_drops_the_key_does_not_read_it(tmp_
     _, findings, _ = run_pylint([*enable_args([SYMBOL]), "--omni-include-rejected=y", "pkg"], cwd=root, cache_dir=cache_dir)
     assert [(f.line, f.confidence) for f in findings] == [(6, "INFERENCE"), (7, "UNDEFINED")]  # `Pool` takes `threads`
     assert "`threads` is used by name at pkg/pool.py" in findings[1].message, findings[1].message
+
+
+def test_a_field_handed_on_by_a_list_of_names_is_judged_where_it_lands(tmp_path: Path, cache_dir: Path) -> None:
+    """A tuple of field names forwarding one config into another is no reader: the field is read only if where it
+    lands is (the string in the tuple named a reader before)."""
+    root = write(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/config.py": """
+            from dataclasses import dataclass
+
+            @dataclass
+            class StageArgs:
+                max_tokens: int = 16
+                legacy_flag: bool = False
+
+            @dataclass
+            class RuntimeConfig:
+                max_tokens: int = 16
+                legacy_flag: bool = False
+
+            _FORWARDED = ("max_tokens", "legacy_flag")
+
+            def to_runtime(args: StageArgs) -> RuntimeConfig:
+                return RuntimeConfig(**{name: getattr(args, name) for name in _FORWARDED})
+
+            def run(config: RuntimeConfig) -> int:
+                return config.max_tokens
+        """,
+    })
+    assert lint(root, cache_dir) == [("pkg/config.py", 6, "HIGH"), ("pkg/config.py", 11, "HIGH")]  # legacy_flag twice
+
+
+def test_fields_enumerated_by_name_are_not_read_by_reflection(tmp_path: Path, cache_dir: Path) -> None:
+    """`from_kwargs` filtering keywords on `fields(cls)` reads no value: the unread field stays a candidate; a
+    `getattr(self, f.name)` beside it reads every field."""
+    root = write(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/config.py": """
+            from dataclasses import dataclass, fields
+
+            @dataclass
+            class ServeConfig:
+                port: int = 8000
+                legacy_timeout: int = 0
+
+                @classmethod
+                def from_kwargs(cls, **kwargs):
+                    names = {f.name for f in fields(cls)}
+                    return cls(**{k: v for k, v in kwargs.items() if k in names})
+
+            @dataclass
+            class DumpedConfig:
+                port: int = 8000
+                legacy_timeout: int = 0
+
+                def dump(self):
+                    return {f.name: getattr(self, f.name) for f in fields(self)}
+
+            def serve(config: ServeConfig) -> int:
+                return config.port + DumpedConfig().dump()["port"]
+        """,
+    })
+    assert lint(root, cache_dir) == [("pkg/config.py", 6, "HIGH")]

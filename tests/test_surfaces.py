@@ -220,7 +220,7 @@ def test_upstream_hooks_structural_protocols_and_unknown_bases(tmp_path: Path, c
         ),
     }
     root = write(tmp_path / "proj", files)
-    found = {(f.path, f.line): f for f in lint(root, cache_dir, f"--omni-upstream-paths={upstream}")}
+    found = {(f.path, f.line): f for f in lint(root, cache_dir, f"--omni-upstream-paths={upstream}", "--omni-granularity=member")}
     assert set(found) == {("app/impl.py", 9), ("app/impl.py", 19), ("app/impl.py", 24)}
     assert found[("app/impl.py", 19)].confidence == "HIGH"  # Runner.unused: neither the project nor upstream
     assert found[("app/impl.py", 24)].confidence == "INFERENCE"  # may override other_pkg.Foreign, unread
@@ -551,10 +551,27 @@ def test_outside_overrides_leftover_imports_and_namesake_docs(tmp_path: Path, ca
         ),
         "docs/layers.md": "Wrap `PatchEmbed` layers, as `ext_pkg.blocks.PatchEmbed` does; `Merger` merges.\n",
     }
-    found = {(f.path, f.line): f for f in lint(write(tmp_path / "proj", files), cache_dir, f"--omni-upstream-paths={upstream}")}
+    found = {(f.path, f.line): f for f in lint(write(tmp_path / "proj", files), cache_dir, f"--omni-upstream-paths={upstream}", "--omni-granularity=member")}
     assert ("app/layers.py", 5) not in found and ("app/layers.py", 8) not in found  # super() into the outside base
     assert "helper and its 1 overrides" in found[("app/layers.py", 11)].message  # super() into the project's own
     repeat = found[("app/rope.py", 5)]
     assert repeat.confidence == "HIGH" and "its unused import at main.py:3" in repeat.message
     assert found[("app/layers.py", 20)].symbol == "unused-surface"  # the docs' PatchEmbed is ext_pkg's
     assert found[("app/layers.py", 24)].symbol == "test-only-surface"  # `Merger` is only ours
+
+
+def test_a_docs_mention_of_another_classs_method_of_that_name_is_not_a_consumer(tmp_path: Path, cache_dir: Path) -> None:
+    files = {
+        "app/__init__.py": "",
+        "app/main.py": "from app.core import Engine, Client\n\n\ndef main():\n    return Engine().run(), Client()\n\n\n"
+                       "if __name__ == '__main__':\n    main()\n",
+        "app/core.py": (
+            "class Engine:\n    def run(self):\n        return 1\n\n    def reset(self):\n        return 0\n\n\n"
+            "class Client:\n    def reset(self):\n        return 2\n"
+        ),
+        "tests/test_core.py": "from app.core import Engine\n\n\ndef test_reset():\n    engine = Engine()\n    assert engine.reset() == 0\n",
+        "docs/usage.md": "# Usage\n\nCall `Client.reset()` to start over.\n",
+    }
+    found = {(f.path, f.line): f for f in lint(write(tmp_path / "proj", files), cache_dir, "--omni-granularity=member")}
+    engine_reset = found[("app/core.py", 5)]  # only the test calls it; the docs name Client's method, not this one
+    assert engine_reset.symbol == "test-only-surface" and engine_reset.confidence == "HIGH", engine_reset

@@ -7,8 +7,8 @@
 3. **Tables**: the unused entries of one registry or lazy-export table; every entry
    of it: the table and its accessors (`__getattr__`, `__dir__`), never the live
    definitions it points to.
-4. **Module helpers**: the dead top-level definitions of one module (high), with the
-   imports only they use.
+4. **Module helpers**: the dead code left in one module (functions, classes, methods of
+   live classes; high), with the imports only they use.
 5. Every other member is a change of its own.
 Then a change inside the code a high-confidence dead change deletes goes with it.
 """
@@ -242,21 +242,29 @@ def _dying_imports(index: ProjectIndex, relpath: str, deleted: list[Span]) -> li
     return found
 
 
+def _shown(member: Member) -> list[str]:
+    """The names a module's change shows for a member: `Cls.meth` for a method, the bare name otherwise."""
+    owner = member.container.rpartition(".")[2] if member.unit == "method" else ""
+    return [f"{owner}.{n}" if owner else n for n in member.named]
+
+
 def module_helpers(index: ProjectIndex, left: _Left) -> list[ChangeSet]:
-    by_module: dict[str, list[Member]] = {}
+    """The dead code left in one module (functions, classes, methods of live classes, high): one cleanup."""
+    by_path: dict[str, list[Member]] = {}
     for member in left.candidates():
         if (member.symbol == UNUSED and member.status == "dead" and member.confidence == HIGH
-                and member.unit in ("function", "class") and index.module_file(member.container) == member.path):
-            by_module.setdefault(member.container, []).append(member)
+                and member.unit in ("function", "class", "method")):
+            by_path.setdefault(member.path, []).append(member)
     sets: list[ChangeSet] = []
-    for module, members in sorted(by_module.items()):
+    for path, members in sorted(by_path.items()):
+        module = index.entries.get(path, {}).get("module") or path
         if len(members) < 2:
             continue
         members.sort(key=lambda m: m.line)
         left.take(members)
         deleted = [s for m in members for s in m.spans]
         dying = _dying_imports(index, members[0].path, deleted)
-        names = [n for m in members for n in m.named]
+        names = [n for m in members for n in _shown(m)]
         lines = sum(m.lines for m in members) + len(dying)
         what = f"Module {module} has {counted(len(names), 'definition')} nothing uses ({named(names)})"
         fix = "delete them" + (f" and {counted(len(dying), 'import')} only they use" if dying else "") + f" ({lines} lines)"

@@ -106,10 +106,21 @@ def _weighed(change: ChangeSet) -> ChangeSet:
 _PLANS: Derived[dict[frozenset[str], ChangePlan]] = Derived("changes.plans", lambda index: {})
 
 
+def stage_symbols() -> frozenset[str]:
+    """The messages whose members the stage folds: a plan depends on which of them a run emits, and on no other."""
+    return frozenset(s for _, source in sources() for s in source.symbols)
+
+
 def change_plan(index: ProjectIndex, enabled: frozenset[str]) -> ChangePlan:
-    """The plan for the enabled messages of this run (once per index state and message set)."""
+    """The plan for the enabled messages of this run (once per index state and set of the stage's messages)."""
+    key = enabled & stage_symbols()
     plans = _PLANS.of(index)
-    found = plans.get(enabled)
+    found = plans.get(key)
     if found is None:
-        found = plans[enabled] = _plan(index, enabled)
+        found = plans[key] = _plan(index, key)
     return found
+
+
+def plan_ahead(index: ProjectIndex, enabled: frozenset[str]) -> None:
+    """The plan, computed while a cold run waits (`index.background`), so that a split run's helper forks with it."""
+    change_plan(index, enabled)

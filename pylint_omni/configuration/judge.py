@@ -83,6 +83,15 @@ def judge_field(index: ProjectIndex, option: Option, klass: dict[str, Any], span
     if readers.production:
         return Judgment(_verdict(Status.LIVE, None, f"read at {readers.production[0].describe()}", readers, []), readers)
     copied_to: list[str] = []
+    forwarded = ""
+    if readers.forwarded:
+        landing = _forwarded_to(index, option, depth)
+        if landing is None or landing[1]:
+            where = f", into {landing[0]}, which is read" if landing else ""
+            return Judgment(_verdict(Status.LIVE, None, f"handed on by name at {readers.forwarded[0].describe()}{where}",
+                                     readers, []), readers)
+        forwarded = (f"only handed on by name ({readers.forwarded[0].path}:{readers.forwarded[0].line}) between it and "
+                     f"{landing[0]}, and nothing reads either")
     weakest = "high"
     for consumer, target, keyword in readers.copies:
         found = _copy_target(index, target, keyword, depth)
@@ -119,7 +128,32 @@ def judge_field(index: ProjectIndex, option: Option, klass: dict[str, Any], span
         medium.append("a NamedTuple is also read by position (unpacking, indexing), which names cannot show")
     elif klass.get("kind") in ("pydantic", "struct"):
         medium.append(f"{klass['name']} is a {klass['kind']} model: other processes or clients may read its serialized form")
-    return finish_candidate(readers, medium, unknowns, copied_to, weakest)
+    return finish_candidate(readers, medium, unknowns, copied_to, weakest, forwarded)
+
+
+def _forwarded_to(index: ProjectIndex, option: Option, depth: int) -> tuple[str, bool] | None:
+    """Where a field a list of names hands on lands: ("Other.f, ...", whether one of them is read), judged without
+    following names again; None when no other config class declares the name (the list may serve anything else)."""
+    lookups = reader_index(index)
+    family = lookups.related(option.owner)
+    others = [owner for owner in lookups.field_owners.get(option.name, []) if owner not in family]
+    if not others or depth >= MAX_COPY_DEPTH:
+        return None
+    shown = ", ".join(f"{owner.rpartition('.')[2]}.{option.name}" for owner in others[:2])
+    for owner in others:
+        definition = index.resolve_target(owner)
+        if definition is None:
+            return shown, True  # cannot judge it: count it as read
+        klass = next((k for k in (index.extra(definition.path, SCANNER_KEY) or {}).get("classes", [])
+                      if k["name"] == definition.data["name"] and k["line"] == definition.data["line"]), None)
+        field_line = next((f for f in (klass or {}).get("fields", []) if f[0] == option.name), None)
+        if klass is None or field_line is None:
+            return shown, True
+        other = Option("field", option.name, definition.path, field_line[1], owner)
+        judged = readers_of(index, other, (field_line[1], field_line[3]))
+        if judged.production or judged.copies:
+            return shown, True
+    return shown, False
 
 
 def _neutral(base: str) -> bool:
@@ -127,15 +161,17 @@ def _neutral(base: str) -> bool:
         base in ("object", "NamedTuple", "BaseModel", "BaseSettings", "Struct", "Generic", "Protocol")
 
 
-def finish_candidate(readers: Readers, medium: list[str], unknowns: list[str], copied_to: list[str], weakest: str) -> Judgment:
-    """Validation readers, documentation and the collected reasons turn a candidate medium."""
+def finish_candidate(readers: Readers, medium: list[str], unknowns: list[str], copied_to: list[str], weakest: str,
+                     reason: str = "") -> Judgment:
+    """Validation readers, documentation and the collected reasons turn a candidate medium (`reason`: the proof when
+    it is not "no reader in code")."""
     if readers.validation:
         medium.insert(0, f"only validation code reads it ({listed(readers.validation)})")
     if readers.documented:
         medium.append(f"the docs mention it ({listed(readers.documented)}): a documented user setting")
     if copied_to:
         reason = f"only copied into {copied_to[0]}, which nothing reads"
-    else:
+    elif not reason:
         reason = "no reader in code" + (f"; set in {listed(readers.configured)}" if readers.configured else "")
     confidence = "medium" if medium or weakest == "medium" else "high"
     unknowns = [*medium, *unknowns] if medium else unknowns

@@ -57,6 +57,7 @@ class Readers:
     copies: list[tuple[Consumer, str, str]] = field(default_factory=list)  # (where, target class, target field)
     documented: list[Consumer] = field(default_factory=list)
     configured: list[Consumer] = field(default_factory=list)  # set in YAML/JSON/TOML (a writer, not a reader)
+    forwarded: list[Consumer] = field(default_factory=list)  # production lists of field names handing it on by name
     discounted: list[str] = field(default_factory=list)  # reads of the name on unrelated classes
 
 
@@ -72,12 +73,15 @@ class ReaderIndex:
         self._related: dict[str, set[str]] = {}
         self._holds: dict[tuple[str, str], bool] = {}
         self.fields: dict[str, str] = {}  # field name -> "Class.field (path:line)" of the first config class declaring it
+        self.field_owners: dict[str, list[str]] = {}  # field name -> the dotted config classes declaring it
         self.cli: dict[str, str] = {}  # CLI destination -> "--flag (path:line)" of a production parser
         for rel, _ in index.python_files():
             facts = index.extra(rel, SCANNER_KEY) or {}
+            module = index.entries.get(rel, {}).get("module", "")
             for klass in facts.get("classes", []):
                 for name, line, *_ in klass["fields"]:
                     self.fields.setdefault(name, f"{klass['name']}.{name} ({rel}:{line})")
+                    self.field_owners.setdefault(name, []).append(f"{module}.{klass['name']}")
             if index.location(rel) is Location.PRODUCTION:
                 for dest, flags, line, *_ in facts.get("cli", []):
                     self.cli.setdefault(dest, f"{flags[0]} ({rel}:{line})")
@@ -93,6 +97,10 @@ class ReaderIndex:
             read = {(key, line) for key, line in facts.get("reader_keys", [])}
             found = self._writers[relpath] = {(key, line) for key, line in facts.get("writer_keys", [])} - read
         return found
+
+    def name_lists(self, relpath: str) -> set[tuple[str, int]]:
+        """(name, line) of the strings of a file's literal lists of field names (`scan`: `name_lists`)."""
+        return {(name, line) for name, line in self.facts(relpath).get("name_lists", [])}
 
     def copies(self, relpath: str) -> dict[tuple[str, int], list[list[Any]]]:
         found = self._copies.get(relpath)
@@ -178,6 +186,9 @@ def readers_of(index: ProjectIndex, option: Option, exclude: tuple[int, int] | N
                 continue
             elif hit.via == "str" and (token, hit.line) in lookups.writers(hit.path):
                 continue  # a key written, not read
+            elif (option.kind == "field" and hit.via == "str" and consumer.kind is ConsumerKind.PRODUCTION
+                  and (token, hit.line) in lookups.name_lists(hit.path)):
+                found.forwarded.append(consumer)  # handed on by name: read only if where it lands is read
             elif hit.via in ("attr", "call") and (other := _attribute_read(lookups, hit, option)) is not None:
                 found.discounted.append(f"{hit.path}:{hit.line} reads `.{token}` of {other}")
             else:

@@ -13,6 +13,8 @@ Handed to the index as `configuration.options`, run once per file and cached. Pe
 - `writer_keys`: string keys written (dict literals, `d["k"] = v`), and `reader_keys`:
   string keys read (`d["k"]`, `d.get("k")`, `getattr(x, "k")`), so that a line doing
   both (`{"k": cfg.get("k")}`) still reads;
+- `name_lists`: strings of a tuple, list or set literal of two or more identifier strings
+  (`_FORWARDED = ("max_tokens", "seed")`): field names handed on by name, not reads;
 - `whole`: objects expanded, iterated or handed out whole (`**x`, `vars(x)`,
   `x.items()`, `for k in x`), by the last name of the expression;
 - `paths`: path-like strings (`"pkg/stage_configs/"`, `"deploy/*.yaml"`, f-string parts), to
@@ -37,6 +39,7 @@ DATACLASS_DECORATORS = frozenset({"dataclass", "define", "frozen", "mutable", "a
 MODEL_BASES = {"BaseModel": "pydantic", "BaseSettings": "pydantic", "NamedTuple": "namedtuple", "Struct": "struct"}
 NOT_FIELDS = frozenset({"model_config", "Config", "__slots__", "__match_args__"})
 REFLECT_CALLS = frozenset({"fields", "asdict", "astuple", "vars", "getmembers"})
+IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 REFLECT_METHODS = frozenset({"model_dump", "dict", "to_dict", "model_dump_json", "json", "_asdict", "__getstate__", "_get_kwargs"})
 WHOLE_CALLS = frozenset({"vars", "asdict", "dict", "to_container", "to_object", "deepcopy", "structured", "create"})
 CONVERSIONS = frozenset({"vars", "asdict", "dict", "to_container", "to_object", "deepcopy", "copy", "structured", "create", "OrderedDict"})
@@ -112,8 +115,37 @@ def _fields(node: ast.ClassDef) -> list[list[Any]]:
     return found
 
 
+NAMES_ONLY = frozenset({"fields"})  # enumerate the fields' names (and `__dataclass_fields__`, `model_fields`)
+
+
+def _reflection(method: ast.FunctionDef | ast.AsyncFunctionDef, self_name: str) -> int | None:
+    """The first line where a method reads its own fields' values by reflection, or None.
+
+    `asdict(self)`, `vars(self)`, `self.__dict__`, `self.model_dump()`, `getattr(self, name)` read every field.
+    `fields(cls)` or `cls.model_fields` only enumerate names (a `from_kwargs` filtering the keywords its
+    constructor takes reads no value): with a `getattr(self, name)` beside them, the getattr is the read.
+    """
+    lines: list[int] = []
+    for stmt in walk_nodes(method):
+        if isinstance(stmt, ast.Call):
+            tail = _tail(stmt.func)
+            first = stmt.args[0] if stmt.args else None
+            own = isinstance(first, ast.Name) and first.id == self_name
+            if own and tail in REFLECT_CALLS and tail not in NAMES_ONLY:
+                lines.append(stmt.lineno)
+            elif own and tail == "getattr" and len(stmt.args) > 1 and literal_str(stmt.args[1]) is None:
+                lines.append(stmt.lineno)
+            elif isinstance(stmt.func, ast.Attribute) and stmt.func.attr in REFLECT_METHODS and \
+                    isinstance(stmt.func.value, ast.Name) and stmt.func.value.id == self_name:
+                lines.append(stmt.lineno)
+        elif isinstance(stmt, ast.Attribute) and stmt.attr == "__dict__" and isinstance(stmt.value, ast.Name) \
+                and stmt.value.id == self_name:
+            lines.append(stmt.lineno)
+    return min(lines) if lines else None
+
+
 def _own_state(node: ast.ClassDef) -> tuple[list[list[Any]], int | None]:
-    """Writes of `self.X` by the class's methods, and the first line that reads the class by reflection."""
+    """Writes of `self.X` by the class's methods, and the first line that reads the class's values by reflection."""
     writes: list[list[Any]] = []
     reflective: int | None = None
     for method in (s for s in node.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))):
@@ -133,19 +165,9 @@ def _own_state(node: ast.ClassDef) -> tuple[list[list[Any]], int | None]:
                     if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == self_name:
                         rereads = loads.get(target.attr, stmt.lineno + 1) <= (stmt.end_lineno or stmt.lineno)
                         writes.append([target.attr, stmt.lineno, method.name, id(stmt) in top_level, rereads])
-            elif isinstance(stmt, ast.Call) and reflective is None:
-                tail = _tail(stmt.func)
-                first = stmt.args[0] if stmt.args else None
-                if tail in REFLECT_CALLS and isinstance(first, ast.Name) and first.id == self_name:
-                    reflective = stmt.lineno
-                elif tail in ("getattr", "setattr", "hasattr") and isinstance(first, ast.Name) and first.id == self_name and \
-                        len(stmt.args) > 1 and literal_str(stmt.args[1]) is None:
-                    reflective = stmt.lineno
-                elif isinstance(stmt.func, ast.Attribute) and stmt.func.attr in REFLECT_METHODS and \
-                        isinstance(stmt.func.value, ast.Name) and stmt.func.value.id == self_name:
-                    reflective = stmt.lineno
-            elif isinstance(stmt, ast.Attribute) and stmt.attr in ("__dict__", "__dataclass_fields__", "model_fields") and reflective is None:
-                reflective = stmt.lineno
+        line = _reflection(method, self_name)
+        if line is not None and (reflective is None or line < reflective):
+            reflective = line
     return writes, reflective
 
 
@@ -186,6 +208,7 @@ class _Visitor(FastVisitor):
         self.copies: list[list[Any]] = []
         self.writer_keys: list[list[Any]] = []
         self.reader_keys: list[list[Any]] = []
+        self.name_lists: list[list[Any]] = []
         self.whole: list[list[Any]] = []
         self.cli: list[list[Any]] = []
         self.aliases: list[dict[str, str]] = [{}]  # local name -> the section it holds (`params = to_dict(x.sampling)`)
@@ -273,6 +296,15 @@ class _Visitor(FastVisitor):
                 self.types[-1][node.target.id] = found
         self.generic_visit(node)
 
+    def visit_Tuple(self, node: ast.Tuple | ast.List | ast.Set) -> None:
+        names = [literal_str(item) for item in node.elts]
+        if len(names) >= 2 and all(n is not None and IDENTIFIER.match(n) for n in names):
+            self.name_lists.extend([name, item.lineno] for name, item in zip(names, node.elts))
+        self.generic_visit(node)
+
+    visit_List = visit_Tuple
+    visit_Set = visit_Tuple
+
     def visit_Dict(self, node: ast.Dict) -> None:
         for key, value in zip(node.keys, node.values):
             text = literal_str(key)
@@ -358,7 +390,8 @@ def scan_options(tree: ast.Module, context: ModuleContext) -> dict[str, Any]:
     whole = [list(w) for w in dict.fromkeys(tuple(w) for w in visitor.whole if w[0])]
     found = {
         "classes": classes, "cli": visitor.cli, "env": env,
-        "copies": _encoded(visitor.copies), "writer_keys": visitor.writer_keys, "reader_keys": visitor.reader_keys, "whole": whole, "paths": sorted(visitor.paths),
+        "copies": _encoded(visitor.copies), "writer_keys": visitor.writer_keys, "reader_keys": visitor.reader_keys,
+        "name_lists": visitor.name_lists, "whole": whole, "paths": sorted(visitor.paths),
         "owned": {key: sorted(names) for key, names in visitor.owned.items() if names},
         "dicts": dict_flows(tree, context),
     }

@@ -23,6 +23,7 @@ analysis, the readers of options) registers to run in the main process instead
 from __future__ import annotations
 
 import atexit
+import functools
 import multiprocessing
 import pickle
 import threading
@@ -43,24 +44,31 @@ Entries = list[dict[str, Any]]
 @dataclass(frozen=True)
 class _Registered:
     symbols: frozenset[str]  # the messages the judgement serves: run it only when one is enabled
-    judge: Judgement
+    judge: Callable[..., None]
     in_child: bool  # False: the main process computes it while it waits for the child
+    per_messages: bool = False  # the judgement takes the enabled ones of `symbols` too (`enabled=`)
 
 
 _REGISTERED: dict[str, _Registered] = {}
 _LIVE: set[BackgroundScan] = set()
 
 
-def register_background_judgement(key: str, judge: Judgement, symbols: frozenset[str], in_child: bool = True) -> None:
+def register_background_judgement(key: str, judge: Callable[..., None], symbols: frozenset[str], in_child: bool = True,
+                                  per_messages: bool = False) -> None:
     """Run `judge` in a cold scan's child process (or, `in_child` false, in the main process while it waits for that
-    child) when one of `symbols` is enabled (see the module docstring)."""
-    _REGISTERED[key] = _Registered(symbols, judge, in_child)
+    child) when one of `symbols` is enabled (see the module docstring); `per_messages`: it is called with
+    `enabled=` the enabled ones of `symbols` (a judgement that depends on which messages a run emits)."""
+    _REGISTERED[key] = _Registered(symbols, judge, in_child, per_messages)
 
 
 def judgements_for(enabled: Callable[[str], bool], in_child: bool = True) -> list[Judgement]:
     """The registered judgements of the child (or of the waiting main process) some enabled message needs, in a fixed order."""
-    return [item.judge for _, item in sorted(_REGISTERED.items())
-            if item.in_child is in_child and any(enabled(s) for s in item.symbols)]
+    found: list[Judgement] = []
+    for _, item in sorted(_REGISTERED.items()):
+        wanted = frozenset(s for s in item.symbols if enabled(s))
+        if item.in_child is in_child and wanted:
+            found.append(functools.partial(item.judge, enabled=wanted) if item.per_messages else item.judge)
+    return found
 
 
 def judge_each(index: ProjectIndex, judgements: list[Judgement]) -> None:

@@ -35,14 +35,19 @@ def _foreign(index: ProjectIndex) -> tuple[frozenset[str], frozenset[str]]:
     return memo
 
 
-def namesake_in_docs(index: ProjectIndex, path: str, line: int, name: str) -> bool:
-    """The docs mention of `name` at `path:line` is another package's `name` (see the module docstring)."""
+def namesake_in_docs(index: ProjectIndex, path: str, line: int, name: str, owners: frozenset[str] = frozenset()) -> bool:
+    """The docs mention of `name` at `path:line` is another package's `name` (see the module docstring), or, for a
+    method (`owners`: the class names of its lineage), another class's method of that name: `Other.name` on the
+    line and no `Owner.name` of its own lineage."""
     packages, names = _foreign(index)
     if name in names:
         return True
-    for qualified in re.finditer(rf"\b([A-Za-z_][\w.]*)\.{re.escape(name)}\b", file_line(index, path, line)):
-        if qualified.group(1).partition(".")[0] in packages:
-            return True
+    qualifiers = [m.group(1) for m in re.finditer(rf"\b([A-Za-z_][\w.]*)\.{re.escape(name)}\b", file_line(index, path, line))]
+    if any(q.partition(".")[0] in packages for q in qualifiers):
+        return True
+    classes = [q.rpartition(".")[2] for q in qualifiers if q.rpartition(".")[2][:1].isupper()]
+    if owners and classes and not set(classes) & owners:
+        return True
     return name in _imported_in_page(index, path, packages)
 
 

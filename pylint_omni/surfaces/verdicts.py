@@ -127,15 +127,23 @@ def _validation_consumers(index: ProjectIndex, analysis: SurfaceAnalysis, chain:
     root = analysis.table.surfaces[chain.root]
     vias = ATTRIBUTE_VIAS | (BARE_VIAS if root.kind != "method" else frozenset())
     elsewhere = _namesake_files(index, analysis, root, surfaces)
+    owners = _lineage_names(analysis, root)
     for hit in graph.name_only(root.name, set(surfaces)):
         if hit.via == "doc" and (not names_as_code(file_line(index, hit.path, hit.line), root.name)
-                                 or namesake_in_docs(index, hit.path, hit.line, root.name)):
+                                 or namesake_in_docs(index, hit.path, hit.line, root.name, owners)):
             continue  # a word of prose, or another package's name: not the surface
         if hit.path in elsewhere or any(t.endswith("." + root.name) for t in graph.targets_on_line(hit.path, hit.line)):
             continue  # that file's import or patch string names another definition of the name
         if hit.via in vias and hit.path not in history and (index.location(hit.path) is Location.VALIDATION or hit.via == "doc"):
             found.setdefault((hit.path, hit.line), Consumer(hit.path, hit.line, f"name-only {hit.via}", ConsumerKind.VALIDATION, root.name))
     return sorted(found.values(), key=lambda c: (c.path, c.line))
+
+
+def _lineage_names(analysis: SurfaceAnalysis, root: Surface) -> frozenset[str]:
+    """The class names a docs mention `Owner.method` may use for a method: its class's lineage (empty otherwise)."""
+    if root.kind != "method" or not root.container:
+        return frozenset()
+    return frozenset(dotted.rpartition(".")[2] for dotted in analysis.reach.lineage(root.container))
 
 
 def _namesake_files(index: ProjectIndex, analysis: SurfaceAnalysis, root: Surface, surfaces: list[str]) -> set[str]:

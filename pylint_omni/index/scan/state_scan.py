@@ -9,7 +9,7 @@ lives in other files:
 - `bound_calls`: `var = Name(...)` with a CamelCase callee — where an object is built;
 - `sent_types`: class names whose instances go through a queue, a socket or a
   serializer (`q.put(Msg(...))`, `pickle.dumps(obj)` with `obj: Msg`) — an IPC boundary;
-- `reflected_types`: class names read by reflection (`fields(Cls)`, `asdict(obj)`,
+- `reflected_types`: class names read by reflection (`asdict(obj)`, `fields(Cls)` beside a `getattr(o, name)`,
   `vars(self)`, `obj.__dict__`, table builders) — every field has a reader.
 Types are inferred cheaply: a CamelCase name, `self`/`cls` (the enclosing class), a
 parameter annotation, or a local bound to `Cls(...)` in the same function.
@@ -29,6 +29,9 @@ SEND_CALLS = frozenset({
     "model_dump", "model_dump_json", "to_json", "enqueue", "publish",
 })
 REFLECT_CALLS = frozenset({"fields", "asdict", "astuple", "vars", "DataFrame", "tabulate", "from_records"})
+# `fields(Cls)` enumerates names (a `from_kwargs` filtering the keywords a constructor takes reads no value): it reads
+# the values only with a `getattr(obj, name)` in the same function.
+NAMES_ONLY = frozenset({"fields"})
 MAX_VALUE_CHARS = 120
 
 
@@ -68,6 +71,8 @@ class _StateVisitor(FastVisitor):
         self.bound_calls: list[list[Any]] = []
         self.sent: set[str] = set()
         self.reflected: set[str] = set()
+        self.named: list[set[str]] = [set()]  # per function: classes whose field names `fields()` enumerates
+        self.dynamic_reads: list[bool] = [False]  # per function: a `getattr(obj, name)` with a computed name
 
     def visit_ClassDef(self, node: ast.ClassDef) -> None:
         self.classes.append(node.name)
@@ -85,9 +90,18 @@ class _StateVisitor(FastVisitor):
             types.setdefault("cls", self.classes[-1])
         self.functions.append(".".join([*self.classes[-1:], node.name]))
         self.local_types.append(types)
+        self.named.append(set())
+        self.dynamic_reads.append(False)
         self.generic_visit(node)
+        self.settle_names()
         self.local_types.pop()
         self.functions.pop()
+
+    def settle_names(self) -> None:
+        """End of a function (or module): the classes `fields()` enumerated are reflected if it read values by name."""
+        named, dynamic = self.named.pop(), self.dynamic_reads.pop()
+        if dynamic:
+            self.reflected.update(named)
 
     visit_AsyncFunctionDef = visit_FunctionDef
 
@@ -149,9 +163,14 @@ class _StateVisitor(FastVisitor):
         if tail in SEND_CALLS:
             for arg in arguments:
                 self.sent.update(self.types_of(arg))
+        elif tail in NAMES_ONLY:
+            for arg in arguments:
+                self.named[-1].update(self.types_of(arg))
         elif tail in REFLECT_CALLS:
             for arg in arguments:
                 self.reflected.update(self.types_of(arg))
+        elif tail == "getattr" and len(node.args) > 1 and not isinstance(node.args[1], ast.Constant):
+            self.dynamic_reads[-1] = True
         self.generic_visit(node)
 
     def visit_Attribute(self, node: ast.Attribute) -> None:
@@ -164,6 +183,7 @@ def scan_state(tree: ast.AST) -> dict[str, Any]:
     """The state facts of one parsed module (see the module docstring)."""
     visitor = _StateVisitor()
     visitor.visit(tree)
+    visitor.settle_names()  # the module level is the outermost function
     return {
         "attr_writes": visitor.attr_writes,
         "bound_calls": visitor.bound_calls,
