@@ -116,6 +116,13 @@ def test_the_unread_fields_of_one_config_class_are_one_finding_at_the_class(samp
     assert len(fields["members"]) == 3 and fields["benefit_lines"] == sum(m["lines"] for m in fields["members"])
 
 
+def test_the_unread_keys_of_one_shipped_config_file_are_one_finding(sample: dict[str, Any]) -> None:
+    found = [c for c in at(sample, "tinyomni/__init__.py") if c["kind"] == "unread-keys"]
+    assert len(found) == 1 and found[0]["confidence"] == "high"
+    assert found[0]["message"].startswith("2 keys of deploy/runtime/tiny_omni_runtime.yaml reach no reader "
+                                          "(stages[].runtime.process and telemetry.sample_rate)")
+
+
 DEAD_WITH_COPY = {
     "app/__init__.py": "",
     "app/main.py": """

@@ -3,7 +3,8 @@
 1. **Class clusters**: the dead methods of one class (high confidence, or dead only
    through the others), with the fields only they read and the `__init__` lines that
    build them (`changes.state`): two methods or more, or one method with its state.
-2. **Config classes**: the unread fields of one config class, by confidence.
+2. **Config classes and files**: the unread fields of one config class, the unread keys
+   of one shipped config file, by confidence.
 3. **Tables**: the unused entries of one registry or lazy-export table; every entry
    of it: the table and its accessors (`__getattr__`, `__dir__`), never the live
    definitions it points to.
@@ -154,9 +155,8 @@ def config_classes(index: ProjectIndex, left: _Left) -> list[ChangeSet]:
         name = owner.rpartition(".")[2]
         fields = [m.dotted.rpartition(".")[2] for m in members]
         every = members[0].siblings == len(members)
-        what = (f"{'Every' if every else ''} {counted(len(fields), 'field')} of {name} {'reach' if not every else 'reaches'} no reader"
-                if not every else f"None of the {len(fields)} fields of {name} is read").strip()
-        what = what[0].upper() + what[1:] + f" ({named(fields)})"
+        what = (f"None of the {len(fields)} fields of {name} is read" if every
+                else f"{counted(len(fields), 'field')} of {name} reach no reader") + f" ({named(fields)})"
         fix = "remove the class and what builds it, or wire it" if every else "remove them and what sets them"
         lines = sum(m.lines for m in members)
         planned = change_planned(
@@ -165,6 +165,21 @@ def config_classes(index: ProjectIndex, left: _Left) -> list[ChangeSet]:
              f"Remove the unread fields of {name} ({', '.join(fields)}) and every place that sets them."),
             (lines, BenefitKind.CONFIG, f"{counted(len(fields), 'field')} of {name}", Heat.UNKNOWN, ""))
         sets.append(ChangeSet(planned, members[0].path, "config-class", tuple(members), ()))
+    for (config_file, confidence), members in sorted(_grouped(left.candidates(), UNREAD, frozenset({"yaml"})).items()):
+        if len(members) < 2:
+            continue
+        members.sort(key=lambda m: m.dotted)
+        left.take(members)
+        keys = [m.dotted for m in members]
+        planned = change_planned(
+            (UNREAD, members[0].line, members[0].planned.anchor),
+            f"{counted(len(keys), 'key')} of {config_file} reach no reader ({named(keys)})",
+            "remove them from the config files, or read them", _verdict_of(members, confidence), members,
+            (f"{config_file}::<unread keys>", "unread-keys" if confidence == HIGH else "unread-keys-unsure",
+             f"Remove the keys {', '.join(keys)} from the config files that set them ({config_file} and the others "
+             "the surface lists), or read them where they belong."),
+            (sum(m.lines for m in members), BenefitKind.CONFIG, f"{counted(len(keys), 'key')} of {config_file}", Heat.UNKNOWN, ""))
+        sets.append(ChangeSet(planned, members[0].path, "config-file", tuple(members), ()))
     return sets
 
 

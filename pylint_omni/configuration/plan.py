@@ -38,7 +38,7 @@ class Judged:
     relpath: str  # the file the message is in (a YAML key's: the package `__init__.py`)
     line: int
     end: int
-    container: str  # the config class of a field, the module of a CLI or environment option
+    container: str  # the config class of a field, the module of a CLI or environment option, a key's config file
     siblings: int = 0  # fields of the same class
     overwritten: int | None = None  # a live field `__post_init__` overwrites (the line)
     where: str = ""
@@ -54,8 +54,8 @@ def _judge_all(index: ProjectIndex) -> list[Judged]:
     found: list[Judged] = []
     for anchor, items in sorted(judge_yaml_keys(index).items()):
         for option, judgment, lines, where, surface in items:
-            found.append(Judged(option, judgment, anchor, 1, lines, index.entries.get(anchor, {}).get("module", ""),
-                                where=where, surface=tuple(surface)))
+            # Keys fold by the config file that sets them first: one file's unread keys are one change.
+            found.append(Judged(option, judgment, anchor, 1, lines, option.relpath, where=where, surface=tuple(surface)))
     for relpath, _ in index.python_files():
         if index.location(relpath) is Location.VALIDATION:
             continue
