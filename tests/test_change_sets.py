@@ -255,3 +255,24 @@ def test_a_lost_feature_names_the_commit_that_last_changed_its_calls(tmp_path: P
     lost = [c for c in report["candidates"] if c["kind"] == "lost-feature"]
     assert len(lost) == 1, report["candidates"]
     assert "stage_environment" in lost[0]["message"] and "drop the env step" in lost[0]["proof"]
+
+
+def explain(name: str) -> str:
+    proc = subprocess.run([sys.executable, "-m", "pylint_omni", "explain", name], cwd=SAMPLE_REPO, capture_output=True,
+                          text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return proc.stdout
+
+
+def test_explain_agrees_with_the_finding_for_a_sibling_mixins_method() -> None:
+    """No finding, and explain says why: the call through the sibling mixin, and the path from the root."""
+    out = explain("_append_runtime_input")
+    assert "resolved production consumers: 1" in out and "tinyomni/serving/intake.py:6 (attr-call, through IntakeMixin)" in out
+    assert "reachability: reached from production roots" in out and "tinyomni.serving.intake.IntakeMixin.admit" in out
+
+
+def test_explain_names_the_change_a_member_belongs_to() -> None:
+    out = explain("send_tensor")
+    assert "unused-surface verdict: candidate (high)" in out
+    assert ("change: unused-surface (high, class-cluster, 2 member(s)) at tinyomni/serving/pipeline_link.py:6: "
+            "Class PipelineLink has 2 methods nothing calls") in out

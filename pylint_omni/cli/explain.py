@@ -24,6 +24,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from pylint_omni.changes.plan import change_plan, stage_symbols
 from pylint_omni.evidence.contracts import contracts_of
 from pylint_omni.evidence.consumers import ConsumerKind, consumer_kind
 from pylint_omni.evidence.upstream_readers import upstream_readers, upstream_unknowns
@@ -32,7 +33,7 @@ from pylint_omni.index.paths import Location
 from pylint_omni.index.project_index import Definition, Hit, ProjectIndex
 from pylint_omni.options import settings_for_root
 from pylint_omni.registries.liveness import judge_entry, read_registry
-from pylint_omni.surfaces.explain import reachability_lines
+from pylint_omni.surfaces.explain import lineage_targets, reachability_lines
 from pylint_omni.evidence.identity import looks_like_id
 from pylint_omni.cli.precommit import project_packages
 from pylint_omni.cli.tree_lint import LintFailed, cached_findings, lint_findings, working_tree_state
@@ -64,14 +65,17 @@ def _explain_definition(index: ProjectIndex, definition: Definition, own_spans: 
     by_kind: dict[ConsumerKind, list[str]] = {kind: [] for kind in ConsumerKind}
     reexports: list[str] = []
     seen: set[tuple[str, int]] = set()
-    for ref in graph.refs_to(definition.dotted):
-        if any(ref.path == p and a <= ref.line <= b for p, a, b in spans) or ref.path in history:
-            continue
-        seen.add((ref.path, ref.line))
-        if ref.via in NON_USES:
-            reexports.append(f"{ref.path}:{ref.line} ({ref.via})")
-            continue
-        by_kind[consumer_kind(index, Hit(ref.path, ref.line, ref.via))].append(f"{ref.path}:{ref.line} ({ref.via})")
+    targets = lineage_targets(index, definition.dotted) if index.location(definition.path) is Location.PRODUCTION else [definition.dotted]
+    for target in targets:
+        through = "" if target == definition.dotted else f", through {target.rpartition('.')[0].rpartition('.')[2]}"
+        for ref in graph.refs_to(target):
+            if any(ref.path == p and a <= ref.line <= b for p, a, b in spans) or ref.path in history or (ref.path, ref.line) in seen:
+                continue
+            seen.add((ref.path, ref.line))
+            if ref.via in NON_USES:
+                reexports.append(f"{ref.path}:{ref.line} ({ref.via})")
+                continue
+            by_kind[consumer_kind(index, Hit(ref.path, ref.line, ref.via))].append(f"{ref.path}:{ref.line} ({ref.via}{through})")
     for kind, rows in by_kind.items():
         _print_refs(out, f"  resolved {kind.value} consumers", rows)
     _print_refs(out, "  imports and re-exports (not uses)", reexports)
@@ -90,6 +94,22 @@ def _explain_definition(index: ProjectIndex, definition: Definition, own_spans: 
     if index.location(definition.path) is Location.PRODUCTION:
         for line in reachability_lines(index, definition.dotted):
             print(f"  {line}", file=out)
+        for line in change_lines(index, definition.path, definition.data["line"], definition.dotted):
+            print(f"  {line}", file=out)
+
+
+def change_lines(index: ProjectIndex, path: str, line: int, dotted: str) -> list[str]:
+    """The change set a surface belongs to, as the messages plan it (`changes.plan`: the same code)."""
+    plan = change_plan(index, stage_symbols())
+    for change in plan.sets:
+        member = next((m for m in change.members if m.dotted == dotted or (m.path == path and m.line == line)), None)
+        if member is None:
+            continue
+        planned = change.planned
+        confidence = planned.verdict.confidence or planned.verdict.status.value
+        return [f"change: {planned.symbol} ({confidence}, {change.kind}, {len(change.members)} member(s)) at "
+                f"{change.path}:{planned.line}: {planned.args[-1] if planned.args else ''}"]
+    return []
 
 
 def _explain_member(index: ProjectIndex, name: str, out: Any) -> bool:
@@ -134,6 +154,8 @@ def _explain_entries(index: ProjectIndex, name: str, out: Any) -> tuple[int, lis
                 _print_refs(out, f"  resolved {kind.value} consumers of the key", [c.describe() for c in verdict.by_kind(kind)])
             for unknown in verdict.unknowns:
                 print(f"  unknown: {unknown}", file=out)
+            for line in change_lines(index, rel, entry["line"], entry["key"]):
+                print(f"  {line}", file=out)
     return found, spans
 
 

@@ -4,17 +4,31 @@ For a reached surface: the walk that reached it (production or validation only) 
 the path back to its root, each step with the reason a convention or a root gave
 (`registered in ...`, `upstream hook at ...`, `a console script`). For an unreached
 one: the chain it belongs to and that chain's verdict (`verdicts.judge_chain`, the
-same code the checker runs).
+same code the checker runs), with the consumers and doubts the finding cites, and the
+production calls of its name (by name: where a call the graph did not resolve may
+still run it).
 """
 
 from __future__ import annotations
 
+from pylint_omni.evidence.heat import callers_of
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.surfaces.analysis import DEAD, analysis_of
 from pylint_omni.surfaces.reach import PRODUCTION
 from pylint_omni.surfaces.verdicts import judge_chain, short_name
 
 MAX_STEPS = 8
+
+
+def lineage_targets(index: ProjectIndex, dotted: str) -> list[str]:
+    """For a method, the same member on every class whose `self.m()` may run it (its lineage, sibling mixins of a
+    class that combines them: `reach.lineage`), as the walk reaches it; the surface itself otherwise."""
+    analysis = analysis_of(index)
+    surface = analysis.table.surfaces.get(dotted)
+    if surface is None or surface.kind != "method" or not surface.container:
+        return [dotted]
+    return [dotted, *sorted(f"{owner}.{surface.name}" for owner in analysis.reach.lineage(surface.container)
+                            if f"{owner}.{surface.name}" != dotted)]
 
 
 def reachability_lines(index: ProjectIndex, dotted: str) -> list[str]:
@@ -45,6 +59,12 @@ def reachability_lines(index: ProjectIndex, dotted: str) -> list[str]:
             symbol = "unused-surface" if status == DEAD else "test-only-surface"
             label = judged.verdict.status.value + (f" ({judged.verdict.confidence})" if judged.verdict.confidence else "")
             head = "its root" if root != dotted else "shown here"
-            return [f"reachability: unreached; part of the chain of {short_name(analysis, root)} ({head})",
-                    f"  {symbol} verdict: {label}: {judged.verdict.reason}"]
+            lines = [f"reachability: unreached; part of the chain of {short_name(analysis, root)} ({head})",
+                     f"  {symbol} verdict: {label}: {judged.verdict.reason}"]
+            lines += [f"  doubt: {doubt}" for doubt in judged.doubts if doubt != judged.verdict.reason]
+            lines += [f"  validation consumer: {c.describe()}" for c in judged.validation]
+            name = analysis.table.surfaces[dotted].name
+            lines += [f"  production call of `{name}` by name: {c.path}:{c.function['line']} in {c.label}"
+                      for c in (callers_of(index, name) or [])]
+            return lines
     return ["reachability: unreached (no finding: an empty module, or a surface whose chain is not reported)"]
