@@ -553,7 +553,7 @@ def test_outside_overrides_leftover_imports_and_namesake_docs(tmp_path: Path, ca
     }
     found = {(f.path, f.line): f for f in lint(write(tmp_path / "proj", files), cache_dir, f"--omni-upstream-paths={upstream}", "--omni-granularity=member")}
     assert ("app/layers.py", 5) not in found and ("app/layers.py", 8) not in found  # super() into the outside base
-    assert "helper and its 1 overrides" in found[("app/layers.py", 11)].message  # super() into the project's own
+    assert "helper and its override (Sub.helper)" in found[("app/layers.py", 11)].message  # super() into the project's own
     repeat = found[("app/rope.py", 5)]
     assert repeat.confidence == "HIGH" and "its unused import at main.py:3" in repeat.message
     assert found[("app/layers.py", 20)].symbol == "unused-surface"  # the docs' PatchEmbed is ext_pkg's

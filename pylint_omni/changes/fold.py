@@ -10,7 +10,9 @@
    definitions it points to.
 4. **Module helpers**: the dead code left in one module (functions, classes, methods of
    live classes; high), with the imports only they use.
-5. Every other member is a change of its own.
+5. Every other member is a change of its own; after the lost features are named
+   (`lost`), the **small cleanups**: micro dead definitions left alone (a few-line
+   dead method) in one package, by confidence, are one change (`small_cleanups`).
 Then a change inside the code a high-confidence dead change deletes goes with it.
 """
 
@@ -292,6 +294,43 @@ def module_helpers(index: ProjectIndex, left: _Left) -> list[ChangeSet]:
         sets.append(ChangeSet(planned, members[0].path, "module-helpers", tuple(members),
                               tuple(deleted) + tuple((members[0].path, line, line) for _, line in dying)))
     return sets
+
+
+def small_cleanups(index: ProjectIndex, sets: list[ChangeSet]) -> list[ChangeSet]:
+    """Micro dead definitions left alone (a 3-line dead method, a one-line helper) in one package, by confidence: one
+    cleanup, as the audit bundles small cleanups, rather than a line of the audit each. Run on the folded sets after
+    the lost features are named (a dead reader of a feature is never small), on single dead functions, classes and
+    methods only (a shadowed definition keeps its sharper message; a lone unread option or registry entry stays a
+    change of its own: each is a decision about a setting or a name users may type)."""
+    groups: dict[tuple[str, str], list[ChangeSet]] = {}
+    for change in sets:
+        member = change.members[0]
+        details = change.planned.details
+        if (change.kind == "single" and member.symbol == UNUSED and member.status == "dead" and details is not None
+                and details.benefit.micro and member.unit in ("function", "class", "method")
+                and change.planned.verdict.status is Status.CANDIDATE):
+            groups.setdefault((member.path.rpartition("/")[0], member.confidence or ""), []).append(change)
+    bundled: dict[int, ChangeSet] = {}
+    for (folder, confidence), changes in sorted(groups.items()):
+        if len(changes) < 2:
+            continue
+        members = sorted((c.members[0] for c in changes), key=lambda m: (m.path, m.line))
+        init = f"{folder}/__init__.py" if folder else "__init__.py"
+        path = init if init in index.entries else members[0].path
+        names = [n for m in members for n in _shown(m)]
+        lines = sum(m.lines for m in members)
+        what = f"Package {folder or '(root)'} has {counted(len(names), 'small dead definition')} ({named(names)})"
+        planned = change_planned(
+            (UNUSED, 1, MODULE), what, f"delete them ({lines} lines)", _verdict_of(members, confidence), members,
+            (f"{folder}/<small dead definitions>", "small-cleanups" if confidence == HIGH else "small-cleanups-unsure",
+             "One cleanup: " + " ".join(m.details.simplification for m in members if m.details is not None)),
+            (lines, BenefitKind.API, f"{lines} lines: {counted(len(names), 'small dead definition')} in {folder}",
+             Heat.NEVER, NEVER["dead"]))
+        bundle = ChangeSet(planned, path, "small-cleanups", tuple(members), tuple(s for m in members for s in m.spans))
+        for change in changes:
+            bundled[id(change)] = bundle
+    kept = [bundled.get(id(change), change) for change in sets]
+    return list({id(change): change for change in kept}.values())
 
 
 def _take_in(sets: list[ChangeSet]) -> list[ChangeSet]:

@@ -2,7 +2,8 @@
 
 `change_plan(index, enabled)` asks every registered source whose messages are enabled
 for its members (each source once per index state: a cold run computes them while it
-waits for the copies), folds them (`fold`), names the lost features (`lost`), and plans one message
+waits for the copies), folds them (`fold`), names the lost features (`lost`), bundles the small cleanups
+left, and plans one message
 per change set at its root. With `omni-granularity=member` every member is its own
 message again (an editor's view), and nothing is taken in.
 
@@ -16,7 +17,7 @@ import datetime
 from dataclasses import dataclass, field, replace
 from typing import Callable
 
-from pylint_omni.changes.fold import DELETING, HIGH, fold, never_runs, single
+from pylint_omni.changes.fold import DELETING, HIGH, fold, never_runs, single, small_cleanups
 from pylint_omni.changes.lost import lost_features
 from pylint_omni.changes.model import ChangeSet, Member, sources
 from pylint_omni.evidence.baseline import BaselineError, load_baseline
@@ -86,8 +87,8 @@ def _plan(index: ProjectIndex, enabled: frozenset[str]) -> ChangePlan:
         return ChangePlan([single(never_runs(m)) for m in members])
     held = _held(index)
     alone = [single(never_runs(m)) for m in members if held(m)]
-    folded = fold(index, [m for m in members if not held(m)])
-    return ChangePlan([_weighed(change) for change in lost_features(index, folded, enabled)] + alone)
+    folded = lost_features(index, fold(index, [m for m in members if not held(m)]), enabled)
+    return ChangePlan([_weighed(change) for change in small_cleanups(index, folded)] + alone)
 
 
 WHOLE_UNITS = frozenset({"module", "package"})

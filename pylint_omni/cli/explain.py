@@ -99,9 +99,12 @@ def _explain_definition(index: ProjectIndex, definition: Definition, own_spans: 
 
 
 def change_lines(index: ProjectIndex, path: str, line: int, dotted: str) -> list[str]:
-    """The change set a surface belongs to, as the messages plan it (`changes.plan`: the same code)."""
+    """The change set a surface belongs to with others, as the messages plan it (`changes.plan`: the same code); a
+    change of its own is the verdict above."""
     plan = change_plan(index, stage_symbols())
     for change in plan.sets:
+        if len(change.members) < 2:
+            continue
         member = next((m for m in change.members if m.dotted == dotted or (m.path == path and m.line == line)), None)
         if member is None:
             continue

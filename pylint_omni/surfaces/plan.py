@@ -36,6 +36,15 @@ def members(index: ProjectIndex) -> list[Member]:
     return found
 
 
+def _unit_names(analysis: SurfaceAnalysis, judged: Judged) -> tuple[str, ...]:
+    """The short name of every unit a chain deletes; an override in another class as `Sub.m` (not `m` again)."""
+    table = analysis.table
+    root = table.surfaces[judged.chain.root]
+    return tuple(table.surfaces[d].name if table.surfaces[d].container == root.container
+                 else f"{(table.surfaces[d].container or '').rpartition('.')[2]}.{table.surfaces[d].name}"
+                 for d in [*judged.chain.units, *judged.chain.overrides])
+
+
 def _chain_spans(analysis: SurfaceAnalysis, judged: Judged) -> tuple[Span, ...]:
     table = analysis.table
     return tuple((table.surfaces[d].path, table.surfaces[d].line, table.surfaces[d].end)
@@ -66,7 +75,7 @@ def file_members(index: ProjectIndex, analysis: SurfaceAnalysis, relpath: str) -
                           details(analysis, one, relpath))
         found.append(Member(planned, relpath, root.end, root.kind, chain.root, root.container or "",
                             "dead" if one.status == DEAD else "test-only", _chain_spans(analysis, one),
-                            tuple(chain.used_by), names=tuple(table.surfaces[d].name for d in [*chain.units, *chain.overrides])))
+                            tuple(chain.used_by), names=_unit_names(analysis, one)))
     for route in judge_routes(index, analysis, relpath):
         text, gain = route_wording(analysis, route)
         surface = table.surfaces[route.function]

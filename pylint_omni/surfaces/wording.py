@@ -42,7 +42,8 @@ def message(analysis: SurfaceAnalysis, judged: Judged, shadowed_by: int = 0) -> 
         return short_message(what, "delete it: it never runs", "Python keeps the last definition")
     verb = "is never raised or caught" if label == "Exception class" else "has no consumer"
     if chain.overrides:
-        what = f"{label} {name} and its {len(chain.overrides)} overrides ({names_of(analysis, chain.overrides)}) have no caller"
+        overrides = "override" if len(chain.overrides) == 1 else f"{len(chain.overrides)} overrides"
+        what = f"{label} {name} and its {overrides} ({names_of(analysis, chain.overrides)}) have no caller"
     elif chain.cycle:
         what = f"{label} {name} and {names_of(analysis, chain.members)} only use each other"
     elif chain.members:
