@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-__version__ = "0.1.0"
+from importlib.metadata import version
 
 from pylint_omni.plugin import load_configuration, register
+
+__version__ = version("pylint-omni")  # pyproject.toml holds it; the reporters read it so too (no import of this module)
 
 __all__ = ["register", "load_configuration", "__version__"]

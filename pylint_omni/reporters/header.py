@@ -12,13 +12,13 @@ from __future__ import annotations
 import platform
 import shutil
 from functools import lru_cache
+from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
 import astroid
 import pylint
 
-from pylint_omni import __version__
 from pylint_omni.index.git import git
 
 BASE_BRANCH = "origin/main"
@@ -62,7 +62,7 @@ def audit_base(root: Path) -> dict[str, Any]:
 def tool_versions() -> dict[str, str]:
     return {
         "name": "pylint-omni",
-        "version": __version__,
+        "version": version("pylint-omni"),
         "pylint": pylint.__version__,
         "astroid": astroid.__version__,
         "python": platform.python_version(),
