@@ -81,7 +81,7 @@ def _scope(index: ProjectIndex, package: UpstreamPackage, by_module: dict[str, d
     """Modules of `package` the project imports from or subclasses classes of."""
     wanted: set[str] = set()
     prefix = package.name + "."
-    for relpath, facts in index.python_files():
+    for _, facts in index.python_files():
         for dotted in facts.get("imports", {}).values():
             if dotted != package.name and not dotted.startswith(prefix):
                 continue

@@ -140,7 +140,3 @@ class Resolver:
         """A class's defining path when `dotted` reaches a project class, else `dotted` itself."""
         target = self.resolve(dotted)
         return target.dotted if target.kind == "class" else dotted
-
-
-def module_tables(links_by_module: dict[str, dict[str, Any]]) -> dict[str, ModuleTable]:
-    return {module: ModuleTable.of(links) for module, links in links_by_module.items()}
