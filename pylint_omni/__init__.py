@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-from importlib.metadata import version
-
 from pylint_omni.plugin import load_configuration, register
-
-__version__ = version("pylint-omni")  # pyproject.toml holds it; the reporters read it so too (no import of this module)
+from pylint_omni.version import __version__
 
 __all__ = ["register", "load_configuration", "__version__"]

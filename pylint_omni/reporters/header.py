@@ -12,7 +12,6 @@ from __future__ import annotations
 import platform
 import shutil
 from functools import lru_cache
-from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +19,7 @@ import astroid
 import pylint
 
 from pylint_omni.index.git import git
+from pylint_omni.version import __version__
 
 BASE_BRANCH = "origin/main"
 
@@ -62,7 +62,7 @@ def audit_base(root: Path) -> dict[str, Any]:
 def tool_versions() -> dict[str, str]:
     return {
         "name": "pylint-omni",
-        "version": version("pylint-omni"),
+        "version": __version__,
         "pylint": pylint.__version__,
         "astroid": astroid.__version__,
         "python": platform.python_version(),
