@@ -37,6 +37,7 @@ from pylint_omni.index.settings import (
     DEFAULT_UPSTREAM_PACKAGES,
     DEFAULT_VALIDATION_GLOBS,
     OmniSettings,
+    installed_allowed,
 )
 
 if sys.version_info >= (3, 11):
@@ -68,6 +69,11 @@ OPTIONS: tuple[tuple[str, dict[str, Any]], ...] = (
                                 "help": "Upstream packages read from their installed source (never imported) when the project imports them: what they read, call and define is evidence."}),
     ("omni-upstream-paths", {"type": "csv", "default": (), "metavar": "<dirs>",
                              "help": "Extra folders holding upstream package sources (an unpacked wheel, e.g. /tmp/upstream/vllm-0.12.0); relative paths start at the project root."}),
+    ("omni-upstream-installed", {"type": "yn", "default": True, "metavar": "<y or n>",
+                                 "help": "Also read upstream packages and the versions the project runs on from the distributions "
+                                         "installed where pylint runs (n: only from omni-upstream-paths, so that the findings do "
+                                         "not depend on what is installed; PYLINT_OMNI_UPSTREAM_INSTALLED=n in the environment "
+                                         "does so for every run started there)."}),
     ("omni-extra-roots", {"type": "csv", "default": (), "metavar": "<globs or dotted patterns>",
                           "help": "Extra production roots for unused-surface and test-only-surface, like knip's entry: globs of "
                                   "root-relative paths (every definition of a matching file is used) or patterns of dotted "
@@ -219,6 +225,7 @@ def settings_of(values: dict[str, Any]) -> OmniSettings:
         granularity=str(get("omni-granularity")).strip().lower(),
         upstream_packages=tuple(get("omni-upstream-packages")),
         upstream_paths=tuple(_under_root(root, p) for p in get("omni-upstream-paths")),
+        upstream_installed=bool(get("omni-upstream-installed")) and installed_allowed(),
         extra_roots=tuple(get("omni-extra-roots")),
     )
 
