@@ -30,7 +30,7 @@ from pylint_omni.index.project_index import Hit, ProjectIndex
 from pylint_omni.index.paths import Location
 
 DYNAMIC_VIAS = frozenset({"getattr", "import_module", "resolver", "fstr"})
-CONFIG_VIAS = frozenset({"yaml-key", "yaml-value", "json", "toml"})
+CONFIG_VIAS = frozenset({"yaml-key", "yaml-value", "json", "toml"})  # a mention in a config file (set, not read)
 DOC_VIAS = frozenset({"doc"})
 MAX_LISTED = 3
 
