@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-__version__ = "0.1.0"
-
 from pylint_omni.plugin import load_configuration, register
+from pylint_omni.version import __version__
 
 __all__ = ["register", "load_configuration", "__version__"]

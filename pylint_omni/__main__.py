@@ -29,7 +29,7 @@ from typing import Any, Sequence
 import astroid
 import pylint
 
-from pylint_omni import __version__
+from pylint_omni.version import __version__
 from pylint_omni.cli import baseline, diff, precommit, report
 from pylint_omni.cli.explain import explain_command
 from pylint_omni.index.graph import graph_of

@@ -17,14 +17,13 @@ import sys
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable, Sequence
 
 from pylint.checkers import BaseChecker
 from pylint.config import find_default_config_files
 
 from pylint_omni.evidence.baseline import BaselineError, load_baseline
 from pylint_omni.evidence.keep import KEEP_KEY, keep_list
-from pylint_omni.evidence.split_run import note_targets
 from pylint_omni.index.collector import during_run
 from pylint_omni.index.external import external_problems
 from pylint_omni.index.live import prefetch_indexes
@@ -38,6 +37,7 @@ from pylint_omni.index.settings import (
     DEFAULT_UPSTREAM_PACKAGES,
     DEFAULT_VALIDATION_GLOBS,
     OmniSettings,
+    installed_allowed,
 )
 
 if sys.version_info >= (3, 11):
@@ -69,6 +69,11 @@ OPTIONS: tuple[tuple[str, dict[str, Any]], ...] = (
                                 "help": "Upstream packages read from their installed source (never imported) when the project imports them: what they read, call and define is evidence."}),
     ("omni-upstream-paths", {"type": "csv", "default": (), "metavar": "<dirs>",
                              "help": "Extra folders holding upstream package sources (an unpacked wheel, e.g. /tmp/upstream/vllm-0.12.0); relative paths start at the project root."}),
+    ("omni-upstream-installed", {"type": "yn", "default": True, "metavar": "<y or n>",
+                                 "help": "Also read upstream packages and the versions the project runs on from the distributions "
+                                         "installed where pylint runs (n: only from omni-upstream-paths, so that the findings do "
+                                         "not depend on what is installed; PYLINT_OMNI_UPSTREAM_INSTALLED=n in the environment "
+                                         "does so for every run started there)."}),
     ("omni-extra-roots", {"type": "csv", "default": (), "metavar": "<globs or dotted patterns>",
                           "help": "Extra production roots for unused-surface and test-only-surface, like knip's entry: globs of "
                                   "root-relative paths (every definition of a matching file is used) or patterns of dotted "
@@ -220,6 +225,7 @@ def settings_of(values: dict[str, Any]) -> OmniSettings:
         granularity=str(get("omni-granularity")).strip().lower(),
         upstream_packages=tuple(get("omni-upstream-packages")),
         upstream_paths=tuple(_under_root(root, p) for p in get("omni-upstream-paths")),
+        upstream_installed=bool(get("omni-upstream-installed")) and installed_allowed(),
         extra_roots=tuple(get("omni-extra-roots")),
     )
 
@@ -406,8 +412,9 @@ def refuse_unusable_options(config: Any, symbols: Iterable[str] = ()) -> None:
                   "its findings are reported again: renew the date or fix the code", file=sys.stderr)
 
 
-def load_configuration(linter: Any) -> None:
-    """pylint's plugin hook, called once the options are read: check them before linting starts.
+def check_before_linting(linter: Any, starting: Callable[[Sequence[str]], None]) -> None:
+    """Check the options before linting starts (from pylint's plugin hook `load_configuration`, called once the
+    options are read).
 
     A bad value is a usage error (exit 32, as pylint's own), said once, instead of a
     crash per module or a quietly partial run. The linted files are not known yet
@@ -415,14 +422,16 @@ def load_configuration(linter: Any) -> None:
     none of them must be refused too; so the check runs at the start of
     `linter.check`, in the main process, before `-j N` workers start. There too the
     index of each project starts refreshing (`prefetch_indexes`): beside pylint's own
-    tree building under `-j 1`, once for all workers under `-j N`.
+    tree building under `-j 1`, once for all workers under `-j N`. `starting` is told
+    the linted files or folders first (the plugin hands it the split run's, so that
+    the options never import what reads them).
     """
     unchecked = linter.check
 
     def check(files_or_modules: Any) -> None:
         symbols = [d.symbol for d in linter.msgs_store.messages if d.msgid[1:3] == "73"]
         refuse_unusable_options(linter.config, symbols)
-        note_targets(files_or_modules)
+        starting(files_or_modules)
         with during_run(linter):
             if any(linter.is_message_enabled(symbol) for symbol in symbols):
                 run = RunOptions.of(linter.config)

@@ -30,10 +30,11 @@ from pylint_omni.compat import checker as compat
 from pylint_omni.configuration import checker as configuration
 from pylint_omni.copies import checker as copies
 from pylint_omni.evidence.checker import OmniChecker
+from pylint_omni.evidence.split_run import note_targets
 from pylint_omni.index.background import register_background_judgement
 from pylint_omni.index.scanners import register_python_scanner
 from pylint_omni.inputs import checker as inputs
-from pylint_omni.options import OmniOptions, load_configuration
+from pylint_omni.options import OmniOptions, check_before_linting
 from pylint_omni.registries import checker as registries
 from pylint_omni.state import checker as state
 from pylint_omni.surfaces import checker as surfaces
@@ -71,3 +72,9 @@ def register(linter: PyLinter) -> None:
     for family in FAMILIES:
         family.register(linter)
     reporters.register(linter)
+
+
+def load_configuration(linter: PyLinter) -> None:
+    """pylint's hook once the options are read: they are checked as each run starts, which tells the split run
+    (`evidence.split_run`) what it lints."""
+    check_before_linting(linter, note_targets)

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from pylint_omni.index.settings import UPSTREAM_INSTALLED_ENV
+
 REPO = Path(__file__).resolve().parent.parent
 
 
@@ -21,8 +23,14 @@ def pytest_configure(config: pytest.Config) -> None:
     A test that wants its own folder passes `cache_dir`; nothing is ever written to the
     user's cache folder (`~/.cache/pylint-omni`), whatever the environment says.
     Every pylint a test starts runs the plugin of this checkout.
+
+    No run reads the distributions installed beside the tests (`PYLINT_OMNI_UPSTREAM_INSTALLED=n`): the upstream
+    a test means is the one it names, in `omni-upstream-paths` (sample_repo's stand-ins, a test's own folders), so
+    the pinned findings are the same whether vllm, diffusers, transformers or torch are installed or not. A test of
+    the installed case sets it back itself.
     """
     os.environ["PYLINT_OMNI_CACHE_DIR"] = tempfile.mkdtemp(prefix="pylint-omni-test-cache-")
+    os.environ[UPSTREAM_INSTALLED_ENV] = "n"
     # The pylint runs import this checkout's plugin, even beside an install of another one
     # (a worktree next to an editable install would otherwise test the install).
     os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))

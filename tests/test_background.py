@@ -21,10 +21,9 @@ from pathlib import Path
 import pytest
 
 from conftest import enable_args, run_pylint
-from pylint_omni.index.background import BackgroundScan, start_scan
 from pylint_omni.index.discovery import discover
 from pylint_omni.index.project_index import ProjectIndex
-from pylint_omni.index.scan_pool import PARALLEL_MIN_FILES, PendingScan, usable_cores
+from pylint_omni.index.scan_pool import PARALLEL_MIN_FILES, BackgroundScan, PendingScan, start_scan, usable_cores
 from pylint_omni.index.settings import OmniSettings
 from pylint_omni.plugin import register_scanners
 
@@ -128,8 +127,8 @@ def test_a_stopped_child_is_scanned_here_and_a_small_scan_needs_none(tmp_path: P
     stopped = BackgroundScan(jobs, lambda entries: None)
     stopped.cancel()
     assert stopped.entries() == expected
-    assert isinstance(start_scan(jobs[:10], [lambda index: None], lambda entries: None), PendingScan)
-    assert isinstance(start_scan(jobs, [], lambda entries: None), PendingScan)
+    assert isinstance(start_scan(jobs[:10], lambda entries: None), PendingScan)
+    assert isinstance(start_scan(jobs, None), PendingScan)
 
 
 @needs_cores

@@ -9,10 +9,12 @@ from pathlib import Path
 import pytest
 
 from conftest import SAMPLE_REPO
+from pylint_omni.compat.runtime import RuntimeMetadata
 from pylint_omni.index.graph import graph_of
 from pylint_omni.index.project_index import ProjectIndex
+from pylint_omni.index.settings import UPSTREAM_INSTALLED_ENV
 from pylint_omni.index.upstream import upstream_of
-from pylint_omni.options import settings_for_root
+from pylint_omni.options import settings_for_root, settings_of
 from pylint_omni.plugin import register_scanners
 
 FILES = {
@@ -212,6 +214,37 @@ def test_a_listed_upstream_that_is_not_installed_is_an_unknown(tmp_path: Path) -
     upstream = upstream_of(index)
     assert upstream.missing == ["notinstalledupstream"]
     assert "notinstalledupstream is imported but not installed" in upstream.unknowns()[0]
+
+
+def test_an_installed_upstream_is_read_only_where_the_settings_allow(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tests run with `PYLINT_OMNI_UPSTREAM_INSTALLED=n` (conftest): an installed distribution is then no upstream,
+    and the compat family does not see its version either; with it allowed, the same distribution is indexed."""
+    register_scanners()
+    site = tmp_path / "site"
+    (site / "fakeup").mkdir(parents=True)
+    (site / "fakeup/__init__.py").write_text("def hook(config):\n    return config.fake_option\n")
+    info = site / "fakeup-1.2.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: fakeup\nVersion: 1.2\n")
+    (info / "RECORD").write_text("fakeup/__init__.py,,\nfakeup-1.2.dist-info/METADATA,,\n")
+    monkeypatch.syspath_prepend(str(site))
+    root = tmp_path / "proj"
+    (root / "pkg").mkdir(parents=True)
+    (root / "pyproject.toml").write_text("[project]\nname='pkg'\n")
+    (root / "pkg/__init__.py").write_text("import fakeup\n")
+
+    def upstream(cache: str) -> tuple[list[str], list[str], bool]:
+        settings = replace(settings_for_root(root), upstream_packages=("fakeup",), cache_dir=tmp_path / cache)
+        index = ProjectIndex(root, settings)
+        index.refresh()
+        found = upstream_of(index)
+        return [f"{p.name} {p.version}" for p in found.packages()], found.missing, RuntimeMetadata(index).of("fakeup") is not None
+
+    assert os.environ[UPSTREAM_INSTALLED_ENV] == "n"
+    assert upstream("hermetic") == ([], ["fakeup"], False)
+    monkeypatch.setenv(UPSTREAM_INSTALLED_ENV, "y")
+    assert upstream("installed") == (["fakeup 1.2"], [], True)
+    assert settings_of({}).upstream_installed and not settings_of({"omni-upstream-installed": False}).upstream_installed
 
 
 def test_function_level_imports_bind_in_their_function_from_the_statement_on(tmp_path: Path) -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from pylint_omni.evidence.consumers import ConsumerKind, consumers_of
+from pylint_omni.evidence.consumers import ConsumerKind, consumer_kind
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.index.paths import Location, find_project_root
 from pylint_omni.index.settings import OmniSettings
@@ -76,20 +76,26 @@ def project(tmp_path: Path) -> tuple[Path, ProjectIndex]:
 
 
 def kinds_and_vias(index: ProjectIndex, token: str) -> set[tuple[str, str]]:
-    return {(c.kind.value, c.via) for c in consumers_of(index, [token])}
+    """Each mention of `token` by how it was seen and its consumer kind, as the families classify a hit."""
+    return {(consumer_kind(index, hit).value, hit.via) for hit in index.hits(token)}
+
+
+def kinds(index: ProjectIndex, token: str) -> set[ConsumerKind]:
+    return {consumer_kind(index, hit) for hit in index.hits(token)}
 
 
 @pytest.mark.parametrize(
     ("token", "expected"),
     [
-        ("UsedByName", {("production", "call")}),
-        ("UsedByImportString", {("external/dynamic", "resolver")}),
+        ("UsedByName", {("production", "call"), ("production", "attr")}),
+        ("UsedByImportString", {("external/dynamic", "resolver"), ("production", "str")}),
         ("UsedByColonPath", {("production", "str")}),
-        ("demo.models:UsedByColonPath", {("external/dynamic", "str")}),
-        ("UsedByGetattr", {("external/dynamic", "getattr")}),
+        ("demo.models:UsedByColonPath", {("production", "str")}),
+        ("UsedByGetattr", {("external/dynamic", "getattr"), ("production", "str")}),
         ("UsedByFString", {("external/dynamic", "fstr")}),
-        ("demo.plugins", {("external/dynamic", "import_module"), ("external/dynamic", "entry-point:demo.plugins")}),
-        ("OnlyInTests", {("validation", "name")}),
+        ("demo.plugins", {("external/dynamic", "import_module"), ("external/dynamic", "entry-point:demo.plugins"),
+                          ("production", "str")}),
+        ("OnlyInTests", {("validation", "name"), ("validation", "import")}),
         ("OnlyInDocs", {("validation", "doc")}),
         ("OnlyInYaml", {("production", "yaml-value")}),
         ("OnlyInYamlKey", {("production", "yaml-key")}),
@@ -109,12 +115,6 @@ def test_fstring_with_module_constant_prefix_is_resolved(project: tuple[Path, Pr
     assert any(h.via == "fstr" for h in index.hits("demo.models.UsedByFString"))
 
 
-def test_imports_are_mentions_not_uses(project: tuple[Path, ProjectIndex]) -> None:
-    _, index = project
-    assert any(h.via == "import" for h in index.hits("OnlyInTests"))
-    assert all(c.via != "import" for c in consumers_of(index, ["OnlyInTests"]))
-
-
 def test_classification_by_glob(project: tuple[Path, ProjectIndex]) -> None:
     _, index = project
     assert index.location("demo/cli.py") is Location.PRODUCTION
@@ -122,7 +122,7 @@ def test_classification_by_glob(project: tuple[Path, ProjectIndex]) -> None:
     assert index.location(".github/workflows/ci.yml") is Location.VALIDATION
     custom = ProjectIndex(index.root, OmniSettings(cache_dir=index.root / "cache", validation_globs=("deploy/**",)))
     custom.refresh()
-    assert {c.kind for c in consumers_of(custom, ["OnlyInYaml"])} == {ConsumerKind.VALIDATION}
+    assert kinds(custom, "OnlyInYaml") == {ConsumerKind.VALIDATION}
 
 
 def test_project_root_is_nearest_marker(project: tuple[Path, ProjectIndex]) -> None:
@@ -143,10 +143,10 @@ def test_warm_refresh_rereads_only_changed_files(project: tuple[Path, ProjectInd
 
 def test_override_replaces_one_file(project: tuple[Path, ProjectIndex]) -> None:
     _, index = project
-    assert not consumers_of(index, ["OnlyInDocs"], []) or all(c.kind is ConsumerKind.VALIDATION for c in consumers_of(index, ["OnlyInDocs"]))
+    assert kinds(index, "OnlyInDocs") == {ConsumerKind.VALIDATION}
     index.override("demo/cli.py", "from demo.models import OnlyInDocs\nx = OnlyInDocs()\n")
-    assert {c.kind for c in consumers_of(index, ["OnlyInDocs"])} == {ConsumerKind.PRODUCTION, ConsumerKind.VALIDATION}
-    assert not consumers_of(index, ["UsedByGetattr"])
+    assert kinds(index, "OnlyInDocs") == {ConsumerKind.PRODUCTION, ConsumerKind.VALIDATION}
+    assert not index.hits("UsedByGetattr")
 
 
 def test_registry_forms_are_found(tmp_path: Path) -> None:

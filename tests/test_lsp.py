@@ -8,6 +8,7 @@ speaks the protocol over stdio: open a file, read the published diagnostics.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -18,6 +19,7 @@ from typing import Any
 import pytest
 
 from conftest import SAMPLE_REPO
+from pylint_omni.index.settings import UPSTREAM_INSTALLED_ENV
 
 pytest.importorskip("pylsp")
 
@@ -68,7 +70,8 @@ class LspClient:
 def test_pylsp_publishes_pylint_omni_diagnostics(tmp_path: Path) -> None:
     repo = tmp_path / "sample_repo"
     shutil.copytree(SAMPLE_REPO, repo)
-    env = {"PATH": str(Path(sys.executable).parent) + ":/usr/bin:/bin", "PYLINT_OMNI_CACHE_DIR": str(tmp_path / "cache"), "HOME": str(tmp_path)}
+    env = {"PATH": str(Path(sys.executable).parent) + ":/usr/bin:/bin", "PYLINT_OMNI_CACHE_DIR": str(tmp_path / "cache"), "HOME": str(tmp_path),
+           UPSTREAM_INSTALLED_ENV: os.environ[UPSTREAM_INSTALLED_ENV]}
     client = LspClient(repo, env)
     try:
         client.send("initialize", {"processId": None, "rootUri": repo.as_uri(), "capabilities": {}}, request=True)

@@ -21,14 +21,14 @@ from astroid import nodes
 from astroid.exceptions import NoDefault
 
 from pylint_omni.abstractions.factories import FactoryChoice
-from pylint_omni.abstractions.provenance import copied_from
 from pylint_omni.evidence.consumers import Status, Verdict
 from pylint_omni.evidence.extension_points import open_mechanisms
+from pylint_omni.evidence.provenance import copied_file
 from pylint_omni.index.graph import ReferenceGraph, graph_of
 from pylint_omni.index.paths import Location
 from pylint_omni.index.project_index import Definition, ProjectIndex
 
-MAX_DEPTH = 3
+MAX_CALLER_HOPS = 3  # callers climbed through parameters that hand a factory its kind on
 OUTSIDE = "callers outside this repository (plugins, user code)"
 
 
@@ -83,7 +83,7 @@ def _collect(index: ProjectIndex, graph: ReferenceGraph, callee: str, position: 
             found.user.append(where)
         elif kind == "x":
             found.external.append(where)
-        elif kind == "p" and depth < MAX_DEPTH:
+        elif kind == "p" and depth < MAX_CALLER_HOPS:
             function, pos, param = rest.rsplit(":", 2)
             _collect(index, graph, function, int(pos) if pos.lstrip("-").isdigit() else None, param, None, found, depth + 1)
         else:
@@ -117,9 +117,9 @@ def judge_factory(index: ProjectIndex, relpath: str, func: nodes.FunctionDef, ch
     if resolved:
         return Verdict(Status.REJECTED, None, resolved[0], [], [OUTSIDE])
     doubts = [m.reason for m in mechanisms]
-    origin = copied_from(index, relpath)
-    if origin:
-        doubts.append(f"{relpath} says it is adapted from {origin}: the factory may be kept to ease resyncs")
+    origin = copied_file(index, relpath)
+    if origin is not None:
+        doubts.append(f"{relpath} says it is {origin.describe()}: the factory may be kept to ease resyncs")
     if choice.external_kind:
         return Verdict(Status.REJECTED, None, "the kind is read from outside data (a checkpoint's model type): "
                        "the one accepted kind is a check users meet", [], [OUTSIDE])

@@ -29,11 +29,11 @@ from astroid import nodes
 from pylint_omni.abstractions.implementations import (
     Implementations, collapse_chain, empty_methods, handed_out_at, implementations_of, instantiated_at, is_abstraction,
 )
-from pylint_omni.abstractions.provenance import copied_from
 from pylint_omni.abstractions.shapes import restated_class, static_member, stored_attributes
 from pylint_omni.evidence.consumers import Status, Verdict
 from pylint_omni.evidence.design_docs import doc_mentions
 from pylint_omni.evidence.extension_points import open_mechanisms
+from pylint_omni.evidence.provenance import copied_file
 from pylint_omni.index.class_graph import ClassGraph, abstract_methods, class_graph
 from pylint_omni.index.graph import graph_of
 from pylint_omni.index.paths import Location
@@ -121,9 +121,9 @@ def decide(index: ProjectIndex, named: list[Definition], rejects: list[str], dou
         reason = rejects[0] + (f" (also: {'; '.join(rejects[1:])})" if len(rejects) > 1 else "")
         return Verdict(Status.REJECTED, None, reason, [], [OUTSIDE_UNKNOWN])
     doubts = doubts + [m.reason for m in mechanisms]
-    origin = copied_from(index, named[0].path)
-    if origin:
-        doubts.append(f"{named[0].path} says it is adapted from {origin}: the layer may be kept to ease resyncs")
+    origin = copied_file(index, named[0].path)
+    if origin is not None:
+        doubts.append(f"{named[0].path} says it is {origin.describe()}: the layer may be kept to ease resyncs")
     if named[0].kind == "class":
         doubts += _medium_reasons(index, class_graph(index), named[0], kind)
     if doubts:

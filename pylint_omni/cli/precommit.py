@@ -13,8 +13,9 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
+from pylint_omni.options import USAGE_ERROR
+
 FATAL = 1
-USAGE_ERROR = 32
 BROKEN_MARKERS = ("bad-plugin-value", "E0013", "Traceback (most recent call last)", "astroid-error", "F0002")
 PYLINT_ARGS = ("--load-plugins=pylint_omni", "--disable=all", "--enable=pylint-omni", "--score=n", "--persistent=n")
 

@@ -22,7 +22,7 @@ from pylint_omni.compat.support import SCANNER_KEY, Floor, Support
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.index.upstream import upstream_of
 
-MAX_DEPTH = 8
+MAX_CONDITION_DEPTH = 8  # nesting of a condition (not/and/or, names bound to a version) that is evaluated
 BUILD_PROBES = frozenset({"npu", "musa", "xpu", "mlu", "hpu", "cuda", "hip", "mps", "_C", "ops", "backends", "version", "distributed", "compiler"})
 TEXT_OPS: dict[str, Callable[[Any, Any], bool]] = {
     "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge, "==": operator.eq, "!=": operator.ne,
@@ -106,7 +106,7 @@ class Evaluator:
             usable = [(d, f) for d, f in floors if f is not None]
             usable.sort(key=lambda item: item[1].confidence != "high")
             return (usable[0][0], usable[0][1]) if usable else None
-        if "ref" in subject and depth < MAX_DEPTH:
+        if "ref" in subject and depth < MAX_CONDITION_DEPTH:
             module, _, name = subject["ref"].rpartition(".")
             bound = self._module_facts(module).get("names", {}).get(name, {})
             if "subject" in bound:
@@ -114,7 +114,7 @@ class Evaluator:
         return None
 
     def evaluate(self, sym: dict[str, Any], depth: int = 0) -> Outcome:
-        if depth > MAX_DEPTH:
+        if depth > MAX_CONDITION_DEPTH:
             return Outcome(None)
         kind = sym.get("t")
         if kind == "cmp":

@@ -6,7 +6,8 @@ distribution's version and its own `Requires-Dist` (vllm pins torch exactly). It
 read from the `*.dist-info` folder beside each upstream package the upstream index
 found in an `omni-upstream-paths` folder (an unpacked wheel: `vllm/` and
 `vllm-0.12.0.dist-info/`), and else from the environment pylint runs in
-(`importlib.metadata`, which reads metadata files and imports nothing). Findings
+(`importlib.metadata`, which reads metadata files and imports nothing) unless the
+settings say not to (`omni-upstream-installed`). Findings
 built on it are medium confidence and say where the version came from.
 
 Import names map to distributions through the metadata's `top_level.txt`, the
@@ -137,6 +138,7 @@ class RuntimeMetadata:
     """Metadata for one project's run: the upstream packages found in paths first, then the environment."""
 
     def __init__(self, index: ProjectIndex) -> None:
+        self.installed_too = index.settings.upstream_installed
         self.given: dict[str, DistMetadata] = {}
         for package in upstream_of(index).packages():
             folder = package.located.metadata
@@ -146,13 +148,13 @@ class RuntimeMetadata:
 
     def of(self, name: str) -> DistMetadata | None:
         name = canonicalize_name(name)
-        return self.given.get(name) or installed(name)
+        return self.given.get(name) or (installed(name) if self.installed_too else None)
 
     def distributions_of(self, import_name: str) -> tuple[str, ...]:
         """Distribution names that may provide the top-level import `import_name`, best first."""
         head = import_name.partition(".")[0]
         found = [meta.name for meta in self.given.values() if head in meta.top_level]
-        found += _installed_import_names().get(head, ())
+        found += _installed_import_names().get(head, ()) if self.installed_too else ()
         found += IMPORT_TO_DISTRIBUTIONS.get(head, ())
         found += [canonicalize_name(head)]
         return tuple(dict.fromkeys(found))

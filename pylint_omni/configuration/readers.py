@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from pylint_omni.evidence.consumers import Consumer, ConsumerKind, consumer_kind
+from pylint_omni.evidence.consumers import CONFIG_VIAS, Consumer, ConsumerKind, consumer_kind
 from pylint_omni.index.class_graph import class_graph
 from pylint_omni.index.graph import AttributeRead, graph_of
 from pylint_omni.index.paths import Location
@@ -31,7 +31,6 @@ from pylint_omni.index.project_index import Hit, ProjectIndex
 
 SCANNER_KEY = "configuration.options"
 READ_VIAS = frozenset({"attr", "getattr", "str", "call", "fstr"})
-CONFIG_VIAS = frozenset({"yaml-key", "yaml-value", "json", "toml"})
 SPECIFIC = re.compile(r"[_\-\d]|[a-z][A-Z]")  # snake_case, kebab-case, digits, camelCase: a name, not a word
 NEAR_LINES = 5
 

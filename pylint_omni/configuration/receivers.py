@@ -28,7 +28,7 @@ from pylint_omni.index.paths import Location
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.index.upstream import upstream_of
 
-MAX_DEPTH = 6
+MAX_CALL_HOPS = 6  # calls a dict of options is followed through (handed on as **kwargs) before its reader is unknown
 
 
 @dataclass(frozen=True)
@@ -138,7 +138,7 @@ class Receivers:
 
     def _call(self, name: str, written: str, how: Any, at: str, depth: int) -> Outcome:
         short = written.rpartition(".")[2]
-        if depth > MAX_DEPTH:
+        if depth > MAX_CALL_HOPS:
             return Outcome("unknown", f"the calls go on past {short} ({at})")
         callee = self.callee(written)
         if callee is None:

@@ -35,7 +35,7 @@ from pylint_omni.index.scan.data_scan import InputProblem
 from pylint_omni.index.upstream import UpstreamPackage, upstream_of
 
 OVERRIDE_RATIO = 0.7  # an override sharing this much of the upstream body copies it (plus edits)
-MAX_HOPS = 3  # re-exports followed from an imported name to the module defining it
+MAX_REEXPORT_HOPS = 3  # re-exports followed from an imported name to the module defining it
 
 
 @dataclass(frozen=True)
@@ -51,7 +51,7 @@ class UpstreamFile:
 
     def canonical(self, dotted: str) -> str:
         """`vllm.v1.engine.LogprobsLists` -> `vllm.v1.outputs.LogprobsLists`: a re-export followed to its module."""
-        for _ in range(MAX_HOPS):
+        for _ in range(MAX_REEXPORT_HOPS):
             head, _, name = dotted.rpartition(".")
             target = self.exports.get(head, {}).get(name)
             if not target or target == dotted:
@@ -81,12 +81,12 @@ def _scope(index: ProjectIndex, package: UpstreamPackage, by_module: dict[str, d
     """Modules of `package` the project imports from or subclasses classes of."""
     wanted: set[str] = set()
     prefix = package.name + "."
-    for relpath, facts in index.python_files():
+    for _, facts in index.python_files():
         for dotted in facts.get("imports", {}).values():
             if dotted != package.name and not dotted.startswith(prefix):
                 continue
             head, name = (dotted, "") if dotted in by_module else dotted.rpartition(".")[::2]
-            for _ in range(MAX_HOPS):
+            for _ in range(MAX_REEXPORT_HOPS):
                 if head not in by_module:
                     break
                 wanted.add(head)

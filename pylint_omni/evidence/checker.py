@@ -178,7 +178,7 @@ class OmniChecker(BaseChecker):
         collect(memo)
         planned = memo.planned(type(self).__name__, relpath)
         if planned is None:
-            start_helper(self.linter, index, memo, node)
+            start_helper(self.linter, index, memo, node, _shared_with_helper)
             self._captured = memo.capture(type(self).__name__, relpath)
             return False
         self._replaying = True
@@ -410,3 +410,8 @@ class OmniChecker(BaseChecker):
             if finding in known or (members and all(m.id in known for m in members)):
                 return "known", None
         return None
+
+
+def _shared_with_helper(checker: BaseChecker) -> bool:
+    """Whether a split run's helper visits with this checker (`evidence.split_run`): ours, memoised, any order."""
+    return isinstance(checker, OmniChecker) and checker.memoised and checker.any_order

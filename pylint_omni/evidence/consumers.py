@@ -25,16 +25,12 @@ from typing import Iterable
 
 from pylint.interfaces import HIGH, INFERENCE, UNDEFINED, Confidence
 
-from pylint_omni.evidence.contracts import contracts_of
 from pylint_omni.index.external import ExternalRoot, external_indexes
 from pylint_omni.index.project_index import Hit, ProjectIndex
 from pylint_omni.index.paths import Location
-from pylint_omni.index.scan.tokens import DOTTED_PATH
 
-# Mentions that are not uses: an import or `__all__` re-exports, a store defines.
-NON_CONSUMING_VIAS = frozenset({"import", "all", "store", "attr-store"})
 DYNAMIC_VIAS = frozenset({"getattr", "import_module", "resolver", "fstr"})
-CONFIG_VIAS = frozenset({"yaml-key", "yaml-value", "json", "toml"})
+CONFIG_VIAS = frozenset({"yaml-key", "yaml-value", "json", "toml"})  # a mention in a config file (set, not read)
 DOC_VIAS = frozenset({"doc"})
 MAX_LISTED = 3
 
@@ -79,36 +75,6 @@ def _consumer_kind(index: ProjectIndex, hit: Hit) -> ConsumerKind:
     return ConsumerKind.PRODUCTION
 
 
-def consumers_of(
-    index: ProjectIndex,
-    tokens: Iterable[str],
-    exclude: Iterable[tuple[str, int, int]] = (),
-) -> list[Consumer]:
-    """Consumers of any of `tokens`, minus non-uses and the excluded (path, first, last) spans.
-
-    Archived design pages are history: what they mention is not consumed.
-    A dotted token (an import string) found in production is an external/dynamic
-    consumer: the symbol is loaded by name, so the static use count says nothing.
-    """
-    spans = list(exclude)
-    history = contracts_of(index).history
-    found: dict[tuple[str, int], Consumer] = {}
-    for token in tokens:
-        dotted_token = bool(DOTTED_PATH.match(token))
-        for hit in index.hits(token):
-            if hit.via in NON_CONSUMING_VIAS or hit.path in history:
-                continue
-            if any(hit.path == path and first <= hit.line <= last for path, first, last in spans):
-                continue
-            kind = consumer_kind(index, hit)
-            if dotted_token and kind is ConsumerKind.PRODUCTION and hit.via not in ("script",):
-                kind = ConsumerKind.EXTERNAL
-            found.setdefault((hit.path, hit.line), Consumer(hit.path, hit.line, hit.via, kind, token))
-        for consumer in external_root_consumers(index, token):
-            found.setdefault((consumer.path, consumer.line), consumer)
-    return sorted(found.values(), key=lambda c: (c.kind.value, c.path, c.line))
-
-
 # What counts in an external root: code that names the surface. Its own definitions
 # (a store) are a name collision, its tests and docs are not the plugin running.
 EXTERNAL_ROOT_SKIPPED_VIAS = frozenset({"store", "attr-store", *DOC_VIAS})
@@ -150,32 +116,6 @@ def external_root_consumers(index: ProjectIndex, token: str) -> list[Consumer]:
                 continue  # a module that never names this project: a name collision
             found.append(Consumer(f"{root.label}/{hit.path}", hit.line, f"external root: {hit.via}", ConsumerKind.EXTERNAL, token))
     return found
-
-
-def first_consumer(
-    index: ProjectIndex,
-    token: str,
-    exclude: Iterable[tuple[str, int, int]],
-    wanted: ConsumerKind | None = None,
-    via: str | None = None,
-) -> Hit | None:
-    """The first mention of `token` that is a consumer of the wanted kind (or via), else None.
-
-    The cheap question behind registry-wide judgments (asked once per key of a
-    registry that may span a thousand modules): it stops at the first answer.
-    """
-    spans = list(exclude)
-    history = contracts_of(index).history
-    for hit in index.hits(token):
-        if hit.via in NON_CONSUMING_VIAS or hit.path in history or (via is not None and hit.via != via):
-            continue
-        if any(hit.path == path and first <= hit.line <= last for path, first, last in spans):
-            continue
-        if wanted is None or consumer_kind(index, hit) is wanted:
-            if wanted is ConsumerKind.PRODUCTION and DOTTED_PATH.match(token) and hit.via != "script":
-                continue  # an import string is a dynamic consumer, not a production one
-            return hit
-    return None
 
 
 class Status(str, Enum):

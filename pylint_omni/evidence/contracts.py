@@ -12,7 +12,8 @@ matter still count as documentation mentions (the index already has their words)
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from pylint_omni.index.project_index import ProjectIndex
@@ -52,6 +53,11 @@ def is_design_page(relpath: str) -> bool:
     return relpath.startswith(DESIGN_FOLDER)
 
 
+def filed_in_archive(relpath: str) -> bool:
+    """A page under an `archive/` or `archived/` folder: history, whatever its front matter says."""
+    return "/archive/" in f"/{relpath}" or "/archived/" in f"/{relpath}"
+
+
 @dataclass(frozen=True)
 class Contract:
     """One design page and what it declares."""
@@ -82,13 +88,12 @@ class Contract:
 
 def _contract(relpath: str, front: dict[str, Any]) -> Contract:
     status = str(front.get("status", "current")).strip().lower()
-    archived = "/archive/" in f"/{relpath}" or "/archived/" in f"/{relpath}"
     return Contract(
         path=relpath,
         title=str(front.get("title") or relpath.rpartition("/")[2].removesuffix(".md")),
         kind=str(front.get("kind", "")),
         status=status,
-        active=not archived and status not in INACTIVE_STATUSES,
+        active=not filed_in_archive(relpath) and status not in INACTIVE_STATUSES,
         owners=_strings(front.get("owners")),
         primary=tuple(_as_glob(p) for p in _strings(front.get("primary_code_paths"))),
         exceptions=tuple(_as_glob(p) for p in _strings(front.get("primary_path_exceptions"))),
@@ -105,15 +110,17 @@ class ContractSet:
     contracts: list[Contract]
     problems: dict[str, str]
     has_design_folder: bool
+    archive_pages: frozenset[str] = field(default_factory=frozenset)  # design pages filed in an archive folder
 
     @property
     def active(self) -> list[Contract]:
         return [c for c in self.contracts if c.active]
 
-    @property
+    @cached_property
     def history(self) -> frozenset[str]:
-        """Paths of archived pages: what they say is history, not a consumer or a contract."""
-        return frozenset(c.path for c in self.contracts if not c.active)
+        """Paths of archived design pages (filed in an archive folder, or an inactive status): what they say is
+        history, not a consumer or a contract. The one answer to "is this design page archived?"."""
+        return self.archive_pages | frozenset(c.path for c in self.contracts if not c.active)
 
     def owner_of(self, relpath: str) -> tuple[Contract, str] | None:
         """The owning active contract of a path: a primary owner first, else a related one."""
@@ -141,7 +148,7 @@ def load_contracts(index: ProjectIndex) -> ContractSet:
             problems[rel] = facts["front_matter_error"]
         if isinstance(facts.get("front_matter"), dict):
             contracts.append(_contract(rel, facts["front_matter"]))
-    return ContractSet(contracts, problems, bool(design_pages))
+    return ContractSet(contracts, problems, bool(design_pages), frozenset(filter(filed_in_archive, design_pages)))
 
 
 def contracts_of(index: ProjectIndex) -> ContractSet:

@@ -35,13 +35,6 @@ class DocMention:
         return f"{self.path}:{self.line}"
 
 
-def is_archived(index: ProjectIndex, relpath: str) -> bool:
-    """Archived design pages are history, not contracts."""
-    if "/archive/" in f"/{relpath}" or "/archived/" in f"/{relpath}":
-        return True
-    return any(c.path == relpath and not c.active for c in contracts_of(index).contracts)
-
-
 def _has_wording_near(index: ProjectIndex, relpath: str, line: int) -> bool:
     for word in EXTENSION_WORDS:
         for variant in (word, word.capitalize(), word.upper()):
@@ -53,12 +46,11 @@ def _has_wording_near(index: ProjectIndex, relpath: str, line: int) -> bool:
 def doc_mentions(index: ProjectIndex, name: str) -> list[DocMention]:
     """Documentation lines naming `name`, archived design pages left out."""
     found: list[DocMention] = []
+    history = contracts_of(index).history
     for hit in index.hits(name):
-        if hit.via != "doc":
+        if hit.via != "doc" or hit.path in history:
             continue
         design = is_design_page(hit.path)
-        if design and is_archived(index, hit.path):
-            continue
         declared = design and any(
             c.path == hit.path and name in {p.rpartition(".")[2] for p in c.extension_points}
             for c in contracts_of(index).active

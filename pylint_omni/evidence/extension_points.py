@@ -38,7 +38,7 @@ from pylint_omni.index.paths import Location
 from pylint_omni.index.project_index import Definition, ProjectIndex
 from pylint_omni.index.upstream import upstream_of
 
-__all__ = ["Found", "open_mechanisms", "loaded_by_string", "entry_point_groups", "hardware_backends", "words_of"]
+__all__ = ["Found", "open_mechanisms", "loaded_by_string", "entry_point_groups", "hardware_backends"]
 
 # How a resolved string reaches code (`graph.resolve`); documentation is judged apart.
 STRING_VIAS = frozenset({"str", "fstr", "yaml-value", "yaml-key", "json", "toml", "resolver", "import_module", "getattr"})
@@ -52,12 +52,6 @@ VENDOR_WORDS = frozenset({
     "cuda", "rocm", "hip", "npu", "gpu", "xpu", "hpu", "tpu", "cpu", "ascend", "musa", "mlu", "neuron",
     "gaudi", "mps", "metal", "dcu", "camb", "maca", "habana", "dlinfer",
 })
-CAMEL_WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z]|\d|\b|_)|[A-Z]?[a-z]+|\d+")
-
-
-def words_of(name: str) -> list[str]:
-    """`OmniConnectorBase` -> ['omni', 'connector', 'base']."""
-    return [w.lower() for w in CAMEL_WORD.findall(name.replace("_", " "))]
 
 
 def _production(index: ProjectIndex, path: str) -> bool:

@@ -43,7 +43,7 @@ COLD_NAME = re.compile(
 CACHING_DECORATORS = re.compile(r"(?:\A|\.)(?:lru_cache|cache|cached_property|cached)\b")
 ROUTE_DECORATOR = re.compile(r"\.(?:get|post|put|delete|patch|websocket|route|api_route)\(")
 MAX_CALLERS = 25  # a name called from more places than this says nothing about one function
-MAX_DEPTH = 3
+MAX_CALLER_LEVELS = 3  # levels of callers climbed to find a hot or a cold one
 
 
 @dataclass(frozen=True)
@@ -182,7 +182,7 @@ def _through_callers(index: ProjectIndex, name: str, depth: int, seen: set[str])
     readings = []
     for caller in callers:
         heat = judge_function(caller.function["name"], caller.function["decorators"])
-        if heat is None and depth + 1 < MAX_DEPTH:
+        if heat is None and depth + 1 < MAX_CALLER_LEVELS:
             heat = _through_callers(index, caller.function["name"], depth + 1, seen).heat
         if heat is Heat.HOT:
             return HeatReading(Heat.HOT, f"called from {caller.label} ({caller.path})")

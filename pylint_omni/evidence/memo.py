@@ -84,7 +84,7 @@ def outside_state(settings: OmniSettings) -> list[str]:
     """What the findings read outside the project: each upstream package's version and folder, each external root's files."""
     listed = dict.fromkeys([*settings.upstream_packages, *names_in_paths(settings.upstream_paths)])
     found = [f"{where.name}={where.version}@{where.folder}" for name in listed
-             if (where := locate(name, settings.upstream_paths)) is not None]
+             if (where := locate(name, settings.upstream_paths, settings.upstream_installed)) is not None]
     return found + [f"{root.label}:{project_state(index, [])}" for root, index in external_indexes(settings)]
 
 

@@ -93,14 +93,24 @@ def _definition_marked(index: ProjectIndex, relpath: str, line: int, markers: li
     return None
 
 
+def copied_file(index: ProjectIndex, relpath: str) -> Provenance | None:
+    """Where the file's own header (or its sync markers) says the whole file is copied from, else None: the one
+    answer to "is this file copied?" (`index.scan.provenance` reads it once per file)."""
+    copied = (index.facts(relpath).get("provenance") or {}).get("copied")
+    if not copied:
+        return None
+    marker_line, text = copied
+    return Provenance(_source(str(text)), int(marker_line), "file")
+
+
 def copied_code(index: ProjectIndex, relpath: str, line: int) -> Provenance | None:
     """The provenance of the code at `relpath:line` when its file or definition says it is copied, else None."""
     fact = index.facts(relpath).get("provenance")
     if not fact:
         return None
-    if fact.get("copied"):
-        marker_line, text = fact["copied"]
-        return Provenance(_source(str(text)), int(marker_line), "file")
+    whole = copied_file(index, relpath)
+    if whole is not None:
+        return whole
     third_party = [holder for holder in fact.get("holders", []) if holder not in own_holders(index)]
     if third_party:
         return Provenance(third_party[0], 1, "copyright")

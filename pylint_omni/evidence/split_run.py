@@ -31,25 +31,24 @@ import multiprocessing
 import os
 import pickle
 from multiprocessing.connection import Connection
-from typing import TYPE_CHECKING, Any, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
 
 import astroid
 from astroid import nodes
+from pylint.checkers import BaseChecker
 from pylint.reporters import CollectingReporter
 from pylint.utils import ASTWalker, FileState
 
 from pylint_omni.evidence.findings import stop_writing_records
 from pylint_omni.evidence.memo import FindingsMemo
-from pylint_omni.index.background import judge_each, judgements_for
+from pylint_omni.index.background import judgements_for
 from pylint_omni.index.collector import keep_out
 from pylint_omni.index.live import TRACE_ENV
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.index.scan_pool import become_side_process, usable_cores
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # hints only
     from pylint.lint import PyLinter
-
-    from pylint_omni.evidence.checker import OmniChecker
 
 MIN_MODULES = 40  # fewer modules to share: forking costs more than it saves
 Sections = dict[str, list[Any]]  # checker class name -> one module's encoded findings
@@ -85,8 +84,10 @@ def _linted(module: nodes.Module) -> bool:
         path == target or path.startswith(target + os.sep) for target in _RUN.targets)
 
 
-def start_helper(linter: PyLinter, index: ProjectIndex, memo: FindingsMemo, first: nodes.Module) -> None:
-    """Fork the helper at the run's first module that must be visited (once per run, main process only)."""
+def start_helper(linter: PyLinter, index: ProjectIndex, memo: FindingsMemo, first: nodes.Module,
+                 shares: Callable[[BaseChecker], bool]) -> None:
+    """Fork the helper at the run's first module that must be visited (once per run, main process only);
+    the helper visits with the checkers `shares` picks (the base checker says which: this module never imports it)."""
     if _RUN.started or _RUN.in_helper or not _RUN.targets or linter.config.jobs != 1 or usable_cores() < 2:
         return
     _RUN.started = True
@@ -96,7 +97,7 @@ def start_helper(linter: PyLinter, index: ProjectIndex, memo: FindingsMemo, firs
         return
     _judge_first(linter, index)
     keep_out()  # what lives now stays out of the collector's walks: the helper's collector copies none of it
-    checkers = [c for c in linter.prepare_checkers() if _visits_in_helper(c)]
+    checkers = [c for c in linter.prepare_checkers() if shares(c)]
     context = multiprocessing.get_context("fork")
     receiver, sender = context.Pipe(duplex=False)
     process = context.Process(target=_helper, args=(linter, checkers, index, memo, modules[::-1], sender),
@@ -114,13 +115,7 @@ def start_helper(linter: PyLinter, index: ProjectIndex, memo: FindingsMemo, firs
 def _judge_first(linter: PyLinter, index: ProjectIndex) -> None:
     """Every project judgement an enabled message needs, so that the helper forks with them (not each process once)."""
     index.await_background()
-    judge_each(index, [*judgements_for(linter.is_message_enabled), *judgements_for(linter.is_message_enabled, in_child=False)])
-
-
-def _visits_in_helper(checker: Any) -> bool:
-    from pylint_omni.evidence.checker import OmniChecker  # pylint: disable=import-outside-toplevel  # a cycle
-
-    return isinstance(checker, OmniChecker) and checker.memoised and checker.any_order
+    index.judge([*judgements_for(linter.is_message_enabled), *judgements_for(linter.is_message_enabled, in_child=False)])
 
 
 def collect(memo: FindingsMemo) -> None:
@@ -157,7 +152,7 @@ def stop_helper() -> None:
 atexit.register(stop_helper)
 
 
-def _helper(linter: PyLinter, checkers: list[OmniChecker], index: ProjectIndex, memo: FindingsMemo,
+def _helper(linter: PyLinter, checkers: list[BaseChecker], index: ProjectIndex, memo: FindingsMemo,
             modules: Iterable[nodes.Module], sender: Connection) -> None:
     become_side_process()
     _RUN.in_helper = True

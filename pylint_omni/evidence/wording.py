@@ -13,19 +13,6 @@ def searched_summary(index: ProjectIndex) -> str:
     return f"{kinds.get('python', 0)} Python, {data} YAML/JSON/TOML, {texts} docs/scripts files"
 
 
-def describe_verdict(verdict: Verdict, searched: str, subject: str) -> str:
-    """`Confidence ...: reason. Evidence: ...; searched ...; unknown: ...`: the long form, for details and reports."""
-    if verdict.status is Status.REJECTED:
-        head = f"Rejected: {verdict.reason}."
-    else:
-        head = f"Confidence {verdict.confidence}: {verdict.reason}."
-    unknown = "; ".join(u for u in verdict.unknowns if u != verdict.reason)
-    return (
-        f"{head} Evidence: {verdict.evidence_line()}. Searched {searched} for {subject}; "
-        + (f"unknown: {unknown}." if unknown else "unknown: consumers outside this repository (plugins, user configs).")
-    )
-
-
 MESSAGE_BUDGET = 250  # characters: what, the fix, one evidence clause (SPEC §3)
 NO_CONSUMER = "no consumer in code, config, docs or tests"
 

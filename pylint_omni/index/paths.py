@@ -83,22 +83,6 @@ def classify_path(
     return Location.PRODUCTION
 
 
-def module_name_for(root: Path, relpath: str) -> str:
-    """Dotted module name of a Python file: climb while folders are packages.
-
-    Works for flat and `src/` layouts without importing anything.
-    """
-    path = root / relpath
-    parts = [path.stem] if path.stem != "__init__" else []
-    folder = path.parent
-    while folder != root.parent and (folder / "__init__.py").exists():
-        parts.insert(0, folder.name)
-        if folder == root:
-            break
-        folder = folder.parent
-    return ".".join(parts) if parts else path.stem
-
-
 def key_matches_patterns(key: str, patterns: tuple[str, ...]) -> bool:
     """Case-sensitive shell-style match of a registry key against name patterns."""
     return any(fnmatch.fnmatchcase(key, p) for p in patterns)

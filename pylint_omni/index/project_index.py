@@ -14,7 +14,7 @@ import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from pylint_omni.index import cache
 from pylint_omni.index.facts import DefinitionFact, PythonFacts, RegistryFact
@@ -22,10 +22,11 @@ from pylint_omni.index.discovery import SourceFile, content_digest, discover, re
 from pylint_omni.index.paths import Location, classify_path
 from pylint_omni.index.scan.data_scan import InputProblem
 from pylint_omni.index.scan.dispatch import scan_file
-from pylint_omni.index.background import BackgroundScan, Judgement, judge_each, start_scan
-from pylint_omni.index.scan_pool import PendingScan
+from pylint_omni.index.scan_pool import BackgroundScan, PendingScan, start_scan
 from pylint_omni.index.scan.tokens import decode_hits
 from pylint_omni.index.settings import OmniSettings
+
+Judgement = Callable[["ProjectIndex"], None]  # a project judgement: computes one and writes its store (`index.background`)
 
 
 @dataclass(frozen=True)
@@ -180,7 +181,7 @@ class ProjectIndex:
             for judge in judgements or ():
                 judge(self)
 
-        pending.scan = start_scan(jobs, judgements if cache_path is not None else [], judge_beside)
+        pending.scan = start_scan(jobs, judge_beside if judgements and cache_path is not None else None)
 
     def refresh(self) -> BuildStats:
         """Bring every file's facts up to date; read only files whose stat changed."""
@@ -224,10 +225,18 @@ class ProjectIndex:
         """Wait for the judgements the cold scan's child runs: their stores are then written (`index.background`).
         The judgements registered for the main process are computed first, while the child still judges."""
         waiting, self._waiting = self._waiting, []
-        judge_each(self, waiting)
+        self.judge(waiting)
         if self._beside is not None:
             self._beside.settle()
             self._beside = None
+
+    def judge(self, judgements: list[Judgement]) -> None:
+        """Run each judgement ahead of the checkers; one that fails is judged again where a checker asks, which says why."""
+        for judge in judgements:
+            try:
+                judge(self)
+            except Exception:  # pylint: disable=broad-exception-caught
+                pass
 
     def override(self, relpath: str, text: str) -> None:
         """Use `text` for `relpath` (an editor buffer on stdin) instead of the file on disk."""

@@ -4,20 +4,29 @@ A cold build parses every file of the project; the work is per file and
 independent, so it is mapped over a process pool when there is enough of it. Any
 failure to start the pool (a daemon process, no fork, limits) falls back to
 scanning in this process: the result is the same, only slower.
+
+A cold scan that has project judgements to run beside pylint's build
+(`index.background`) runs in one child process instead (`BackgroundScan`), which
+scans (with its own pool), hands the entries back, then judges. A child that fails
+or is killed costs time, never a result: the main process scans or judges itself.
 """
 
 from __future__ import annotations
 
+import atexit
 import ctypes
 import multiprocessing
 import os
+import pickle
 import signal
+import threading
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
-from pylint_omni.index.collector import for_side_process
+from pylint_omni.index.collector import for_side_process, no_collections
 from pylint_omni.index.discovery import SourceFile, content_digest, read_text
 from pylint_omni.index.scan.data_scan import InputProblem
 from pylint_omni.index.scan.dispatch import scan_file
@@ -27,6 +36,7 @@ MAX_WORKERS = 4
 WORKER_NICENESS = 10
 PR_SET_PDEATHSIG = 1  # prctl(2): the signal this process gets when its parent ends
 Job = tuple[str, SourceFile, str, int, bool]  # root, file, module name, size cap, audited (not validation)
+Entries = list[dict[str, Any]]
 
 
 def scan_entry(job: Job) -> dict[str, Any]:
@@ -126,3 +136,88 @@ class PendingScan:
 def scan_entries(jobs: list[Job]) -> list[dict[str, Any]]:
     """Entries for `jobs`, in order; in parallel when there are many and cores to spare."""
     return PendingScan(jobs).entries()
+
+
+def start_scan(jobs: list[Job], then: Callable[[Entries], None] | None) -> PendingScan | BackgroundScan:
+    """A scan of `jobs`: with something to do `then` with its entries and a scan big enough for a pool, in a child
+    that calls `then(entries)` once it has handed them over (it builds that child's index and judges); otherwise a
+    plain `PendingScan`."""
+    if then is not None and worth_a_pool(jobs):
+        return BackgroundScan(jobs, then)
+    return PendingScan(jobs)
+
+
+_LIVE: set[BackgroundScan] = set()
+
+
+class BackgroundScan:
+    """The scan, then `then(entries)`, in one child process. `entries()` is `PendingScan`'s; `settle()` waits for the rest."""
+
+    def __init__(self, jobs: list[Job], then: Callable[[Entries], None]) -> None:
+        self._jobs = jobs
+        context = multiprocessing.get_context("fork")
+        self._receiver, sender = context.Pipe(duplex=False)
+        self._process: multiprocessing.process.BaseProcess | None = context.Process(
+            target=_child, args=(jobs, sender, then), name="pylint-omni-index")
+        try:
+            self._process.start()
+            _LIVE.add(self)
+        except (OSError, ValueError, RuntimeError):
+            self._process = None
+        sender.close()
+
+    def entries(self) -> Entries:
+        """Entries for the jobs, in order (waits for the child's scan; scans here when the child failed)."""
+        if self._process is not None:
+            try:
+                data = self._receiver.recv_bytes()
+                with no_collections():
+                    return pickle.loads(data)
+            except (EOFError, OSError, pickle.UnpicklingError):
+                self.cancel()
+        return PendingScan(self._jobs).entries()
+
+    def settle(self) -> None:
+        """Wait for the child's judgements: their stores are written (or the child failed)."""
+        if self._process is not None:
+            self._process.join()
+        self._forget()
+
+    def cancel(self) -> None:
+        """Stop the child (a run that no longer needs its judgements)."""
+        if self._process is not None and self._process.is_alive():
+            self._process.terminate()
+        self.settle()
+
+    def _forget(self) -> None:
+        self._process = None
+        self._receiver.close()
+        _LIVE.discard(self)
+
+
+def _child(jobs: list[Job], sender: Connection, then: Callable[[Entries], None]) -> None:
+    become_side_process()  # its pool, forked from it, writes nowhere either
+    entries = PendingScan(jobs).entries()
+    data = pickle.dumps(entries, pickle.HIGHEST_PROTOCOL)
+    # The parent reads the entries after its own build: send them from a thread and judge meanwhile.
+    handing = threading.Thread(target=_send, args=(sender, data), daemon=True)
+    handing.start()
+    try:
+        then(entries)
+    except Exception:  # pylint: disable=broad-exception-caught  # the parent computes it again and says why
+        pass
+    handing.join()
+
+
+def _send(sender: Connection, data: bytes) -> None:
+    try:
+        sender.send_bytes(data)
+    except OSError:  # the parent stopped listening (it scans itself or has ended)
+        pass
+
+
+@atexit.register
+def _stop_children() -> None:
+    """A run that ends before it asked for a judgement does not wait for it (multiprocessing joins its children at exit)."""
+    for scan in list(_LIVE):
+        scan.cancel()

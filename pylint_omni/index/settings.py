@@ -6,7 +6,8 @@ evidence rules and the command line all see the same settings.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import os
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -62,6 +63,14 @@ DEFAULT_REIMPLEMENTATION_UPSTREAMS: tuple[str, ...] = ("vllm",)
 # Packages a serving project extends and overrides; indexed when the project imports
 # them and they are installed (torch is too large to index by default).
 DEFAULT_UPSTREAM_PACKAGES: tuple[str, ...] = ("vllm", "diffusers", "transformers")
+# `n` in the environment: no run started there reads the distributions installed beside pylint (a test suite, a CI job
+# that must give the same findings on any machine), whatever `omni-upstream-installed` says.
+UPSTREAM_INSTALLED_ENV = "PYLINT_OMNI_UPSTREAM_INSTALLED"
+
+
+def installed_allowed() -> bool:
+    """Whether the environment lets a run read the installed distributions (`PYLINT_OMNI_UPSTREAM_INSTALLED`)."""
+    return os.environ.get(UPSTREAM_INSTALLED_ENV, "y").strip().lower() not in ("n", "no", "0", "false")
 
 
 @dataclass(frozen=True)
@@ -86,6 +95,9 @@ class OmniSettings:
     granularity: str = "candidate"  # one message per change set (candidate) or per member (`pylint_omni.changes`)
     upstream_packages: tuple[str, ...] = DEFAULT_UPSTREAM_PACKAGES
     upstream_paths: tuple[str, ...] = ()
+    # Upstream sources and the metadata of what the project runs on may come from the distributions installed where
+    # pylint runs (else only from `upstream_paths`).
+    upstream_installed: bool = field(default_factory=installed_allowed)
     extra_roots: tuple[str, ...] = ()  # globs of paths or patterns of dotted names that are production roots
 
     def cache_key(self) -> tuple[Any, ...]:

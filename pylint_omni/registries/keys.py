@@ -20,7 +20,7 @@ from __future__ import annotations
 import fnmatch
 from dataclasses import dataclass, field
 
-from pylint_omni.evidence.consumers import Consumer, ConsumerKind, consumer_kind
+from pylint_omni.evidence.consumers import Consumer, consumer_kind
 from pylint_omni.index.graph import ReferenceGraph
 from pylint_omni.index.paths import Location
 from pylint_omni.index.project_index import Hit, ProjectIndex
@@ -168,14 +168,6 @@ def _only_reexported(index: ProjectIndex, path: str, dotted: str) -> bool:
     """An `__init__` that imports the name only to list it in `__all__` re-exports it; it uses nothing."""
     name = dotted.rpartition(".")[2]
     return path.endswith("__init__.py") and name in ((index.facts(path).get("links") or {}).get("all") or ())
-
-
-def resolved_kind(consumers: list[Consumer]) -> ConsumerKind | None:
-    kinds = {c.kind for c in consumers}
-    for kind in (ConsumerKind.PRODUCTION, ConsumerKind.EXTERNAL, ConsumerKind.VALIDATION):
-        if kind in kinds:
-            return kind
-    return None
 
 
 def reads_summary(reads: list[Read], limit: int = 2) -> str:

@@ -21,13 +21,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from pylint_omni.evidence.class_flows import TABLE_FORMS, WRITE_METHODS
 from pylint_omni.index.facts import RegistryFact
 from pylint_omni.index.graph import ReferenceGraph, TableUse
 from pylint_omni.index.paths import Location
 from pylint_omni.index.project_index import ProjectIndex
 
-TABLE_FORMS = frozenset({"dict", "table", "enum", "setitem", "update", "merged", "lazy-export"})
-WRITE_METHODS = ("register", "add", "update", "setdefault", "__setitem__")
 MAX_COPY_DEPTH = 3
 MAX_PARAM_DEPTH = 3
 SUMMARY_SOURCE = {"s": "lit", "n": "classname", "x": "external", "u": "user", "f": "pattern"}

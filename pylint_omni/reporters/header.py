@@ -18,8 +18,8 @@ from typing import Any
 import astroid
 import pylint
 
-from pylint_omni import __version__
 from pylint_omni.index.git import git
+from pylint_omni.version import __version__
 
 BASE_BRANCH = "origin/main"
 

@@ -19,13 +19,12 @@ import json
 from pathlib import Path
 from typing import Any
 
-import pylint_omni
 from pylint_omni.evidence.ranking import score
 from pylint_omni.reporters.audit import Audit, Finding
 from pylint_omni.reporters.reporter import AuditReporter
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
-CATALOGUE = Path(pylint_omni.__file__).resolve().parent.parent / "checkers"
+CATALOGUE = Path(__file__).resolve().parents[2] / "checkers"
 ROOT_BASE_ID = "PROJECTROOT"
 LEVEL_OF_CONFIDENCE = {"high": "warning", "medium": "note"}
 FINGERPRINT_KEY = "pylintOmniFindingId/v1"

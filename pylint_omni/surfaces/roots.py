@@ -91,7 +91,7 @@ def _library_roots(index: ProjectIndex, table: SurfaceTable, roots: Roots) -> No
     program = ("runs as a script (__main__)", "public API of ")
     if any(why.startswith(program) for _, why in roots.production) or _declares_entry(index, table):
         return
-    for rel, module in table.module_of_path.items():
+    for module in table.module_of_path.values():
         surface = table.surfaces[module]
         if not surface.production or any(part.startswith("_") and part != "__init__" for part in module.split(".")):
             continue

@@ -21,8 +21,8 @@ from pylint_omni.index.paths import Location, matches_any
 from pylint_omni.index.project_index import Hit, ProjectIndex
 from pylint_omni.surfaces.analysis import SurfaceAnalysis
 from pylint_omni.surfaces.decorators import ROUTE, route_path
+from pylint_omni.surfaces.verdicts import TEST_GLOBS
 
-TEST_GLOBS = ("tests/**", "test/**", "**/tests/**", "**/test_*.py", "**/*_test.py", "**/conftest.py")
 OWN_DECORATOR_LINES = 40  # a route's decorators sit right above its `def`
 
 

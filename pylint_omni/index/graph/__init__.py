@@ -7,7 +7,7 @@ re-resolved only when the file or an export table it went through changed
 what cannot be resolved stays a name-only mention (`ProjectIndex.hits`).
 
 Public API (typed, small): `graph_of`, `ReferenceGraph` (`resolve`, `refs_to`,
-`refs_within`, `attribute_reads`, `calls_to`, `table_uses`, `flows`, `patterns_over`, `substitutions`,
+`attribute_reads`, `calls_to`, `table_uses`, `flows`, `patterns_over`, `substitutions`,
 `writer_params`, `name_only`), and the records `Ref`, `AttributeRead`, `CallSite`, `TableUse`, `Flow`,
 `Target`.
 """

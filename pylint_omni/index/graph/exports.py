@@ -17,7 +17,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-MAX_HOPS = 12
+MAX_RESOLVE_HOPS = 12  # imports, aliases and lazy or star exports followed to resolve one dotted name
 ABSENT = "-"
 
 
@@ -93,7 +93,7 @@ class Resolver:
         size = self.module_prefix(parts)
         if size == 0:
             return Target(dotted, "external")
-        if size == len(parts) > 1 and depth < MAX_HOPS:
+        if size == len(parts) > 1 and depth < MAX_RESOLVE_HOPS:
             # `pkg/__init__.py: from .rope import rope`: the package's attribute `rope` is the function, which
             # the import rebinds over the submodule (Python's own rule); `pkg.rope` is that function.
             parent = self._table(".".join(parts[:-1]))
@@ -113,17 +113,17 @@ class Resolver:
         if binding is None:
             if self._table(here) is not None:
                 return self._walk(here, tail, hops, depth)
-            if name in table.lazy and depth < MAX_HOPS:
+            if name in table.lazy and depth < MAX_RESOLVE_HOPS:
                 hops.append(here)
                 return self._resolve(".".join([table.lazy[name], *tail]), hops, depth + 1)
             for star in table.stars:
-                if depth < MAX_HOPS and self._table(star) is not None:
+                if depth < MAX_RESOLVE_HOPS and self._table(star) is not None:
                     found = self._walk(star, rest, hops, depth + 1)
                     if found.kind != "attribute":
                         return found
             return Target(".".join([module, *rest]), "attribute")
         kind, target = binding
-        if kind in ("import", "alias") and target and depth < MAX_HOPS:
+        if kind in ("import", "alias") and target and depth < MAX_RESOLVE_HOPS:
             if target == here:
                 return Target(".".join([module, *rest]), "attribute")
             hops.append(here)
@@ -140,7 +140,3 @@ class Resolver:
         """A class's defining path when `dotted` reaches a project class, else `dotted` itself."""
         target = self.resolve(dotted)
         return target.dotted if target.kind == "class" else dotted
-
-
-def module_tables(links_by_module: dict[str, dict[str, Any]]) -> dict[str, ModuleTable]:
-    return {module: ModuleTable.of(links) for module, links in links_by_module.items()}

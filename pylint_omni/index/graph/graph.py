@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from pylint_omni.index.graph import store
 from pylint_omni.index.graph.exports import ModuleTable, Resolver, Target
 from pylint_omni.index.graph.resolve import resolve_file
 from pylint_omni.index.project_index import Hit, ProjectIndex, files_by_key
+from pylint_omni.index.scan.tokens import decode_hits
 
 
 @dataclass(frozen=True)
@@ -138,9 +138,7 @@ class ReferenceGraph:
         if found is None:
             found = []
             for rel in self.postings().get(dotted, ()):
-                for item in self.resolutions[rel]["refs"][dotted].split("|"):
-                    line, _, via = item.partition(",")
-                    found.append(Ref(rel, int(line), via, dotted))
+                found.extend(Ref(rel, line, via, dotted) for line, via in decode_hits(self.resolutions[rel]["refs"][dotted]))
             self._refs[dotted] = found
         return found
 
@@ -148,11 +146,6 @@ class ReferenceGraph:
         """`dotted` and every referenced target under it (`pkg.mod` -> `pkg.mod.X`, `pkg.mod.Cls.m`)."""
         prefix = dotted + "."
         return [t for t in self.postings() if t == dotted or t.startswith(prefix)]
-
-    def refs_within(self, dotted: str) -> Iterator[Ref]:
-        """References to `dotted` and to anything under it."""
-        for target in self.targets_under(dotted):
-            yield from self.refs_to(target)
 
     def targets_on_line(self, relpath: str, line: int) -> set[str]:
         """Every target resolved from one line (to tell a name-only mention from a resolved one)."""
@@ -178,7 +171,7 @@ class ReferenceGraph:
         for target in self.targets_on_line(relpath, line):
             if not target.endswith(suffix):
                 continue
-            vias = {via for at, via in _decode(self.resolutions[relpath]["refs"][target]) if at == line}
+            vias = {via for at, via in decode_hits(self.resolutions[relpath]["refs"][target]) if at == line}
             if vias & {"attr-load", "attr-call"}:
                 owner = target[: -len(suffix)]
                 kind = self.resolver.resolve(owner).kind
@@ -222,7 +215,7 @@ class ReferenceGraph:
                 if "." in chain:
                     by_tail.setdefault(chain.rpartition(".")[2], []).append((chain, encoded))
         return [chain for chain, encoded in by_tail.get(tail, ())
-                if any(at == line and via in ("load", "call") for at, via in _decode(encoded))]
+                if any(at == line and via in ("load", "call") for at, via in decode_hits(encoded))]
 
     def _inverted_table(self, part: str, row: Callable[[str, list[Any]], tuple[str, Any]]) -> dict[str, list[Any]]:
         """One part of every file's resolution (`calls`, `tables`, ...) keyed anew: `row(path, item)` gives
@@ -279,12 +272,6 @@ class ReferenceGraph:
                 continue  # `torch.distributed.barrier()`, `asyncio.gather(...)`: a module's function, not a method
             found.append(hit)
         return found
-
-
-def _decode(encoded: str) -> Iterator[tuple[int, str]]:
-    for item in encoded.split("|"):
-        line, _, via = item.partition(",")
-        yield int(line), via
 
 
 def _tables_of(index: ProjectIndex, state: _State) -> dict[str, ModuleTable]:
@@ -345,8 +332,3 @@ def graph_of(index: ProjectIndex) -> ReferenceGraph:
     if graph is None:
         graph = index.derived["reference_graph"] = build_graph(index)
     return graph
-
-
-def cache_path_of(index: ProjectIndex) -> Path | None:
-    cache_file = index.cache_file()
-    return store.store_path(cache_file) if cache_file is not None else None

@@ -28,14 +28,6 @@ STRING_VIAS = frozenset({
 KEPT_KINDS = frozenset({"module", "class", "def", "var", "member", "attribute"})
 
 
-def _split(encoded: str) -> list[tuple[int, str]]:
-    out = []
-    for item in encoded.split("|"):
-        line, _, ctx = item.partition(",")
-        out.append((int(line), ctx))
-    return out
-
-
 class FileResolver:
     """Resolves the facts of one file; `tops` are the project's top-level package names."""
 
@@ -88,7 +80,7 @@ class FileResolver:
             target = self._target(chain)
             if target is None:
                 continue
-            for line, ctx in _split(encoded):
+            for line, ctx in decode_hits(encoded):
                 self._ref(target, line, ctx)
         for dotted, line in links.get("imported", []):
             target = self._target(dotted)
@@ -97,7 +89,7 @@ class FileResolver:
         for key, encoded in links.get("attrs", {}).items():
             owner, _, attr = key.partition("|")
             owner = self._code(owner)
-            for line, ctx in _split(encoded):
+            for line, ctx in decode_hits(encoded):
                 self._add(f"{owner}.{attr}", line, f"attr-{ctx}")
         for dotted, line, via in links.get("dyn", []):
             target = self._target(dotted)

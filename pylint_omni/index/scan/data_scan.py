@@ -38,14 +38,6 @@ class InputProblem(Exception):
     """A file that could not be read as what its name says; the message names the reason."""
 
 
-def _line_starts(text: str) -> list[int]:
-    starts = [0]
-    for i, ch in enumerate(text):
-        if ch == "\n":
-            starts.append(i + 1)
-    return starts
-
-
 def _record_value(sink: RefSink, text: str, line: int, via: str) -> None:
     record_string(sink, text, line, via)
     if any(ch.isspace() for ch in text) or "=" in text:

@@ -24,7 +24,7 @@ from pylint_omni.index.scan.ast_helpers import dotted, literal_str
 EXTERNAL_MARKERS = ("architectures", "_class_name", "model_type", "hf_config", "hf_text_config", "model_index")
 ENV_MARKERS = ("environ", "getenv")
 CLI_MARKERS = ("argv", "args.", "cli_args", "parsed_args")
-MAX_DEPTH = 3
+MAX_KEY_HOPS = 3  # assignments and str()/lower() wrappers followed back to where a key comes from
 
 
 @dataclass
@@ -93,7 +93,7 @@ def key_source(node: ast.AST | None, scope: FunctionScope | None, constants: dic
     if is_classname(node):
         return "classname"
     if isinstance(node, ast.Name):
-        if scope is not None and node.id in scope.values and depth < MAX_DEPTH:
+        if scope is not None and node.id in scope.values and depth < MAX_KEY_HOPS:
             return key_source(scope.values[node.id], scope, constants, depth + 1)
         if scope is not None and node.id in scope.params:
             return f"param:{scope.dotted}:{scope.position(node.id)}:{node.id}"
@@ -109,7 +109,7 @@ def key_source(node: ast.AST | None, scope: FunctionScope | None, constants: dic
         return "user:cli"
     if isinstance(node, ast.Call):
         func = dotted(node.func) or ""
-        if func.rpartition(".")[2] in ("str", "lower", "upper", "strip") and depth < MAX_DEPTH:
+        if func.rpartition(".")[2] in ("str", "lower", "upper", "strip") and depth < MAX_KEY_HOPS:
             inner = node.args[0] if node.args else getattr(node.func, "value", None)
             return key_source(inner, scope, constants, depth + 1)
     if isinstance(node, ast.Attribute):

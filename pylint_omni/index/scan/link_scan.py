@@ -36,13 +36,12 @@ import ast
 from typing import Any
 
 from pylint_omni.index.scan.ast_helpers import FastVisitor, dotted, literal_str, strip_annotation, walk_nodes
-from pylint_omni.index.scan.attribute_types import assigned_classes, attribute_types
+from pylint_omni.index.scan.attribute_types import BOUND_DECORATORS, assigned_classes, attribute_types
 from pylint_omni.index.scan.bindings import absolute_module, all_names, lazy_exports, module_bindings
 from pylint_omni.index.scan.key_sources import FunctionScope, argument_summary
 from pylint_omni.index.scan.link_dynamic import CLS_SLOT, DynamicReferences
 from pylint_omni.index.scan.table_uses import TableUses, writer_params
 
-BOUND_DECORATORS = frozenset({"staticmethod"})
 MAX_CHAIN_HITS = 30
 NOT_CLASSES = frozenset({"typing", "typing_extensions", "collections", "builtins", "types", "abc"})
 

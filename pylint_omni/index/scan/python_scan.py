@@ -31,7 +31,6 @@ from pylint_omni.index.scan.state_scan import scan_state
 from pylint_omni.index.scanners import ModuleContext, PythonScanner, python_scanners
 from pylint_omni.index.scan.tokens import RefSink, record_string
 
-CONSTANT_NAME = re.compile(r"^_*[A-Z][A-Z0-9_]*$")
 IDENTIFIER_WORD = re.compile(r"[A-Za-z_]\w*")
 RESOLVER_CALL = re.compile(r"(resolve|load_class|import_string|import_from_string|locate|qualname)", re.I)
 ENUM_BASES = {"Enum", "StrEnum", "IntEnum", "enum.Enum", "enum.StrEnum", "enum.IntEnum"}

@@ -94,7 +94,7 @@ class UpstreamIndex:
         return next((ref for package in self.packages() if (ref := package.accepts(name)) is not None), None)
 
 
-_LIVE: dict[tuple[tuple[str, ...], tuple[str, ...], Path | None, frozenset[str]], UpstreamIndex] = {}
+_LIVE: dict[tuple[tuple[str, ...], tuple[str, ...], bool, Path | None, frozenset[str]], UpstreamIndex] = {}
 
 
 def imported_packages(index: ProjectIndex, names: list[str]) -> set[str]:
@@ -113,13 +113,13 @@ def upstream_of(index: ProjectIndex) -> UpstreamIndex:
     project_tops = {module.partition(".")[0] for module in (e.get("module", "") for e in index.entries.values()) if module}
     wanted = [name for name in listed if name in imported and name not in project_tops]
     cache_dir = (settings.cache_dir or cache.default_cache_dir()) if settings.cache_enabled else None
-    key = (tuple(wanted), settings.upstream_paths, cache_dir, frozenset(imported))
+    key = (tuple(wanted), settings.upstream_paths, settings.upstream_installed, cache_dir, frozenset(imported))
     upstream = _LIVE.get(key)
     if upstream is None:
         missing: list[str] = []
         packages: dict[str, UpstreamPackage] = {}
         for name in wanted:
-            located = locate(name, settings.upstream_paths)
+            located = locate(name, settings.upstream_paths, settings.upstream_installed)
             if located is None:
                 missing.append(name)
             else:

@@ -5,7 +5,8 @@ Two places are looked at, in order:
   unpacked wheel such as `/tmp/upstream/vllm-0.12.0` with `vllm/` and
   `vllm-0.12.0.dist-info/`) or the package folder itself;
 - the distributions installed where pylint runs (`importlib.metadata`: the
-  distribution's file list names the package's `__init__.py`; nothing is imported).
+  distribution's file list names the package's `__init__.py`; nothing is imported),
+  unless the settings say not to (`OmniSettings.upstream_installed`).
 The version comes from the `*.dist-info/METADATA` beside the package, else from the
 distribution, else from a digest of the folder's path and newest modification time.
 The dist-info folder found beside a package is kept (`Located.metadata`): its
@@ -92,8 +93,9 @@ def installed(name: str) -> Located | None:
     return None
 
 
-def locate(name: str, paths: tuple[str, ...]) -> Located | None:
-    return in_paths(name, paths) or installed(name)
+def locate(name: str, paths: tuple[str, ...], installed_too: bool) -> Located | None:
+    """The package in the configured folders, else (`installed_too`) among the installed distributions."""
+    return in_paths(name, paths) or (installed(name) if installed_too else None)
 
 
 def names_in_paths(paths: tuple[str, ...]) -> list[str]:

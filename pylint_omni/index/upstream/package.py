@@ -173,9 +173,6 @@ class UpstreamPackage:
         found = defined_in(self.names()["modules"], module, name)
         return UpstreamRef(self.name, self.version, found[0], found[1], "defines") if found else None
 
-    def has_module(self, module: str) -> bool:
-        return module in self.names()["modules"]
-
     def classes(self) -> dict[str, UpstreamClass]:
         if self._classes is None:
             self._classes = {d: UpstreamClass(d, *row) for d, row in self.summary()["classes"].items()}
