@@ -642,3 +642,32 @@ def test_editor_buffer_with_a_second_implementation_silences_the_base(project: P
     buffer = (project / "proj/seam.py").read_text().replace("0.0", "0.0\n\nclass WallClock(Clock):\n    def now(self) -> float:\n        return 2.0\n")
     found = lint(project, "--omni-include-rejected=y", "--from-stdin", "proj/seam.py", stdin=buffer)
     assert ("proj/seam.py", 3) not in found
+
+
+def test_a_base_other_code_checks_or_types_a_field_with_is_a_contract(tmp_path: Path) -> None:
+    """An `isinstance(x, Base)` on objects handed in, or a config field typed with the base: implementations may come
+    from outside, so the one in the tree does not make it foldable for sure (medium, naming the contract)."""
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/tokenizers.py": (
+            "from abc import ABC, abstractmethod\n\n\nclass TokenizerWrapper(ABC):\n    @abstractmethod\n"
+            "    def encode(self, text):\n        ...\n\n\nclass HFTokenizer(TokenizerWrapper):\n"
+            "    def encode(self, text):\n        return [1]\n"
+        ),
+        "pkg/config.py": (
+            "from typing import Optional, Union\nfrom pydantic import BaseModel\nfrom pkg.tokenizers import TokenizerWrapper\n\n\n"
+            "class ModelConfig(BaseModel):\n    tokenizer: Optional[Union[str, TokenizerWrapper]] = None\n"
+        ),
+        "pkg/main.py": (
+            "from pkg.config import ModelConfig\nfrom pkg.tokenizers import HFTokenizer\n\n\n"
+            "def main():\n    return ModelConfig(tokenizer=HFTokenizer()).tokenizer\n\n\nif __name__ == '__main__':\n    main()\n"
+        ),
+    }
+    for relpath, text in files.items():
+        (tmp_path / relpath).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / relpath).write_text(text)
+    _, findings, stderr = run_pylint([*enable_args([SYMBOL]), "pkg"], cwd=tmp_path, cache_dir=tmp_path / ".omni-cache")
+    assert "Traceback" not in stderr, stderr
+    found = [f for f in findings if f.symbol == SYMBOL and f.path == "pkg/tokenizers.py"]
+    assert [(f.line, f.confidence) for f in found] == [(4, "INFERENCE")], found
+    assert "a field is typed with it (pkg/config.py:7)" in found[0].message

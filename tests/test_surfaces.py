@@ -575,3 +575,68 @@ def test_a_docs_mention_of_another_classs_method_of_that_name_is_not_a_consumer(
     found = {(f.path, f.line): f for f in lint(write(tmp_path / "proj", files), cache_dir, "--omni-granularity=member")}
     engine_reset = found[("app/core.py", 5)]  # only the test calls it; the docs name Client's method, not this one
     assert engine_reset.symbol == "test-only-surface" and engine_reset.confidence == "HIGH", engine_reset
+
+
+PATTERNS = {
+    "app/__init__.py": "",
+    "app/helpers.py": "def regenerate(state):\n    return state\n",
+    "app/tab.py": (
+        "from app.helpers import regenerate\n\n\n"
+        "def regenerate(state):  # rebinds the imported name: the click below runs this one\n    return [state]\n\n\n"
+        "def build(button):\n    button.click(regenerate)\n"
+    ),
+    "app/routes.py": (
+        "from fastapi import FastAPI\n\napp = FastAPI()\n\n\n"
+        "def status():\n    return 1\n\n\n"
+        "@app.post('/worker_get_status')\nasync def api(request):\n    return status()\n\n\n"
+        "@app.post('/test_connection')\nasync def api(request):\n    return 'ok'\n"
+    ),
+    "app/batch.py": (
+        "class Batch:\n    def __init__(self):\n        self._next = []\n\n"
+        "    @property\n    def next_tokens(self):\n        return self._next\n\n"
+        "    @next_tokens.setter\n    def next_tokens(self, value):\n        self._next = value\n"
+    ),
+    "app/templates.py": "dockerfile = 'FROM python'\n",
+    "app/deploy.py": "import app.templates\n\n\ndef render():\n    return app.templates.dockerfile\n",
+    "app/shutdown.py": (
+        '"""Usage: python app/shutdown.py --down all"""\nimport argparse\n\n'
+        "parser = argparse.ArgumentParser()\nparser.add_argument('--down')\nargs = parser.parse_args()\n\n\n"
+        "def stop(which):\n    return which\n\n\nstop(args.down)\n"
+    ),
+    "app/main.py": (
+        "from app.tab import build\nfrom app.routes import app\nfrom app.batch import Batch\nfrom app.deploy import render\n\n\n"
+        "def main(batch_holder):\n    build(None)\n    batch_holder.batch.next_tokens = [1]\n    return app, Batch(), render()\n\n\n"
+        "if __name__ == '__main__':\n    main(None)\n"
+    ),
+}
+
+
+def test_what_python_binds_and_runs_keeps_code_alive(tmp_path: Path, cache_dir: Path) -> None:
+    """A definition that rebinds an imported name is the one later code runs (the import is the dead one); a route
+    decorator registers its function though a later definition takes the name; assigning a property runs its setter;
+    reading a module's variable uses the module; a module that reads its command line at import is a script."""
+    found = {(f.path, f.line): f for f in lint(write(tmp_path / "proj", PATTERNS), cache_dir, "--omni-granularity=member")}
+    assert ("app/tab.py", 4) not in found  # the local regenerate is the clicked one
+    assert found[("app/helpers.py", 1)].symbol == "unused-surface"  # the shadowed import's module is the dead one
+    assert ("app/routes.py", 11) not in found and ("app/routes.py", 6) not in found  # registered route and its callee
+    assert not [f for f in found if f[0] == "app/batch.py"]  # the setter runs on `batch.next_tokens = [1]`
+    assert ("app/templates.py", 1) not in found  # `app.templates.dockerfile` reads the module
+    assert not [f for f in found if f[0] == "app/shutdown.py"]  # run as a script: parse_args() at import
+
+
+def test_a_dead_method_only_unreached_code_calls_by_name_is_medium(tmp_path: Path, cache_dir: Path) -> None:
+    files = {
+        "app/__init__.py": "",
+        "app/stubs.py": (
+            "class Stub:\n    def invoke(self, x):\n        return x\n\n\n"
+            "class OtherStub:\n    def invoke(self, x):\n        return -x\n\n\n"
+            "class Interceptor(grpc.ServerInterceptor):\n    def __init__(self):\n        self.stubs = [Stub(), OtherStub()]\n\n"
+            "    def intercept_service(self, continuation, details):\n        for stub in self.stubs:\n"
+            "            stub.invoke(details)\n        return continuation(details)\n"
+        ),
+        "app/main.py": "import grpc\nfrom app.stubs import Interceptor\n\n\ndef main():\n    return Interceptor()\n\n\n"
+                       "if __name__ == '__main__':\n    main()\n",
+    }
+    found = {(f.path, f.line): f for f in lint(write(tmp_path / "proj", files), cache_dir, "--omni-granularity=member")}
+    invoke = found[("app/stubs.py", 2)]
+    assert invoke.confidence == "INFERENCE" and "code no root reaches calls `.invoke`" in invoke.message

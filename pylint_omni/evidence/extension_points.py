@@ -19,6 +19,8 @@ mention: the finding stays a candidate, medium, naming it). Resolved:
 - parallel hardware backends: it sits among vendor folders or modules, or its
   implementation is one vendor's code beside another vendor's;
 - an out-of-tree consumer (`omni-external-roots`) names it.
+Unresolved too: a type contract other modules check (`isinstance(x, Base)`) or declare
+(a field typed with the base): implementations may be handed in from outside.
 A same-named key or parameter elsewhere, the surface's own registration, or a test
 subclass is never evidence (`abstractions` counts test doubles apart).
 """
@@ -249,6 +251,35 @@ def outside_consumer(index: ProjectIndex, base: Definition) -> list[Found]:
     return []
 
 
+ISINSTANCE = re.compile(r"\bisinstance\s*\(|\bissubclass\s*\(")
+FIELD_ANNOTATION = re.compile(r"^\s*[A-Za-z_]\w*\s*:(?!=)")  # `tokenizer: Optional[Base] = None` in a class body
+
+
+def _in_class_body(index: ProjectIndex, path: str, line: int) -> bool:
+    """The line sits in a class body, outside every method: a field's annotation."""
+    facts = index.facts(path)
+    in_class = any(c["line"] < line <= c["end"] for c in facts.get("classes", []))
+    return in_class and not any(f["line"] <= line <= f["end"] for f in facts.get("functions", []))
+
+
+def type_contracts(index: ProjectIndex, graph: ReferenceGraph, base: Definition, family: set[str]) -> list[Found]:
+    """The base is a type contract other code checks or declares: an `isinstance(x, Base)` on objects handed in,
+    or a field typed with it (a config or a public class whose users may hand another implementation). Name-only
+    evidence (who passes what is unknown): the finding stays a candidate, medium, naming it."""
+    spans = [(d.path, d.data["line"], d.data["end"]) for d in (index.resolve_target(f) for f in family) if d is not None]
+    for ref in graph.refs_to(base.dotted):
+        if not _production(index, ref.path) or any(p == ref.path and a <= ref.line <= b for p, a, b in spans):
+            continue  # the family's own classes naming it are no contract with the outside
+        text = (index.text(ref.path) or "").splitlines()
+        line = text[ref.line - 1] if 0 < ref.line <= len(text) else ""
+        if ISINSTANCE.search(line):
+            return [Found(f"other code checks objects against it ({ref.path}:{ref.line}: isinstance): a contract "
+                          "implementations may come to from outside", False)]
+        if FIELD_ANNOTATION.match(line) and _in_class_body(index, ref.path, ref.line):
+            return [Found(f"a field is typed with it ({ref.path}:{ref.line}): its users may hand another implementation", False)]
+    return []
+
+
 def open_mechanisms(index: ProjectIndex, named: list[Definition]) -> list[Found]:
     """Every way `named[0]` (with its family `named[1:]`) can get implementations the index cannot count.
 
@@ -268,6 +299,7 @@ def open_mechanisms(index: ProjectIndex, named: list[Definition]) -> list[Found]
         lambda: upstream_hooks(index, base) if base.kind == "class" else [],
         lambda: hardware_backends(index, named),
         lambda: outside_consumer(index, base),
+        lambda: type_contracts(index, graph, base, family) if base.kind == "class" else [],
     )
     found: list[Found] = []
     for finder in finders:

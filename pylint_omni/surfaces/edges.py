@@ -8,6 +8,7 @@ decorators, which run when their container runs, by the container) and becomes:
   receiver of known class (the method that runs is found on the class's lineage);
 - for an `import`, the execution of the imported module (an import is not a use
   of the imported name: a re-export consumes nothing);
+- a store (`obj.x = v`) is no use, but for a property with a setter it runs the setter;
 - for a call through a held object (`self.mask_builder.get_mask()`), a use of the
   member on every class the holder's lineage assigns to that attribute
   (`self.mask_builder = MaskBuilder310(...)` in a subclass's `__init__`): the base's
@@ -92,6 +93,9 @@ class _FileReader:
         self.graph = graph
         self.edges = edges
         self.names = names
+        # Properties with a setter: assigning `obj.name = v` runs the setter, so a store is a use of them.
+        self.setters = frozenset(s.name for s in table.surfaces.values() if s.kind in ("method", "shadowed")
+                                 and f"{s.name}.setter" in s.decorators)
         self.index = index
         self._mapped: dict[tuple[str, bool], tuple[str, str, str] | None] = {}
 
@@ -119,6 +123,8 @@ class _FileReader:
             owner = self.table.surfaces.get(parent)
             if owner is not None and owner.kind == "class":
                 found = ("member", parent, attr)
+            elif owner is not None and owner.kind == "module":
+                found = ("node", parent, "")  # `pkg.templates.dockerfile`: a module's variable read uses the module
         self._mapped[key] = found
         return found
 
@@ -155,7 +161,7 @@ class _FileReader:
                     continue
                 line = int(line_text)
                 resolved_tails.setdefault(line, set()).add(tail)
-                if via in SKIPPED_VIAS:
+                if via in SKIPPED_VIAS and not (via == "attr-store" and tail in self.setters):
                     continue
                 owner = (owners[line if line <= last else last] or file_owner) if owners is not None else file_owner
                 out = out_of(owner)
@@ -173,7 +179,7 @@ class _FileReader:
                     continue  # a word of prose, or another package's name (`diffusers.PatchEmbed`)
                 if via == "attr" and self.graph.module_member(rel, line, token):
                     continue  # `dist.barrier()`: a module's function of that name
-                if via in ATTRIBUTE_VIAS:
+                if via in ATTRIBUTE_VIAS or (via == "attr-store" and token in self.setters):
                     self.edges.of(self.owner_at(owners, line, file_owner, rel)).names.add(token)
                 elif via in BARE_VIAS:
                     self.edges.of(self.owner_at(owners, line, file_owner, rel)).bare.add(token)

@@ -106,7 +106,9 @@ class Reachability:
         if surface.kind in ("module", "class"):
             for child in self.table.children.get(dotted, ()):
                 kind = self.table.surfaces[child].kind
-                if kind in ("function", "class") and self.conventions.decorator_kind(child) != "transparent":
+                if kind in ("function", "class", "shadowed") and self.conventions.decorator_kind(child) != "transparent":
+                    # A decorator that hands the definition to a framework registers it as it runs, even when a
+                    # later definition takes the name (`@app.post("/a") def api` then `@app.post("/b") def api`).
                     self.mark(child, "registered by its decorator when its module runs")
                 elif kind == "class" and self._registered_subclass(child):
                     self.mark(child, "registered when defined (its base's __init_subclass__, or __subclasses__() enumeration)")

@@ -138,11 +138,24 @@ class _Visitor(FastVisitor):
                 self.entry_specs.append([match.group(1), node.lineno])
 
 
+SCRIPT_CALLS = frozenset({"parse_args", "parse_known_args"})
+
+
 def _has_main_block(tree: ast.Module) -> bool:
+    """An `if __name__ == "__main__":` block, or a module that reads its command line as it is imported
+    (`parser.parse_args()`, `sys.argv` at module level): a script run directly, whatever its guard."""
     for stmt in tree.body:
         test = stmt.test if isinstance(stmt, ast.If) else None
         if isinstance(test, ast.Compare) and isinstance(test.left, ast.Name) and test.left.id == "__name__":
             if any(literal_str(c) == "__main__" for c in test.comparators):
+                return True
+    for stmt in tree.body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        for node in walk_nodes(stmt):
+            if isinstance(node, ast.Call) and (dotted(node.func) or "").rpartition(".")[2] in SCRIPT_CALLS:
+                return True
+            if isinstance(node, ast.Attribute) and node.attr == "argv" and dotted(node) == "sys.argv":
                 return True
     return False
 

@@ -294,6 +294,27 @@ def _live_call(index: ProjectIndex, analysis: SurfaceAnalysis, root: Surface) ->
     return None
 
 
+MENTION_VIAS = frozenset({"attr", "call", "getattr"})
+
+
+def _unreached_mention(index: ProjectIndex, analysis: SurfaceAnalysis, chain: Chain, root: Surface) -> str | None:
+    """Production code calls the method's name on an object of unknown class, from code no root reaches (a live
+    caller would have reached it): it goes with that code, which is the finding to decide (`.invoke()` in an override
+    of a framework's hook whose base no index reads), so it is not "no consumer"."""
+    spans = [(analysis.table.surfaces[d].path, analysis.table.surfaces[d].line, analysis.table.surfaces[d].end)
+             for d in _chain_surfaces(analysis, chain) if d in analysis.table.surfaces]
+    for hit in graph_of(index).name_only(root.name, set(_chain_surfaces(analysis, chain))):
+        if hit.via not in MENTION_VIAS or index.location(hit.path) is not Location.PRODUCTION:
+            continue
+        if any(hit.path == path and first <= hit.line <= last for path, first, last in spans):
+            continue
+        owner = _owner_at(analysis, hit.path, hit.line)
+        where = f" in {short_name(analysis, owner)}" if owner and owner in analysis.table.surfaces else ""
+        return (f"code no root reaches calls `.{root.name}` on an object of unknown class ({hit.path}:{hit.line}{where}): "
+                "it may be this one; it goes with that code")
+    return None
+
+
 def _owner_at(analysis: SurfaceAnalysis, relpath: str, line: int) -> str | None:
     """The innermost surface of a file whose span holds `line`."""
     best: tuple[int, str] | None = None
@@ -325,6 +346,9 @@ def _dead_doubts(index: ProjectIndex, analysis: SurfaceAnalysis, chain: Chain, r
     call = _live_call(index, analysis, root) if root.kind in ("function", "method") else None
     if call:
         doubts.append(call)
+    mention = _unreached_mention(index, analysis, chain, root) if root.kind == "method" and not chain.used_by else None
+    if mention:
+        doubts.append(mention)
     partner = _live_partner(analysis, root) if root.kind in ("function", "method") else None
     if partner:
         doubts.append(f"the release half of {partner}, which production uses: a missing teardown call, or delete it")

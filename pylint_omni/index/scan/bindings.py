@@ -97,6 +97,25 @@ def module_bindings(tree: ast.Module, module: str, package: str) -> tuple[dict[s
     return bindings, imports
 
 
+def rebound_imports(tree: ast.Module) -> dict[str, int]:
+    """Imported names a later module-level `def` or `class` binds again: name -> the line of that definition.
+
+    Python looks a global name up when the code runs: a function body (run after the module has loaded) and any
+    module-level code after the definition (a default argument, a decorator, a call) use the definition, not the
+    import (`from .shared import regenerate` then `def regenerate(...)`: the local one is the live one)."""
+    imported: dict[str, int] = {}
+    rebound: dict[str, int] = {}
+    for stmt in top_level_statements(tree.body):
+        if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            for alias in stmt.names:
+                local = alias.asname or alias.name.split(".")[0]
+                imported[local] = stmt.lineno
+                rebound.pop(local, None)  # imported again after the definition: the import is the last binding
+        elif isinstance(stmt, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name in imported:
+            rebound[stmt.name] = stmt.lineno
+    return rebound
+
+
 def all_names(tree: ast.Module) -> list[str] | None:
     for stmt in tree.body:
         targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target] if isinstance(stmt, (ast.AnnAssign, ast.AugAssign)) else []

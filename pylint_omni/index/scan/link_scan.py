@@ -37,7 +37,7 @@ from typing import Any
 
 from pylint_omni.index.scan.ast_helpers import FastVisitor, dotted, literal_str, strip_annotation, walk_nodes
 from pylint_omni.index.scan.attribute_types import BOUND_DECORATORS, assigned_classes, attribute_types
-from pylint_omni.index.scan.bindings import absolute_module, all_names, lazy_exports, module_bindings
+from pylint_omni.index.scan.bindings import absolute_module, all_names, lazy_exports, module_bindings, rebound_imports
 from pylint_omni.index.scan.key_sources import FunctionScope, argument_summary
 from pylint_omni.index.scan.link_dynamic import CLS_SLOT, DynamicReferences
 from pylint_omni.index.scan.table_uses import TableUses, writer_params
@@ -55,6 +55,7 @@ class LinkScanner(DynamicReferences, TableUses, FastVisitor):
         self.top = module.partition(".")[0]
         self.bindings, _ = module_bindings(tree, module, self.package)
         self.imports = imports
+        self.rebound = rebound_imports(tree)  # imported names a later definition binds again (`bindings`)
         self.constants = {
             s.targets[0].id: text for s in tree.body
             if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name)
@@ -95,6 +96,8 @@ class LinkScanner(DynamicReferences, TableUses, FastVisitor):
                 return scope.imports[head] + ("." + rest if rest else "")
             if head in scope.values or head in scope.params:
                 return None  # a local shadows the module name
+        if head in self.rebound and (self.functions or getattr(node, "lineno", 0) > self.rebound[head]):
+            return f"{self.module}.{written}"  # the module's own definition replaced the import by then
         if head in self.imports:
             return self.imports[head] + ("." + rest if rest else "")
         if head in self.bindings:
