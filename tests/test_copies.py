@@ -219,6 +219,38 @@ def test_micro_findings_in_copied_code_are_not_high(tmp_path: Path, cache_dir: P
     assert ("[in code" in found.message) is lowered
 
 
+LONG_HEADER = ("# Adapted from the ``ConfigFactory`` of ``project/config/config_factory.py`` and the loader\n"
+               "# (see ``project/config/loader.py``) of the original project, with our changes\n")
+
+
+def well_formed(tag: str) -> bool:
+    """Brackets paired in order and backticks even: the tag reads as one piece."""
+    depth: list[str] = []
+    for char in tag:
+        if char in "([{":
+            depth.append(char)
+        elif char in ")]}":
+            if not depth or "([{"[")]}".index(char)] != depth.pop():
+                return False
+    return not depth and tag.count("`") % 2 == 0
+
+
+@pytest.mark.parametrize("header, tag", [
+    ("# Adapted from https://github.com/org/repo)\n", "[in code copied from github.com/org/repo]"),
+    ("# Modified from ESPnet(https://github.com/espnet/espnet).\n", "[in code copied from github.com/espnet/espnet]"),
+    ('"""Origin: adapted from `LTX-2 <https://github.com/Lightricks/LTX-2>`_."""\n', "[in code copied from github.com/Lightricks/LTX-2]"),
+    (LONG_HEADER, "[in code copied from the ``ConfigFactory`` of ``project/config/config_factory.py`` …]"),
+])
+def test_the_provenance_tag_is_well_formed(tmp_path: Path, cache_dir: Path, header: str, tag: str) -> None:
+    micro = "import torch\n\n\ndef pad(q):\n    return torch.zeros_like(q).to(q.device)\n"
+    write_project(tmp_path, {"pkg/__init__.py": "", "pkg/rotary.py": header + micro})
+    _, findings, stderr = run_pylint([*enable_args(["redundant-tensor-materialization"]), "pkg"], cwd=tmp_path, cache_dir=cache_dir)
+    assert "Traceback" not in stderr, stderr
+    [found] = findings
+    shown = found.message[found.message.index("[in code"):found.message.rindex("]") + 1]
+    assert shown == tag and well_formed(shown)
+
+
 REGISTRY = '''
     _SCHEMES: dict = {{}}
     PREFIX = "{prefix}"

@@ -76,6 +76,19 @@ def test_dead_chains_cycles_and_shadowed_definitions(tmp_path: Path, cache_dir: 
     assert all(len(f.message) <= 300 for f in found.values())
 
 
+def test_a_chain_member_in_another_module_is_named_with_its_module(tmp_path: Path, cache_dir: Path) -> None:
+    root = write(tmp_path / "proj", {
+        "app/__init__.py": "",
+        "app/main.py": ("from app.report import total\nfrom app.util import clean\n\n\ndef main():\n    return total(clean([1]))\n\n\n"
+                        "if __name__ == '__main__':\n    main()\n"),
+        "app/report.py": ("from app.util import render_rows\n\n\ndef total(rows):\n    return sum(rows)\n\n\n"
+                          "def export(rows):\n    return render_rows(rows)\n"),
+        "app/util.py": "def clean(rows):\n    return rows\n\n\ndef render_rows(rows):\n    return [str(r) for r in rows]\n",
+    })
+    [export] = [f for f in lint(root, cache_dir, "--omni-granularity=member") if f.path == "app/report.py"]
+    assert "Function export has no consumer, nor render_rows (in app.util) that only it uses" in export.message
+
+
 def test_dead_methods_of_a_live_class_are_one_finding_at_the_class(tmp_path: Path, cache_dir: Path) -> None:
     files = {
         "app/__init__.py": "",
