@@ -566,7 +566,7 @@ def test_per_model_boilerplate_does_not_count_towards_a_fork(tmp_path: Path, cac
     })
     found = [f for f in lint(tmp_path, cache_dir) if f.path == "pkg/fork.py" and "Own" not in f.message]
     forks = [f for f in found if "forks" in f.message]
-    assert [f.message.split(":")[0] for f in forks] == (["pkg/fork.py forks pkg/base.py"] if fork else [])
+    assert [f.message.split(":")[0] for f in forks] == (["[high] pkg/fork.py forks pkg/base.py"] if fork else [])
     if fork:
         assert f"{specific} copies" in forks[0].message and "send()" not in forks[0].message
     assert sorted(f.line for f in found if "forks" not in f.message) == [1, 11, 21] + ([] if fork else [31, 41])

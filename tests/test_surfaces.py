@@ -237,7 +237,7 @@ def test_upstream_hooks_structural_protocols_and_unknown_bases(tmp_path: Path, c
     assert set(found) == {("app/impl.py", 9), ("app/impl.py", 19), ("app/impl.py", 24)}
     assert found[("app/impl.py", 19)].confidence == "HIGH"  # Runner.unused: neither the project nor upstream
     assert found[("app/impl.py", 24)].confidence == "INFERENCE"  # may override other_pkg.Foreign, unread
-    assert found[("app/impl.py", 9)].message.startswith("Method Omni._secret")
+    assert found[("app/impl.py", 9)].message.startswith("[high] Method Omni._secret")
 
 
 @pytest.mark.parametrize("kind", ["module", "lazy"])
@@ -465,12 +465,12 @@ def test_unwired_modules_and_packages_are_one_finding_and_evidence_names_this_de
     }
     found = {(f.path, f.line): f for f in lint(write(tmp_path / "proj", files), cache_dir)}
     parser = found[("app/parser.py", 1)]
-    assert parser.confidence == "HIGH" and parser.message.startswith("Module app.parser is used only by tests")
+    assert parser.confidence == "HIGH" and parser.message.startswith("[high] Module app.parser is used only by tests")
     assert "Kind, parse_a, parse_b" in parser.message and "and the test that exists only for it" in parser.message
     assert not [key for key in found if key[0] == "app/parser.py" and key[1] > 1]
     assert found[("app/formats.py", 5)].symbol == "test-only-surface"  # format_row is live: no module finding
     package = found[("app/ops/triton/__init__.py", 1)]
-    assert package.message.startswith("Package app.ops.triton is used only by tests (tests/test_ops.py)")
+    assert package.message.startswith("[medium] Package app.ops.triton is used only by tests (tests/test_ops.py)")
     assert package.confidence == "INFERENCE" and "against a reference" in package.message
     assert not [key for key in found if key[0].startswith("app/ops/triton/") and key[1] > 1]
     store = found[("app/store.py", 1)].message  # test_keys.py patches app.keys.hash_key, not this one
