@@ -6,6 +6,7 @@ import re
 
 from pylint_omni.evidence.consumers import Status, Verdict
 from pylint_omni.index.project_index import ProjectIndex
+from pylint_omni.index.upstream import upstream_of
 
 
 def searched_summary(index: ProjectIndex) -> str:
@@ -91,3 +92,14 @@ def confidence_tagged(text: str, verdict: Verdict) -> str:
 def untagged(message: str) -> str:
     """A printed message without its confidence tag (the text its record holds)."""
     return CONFIDENCE_TAG.sub("", message, count=1)
+
+
+def missing_upstreams(index: ProjectIndex) -> list[tuple[str, str]]:
+    """(package, what its absence weakens) for each upstream package of `omni-upstream-packages` the project
+    imports that is neither installed where pylint runs nor in `omni-upstream-paths`."""
+    found = []
+    for name in upstream_of(index).missing:
+        compared = name in index.settings.reimplementation_upstreams
+        found.append((name, ("upstream-reimplementation cannot compare with it; " if compared else "")
+                      + "findings that depend on what it reads or calls stay medium"))
+    return found
