@@ -150,11 +150,11 @@ def test_contract_extension_point_rejects_naming_the_page(tmp_path: Path, cache_
     assert len(found) == 1 and found[0].confidence == "HIGH"
 
 
-def test_cold_build_is_announced_once_and_warm_runs_are_quiet(cache_dir: Path) -> None:
+def test_cold_build_is_said_once_in_the_summary_and_warm_runs_build_nothing(cache_dir: Path) -> None:
     _, _, cold = run_pylint([*REGISTRY, "tinyomni/envs.py"], cwd=SAMPLE_REPO, cache_dir=cache_dir)
     _, _, warm = run_pylint([*REGISTRY, "tinyomni/envs.py"], cwd=SAMPLE_REPO, cache_dir=cache_dir)
-    assert cold.count("pylint-omni: indexed") == 1
-    assert "pylint-omni:" not in warm
+    assert cold.count("indexed ") == 1 and cold.count("pylint-omni: 1 finding in 1 module") == 1
+    assert "indexed " not in warm and warm.count("pylint-omni: 1 finding in 1 module") == 1
 
 
 GC_PROBE = '''

@@ -118,7 +118,6 @@ class RunSummary:
         symbols = [d.symbol for d in linter.msgs_store.messages if d.msgid[1:3] == OMNI]
         self.active = not linter.config.from_stdin and any(linter.is_message_enabled(s) for s in symbols)
         self.counts = Counts()
-        take_builds()  # what an earlier run of this process read is not this run's
         if not self.active:
             return
         reporter = linter.reporter
@@ -143,10 +142,11 @@ class RunSummary:
         if self._restore is not None:
             self._restore()
             self._restore = None
+        builds = take_builds()  # taken by every run (an editor's too): the next run says only its own
         if not self.active:
             return
         self.active = False
-        lines = summary_lines(self.counts, len(self.counts.files), _indexed(take_builds()), _missing(linter),
+        lines = summary_lines(self.counts, len(self.counts.files), _indexed(builds), _missing(linter),
                               report_line(linter))
         print("\n".join(lines), file=sys.stderr, flush=True)
 
