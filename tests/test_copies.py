@@ -240,6 +240,8 @@ def well_formed(tag: str) -> bool:
     ("# Modified from ESPnet(https://github.com/espnet/espnet).\n", "[in code copied from github.com/espnet/espnet]"),
     ('"""Origin: adapted from `LTX-2 <https://github.com/Lightricks/LTX-2>`_."""\n', "[in code copied from github.com/Lightricks/LTX-2]"),
     (LONG_HEADER, "[in code copied from the ``ConfigFactory`` of ``project/config/config_factory.py`` …]"),
+    ("# This file has been modified from the upstream Apache-2.0 source at\n#   https://github.com/org/tool (pkg/utils.py).\n",
+     "[in code copied from github.com/org/tool]"),
 ])
 def test_the_provenance_tag_is_well_formed(tmp_path: Path, cache_dir: Path, header: str, tag: str) -> None:
     micro = "import torch\n\n\ndef pad(q):\n    return torch.zeros_like(q).to(q.device)\n"

@@ -83,6 +83,13 @@ def balanced(text: str) -> str:
     return result.replace("`", "") if result.count("`") % 2 else result
 
 
+def _trimmed(words: list[str]) -> list[str]:
+    """Never end on "with", "and", "at", ... (a cut, or a sentence the header goes on with on its next line)."""
+    while len(words) > 1 and words[-1].lower() in DANGLING:
+        words = words[:-1]
+    return words
+
+
 def shortened(text: str, limit: int = SHOWN_SOURCE) -> str:
     """`text` cut after its last whole word within `limit` characters (its first word whatever its length: a path,
     a dotted name or a code span is never cut), marked `…`."""
@@ -90,11 +97,9 @@ def shortened(text: str, limit: int = SHOWN_SOURCE) -> str:
     kept = words[:1]
     for word in words[1:]:
         if len(" ".join([*kept, word])) > limit:
-            while len(kept) > 1 and kept[-1].lower() in DANGLING:  # never end on "with", "and", ...
-                kept.pop()
-            return balanced(" ".join(kept)) + " …"  # a cut inside a parenthesis ends before it
+            return balanced(" ".join(_trimmed(kept))) + " …"  # a cut inside a parenthesis ends before it
         kept.append(word)
-    return " ".join(kept)
+    return " ".join(_trimmed(kept))
 
 
 def _source(text: str) -> str:
