@@ -39,7 +39,6 @@ class Convention:
     tables: tuple[str, ...] = ()  # module-level tables the framework reads by name ...
     table_files: tuple[str, ...] = ()  # ... in files matching these globs
     methods: frozenset[str] = frozenset()  # methods it calls on the classes it is given (below)
-    method_attribute: str = ""  # a class attribute whose string value names one more such method
     decorators: tuple[str, ...] = ()  # classes it is given: decorated with one of these (resolved dotted name)
     bases: tuple[str, ...] = ()  # ... or derived from one of these
     functions: str = ""  # a regular expression of module-level functions it calls by name ...
@@ -54,9 +53,9 @@ CONVENTIONS: tuple[Convention, ...] = (
         "ComfyUI custom nodes",
         "`NODE_CLASS_MAPPINGS` / `NODE_DISPLAY_NAME_MAPPINGS` in a package's `__init__.py`",
         "every entry of both tables, the node classes, their `INPUT_TYPES`, `IS_CHANGED`, `VALIDATE_INPUTS` and "
-        "`check_lazy_status`, and the method their `FUNCTION` attribute names",
+        "`check_lazy_status` (the method a node's `FUNCTION` string names is reached through that string)",
         tables=("NODE_CLASS_MAPPINGS", "NODE_DISPLAY_NAME_MAPPINGS"), table_files=("**/__init__.py", "__init__.py"),
-        methods=frozenset({"INPUT_TYPES", "IS_CHANGED", "VALIDATE_INPUTS", "check_lazy_status"}), method_attribute="FUNCTION",
+        methods=frozenset({"INPUT_TYPES", "IS_CHANGED", "VALIDATE_INPUTS", "check_lazy_status"}),
     ),
     Convention(
         "pytest plugins",
@@ -140,18 +139,13 @@ def _given_classes(index: ProjectIndex) -> dict[str, tuple[Convention, str]]:
 _GIVEN: Derived[dict[str, tuple[Convention, str]]] = Derived("frameworks.given_classes", _given_classes)
 
 
-def framework_method(index: ProjectIndex, class_dotted: str, method: str, path: str, line: int, end: int) -> str | None:
-    """Why a framework calls `method` of the class (None: no convention does); `path:line-end` is the class."""
+def framework_method(index: ProjectIndex, class_dotted: str, method: str) -> str | None:
+    """Why a framework calls `method` of the class (None: no convention does)."""
     given = _GIVEN.of(index).get(class_dotted)
-    if given is None:
+    if given is None or method not in given[0].methods:
         return None
     convention, how = given
-    named = convention.method_attribute and any(
-        hit.path == path and line <= hit.line <= end and hit.via == "str" for hit in index.hits(method))
-    if method in convention.methods or named:
-        attribute = f" (its {convention.method_attribute} names it)" if named and method not in convention.methods else ""
-        return f"{convention.name}: the framework calls {method}{attribute} on the class it is given ({how})"
-    return None
+    return f"{convention.name}: the framework calls {method} on the class it is given ({how})"
 
 
 def _entry_point_modules(index: ProjectIndex, groups: tuple[str, ...]) -> set[str]:

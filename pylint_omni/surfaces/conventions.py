@@ -6,8 +6,8 @@
 - methods a decorator hands to a framework (`decorators.classify`: validators,
   fixtures, routes, event handlers);
 - methods a widely used framework calls on the classes it is given, by the table of
-  framework conventions (`evidence.frameworks`: a ComfyUI node's `INPUT_TYPES` and the
-  method its `FUNCTION` names, `AppConfig.ready`, a Serve deployment's `reconfigure`);
+  framework conventions (`evidence.frameworks`: a ComfyUI node's `INPUT_TYPES`,
+  `AppConfig.ready`, a Serve deployment's `reconfigure`);
 - overrides of an indexed upstream base's method, and methods upstream reads or
   calls on the kind of object the class stands for (`evidence.upstream_readers`:
   hooks and readers, through substitutions too); for such a class, also a method
@@ -169,8 +169,7 @@ class Conventions:
             return "called by Python or a framework by convention"
         if self.decorator_kind(method_dotted) != "transparent":
             return "handed to a framework by its decorator"
-        owner = self.table.surfaces.get(class_dotted)
-        framework = framework_method(self.index, class_dotted, method, owner.path, owner.line, owner.end) if owner else None
+        framework = framework_method(self.index, class_dotted, method)
         if framework:
             return framework
         outside = self.outside_override(class_dotted, method, method_dotted)
