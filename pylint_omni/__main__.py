@@ -32,6 +32,7 @@ import pylint
 from pylint_omni.version import __version__
 from pylint_omni.cli import baseline, diff, precommit, report
 from pylint_omni.cli.explain import explain_command
+from pylint_omni.evidence.wording import missing_upstreams
 from pylint_omni.index.graph import graph_of
 from pylint_omni.index.upstream import upstream_of
 from pylint_omni.plugin import register_scanners
@@ -84,8 +85,8 @@ def index_summary(root: Path, as_json: bool, out: Any = sys.stdout) -> int:
     print(f"reference graph: {graph.stats.resolved} files resolved, {graph.stats.reused} reused, {graph.stats.seconds:.2f} s", file=out)
     for name, where in summary["upstream"].items():
         print(f"upstream: {name} {where}", file=out)
-    for name in upstream.missing:
-        print(f"upstream: {name} imported by the project but not installed (findings that depend on it stay medium)", file=out)
+    for name, weakens in missing_upstreams(warm):
+        print(f"upstream: {name} imported by the project but not installed (nor in omni-upstream-paths): {weakens}", file=out)
     if summary["templated"]:
         print(f"templated YAML (Helm/Jinja) read as text: {len(summary['templated'])} files", file=out)
     for rel, reason in summary["problems"].items():

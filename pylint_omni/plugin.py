@@ -35,6 +35,7 @@ from pylint_omni.index.background import register_background_judgement
 from pylint_omni.index.scanners import register_python_scanner
 from pylint_omni.inputs import checker as inputs
 from pylint_omni.options import OmniOptions, check_before_linting
+from pylint_omni.reporters import summary
 from pylint_omni.registries import checker as registries
 from pylint_omni.state import checker as state
 from pylint_omni.surfaces import checker as surfaces
@@ -72,6 +73,7 @@ def register(linter: PyLinter) -> None:
     for family in FAMILIES:
         family.register(linter)
     reporters.register(linter)
+    summary.install(linter)
 
 
 def load_configuration(linter: PyLinter) -> None:

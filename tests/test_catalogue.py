@@ -57,3 +57,25 @@ def test_bad_fires_where_annotated(folder: Path, tmp_path: Path, cache_dir: Path
 @pytest.mark.parametrize("folder", FOLDERS, ids=[p.name for p in FOLDERS])
 def test_good_is_silent(folder: Path, tmp_path: Path, cache_dir: Path) -> None:
     assert lint_alone(folder, "good.py", tmp_path, cache_dir) == set()
+
+
+def plugin_messages() -> list[tuple[str, str]]:
+    """(msgid, symbol) of every message the plugin defines, as pylint registers them."""
+    from pylint.lint import PyLinter
+    from pylint_omni.plugin import register
+
+    linter = PyLinter()
+    register(linter)
+    return sorted((d.msgid, d.symbol) for d in linter.msgs_store.messages if d.msgid[1:3] == "73")
+
+
+def test_every_message_the_plugin_defines_is_in_the_readme_table() -> None:
+    readme = (CATALOGUE.parent / "README.md").read_text()
+    table = readme[readme.index("## Messages"): readme.index("## The audit report")]
+    rows = set(re.findall(r"^\| ([A-Z]\d{4}) \| `([a-z-]+)` \|", table, flags=re.MULTILINE))
+    defined = plugin_messages()
+    assert {"omni-unreadable-input", "omni-unreadable-inputs", "unused-registry-entry"} <= {s for _, s in defined}
+    assert set(defined) - rows == set(), "messages missing from README's table"
+    assert rows - set(defined) == set(), "README's table lists messages the plugin does not define"
+    refactorings = {symbol for msgid, symbol in defined if msgid.startswith("R")}
+    assert refactorings == {p.name for p in FOLDERS}, "every refactoring message has a catalogue folder"

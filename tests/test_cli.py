@@ -126,3 +126,42 @@ def test_index_and_report_choose_the_same_root_for_a_folder(tmp_path: Path) -> N
 
 def report_root(path: Path) -> str:
     return json.dumps(json.loads(path.read_text())["root"])
+
+
+def editor_args() -> dict[str, list[str]]:
+    """The pylint arguments the README gives each editor setup."""
+    vscode = json.loads(re.search(r"```json\n(\{\n  \"pylint\.importStrategy\".+?)```", README, flags=re.DOTALL).group(1))
+    lua = re.search(r"args = \{ (.+?) \} \}", README).group(1)
+    return {"vscode": vscode["pylint.args"], "pylsp": re.findall(r'"([^"]+)"', lua)}
+
+
+@pytest.mark.parametrize("editor", ["vscode", "pylsp"])
+def test_the_readme_editor_settings_show_only_the_plugins_findings(editor: str, tmp_path: Path) -> None:
+    args = editor_args()[editor]
+    assert args[:2] == ["--load-plugins=pylint_omni", "--disable=all"], args
+
+    def symbols(pylint_args: list[str]) -> set[str]:
+        # As the editors run it: the buffer on stdin, its path as the argument.
+        proc = subprocess.run([sys.executable, "-m", "pylint", *pylint_args, "--output-format=json2", "--persistent=n",
+                               "--from-stdin", "tinyomni/envs.py"], cwd=SAMPLE_REPO, input=(SAMPLE_REPO / "tinyomni/envs.py").read_text(),
+                              capture_output=True, text=True, env=env(tmp_path / "cache"), timeout=600)
+        return {m["symbol"] for m in json.loads(proc.stdout)["messages"]}
+    assert symbols(args) == {"unused-registry-entry"}
+    flooded = symbols([a for a in args if a != "--disable=all"])  # what the settings looked like before
+    assert "unused-registry-entry" in flooded and len(flooded) > 1
+
+
+def test_a_report_written_inside_the_analysed_project_is_said_once_and_never_read_back(tmp_path: Path) -> None:
+    project = tmp_path / "sample_repo"
+    shutil.copytree(SAMPLE_REPO, project)
+    cache = tmp_path / "cache"
+    first = omni(["report", "tinyomni", "-o", "audit.md", "--json", str(tmp_path / "first.json")], project, cache)
+    assert first.returncode == 0 and (project / "audit.md").is_file(), first.stderr
+    warnings = [line for line in first.stderr.splitlines() if "inside the analysed project" in line]
+    assert warnings == [f"pylint-omni report: writing audit.md inside the analysed project {project}: later runs never read "
+                        "it as evidence, but git sees it (ignore it, or write it outside: -o ../audit.md)"]
+    # The report names every surface it judged; the next run's evidence is the same as if it were not there.
+    again = omni(["report", "tinyomni", "-o", "../outside.md", "--json", str(tmp_path / "again.json")], project, cache)
+    assert again.returncode == 0 and "inside the analysed project" not in again.stderr and (tmp_path / "outside.md").is_file()
+    ids = [sorted(c["id"] for c in json.loads((tmp_path / name).read_text())["candidates"]) for name in ("first.json", "again.json")]
+    assert ids[0] == ids[1] and ids[0]

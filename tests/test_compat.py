@@ -5,12 +5,14 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
+import pytest
 from packaging.specifiers import SpecifierSet
 from packaging.version import Version
 
 from conftest import enable_args, run_pylint
 from pylint_omni.compat.declarations import read_declarations
 from pylint_omni.compat.evaluate import decide
+from pylint_omni.compat.platforms import declared_platforms, platform_doubt
 from pylint_omni.compat.support import Floor, floor_of_specifiers
 
 SYMBOL = "dead-compat-branch"
@@ -233,3 +235,63 @@ def test_probes_of_torch_need_its_source_at_the_pinned_version(tmp_path: Path, c
     assert lint(root, cache_dir, *args) == []  # engine pins torch==2.9.0; the indexed torch source has no version
     write(root, {"up/torch-2.9.0.dist-info/METADATA": "Metadata-Version: 2.1\nName: torch\nVersion: 2.9.0\n"})
     assert lint(root, cache_dir, *args) == [("pkg/speed.py", 3, "INFERENCE")]  # the pinned torch's own source defines it
+
+
+PLATFORM_MODULE = """
+    try:
+        import fcntl
+    except ImportError:
+        fcntl = None
+    try:
+        import lzma
+    except ImportError:
+        lzma = None
+    try:
+        import json
+    except ImportError:
+        json = None
+"""
+
+
+@pytest.mark.parametrize("classifiers, fcntl_dead, cited", [
+    ([], False, "declares no platform"),
+    (["Operating System :: OS Independent"], False, "`Operating System :: OS Independent` (pyproject.toml:5)"),
+    (["Operating System :: POSIX :: Linux", "Programming Language :: Python :: 3"], True,
+     "`Operating System :: POSIX :: Linux` (pyproject.toml:5)"),
+    (["Operating System :: POSIX :: Linux", "Operating System :: Microsoft :: Windows"], False,
+     "`Operating System :: Microsoft :: Windows` (pyproject.toml:6)"),
+])
+def test_a_platform_only_fallback_is_dead_only_when_the_platforms_are_declared(
+        tmp_path: Path, cache_dir: Path, classifiers: list[str], fcntl_dead: bool, cited: str) -> None:
+    listed = "".join(f"    {c!r},\n" for c in classifiers)
+    root = write(tmp_path, {
+        "pyproject.toml": f"[project]\nname = 'pkg'\nrequires-python = '>=3.10'\nclassifiers = [\n{listed}]\n",
+        "pkg/__init__.py": "",
+        "pkg/locks.py": PLATFORM_MODULE,
+    })
+    _, findings, stderr = run_pylint([*enable_args([SYMBOL]), "--omni-include-rejected=y", "pkg"], cwd=root, cache_dir=cache_dir)
+    assert "Traceback" not in stderr, stderr
+    by_line = {f.line: f for f in findings}
+    assert by_line[11].confidence == "HIGH"  # json: everywhere
+    fcntl = by_line[3]
+    assert (fcntl.confidence == "HIGH") is fcntl_dead and cited in fcntl.message, fcntl.message
+    if fcntl_dead:
+        assert "(fcntl is POSIX-only and the project declares POSIX only: `Operating System :: POSIX :: Linux`" in fcntl.message
+    else:
+        assert fcntl.confidence == "UNDEFINED" and "(rejected: fcntl is POSIX-only and the project declares " in fcntl.message
+    # A module a Python build may leave out is never guaranteed, whatever the platforms.
+    assert by_line[7].confidence == "UNDEFINED" and "lzma is left out of Python builds" in by_line[7].message
+    assert lint(root, cache_dir) == ([("pkg/locks.py", 3, "HIGH")] if fcntl_dead else []) + [("pkg/locks.py", 11, "HIGH")]
+
+
+def test_platform_classifiers_from_setup_py_and_setup_cfg(tmp_path: Path) -> None:
+    write(tmp_path, {
+        "setup.py": "from setuptools import setup\nsetup(name='x', classifiers=[\n    'Operating System :: POSIX :: Linux',\n])\n",
+        "setup.cfg": "[metadata]\nclassifiers =\n    Operating System :: MacOS\n",
+    })
+    found = read_declarations(tmp_path)
+    assert found.classifiers == (("Operating System :: POSIX :: Linux", "setup.py:3"), ("Operating System :: MacOS", "setup.cfg:3"))
+    assert declared_platforms(found.classifiers).platforms == frozenset({"linux", "macos"})
+    assert platform_doubt("fcntl", declared_platforms(found.classifiers)) == ""
+    assert "winreg is Windows-only and the project declares `Operating System :: POSIX :: Linux` (setup.py:3)" == \
+        platform_doubt("winreg", declared_platforms(found.classifiers))

@@ -219,6 +219,40 @@ def test_micro_findings_in_copied_code_are_not_high(tmp_path: Path, cache_dir: P
     assert ("[in code" in found.message) is lowered
 
 
+LONG_HEADER = ("# Adapted from the ``ConfigFactory`` of ``project/config/config_factory.py`` and the loader\n"
+               "# (see ``project/config/loader.py``) of the original project, with our changes\n")
+
+
+def well_formed(tag: str) -> bool:
+    """Brackets paired in order and backticks even: the tag reads as one piece."""
+    depth: list[str] = []
+    for char in tag:
+        if char in "([{":
+            depth.append(char)
+        elif char in ")]}":
+            if not depth or "([{"[")]}".index(char)] != depth.pop():
+                return False
+    return not depth and tag.count("`") % 2 == 0
+
+
+@pytest.mark.parametrize("header, tag", [
+    ("# Adapted from https://github.com/org/repo)\n", "[in code copied from github.com/org/repo]"),
+    ("# Modified from ESPnet(https://github.com/espnet/espnet).\n", "[in code copied from github.com/espnet/espnet]"),
+    ('"""Origin: adapted from `LTX-2 <https://github.com/Lightricks/LTX-2>`_."""\n', "[in code copied from github.com/Lightricks/LTX-2]"),
+    (LONG_HEADER, "[in code copied from the ``ConfigFactory`` of ``project/config/config_factory.py`` …]"),
+    ("# This file has been modified from the upstream Apache-2.0 source at\n#   https://github.com/org/tool (pkg/utils.py).\n",
+     "[in code copied from github.com/org/tool]"),
+])
+def test_the_provenance_tag_is_well_formed(tmp_path: Path, cache_dir: Path, header: str, tag: str) -> None:
+    micro = "import torch\n\n\ndef pad(q):\n    return torch.zeros_like(q).to(q.device)\n"
+    write_project(tmp_path, {"pkg/__init__.py": "", "pkg/rotary.py": header + micro})
+    _, findings, stderr = run_pylint([*enable_args(["redundant-tensor-materialization"]), "pkg"], cwd=tmp_path, cache_dir=cache_dir)
+    assert "Traceback" not in stderr, stderr
+    [found] = findings
+    shown = found.message[found.message.index("[in code"):found.message.rindex("]") + 1]
+    assert shown == tag and well_formed(shown)
+
+
 REGISTRY = '''
     _SCHEMES: dict = {{}}
     PREFIX = "{prefix}"
@@ -534,7 +568,7 @@ def test_per_model_boilerplate_does_not_count_towards_a_fork(tmp_path: Path, cac
     })
     found = [f for f in lint(tmp_path, cache_dir) if f.path == "pkg/fork.py" and "Own" not in f.message]
     forks = [f for f in found if "forks" in f.message]
-    assert [f.message.split(":")[0] for f in forks] == (["pkg/fork.py forks pkg/base.py"] if fork else [])
+    assert [f.message.split(":")[0] for f in forks] == (["[high] pkg/fork.py forks pkg/base.py"] if fork else [])
     if fork:
         assert f"{specific} copies" in forks[0].message and "send()" not in forks[0].message
     assert sorted(f.line for f in found if "forks" not in f.message) == [1, 11, 21] + ([] if fork else [31, 41])

@@ -6,6 +6,7 @@ pylint run and pins the fixed behaviour.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -137,3 +138,62 @@ def test_an_unwritable_cache_is_a_warning_about_the_cache(tmp_path: Path) -> Non
     assert "pylint-omni: warning: cache not written" in stderr and stderr.count("cache not written") == 1
     assert not [f for f in found if f.symbol.startswith("omni-unreadable")]
     assert any(f.symbol == "unused-registry-entry" for f in found)  # the run went on
+
+
+SUMMARY_HEAD = re.compile(r"^pylint-omni: (\d+) findings? in (\d+) modules?: (\d+) high, (\d+) medium", re.MULTILINE)
+SUMMARY_ROW = re.compile(r"^  ([a-z-]+) +(\d+) high +(\d+) medium", re.MULTILINE)
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_one_summary_per_run_counts_what_was_printed_and_says_where_the_report_is(
+        jobs: str, tmp_path: Path, cache_dir: Path) -> None:
+    report = tmp_path / "audit.md"
+    proc = pylint_raw(["--disable=all", "--enable=pylint-omni", "-j", jobs, f"--output-format=json2,omni-report:{report}", "tinyomni"],
+                      SAMPLE_REPO, cache_dir)
+    printed = json.loads(proc.stdout)["messages"]
+    expected: dict[str, list[int]] = {}
+    for message in printed:
+        if message["messageId"].startswith("R73"):
+            row = expected.setdefault(message["symbol"], [0, 0])
+            row[message["confidence"] != "HIGH"] += 1
+    [head] = SUMMARY_HEAD.findall(proc.stderr)  # once per run: the -j 2 workers print nothing
+    assert int(head[0]) == sum(map(sum, expected.values())) and int(head[2]) == sum(r[0] for r in expected.values())
+    assert int(head[1]) == len(list((SAMPLE_REPO / "tinyomni").rglob("*.py")))  # modules linted, whatever -j is
+    assert {symbol: [int(high), int(medium)] for symbol, high, medium in SUMMARY_ROW.findall(proc.stderr)} == expected
+    # sample_repo imports transformers, which is neither installed nor in its omni-upstream-paths.
+    assert "  not indexed: transformers (imported, but not installed here nor in omni-upstream-paths): findings that depend" \
+        in proc.stderr
+    assert f"  report: {report}" in proc.stderr and report.read_text().startswith("# pylint-omni audit report")
+    # A cold cache: the index of the one root was built once, by this run's main process (before -j 2 workers fork).
+    assert len(re.findall(rf"^  indexed \d+ files of {re.escape(str(SAMPLE_REPO))} in ", proc.stderr, flags=re.MULTILINE)) == 1
+
+
+def test_without_a_report_the_summary_says_how_to_get_one_and_an_editor_buffer_gets_none(cache_dir: Path) -> None:
+    proc = pylint_raw(["--disable=all", "--enable=unused-registry-entry", "tinyomni/envs.py"], SAMPLE_REPO, cache_dir)
+    assert "[high] Registry entry 'TINYOMNI_USE_LEGACY_SCHEDULER'" in proc.stdout
+    assert "pylint-omni: 1 finding in 1 module: 1 high, 0 medium" in proc.stderr
+    assert "  the audit report: python -m pylint_omni report -o audit.md" in proc.stderr
+    envs = (SAMPLE_REPO / "tinyomni" / "envs.py").read_text()
+    editor = subprocess.run([sys.executable, "-m", "pylint", "--load-plugins=pylint_omni", "--disable=all",
+                             "--enable=unused-registry-entry", "--from-stdin", "tinyomni/envs.py"], cwd=SAMPLE_REPO, input=envs,
+                            capture_output=True, text=True, timeout=600,
+                            env={**os.environ, "PYLINT_OMNI_CACHE_DIR": str(cache_dir)})
+    assert "R7301" in editor.stdout and "pylint-omni:" not in editor.stderr
+
+
+def test_a_missing_upstream_is_a_check_that_could_not_run_in_the_report(tmp_path: Path, cache_dir: Path) -> None:
+    project = tmp_path / "shop"
+    (project / "shop").mkdir(parents=True)
+    (project / "pyproject.toml").write_text("[project]\nname = 'shop'\n")
+    (project / "shop" / "__init__.py").write_text("")
+    (project / "shop" / "engine.py").write_text("from vllm.config import ModelConfig\n\n\nclass ShopConfig(ModelConfig):\n    pass\n")
+    out = tmp_path / "audit.json"
+    proc = subprocess.run([sys.executable, "-m", "pylint_omni", "report", "shop", "-o", str(tmp_path / "audit.md"), "--json", str(out)],
+                          cwd=project, capture_output=True, text=True, timeout=600,
+                          env={**os.environ, "PYLINT_OMNI_CACHE_DIR": str(cache_dir)})
+    assert proc.returncode == 0, proc.stderr
+    [vllm] = [item for item in json.loads(out.read_text())["not_run"] if item["what"] == "upstream vllm"]
+    assert "upstream-reimplementation cannot compare with it" in vllm["reason"] and "stay medium" in vllm["reason"]
+    assert "- `upstream vllm`: imported by the project, but not installed" in (tmp_path / "audit.md").read_text()
+    assert "  not indexed: vllm (imported, but not installed here nor in omni-upstream-paths): upstream-reimplementation " \
+           "cannot compare with it" in proc.stderr

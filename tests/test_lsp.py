@@ -20,6 +20,7 @@ import pytest
 
 from conftest import SAMPLE_REPO
 from pylint_omni.index.settings import UPSTREAM_INSTALLED_ENV
+from test_cli import editor_args
 
 pytest.importorskip("pylsp")
 
@@ -78,7 +79,7 @@ def test_pylsp_publishes_pylint_omni_diagnostics(tmp_path: Path) -> None:
         assert "capabilities" in client.read()["result"]
         client.send("initialized", {})
         settings = {"pylsp": {"plugins": {
-            "pylint": {"enabled": True, "executable": "pylint", "args": ["--load-plugins=pylint_omni", "--disable=all", "--enable=pylint-omni"]},
+            "pylint": {"enabled": True, "executable": "pylint", "args": editor_args()["pylsp"]},  # the README's
             "pycodestyle": {"enabled": False}, "pyflakes": {"enabled": False}, "mccabe": {"enabled": False},
         }}}
         client.send("workspace/didChangeConfiguration", {"settings": settings})

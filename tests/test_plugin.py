@@ -77,14 +77,23 @@ def test_disable_pragma_on_the_entry_line(sample_copy: Path, cache_dir: Path) ->
 
 
 def test_message_states_surface_fix_and_one_evidence_clause(cache_dir: Path) -> None:
-    """What, the fix, one evidence clause, about 250 characters; the rest lives in the report."""
+    """Its confidence, what, the fix, one evidence clause, about 250 characters; the rest lives in the report."""
     _, found, _ = run_pylint([*REGISTRY, "tinyomni/envs.py"], cwd=SAMPLE_REPO, cache_dir=cache_dir)
     (finding,) = found
     assert finding.message == (
-        "Registry entry 'TINYOMNI_USE_LEGACY_SCHEDULER' of environment_variables has no production consumer; "
+        "[high] Registry entry 'TINYOMNI_USE_LEGACY_SCHEDULER' of environment_variables has no production consumer; "
         "remove the entry (no code reads it as a module attribute; the table is read only by the module's "
         "__getattr__ at tinyomni/envs.py:14)."
     )
+
+
+def test_every_printed_line_says_its_confidence(cache_dir: Path) -> None:
+    """A plain run's lines tell high from medium (and rejected ideas): pylint's own `{confidence}` in a
+    --msg-template prints a Confidence tuple, and HIGH/INFERENCE are not the words the audit uses."""
+    _, found, stderr = run_pylint([*enable_args(), "--omni-include-rejected=y", "tinyomni"], cwd=SAMPLE_REPO, cache_dir=cache_dir)
+    tags = {"HIGH": "[high] ", "INFERENCE": "[medium] ", "UNDEFINED": "[rejected] "}
+    assert {f.confidence for f in found} == set(tags), stderr
+    assert all(f.message.startswith(tags[f.confidence]) for f in found)
 
 
 def test_validation_globs_option_from_the_command_line(cache_dir: Path) -> None:
@@ -141,11 +150,11 @@ def test_contract_extension_point_rejects_naming_the_page(tmp_path: Path, cache_
     assert len(found) == 1 and found[0].confidence == "HIGH"
 
 
-def test_cold_build_is_announced_once_and_warm_runs_are_quiet(cache_dir: Path) -> None:
+def test_cold_build_is_said_once_in_the_summary_and_warm_runs_build_nothing(cache_dir: Path) -> None:
     _, _, cold = run_pylint([*REGISTRY, "tinyomni/envs.py"], cwd=SAMPLE_REPO, cache_dir=cache_dir)
     _, _, warm = run_pylint([*REGISTRY, "tinyomni/envs.py"], cwd=SAMPLE_REPO, cache_dir=cache_dir)
-    assert cold.count("pylint-omni: indexed") == 1
-    assert "pylint-omni:" not in warm
+    assert cold.count("indexed ") == 1 and cold.count("pylint-omni: 1 finding in 1 module") == 1
+    assert "indexed " not in warm and warm.count("pylint-omni: 1 finding in 1 module") == 1
 
 
 GC_PROBE = '''

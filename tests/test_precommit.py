@@ -8,6 +8,7 @@ as CI's clean clone is).
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -83,3 +84,26 @@ def test_advisory_status_reads_real_pylint_outcomes() -> None:
     assert advisory_status(*pylint_output("--load-plugins=pylint_omni", *base)) == 0
     assert advisory_status(*pylint_output("--load-plugins=pylint_omni,no_such_plugin_xyz", *base)) != 0
     assert advisory_status(*pylint_output("--load-plugins=pylint_omni", "--no-such-option", *base)) != 0
+
+
+def test_all_files_of_a_tree_of_several_projects_get_one_summary(tmp_path: Path, pre_commit_home: Path) -> None:
+    """A tree holding several projects (each its own pyproject.toml): one index line and one summary per run,
+    not one per project root."""
+    repo = tmp_path / "tree"
+    for root, package in (("", "core"), ("plugins/a/", "plugin_a"), ("plugins/b/", "plugin_b")):
+        (repo / root / package).mkdir(parents=True)
+        (repo / root / "pyproject.toml").write_text(f"[project]\nname = '{package}'\n")
+        (repo / root / package / "__init__.py").write_text("")
+        for number in range(50):
+            (repo / root / package / f"mod{number}.py").write_text(f'"""Module {number}."""\n\nVALUE = {number}\n')
+    git("init", "-q", cwd=repo)
+    git("add", "-A", cwd=repo)
+    git("commit", "-qm", "init", cwd=repo)
+    env = {**os.environ, "PRE_COMMIT_HOME": str(pre_commit_home), "PYLINT_OMNI_CACHE_DIR": str(tmp_path / "cache")}
+    command = [sys.executable, "-m", "pre_commit", "try-repo", str(REPO), "pylint-omni", "--all-files"]
+    result = subprocess.run(command, cwd=repo, env=env, capture_output=True, text=True, timeout=900)
+    output = result.stdout + result.stderr
+    assert result.returncode == 0, output
+    assert output.count("pylint-omni: no findings in 153 modules") == 1, output
+    # The outer project's index reads the inner ones' files too: 3 indexes, one line.
+    assert output.count("indexed ") == 1 and re.search(r"  indexed \d+ files of 3 project roots in ", output), output

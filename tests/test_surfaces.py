@@ -76,6 +76,19 @@ def test_dead_chains_cycles_and_shadowed_definitions(tmp_path: Path, cache_dir: 
     assert all(len(f.message) <= 300 for f in found.values())
 
 
+def test_a_chain_member_in_another_module_is_named_with_its_module(tmp_path: Path, cache_dir: Path) -> None:
+    root = write(tmp_path / "proj", {
+        "app/__init__.py": "",
+        "app/main.py": ("from app.report import total\nfrom app.util import clean\n\n\ndef main():\n    return total(clean([1]))\n\n\n"
+                        "if __name__ == '__main__':\n    main()\n"),
+        "app/report.py": ("from app.util import render_rows\n\n\ndef total(rows):\n    return sum(rows)\n\n\n"
+                          "def export(rows):\n    return render_rows(rows)\n"),
+        "app/util.py": "def clean(rows):\n    return rows\n\n\ndef render_rows(rows):\n    return [str(r) for r in rows]\n",
+    })
+    [export] = [f for f in lint(root, cache_dir, "--omni-granularity=member") if f.path == "app/report.py"]
+    assert "Function export has no consumer, nor render_rows (in app.util) that only it uses" in export.message
+
+
 def test_dead_methods_of_a_live_class_are_one_finding_at_the_class(tmp_path: Path, cache_dir: Path) -> None:
     files = {
         "app/__init__.py": "",
@@ -224,7 +237,7 @@ def test_upstream_hooks_structural_protocols_and_unknown_bases(tmp_path: Path, c
     assert set(found) == {("app/impl.py", 9), ("app/impl.py", 19), ("app/impl.py", 24)}
     assert found[("app/impl.py", 19)].confidence == "HIGH"  # Runner.unused: neither the project nor upstream
     assert found[("app/impl.py", 24)].confidence == "INFERENCE"  # may override other_pkg.Foreign, unread
-    assert found[("app/impl.py", 9)].message.startswith("Method Omni._secret")
+    assert found[("app/impl.py", 9)].message.startswith("[high] Method Omni._secret")
 
 
 @pytest.mark.parametrize("kind", ["module", "lazy"])
@@ -452,12 +465,12 @@ def test_unwired_modules_and_packages_are_one_finding_and_evidence_names_this_de
     }
     found = {(f.path, f.line): f for f in lint(write(tmp_path / "proj", files), cache_dir)}
     parser = found[("app/parser.py", 1)]
-    assert parser.confidence == "HIGH" and parser.message.startswith("Module app.parser is used only by tests")
+    assert parser.confidence == "HIGH" and parser.message.startswith("[high] Module app.parser is used only by tests")
     assert "Kind, parse_a, parse_b" in parser.message and "and the test that exists only for it" in parser.message
     assert not [key for key in found if key[0] == "app/parser.py" and key[1] > 1]
     assert found[("app/formats.py", 5)].symbol == "test-only-surface"  # format_row is live: no module finding
     package = found[("app/ops/triton/__init__.py", 1)]
-    assert package.message.startswith("Package app.ops.triton is used only by tests (tests/test_ops.py)")
+    assert package.message.startswith("[medium] Package app.ops.triton is used only by tests (tests/test_ops.py)")
     assert package.confidence == "INFERENCE" and "against a reference" in package.message
     assert not [key for key in found if key[0].startswith("app/ops/triton/") and key[1] > 1]
     store = found[("app/store.py", 1)].message  # test_keys.py patches app.keys.hash_key, not this one

@@ -153,7 +153,7 @@ def test_exact_findings_and_confidence(default_run: list[Finding]) -> None:
 def test_message_names_the_copy_the_fix_and_the_proof(default_run: list[Finding]) -> None:
     """The transitions counted live in the report (`proof`); the message keeps the copy, the fix, the proof."""
     round_trip = next(f for f in default_run if f.line == line_of("def round_trip") + 1)
-    assert round_trip.message.startswith("`x.cpu().cuda()` moves a tensor to the host and straight back; move it once: `x.cuda()`")
+    assert round_trip.message.startswith("[high] `x.cpu().cuda()` moves a tensor to the host and straight back; move it once: `x.cuda()`")
     assert "in one expression" in round_trip.message
     # The receiver already is on `hidden.device`: drop the no-op, do not merge.
     medium = next(f for f in default_run if f.confidence == "INFERENCE" and "target_dtype" in f.message)

@@ -20,6 +20,11 @@ try:  # soundfile is an optional extra
 except ImportError:
     soundfile = None
 
+try:  # fcntl is POSIX-only, and the project declares no platform: this is the Windows path
+    import fcntl
+except ImportError:
+    fcntl = None
+
 TORCH_VERSION = version.parse(torch.__version__)
 
 
@@ -33,4 +38,4 @@ def on_npu() -> bool:
     return hasattr(torch, "npu")  # a plugin or build flag, not a version
 
 
-__all__ = ["tomllib", "Self", "soundfile", "compile_mode", "on_npu"]
+__all__ = ["tomllib", "Self", "soundfile", "fcntl", "compile_mode", "on_npu"]

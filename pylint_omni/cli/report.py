@@ -4,7 +4,10 @@ Sugar for `pylint --load-plugins=pylint_omni --disable=all --enable=pylint-omni
 --output-format=omni-report[:FILE],...` in a subprocess (so astroid's caches and
 pylint's state stay per run). PATHS default to the top-level packages of the
 current folder; other pylint options pass through (`-j`, `--confidence`,
-`--omni-root`, any `--name=value`). Exit 0 when every asked-for report was written,
+`--omni-root`, any `--name=value`). A report file inside the analysed project (`-o
+audit.md` from its root, as the README shows) is written where asked, after one line
+on stderr saying so: the index never reads pylint-omni's own reports back as evidence,
+but git and other tools see the file. Exit 0 when every asked-for report was written,
 whatever the findings; 2 when a PATH does not exist; 1 when nothing was linted (no
 Python module in PATHS); pylint's status when it could not run or crashed.
 """
@@ -20,6 +23,7 @@ from pathlib import Path
 from typing import Sequence
 
 from pylint_omni.cli.precommit import BROKEN_MARKERS, FATAL, PYLINT_ARGS, USAGE_ERROR, project_packages
+from pylint_omni.index.paths import find_project_root
 
 
 def output_formats(markdown: str | None, json_path: str | None, sarif_path: str | None) -> str:
@@ -54,6 +58,19 @@ def _modules_linted(json_path: str) -> int | None:
         return None
 
 
+def inside_project(files: Sequence[str], targets: Sequence[str], pylint_args: Sequence[str]) -> list[tuple[str, Path]]:
+    """(file, project root) of each report file that would land inside the analysed project."""
+    given = next((a.partition("=")[2] for a in pylint_args if a.startswith("--omni-root=")), "")
+    roots = [Path(given).resolve()] if given else [find_project_root(Path(t).resolve()) for t in targets]
+    found = []
+    for file in files:
+        path = Path(file).resolve()
+        root = next((r for r in dict.fromkeys(roots) if r == path.parent or r in path.parents), None)
+        if root is not None:
+            found.append((file, root))
+    return found
+
+
 def run(paths: Sequence[str], markdown: str | None, json_path: str | None, sarif_path: str | None,
         pylint_args: Sequence[str] = ()) -> int:
     """Run pylint for the reports; `pylint_args` pass through (`--jobs=2`, `--confidence=HIGH`, `--omni-root=...`)."""
@@ -65,6 +82,11 @@ def run(paths: Sequence[str], markdown: str | None, json_path: str | None, sarif
     if missing:
         print(f"pylint-omni report: no such file or folder: {', '.join(missing)}", file=sys.stderr)
         return 2
+    inside = inside_project([p for p in (markdown, json_path, sarif_path) if p], targets, pylint_args)
+    if inside:
+        print(f"pylint-omni report: writing {', '.join(f for f, _ in inside)} inside the analysed project {inside[0][1]}: "
+              "later runs never read it as evidence, but git sees it (ignore it, or write it outside: -o ../audit.md)",
+              file=sys.stderr)
     with tempfile.TemporaryDirectory(prefix="pylint-omni-report-") as folder:
         counted = json_path or str(Path(folder) / "audit.json")  # to tell whether anything was linted
         command = [sys.executable, "-m", "pylint", *PYLINT_ARGS, *pylint_args,

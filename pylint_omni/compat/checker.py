@@ -7,7 +7,10 @@ version flags and helpers) older than the dependency's floor, an `except ImportE
 fallback around imports that cannot fail (project modules, standard-library modules
 present since the Python floor, hard dependencies). Gates inside the allowed range,
 extras, marker-guarded requirements, submodules and names of third-party packages
-(which may be newer than the floor) stay unknown and silent. When the project does
+(which may be newer than the floor) stay unknown and silent. A fallback around a
+standard-library module that exists on some platforms or builds only (`fcntl`,
+`msvcrt`, `lzma`) is dead only when the project's classifiers declare platforms that
+all have it (`platforms`); otherwise it is a rejected idea, with that reason. When the project does
 not declare what it runs on, the runtime metadata decides, at medium confidence.
 """
 
@@ -78,7 +81,8 @@ class DeadCompatBranchChecker(OmniChecker):
                 value = outcome.value if outcome.value is not None else (outcome.decided[0].value if outcome.decided else None)
             if finding is None or at is None:
                 continue
-            verdict = Verdict(Status.CANDIDATE, finding.confidence, "; ".join(finding.why), [], finding.notes)
+            status = Status.REJECTED if finding.rejected else Status.CANDIDATE
+            verdict = Verdict(status, None if finding.rejected else finding.confidence, "; ".join(finding.why), [], finding.notes)
             # The id's subject: where the test lives and what it tests, never its line (ids survive edits above it).
             details = replace(branch_details(finding), subject=f"{at.scope().qname()}: {finding.test}", kind=f"compat-{finding.kind}")
             self.emit(SYMBOL, at, verdict, (branch_text(finding, value),), details)
@@ -101,18 +105,21 @@ class DeadCompatBranchChecker(OmniChecker):
     @staticmethod
     def _fallback(evaluator: Evaluator, relpath: str, module: str, site: dict[str, Any]) -> DeadBranch | None:
         guarantees = []
+        doubts = []  # a standard-library import that fails on some platform or build: the fallback runs there
         for target, names, *_ in site["imports"]:
             found = evaluator.support.guaranteed(target, names, importer=module)
-            if found is None:
+            doubt = evaluator.support.platform_doubt(target) if found is None else ""
+            if found is None and (not doubt or evaluator.support.python_floor() is None):
                 return None
-            guarantees.append(found)
-        why, confidence = guarantee_why(guarantees)
+            guarantees += [found] if found is not None else []
+            doubts += [doubt] if doubt else []
+        why, confidence = (doubts, "") if doubts else guarantee_why(guarantees)
         first, last = site["handlers"][0][0], site["handlers"][-1][3]
         imported = f"`{site['imports'][0][3]}`" + (f" (+{len(site['imports']) - 1} more)" if len(site["imports"]) > 1 else "")
         extra = sorted({line for lines in site.get("checks", {}).values() for line in lines})
         live = (site["line"] + 1, site["orelse"][1] if site.get("orelse") else site["handlers"][0][0] - 1)
         return DeadBranch("fallback", relpath, site["handlers"][0][0], imported, (first, last), live,
-                          why, confidence, [], extra, site["col"] == 0)
+                          why, confidence, [], extra, site["col"] == 0, rejected=bool(doubts))
 
 
 def register(linter: PyLinter) -> None:

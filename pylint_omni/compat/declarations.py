@@ -1,10 +1,10 @@
 """What the project declares it runs on: `requires-python` and its dependency pins.
 
 Read, never executed, from the project root: `pyproject.toml` (`[project]`
-`requires-python`, `dependencies`, `optional-dependencies`), `setup.py` (literal
-`python_requires`, `install_requires`, `extras_require` of the `setup(...)` call,
-read with `ast`), `setup.cfg` (`[options]` and `[options.extras_require]`, read with
-configparser) and runtime requirement files (`requirements*.txt`,
+`requires-python`, `dependencies`, `optional-dependencies`, `classifiers`), `setup.py`
+(literal `python_requires`, `install_requires`, `extras_require`, `classifiers` of the
+`setup(...)` call, read with `ast`), `setup.cfg` (`[options]`,
+`[options.extras_require]` and `[metadata] classifiers`, read with configparser) and runtime requirement files (`requirements*.txt`,
 `requirements/*.txt`, following `-r` includes; files named for tests, docs, linting,
 development or builds are not runtime). Specifiers and names go through `packaging`.
 
@@ -78,6 +78,7 @@ class Declarations:
     deps: tuple[Declared, ...]
     notes: tuple[str, ...]
     groups: tuple[tuple[str, tuple[str, ...]], ...] = ()  # install pattern -> the alternative files it matches
+    classifiers: tuple[tuple[str, str], ...] = ()  # (trove classifier, where): the platforms it runs on (`platforms`)
 
     def of(self, name: str) -> list[Declared]:
         wanted = canonicalize_name(name)
@@ -132,7 +133,8 @@ def _read(root: Path, relpath: str, notes: list[str]) -> str | None:
         return None
 
 
-def _from_pyproject(root: Path, notes: list[str], roles: list[tuple[str, str]]) -> tuple[list[Declared], list[Declared]]:
+def _from_pyproject(root: Path, notes: list[str], roles: list[tuple[str, str]],
+                    classifiers: list[tuple[str, str]]) -> tuple[list[Declared], list[Declared]]:
     text = _read(root, "pyproject.toml", notes)
     if text is None:
         return [], []
@@ -144,6 +146,10 @@ def _from_pyproject(root: Path, notes: list[str], roles: list[tuple[str, str]]) 
     if not isinstance(project, dict):
         return [], []
     python: list[Declared] = []
+    trove = project.get("classifiers")
+    for item in trove if isinstance(trove, list) else []:
+        if isinstance(item, str):
+            classifiers.append((item, f"pyproject.toml:{_line_of(text, item)}"))
     found = _python(project.get("requires-python"), f"pyproject.toml:{_line_of(text, 'requires-python')}")
     if found:
         python.append(found)
@@ -191,7 +197,8 @@ def _file_patterns(node: ast.AST) -> list[str]:
     return [f.removeprefix("./") for f in found]
 
 
-def _from_setup_py(root: Path, notes: list[str], roles: list[tuple[str, str]]) -> tuple[list[Declared], list[Declared]]:
+def _from_setup_py(root: Path, notes: list[str], roles: list[tuple[str, str]],
+                   classifiers: list[tuple[str, str]]) -> tuple[list[Declared], list[Declared]]:
     text = _read(root, "setup.py", notes)
     if text is None:
         return [], []
@@ -211,6 +218,9 @@ def _from_setup_py(root: Path, notes: list[str], roles: list[tuple[str, str]]) -
             where = f"setup.py:{keyword.value.lineno}"
             if keyword.arg == "python_requires":
                 python += [d for d in [_python(value, where)] if d]
+            elif keyword.arg == "classifiers" and isinstance(value, (list, tuple)):
+                lines = _element_lines(keyword.value, constants, len(value))
+                classifiers += [(item, f"setup.py:{line}") for item, line in zip(value, lines) if isinstance(item, str)]
             elif keyword.arg in ("install_requires", "extras_require") and value is None:
                 roles += [(pattern, "install" if keyword.arg == "install_requires" else "extra") for pattern in _file_patterns(keyword.value)]
                 notes.append(f"setup.py {keyword.arg} is computed ({where}); the requirement files it names were read")
@@ -226,7 +236,8 @@ def _from_setup_py(root: Path, notes: list[str], roles: list[tuple[str, str]]) -
     return python, deps
 
 
-def _from_setup_cfg(root: Path, notes: list[str], roles: list[tuple[str, str]]) -> tuple[list[Declared], list[Declared]]:
+def _from_setup_cfg(root: Path, notes: list[str], roles: list[tuple[str, str]],
+                    classifiers: list[tuple[str, str]]) -> tuple[list[Declared], list[Declared]]:
     text = _read(root, "setup.cfg", notes)
     if text is None:
         return [], []
@@ -238,6 +249,9 @@ def _from_setup_cfg(root: Path, notes: list[str], roles: list[tuple[str, str]]) 
         return [], []
     python: list[Declared] = []
     deps: list[Declared] = []
+    if parser.has_option("metadata", "classifiers"):
+        classifiers += [(item.strip(), f"setup.cfg:{_line_of(text, item.strip())}")
+                        for item in parser.get("metadata", "classifiers").splitlines() if item.strip()]
     if parser.has_option("options", "python_requires"):
         spec = parser.get("options", "python_requires")
         python += [d for d in [_python(spec.strip(), f"setup.cfg:{_line_of(text, 'python_requires')}")] if d]
@@ -302,8 +316,9 @@ def read_declarations(root: Path) -> Declarations:
     roles: list[tuple[str, str]] = []
     python: list[Declared] = []
     deps: list[Declared] = []
+    classifiers: list[tuple[str, str]] = []
     for reader in (_from_pyproject, _from_setup_py, _from_setup_cfg):
-        found_python, found_deps = reader(root, notes, roles)
+        found_python, found_deps = reader(root, notes, roles, classifiers)
         python += found_python
         deps += found_deps
     files = requirement_files(root)
@@ -315,7 +330,8 @@ def read_declarations(root: Path) -> Declarations:
             groups.setdefault(group, []).append(relpath)
         for item in _from_requirements(root, relpath, notes, set()):
             deps.append(replace(item, role=role, origin=relpath, group=group, optional=role == "extra"))
-    return Declarations(tuple(python), tuple(deps), tuple(notes), tuple((k, tuple(v)) for k, v in groups.items()))
+    return Declarations(tuple(python), tuple(deps), tuple(notes), tuple((k, tuple(v)) for k, v in groups.items()),
+                        tuple(classifiers))
 
 
 def _matching(root: Path, pattern: str) -> list[str]:

@@ -12,8 +12,9 @@ decides it and a confidence:
 - `python_floor()`: the lower bound of `requires-python`.
 - `guaranteed(module, names)`: importing it cannot fail on a supported install: a
   module of the project (whose own module-level imports cannot fail), a standard
-  library module (and name) present since the Python floor, or a hard dependency's
-  top-level package. Submodules and names of third-party packages may be newer
+  library module (and name) present since the Python floor, on every platform the
+  project declares and in every build (`platforms`: `fcntl` is POSIX only), or a hard
+  dependency's top-level package. Submodules and names of third-party packages may be newer
   than the floor, so they never count.
 Only lower bounds decide: a branch for a version newer than the floor may be the
 supported future, not the unsupported past.
@@ -31,6 +32,7 @@ from packaging.version import InvalidVersion, Version
 
 from pylint_omni.compat.declarations import Declarations, Declared, declarations_of
 from pylint_omni.compat.runtime import DistMetadata, RuntimeMetadata
+from pylint_omni.compat.platforms import DeclaredPlatforms, declared_platforms, platform_doubt, platform_guarantee
 from pylint_omni.compat.stdlib import name_added, stdlib_module_since
 from pylint_omni.index.project_index import ProjectIndex
 
@@ -91,6 +93,7 @@ class Support:
         self._floors: dict[str, Floor | None] = {}
         self._frameworks: list[DistMetadata] | None = None
         self._guaranteed: dict[tuple[str, tuple[str, ...] | None, str, bool], Guarantee | None] = {}
+        self.platforms: DeclaredPlatforms | None = declared_platforms(self.declarations.classifiers)
 
     # -- floors ------------------------------------------------------------------------
     @staticmethod
@@ -213,14 +216,16 @@ class Support:
         since = stdlib_module_since(module)
         if since is not None:
             python = self.python_floor()
-            if python is None or since > python.version:
+            if python is None or since > python.version or self.platform_doubt(module):
                 return None
             for name in names or ():
                 added = name_added(module, name, strict)
                 if added is None or added > python.version:
                     return None
             what = module + (f" ({', '.join(names)})" if names else "")
-            return Guarantee(f"{what} is in the standard library of every Python the project allows ({python.source})", python.confidence)
+            platform = platform_guarantee(module, self.platforms)  # says the declaration that decides it
+            return Guarantee(platform or f"{what} is in the standard library of every Python the project allows ({python.source})",
+                             python.confidence)
         if names is not None or "." in module:
             if strict:
                 return None  # a submodule or a name of a third-party package may be newer than its floor
@@ -230,6 +235,10 @@ class Support:
             if found is not None:
                 return found
         return None
+
+    def platform_doubt(self, module: str) -> str:
+        """Why the standard-library `module` may be missing where the project runs ("" when it cannot be)."""
+        return platform_doubt(module, self.platforms) if stdlib_module_since(module) is not None else ""
 
     def _project_module(self, module: str, names: list[str] | None, importer: str, depth: int) -> Guarantee | None:
         """A project module imports when its not-yet-imported packages, itself and its own imports do."""

@@ -27,6 +27,7 @@ class DeadBranch:
     extra_dead: list[int]  # other lines that test the fallback (`x is None`)
     module_level: bool
     arms: tuple[str, str] = ("", "")  # a conditional expression: (the dead arm, the live arm)
+    rejected: bool = False  # a fallback that looked dead, kept: `why` says where its import fails (`platforms`)
 
     @property
     def dead_lines(self) -> int:
@@ -52,7 +53,8 @@ def guarantee_why(guarantees: list[Guarantee]) -> tuple[list[str], str]:
 
 def branch_text(finding: DeadBranch, value: bool | None) -> str:
     """The message: what, the fix, one evidence clause."""
-    evidence = finding.why[0] + (f" (+{len(finding.why) - 1} more)" if len(finding.why) > 1 else "")
+    evidence = ("rejected: " if finding.rejected else "") + finding.why[0] + (
+        f" (+{len(finding.why) - 1} more)" if len(finding.why) > 1 else "")
     always = f"is always {value} on every supported version"
     if finding.kind == "fallback":
         assert finding.dead is not None

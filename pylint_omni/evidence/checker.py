@@ -26,7 +26,7 @@ from astroid import nodes
 from pylint.checkers import BaseChecker
 from pylint.lint import parallel
 
-from pylint_omni.evidence.wording import searched_summary
+from pylint_omni.evidence.wording import confidence_tagged, searched_summary
 from pylint_omni.evidence.benefit import Benefit, BenefitKind, Heat
 from pylint_omni.evidence.consumers import Status, Verdict
 from pylint_omni.evidence.baseline import BaselineError, load_baseline
@@ -336,6 +336,8 @@ class OmniChecker(BaseChecker):
         if held is not None or (details is not None and details.within) or (
                 verdict.status is Status.REJECTED and not settings.include_rejected):
             return
+        if args and isinstance(args[-1], str):
+            args = (*args[:-1], confidence_tagged(args[-1], verdict))
         self.add_message(symbol, node=node, args=args, confidence=verdict.pylint_confidence)
 
     def _taken_in(self, node: nodes.NodeNG, details: FindingDetails | None, message_args: tuple[Any, ...]) -> FindingDetails | None:

@@ -28,8 +28,13 @@ from pylint_omni.index.project_index import ProjectIndex
 OWN_SHARE = 0.15  # a copyright holder named by this share of the project's Python files is the project itself
 OWN_MIN_FILES = 10  # ... and by this many at least (besides the holder most files name)
 MARKER_REACH = 4  # lines between a "Copied from" comment and the definition it marks (decorators between)
-SHOWN_SOURCE = 70
-URL_PATH = re.compile(r"https?://\S+?/(?:blob|tree)/[^/\s]+/(\S+)|https?://(\S+)")
+SHOWN_SOURCE = 70  # a longer source is cut after its last whole word (a path or a `code span` is never cut)
+URL = re.compile(r"https?://\S+")
+URL_FILE = re.compile(r"^.*?/(?:blob|tree)/[^/]+/(.+)$")  # github.com/o/r/blob/main/pkg/mod.py -> pkg/mod.py
+URL_TAIL = ".,;:!?'\"`*_"  # punctuation and markup after a URL (`<https://x>`_, "see https://x.")
+CLOSING = {")": "(", "]": "[", "}": "{"}  # `->` in "with Llama->Mllama" is no bracket
+URL_CLOSING = {**CLOSING, ">": "<"}
+WORD = re.compile(r"``[^`]*``|`[^`]*`|\S+")  # a word, or a whole code span (it may hold spaces)
 
 
 @dataclass(frozen=True)
@@ -45,23 +50,74 @@ class Provenance:
 
 
 VAGUE = frozenset({"its", "the", "this", "that", "a", "an", "our", "their", "original", "here"})
+NAMES_CODE = re.compile(r"`|/|\w\.\w")  # a path, a dotted name or a code span: the text names a source
+DANGLING = frozenset({"and", "or", "with", "of", "the", "in", "from", "for", "to", "by", "a", "an", "at", "on", "see"})
+
+
+def _url(url: str) -> str:
+    """A URL as its page names it: what follows it in the comment (a closing bracket it does not open, a full
+    stop, RST's `>`_) is not part of it, as autolinkers read it; a file's URL shortens to the file's path."""
+    while url and (url[-1] in URL_TAIL or (url[-1] in URL_CLOSING and url.count(url[-1]) > url.count(URL_CLOSING[url[-1]]))):
+        url = url[:-1]
+    url = url.split("://", 1)[1]
+    found = URL_FILE.match(url)
+    return found.group(1) if found else url
+
+
+def balanced(text: str) -> str:
+    """`text` with every bracket and backtick paired: a closing one nothing opens is dropped, and the text ends
+    before an opening one nothing closes (a cut parenthesis); an odd backtick drops the code marks."""
+    kept: list[str] = []
+    opened: list[int] = []  # positions in `kept` of the brackets still open
+    for char in text:
+        if char in CLOSING:
+            if not opened or kept[opened[-1]] != CLOSING[char]:
+                continue
+            opened.pop()
+        elif char in CLOSING.values():
+            opened.append(len(kept))
+        kept.append(char)
+    if opened:
+        kept = kept[:opened[0]] if "".join(kept[:opened[0]]).strip() else [c for c in kept if c not in CLOSING.values()]
+    result = "".join(kept).strip(" ,;:")
+    return result.replace("`", "") if result.count("`") % 2 else result
+
+
+def _trimmed(words: list[str]) -> list[str]:
+    """Never end on "with", "and", "at", ... (a cut, or a sentence the header goes on with on its next line)."""
+    while len(words) > 1 and words[-1].lower() in DANGLING:
+        words = words[:-1]
+    return words
+
+
+def shortened(text: str, limit: int = SHOWN_SOURCE) -> str:
+    """`text` cut after its last whole word within `limit` characters (its first word whatever its length: a path,
+    a dotted name or a code span is never cut), marked `…`."""
+    words = WORD.findall(text)
+    kept = words[:1]
+    for word in words[1:]:
+        if len(" ".join([*kept, word])) > limit:
+            return balanced(" ".join(_trimmed(kept))) + " …"  # a cut inside a parenthesis ends before it
+        kept.append(word)
+    return " ".join(_trimmed(kept))
 
 
 def _source(text: str) -> str:
-    """`Adapted from https://github.com/o/r/blob/main/pkg/mod.py` -> `pkg/mod.py` (short enough for a message).
+    """`Adapted from https://github.com/o/r/blob/main/pkg/mod.py` -> `pkg/mod.py` (short enough for a message,
+    and well formed: the message wraps it in `[in code copied from ...]`).
 
     A header that names no source ("modified from its original forms") says only that
     the code is a third party's.
     """
-    match = URL_PATH.search(text)
+    match = URL.search(text)
     if match:
-        text = match.group(1) or match.group(2)
+        text = _url(match.group(0))
     else:
         text = re.sub(r"^.*?\bfrom\b[:\s]*", "", text, count=1, flags=re.IGNORECASE) or text
-        if not text.strip() or text.split()[0].lower().strip(".,:") in VAGUE:
+        if not text.strip() or (text.split()[0].lower().strip(".,:") in VAGUE and not NAMES_CODE.search(text)):
             return "a third party (its header says so)"
-    text = text.strip(" .:")
-    return text if len(text) <= SHOWN_SOURCE else "…" + text[-(SHOWN_SOURCE - 1):]
+    text = balanced(text.strip(" .:"))
+    return shortened(text) if text else "a third party (its header says so)"
 
 
 def own_holders(index: ProjectIndex) -> frozenset[str]:
@@ -113,7 +169,7 @@ def copied_code(index: ProjectIndex, relpath: str, line: int) -> Provenance | No
         return whole
     third_party = [holder for holder in fact.get("holders", []) if holder not in own_holders(index)]
     if third_party:
-        return Provenance(third_party[0], 1, "copyright")
+        return Provenance(balanced(third_party[0]) or "a third party", 1, "copyright")
     return _definition_marked(index, relpath, line, fact.get("markers", []))
 
 

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 from pylint_omni.evidence.consumers import Status, Verdict
 from pylint_omni.index.project_index import ProjectIndex
+from pylint_omni.index.upstream import upstream_of
 
 
 def searched_summary(index: ProjectIndex) -> str:
@@ -14,6 +17,7 @@ def searched_summary(index: ProjectIndex) -> str:
 
 
 MESSAGE_BUDGET = 250  # characters: what, the fix, one evidence clause (SPEC §3)
+CONFIDENCE_TAG = re.compile(r"^\[(?:high|medium|rejected)\] ")
 NO_CONSUMER = "no consumer in code, config, docs or tests"
 
 
@@ -63,3 +67,26 @@ def sentence(text: str) -> str:
     """`text` as a report sentence: capitalised, ending with a full stop."""
     text = text.strip()
     return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
+
+
+def confidence_tagged(text: str, verdict: Verdict) -> str:
+    """`[high] text`, `[medium] text` or `[rejected] text`: the line pylint prints says how sure the finding is
+    (pylint's own `{confidence}` would say HIGH or INFERENCE; the records and reports keep the text untagged)."""
+    tag = "rejected" if verdict.status is Status.REJECTED else verdict.confidence or "medium"
+    return f"[{tag}] {text}"
+
+
+def untagged(message: str) -> str:
+    """A printed message without its confidence tag (the text its record holds)."""
+    return CONFIDENCE_TAG.sub("", message, count=1)
+
+
+def missing_upstreams(index: ProjectIndex) -> list[tuple[str, str]]:
+    """(package, what its absence weakens) for each upstream package of `omni-upstream-packages` the project
+    imports that is neither installed where pylint runs nor in `omni-upstream-paths`."""
+    found = []
+    for name in upstream_of(index).missing:
+        compared = name in index.settings.reimplementation_upstreams
+        found.append((name, ("upstream-reimplementation cannot compare with it; " if compared else "")
+                      + "findings that depend on what it reads or calls stay medium"))
+    return found

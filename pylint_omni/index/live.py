@@ -15,12 +15,11 @@ from pathlib import Path
 from typing import Callable
 
 from pylint_omni.index.background import judgements_for
-from pylint_omni.index.project_index import ProjectIndex
+from pylint_omni.index.project_index import BuildStats, ProjectIndex
 from pylint_omni.index.settings import OmniSettings
 
-ANNOUNCE_MIN_SCANNED = 50
 TRACE_ENV = "PYLINT_OMNI_TRACE"  # a file: each index refresh appends "pid root scanned reused" (debugging, tests)
-_ANNOUNCED: set[Path] = set()
+_BUILDS: dict[Path, BuildStats] = {}  # root -> what this process's refreshes of it read, until `take_builds`
 _CACHE_WARNED: set[Path] = set()
 _LIVE: dict[tuple[Path, OmniSettings], ProjectIndex] = {}
 _FRESH: set[tuple[Path, OmniSettings]] = set()
@@ -78,15 +77,19 @@ def get_index(root: Path, settings: OmniSettings) -> ProjectIndex:
         if trace:
             with open(trace, "a", encoding="utf-8") as handle:
                 handle.write(f"{os.getpid()} {root} {stats.scanned} {stats.reused}\n")
-        if stats.scanned >= ANNOUNCE_MIN_SCANNED and root not in _ANNOUNCED:
-            # Say once per process that this run paid for a (re)build; later runs read the cache.
-            _ANNOUNCED.add(root)
-            print(
-                f"pylint-omni: indexed {stats.scanned} files of {root} in {stats.seconds:.1f} s"
-                + ("" if index.cache_note else "; later runs reuse the cache"),
-                file=sys.stderr,
-            )
+        if stats.scanned:
+            # Said once per run, all roots together, by the run's summary (`reporters.summary`).
+            built = _BUILDS.setdefault(root, BuildStats())
+            built.scanned += stats.scanned
+            built.seconds += stats.seconds
         if index.cache_note and root not in _CACHE_WARNED:
             _CACHE_WARNED.add(root)
             print(f"pylint-omni: warning: {index.cache_note}; every run rebuilds the index", file=sys.stderr)
     return index
+
+
+def take_builds() -> dict[Path, BuildStats]:
+    """What the index refreshes of this process read since the last call, by root (then forgotten)."""
+    found = dict(_BUILDS)
+    _BUILDS.clear()
+    return found

@@ -7,7 +7,9 @@ and never against a same-named key of a sibling table:
 - a read that can produce the key, fed by code or configuration -> live;
 - the registry handed out whole, or keys built by a pattern the key fits -> rejected;
 - a documented key, a design contract's extension point, an entry-point plugin
-  target, an upstream framework reading it (`torch.ops.NS.KEY`) -> rejected;
+  target, an upstream framework reading it (`torch.ops.NS.KEY`), a table a widely
+  used framework reads by name (`evidence.frameworks`: ComfyUI's
+  `NODE_CLASS_MAPPINGS`) -> rejected;
 - keys from outside data or user input, reads the index cannot follow, classes
   that may live in an upstream package that is not indexed, tests only, or
   name-only mentions that reach no read -> medium, naming them;
@@ -25,6 +27,7 @@ from typing import Callable
 
 from pylint_omni.evidence.contracts import contracts_of
 from pylint_omni.evidence.consumers import Consumer, Status, Verdict, external_root_consumers, judge
+from pylint_omni.evidence.frameworks import framework_table
 from pylint_omni.index.facts import RegistryEntryFact, RegistryFact
 from pylint_omni.index.graph import ReferenceGraph, graph_of
 from pylint_omni.index.paths import key_matches_patterns
@@ -180,6 +183,9 @@ def judge_entry(
     declaring = next((c for n in names if (c := contracts_of(index).declaring_extension_point(n))), None)
     if declaring is not None:
         reject.append(f"the active design contract {declaring.describe()} declares it a boundary or extension point")
+    framework = framework_table(relpath, registry["name"])
+    if framework is not None:
+        reject.append(f"the framework reads {registry['name']} by name ({framework.name}, a framework convention)")
     # An entry-point group loading the target is a plugin contract: an external consumer of the entry.
     plugins = [c for c in target_consumers if c.via.startswith("entry-point:")]
     consumers = _form_consumers(index, graph, relpath, registry, key, own)

@@ -4,6 +4,7 @@ They compose with any pylint run, e.g.
 `--output-format=omni-report:audit.md,omni-json:audit.json,omni-sarif:audit.sarif`,
 or print to stdout alone. docs/report.md describes the documents and the JSON keys.
 
+The run's summary on stderr (`summary`) is formatted here too.
 Reporters format; they never decide. May import: the index and evidence rooms and
 the options. Never a message family.
 """

@@ -19,7 +19,7 @@ from typing import Any, Iterable
 from pylint.lint import PyLinter
 from pylint.message import Message
 
-from pylint_omni.evidence.wording import searched_summary
+from pylint_omni.evidence.wording import missing_upstreams, searched_summary, untagged
 from pylint_omni.evidence.benefit import Benefit
 from pylint_omni.evidence.contracts import contracts_of
 from pylint_omni.evidence.consumers import ConsumerKind
@@ -193,11 +193,12 @@ def _from_record(record: dict[str, Any], msgid: str, message: str | None = None)
 
 def _from_message(msg: Message, relpath: str) -> Finding:
     confidence = CONFIDENCE_OF_PYLINT.get(msg.confidence.name)
-    subject = fallback_subject(relpath, [], msg.msg)
+    text = untagged(msg.msg)
+    subject = fallback_subject(relpath, [], text)
     return Finding(
         symbol=msg.symbol, msgid=msg.msg_id, path=relpath, line=msg.line, column=msg.column,
-        status="candidate" if confidence else "rejected", confidence=confidence, message=msg.msg,
-        reason="" if confidence else msg.msg, surface=[], evidence=None, unknowns=[], simplification=None,
+        status="candidate" if confidence else "rejected", confidence=confidence, message=text,
+        reason="" if confidence else text, surface=[], evidence=None, unknowns=[], simplification=None,
         benefit=None, risk=None, gain=NO_GAIN, proof="", validation=[], owner=None, owner_path=None, group=package_group(relpath),
         id=finding_id(msg.symbol, subject, ""), subject=subject,
     )
@@ -240,11 +241,12 @@ def join_findings(
     for msg in messages:
         relpath = _relpath(msg.abspath, root)
         pending = unused.get((os.path.realpath(msg.abspath), msg.line, msg.symbol), [])
-        match = next((r for r in pending if r["message"] == msg.msg), None) or next(
+        text = untagged(msg.msg)  # the record holds the text without the confidence tag pylint prints
+        match = next((r for r in pending if r["message"] == text), None) or next(
             (r for r in pending if r["column"] == msg.column), None) or (pending[0] if pending else None)
         if match is not None:
             pending.remove(match)
-            finding = _from_record(match, msg.msg_id, msg.msg)
+            finding = _from_record(match, msg.msg_id, text)
         else:
             finding = _from_message(msg, relpath)
         (candidates if finding.status == "candidate" else rejected).append(finding)
@@ -267,7 +269,11 @@ def _project_facts(root: Path, linter: PyLinter) -> tuple[dict[str, Any], dict[s
     counts = index.counts()
     scanned = {"files_by_kind": counts["files_by_kind"], "definitions": counts["definitions"],
                "registries": counts["registries"], "searched": searched_summary(index)}
-    not_run = [{"what": path, "reason": reason} for path, reason in counts["problems"].items()]
+    # A missing upstream weakens whole messages: listed first, before any one file the index could not read.
+    not_run = [{"what": f"upstream {name}", "reason": f"imported by the project, but not installed where pylint ran nor in "
+                f"omni-upstream-paths: {weakens} (install it, or point omni-upstream-paths at its source)"}
+               for name, weakens in missing_upstreams(index)]
+    not_run += [{"what": path, "reason": reason} for path, reason in counts["problems"].items()]
     if index.cache_note:
         not_run.append({"what": "index cache", "reason": index.cache_note})
     templated = counts["templated"]

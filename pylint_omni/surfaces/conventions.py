@@ -5,6 +5,9 @@
   `model_post_init`;
 - methods a decorator hands to a framework (`decorators.classify`: validators,
   fixtures, routes, event handlers);
+- methods a widely used framework calls on the classes it is given, by the table of
+  framework conventions (`evidence.frameworks`: a ComfyUI node's `INPUT_TYPES`,
+  `AppConfig.ready`, a Serve deployment's `reconfigure`);
 - overrides of an indexed upstream base's method, and methods upstream reads or
   calls on the kind of object the class stands for (`evidence.upstream_readers`:
   hooks and readers, through substitutions too); for such a class, also a method
@@ -39,6 +42,7 @@ import re
 import sys
 from dataclasses import dataclass, field
 
+from pylint_omni.evidence.frameworks import framework_method
 from pylint_omni.evidence.upstream_readers import upstream_kinds, upstream_readers
 from pylint_omni.index.class_graph import ClassGraph, class_graph
 from pylint_omni.index.graph import graph_of
@@ -165,6 +169,9 @@ class Conventions:
             return "called by Python or a framework by convention"
         if self.decorator_kind(method_dotted) != "transparent":
             return "handed to a framework by its decorator"
+        framework = framework_method(self.index, class_dotted, method)
+        if framework:
+            return framework
         outside = self.outside_override(class_dotted, method, method_dotted)
         if outside:
             return outside

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 
+from pylint_omni.evidence.frameworks import ROUTE_METHODS
 from pylint_omni.surfaces.table import decorator_tail
 
 TRANSPARENT = frozenset({
@@ -30,7 +31,6 @@ TRANSPARENT = frozenset({
     "remote", "disable", "dynamo_disable", "support_torch_compile", "cuda_graph", "timer", "nvtx_range",
     "custom_fwd", "custom_bwd", "autocast", "unused", "ignore", "functools", "cached", "typecheck",
 })
-ROUTE_METHODS = frozenset({"get", "post", "put", "delete", "patch", "head", "options", "route", "websocket", "api_route"})
 HANDS_ON = re.compile(r"regist|^add_|hook|plugin|^on_|listen|subscribe|handler|command|callback|export", re.IGNORECASE)
 ROUTE = re.compile(r"^[\w.]+\.(" + "|".join(sorted(ROUTE_METHODS)) + r")\(\s*(?:path\s*=\s*)?['\"](/[^'\"]*)['\"]")
 

@@ -10,6 +10,9 @@ Production roots:
   exports or lists in `__all__` (a library's users call it);
 - the targets of registry entries (`index.registries()`): registered code is
   judged, entry by entry, by `unused-registry-entry`;
+- what a widely used framework loads by name (`evidence.frameworks`): pytest's
+  `pytest_*` hooks in `conftest.py` and `pytest11` plugins, classes an `auto_map`
+  names, Ray Serve deployments, Django `AppConfig` subclasses;
 - the extra roots the user declares (`omni-extra-roots`), as knip's `entry`: a
   list of path globs (`.gitignore` semantics, `!` excludes) makes every definition
   of the matching files used (code outside loads them), a pattern of dotted names
@@ -32,6 +35,7 @@ from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 
 from pylint_omni.evidence.contracts import contracts_of
+from pylint_omni.evidence.frameworks import framework_roots
 from pylint_omni.index.graph import ReferenceGraph
 from pylint_omni.index.paths import Location, matches_any
 from pylint_omni.index.project_index import ProjectIndex
@@ -153,6 +157,9 @@ def find_roots(index: ProjectIndex, graph: ReferenceGraph, table: SurfaceTable, 
     _module_roots(index, graph, table, roots)
     _library_roots(index, table, roots)
     _registry_roots(index, graph, table, roots)
+    # A test's conftest hooks are validation roots already: every surface of a validation file is one.
+    roots.production += [(dotted, why) for dotted, why in framework_roots(index)
+                         if dotted in table.surfaces and table.surfaces[dotted].production]
     _extra_roots(index, table, roots)
     roots.validation = [(d, "validation code") for d, s in table.surfaces.items() if not s.production]
     return roots

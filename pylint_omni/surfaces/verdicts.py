@@ -80,9 +80,15 @@ def short_name(analysis: SurfaceAnalysis, dotted: str) -> str:
     return dotted[len(module) + 1:] if module and dotted.startswith(module + ".") else dotted
 
 
-def names_of(analysis: SurfaceAnalysis, dotted: list[str], most: int = 3) -> str:
-    """`A.x, B.y, C.z and 2 more`."""
-    shown = ", ".join(short_name(analysis, d) for d in dotted[:most])
+def names_of(analysis: SurfaceAnalysis, dotted: list[str], most: int = 3, home: str = "") -> str:
+    """`A.x, B.y, C.z and 2 more`; a name defined outside the file `home` says its module (`helper (in pkg.util)`):
+    a short name alone would send the reader looking in the wrong file."""
+    def named(name: str) -> str:
+        surface = analysis.table.surfaces[name]
+        if not home or surface.path == home or surface.kind == "module":
+            return short_name(analysis, name)
+        return f"{short_name(analysis, name)} (in {analysis.table.module_of_path.get(surface.path) or surface.path})"
+    shown = ", ".join(named(d) for d in dotted[:most])
     return shown + (f" and {len(dotted) - most} more" if len(dotted) > most else "")
 
 

@@ -42,12 +42,12 @@ def message(analysis: SurfaceAnalysis, judged: Judged, shadowed_by: int = 0) -> 
         return short_message(what, "delete it: it never runs", "Python keeps the last definition")
     verb = "is never raised or caught" if label == "Exception class" else "has no consumer"
     if chain.overrides:
-        overrides = "override" if len(chain.overrides) == 1 else f"{len(chain.overrides)} overrides"
-        what = f"{label} {name} and its {overrides} ({names_of(analysis, chain.overrides)}) have no caller"
+        overrides = names_of(analysis, chain.overrides, home=root.path)
+        what = f"{label} {name} and its {'override' if len(chain.overrides) == 1 else f'{len(chain.overrides)} overrides'} ({overrides}) have no caller"
     elif chain.cycle:
-        what = f"{label} {name} and {names_of(analysis, chain.members)} only use each other"
+        what = f"{label} {name} and {names_of(analysis, chain.members, home=root.path)} only use each other"
     elif chain.members:
-        what = f"{label} {name} {verb}, nor {names_of(analysis, chain.members)} that only it uses"
+        what = f"{label} {name} {verb}, nor {names_of(analysis, chain.members, home=root.path)} that only it uses"
     else:
         what = f"{label} {name} {verb}"
     several = bool(chain.members or chain.overrides)

@@ -61,3 +61,13 @@ def tokenizer_padding() -> str:
 
 
 Annotated, tomllib, Self, cache  # re-exported for the modules below
+
+try:  # trap: fcntl is POSIX-only and tinyomni declares no platform (no `Operating System ::` classifier)
+    import fcntl
+except ImportError:
+    fcntl = None
+
+
+def lock_file(handle) -> None:
+    if fcntl is not None:
+        fcntl.flock(handle, fcntl.LOCK_EX)
