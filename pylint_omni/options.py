@@ -13,6 +13,7 @@ only by what the command line sets: a run gives the same findings from any folde
 from __future__ import annotations
 
 import configparser
+import re
 import sys
 from dataclasses import dataclass
 from functools import lru_cache
@@ -91,6 +92,14 @@ OPTIONS: tuple[tuple[str, dict[str, Any]], ...] = (
                                      "external consumers (out-of-tree plugins, forks); indexed read-only."}),
     ("omni-report-by", {"type": "string", "default": "contract", "metavar": "<contract or owner>",
                         "help": "How the Markdown report groups candidates: by owning design contract (default) or by owner."}),
+    ("omni-platform-words", {"type": "csv", "default": (), "metavar": "<words>",
+                             "help": "Hardware platform words (vendors, devices, chips, backends) added to the vocabulary's "
+                                     "defaults: a folder or name part that is one marks one platform's parallel code."}),
+    ("omni-hot-path-names", {"type": "csv", "default": (), "metavar": "<regexes>",
+                             "help": "Function names (regular expressions over the whole name) whose code runs on every step "
+                                     "or request, added to the defaults (the report's heat)."}),
+    ("omni-cold-path-names", {"type": "csv", "default": (), "metavar": "<regexes>",
+                              "help": "Function names whose code runs once (construction, set-up, shutdown), added to the defaults."}),
     ("omni-granularity", {"type": "string", "default": "candidate", "metavar": "<candidate or member>",
                           "help": "One message per change a maintainer would make, at its root, its members in the details "
                                   "(candidate, the default); or one message per member, as an editor may want (member)."}),
@@ -223,6 +232,9 @@ def settings_of(values: dict[str, Any]) -> OmniSettings:
         external_roots=tuple(get("omni-external-roots")),
         report_by=str(get("omni-report-by")).strip().lower(),
         granularity=str(get("omni-granularity")).strip().lower(),
+        platform_words=tuple(w.lower() for w in get("omni-platform-words")),
+        hot_path_names=tuple(get("omni-hot-path-names")),
+        cold_path_names=tuple(get("omni-cold-path-names")),
         upstream_packages=tuple(get("omni-upstream-packages")),
         upstream_paths=tuple(_under_root(root, p) for p in get("omni-upstream-paths")),
         upstream_installed=bool(get("omni-upstream-installed")) and installed_allowed(),
@@ -324,6 +336,12 @@ def problems_of(settings: OmniSettings, sources: dict[str, str]) -> list[str]:
             found.append(f"omni-external-key-patterns entry {pattern!r} ({where('omni-external-key-patterns')}): not a usable name pattern")
     if settings.report_by not in REPORT_BY:
         found.append(f"omni-report-by={settings.report_by!r} ({where('omni-report-by')}): expected one of {', '.join(REPORT_BY)}")
+    for name, patterns in (("omni-hot-path-names", settings.hot_path_names), ("omni-cold-path-names", settings.cold_path_names)):
+        for pattern in patterns:
+            try:
+                re.compile(pattern)
+            except re.error as exc:
+                found.append(f"{name} entry {pattern!r} ({where(name)}): not a regular expression ({exc})")
     if settings.granularity not in GRANULARITY:
         found.append(f"omni-granularity={settings.granularity!r} ({where('omni-granularity')}): expected one of {', '.join(GRANULARITY)}")
     if settings.baseline is not None:

@@ -23,7 +23,6 @@ from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.index.upstream import upstream_of
 
 MAX_CONDITION_DEPTH = 8  # nesting of a condition (not/and/or, names bound to a version) that is evaluated
-BUILD_PROBES = frozenset({"npu", "musa", "xpu", "mlu", "hpu", "cuda", "hip", "mps", "_C", "ops", "backends", "version", "distributed", "compiler"})
 TEXT_OPS: dict[str, Callable[[Any, Any], bool]] = {
     "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge, "==": operator.eq, "!=": operator.ne,
 }
@@ -164,7 +163,7 @@ class Evaluator:
         attributes) are never judged: they are not versions.
         """
         parts = {*sym["mod"].split(".")[1:], sym["name"]}
-        if parts & BUILD_PROBES:
+        if parts & self.index.settings.vocabulary.build_probes:
             return Outcome(None)
         found = self.subject_floor({"imp": sym["mod"]})
         if found is None or not found[1].exact:

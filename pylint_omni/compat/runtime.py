@@ -30,29 +30,8 @@ from pylint_omni.index.discovery import read_text
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.index.scan.data_scan import InputProblem
 from pylint_omni.index.upstream import upstream_of
+from pylint_omni.index.vocabulary import IMPORT_TO_DISTRIBUTIONS
 
-# Import names whose distribution is named differently; used when no metadata says.
-IMPORT_TO_DISTRIBUTIONS: dict[str, tuple[str, ...]] = {
-    "PIL": ("pillow",),
-    "yaml": ("pyyaml",),
-    "cv2": ("opencv-python", "opencv-python-headless", "opencv-contrib-python"),
-    "sklearn": ("scikit-learn",),
-    "skimage": ("scikit-image",),
-    "zmq": ("pyzmq",),
-    "google": ("protobuf",),
-    "attr": ("attrs",),
-    "dateutil": ("python-dateutil",),
-    "dotenv": ("python-dotenv",),
-    "bs4": ("beautifulsoup4",),
-    "jwt": ("pyjwt",),
-    "multipart": ("python-multipart",),
-    "flash_attn": ("flash-attn",),
-    "torch_npu": ("torch-npu",),
-    "tvm_ffi": ("apache-tvm-ffi",),
-    "mooncake": ("mooncake-transfer-engine",),
-    "fitz": ("pymupdf",),
-    "serial": ("pyserial",),
-}
 
 
 @dataclass(frozen=True)

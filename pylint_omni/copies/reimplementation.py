@@ -51,11 +51,12 @@ from pylint_omni.evidence.provenance import copied_code
 from pylint_omni.index import cache
 from pylint_omni.index.class_graph import class_graph
 from pylint_omni.index.project_index import ProjectIndex
+from pylint_omni.index.vocabulary import PLATFORM_ONLY_MODULES
 from pylint_omni.index.upstream import upstream_of, version_doubts
 
 NAME = "copies-upstream"
 DELIBERATE = "copied on purpose, so not high"
-PLATFORM_ONLY = frozenset({"vllm_flash_attn", "_C", "_custom_ops", "_rocm_C", "_moe_C", "_flashmla_C", "cumem"})
+PLATFORM_ONLY = PLATFORM_ONLY_MODULES
 MIXIN_NAMES = ("Mixin", "Base", "Interface", "Protocol")
 
 

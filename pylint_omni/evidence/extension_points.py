@@ -39,6 +39,7 @@ from pylint_omni.index.graph import ReferenceGraph, graph_of
 from pylint_omni.index.paths import Location
 from pylint_omni.index.project_index import Definition, ProjectIndex
 from pylint_omni.index.upstream import upstream_of
+from pylint_omni.index.vocabulary import Vocabulary
 
 __all__ = ["Found", "open_mechanisms", "loaded_by_string", "entry_point_groups", "hardware_backends"]
 
@@ -50,10 +51,6 @@ BARE_NAME_VIAS = frozenset({"yaml-value", "yaml-key", "json", "toml", "resolver"
 PLUGIN_LOADER = re.compile(r"(^|_)entry_points$|^load_\w*plugins?\w*$|^load_plugins")
 REGISTRY_DECORATOR = re.compile(r"regist|REGIST")
 REGISTER_CALL = re.compile(r"^_?register\w*$|\w+_register$")
-VENDOR_WORDS = frozenset({
-    "cuda", "rocm", "hip", "npu", "gpu", "xpu", "hpu", "tpu", "cpu", "ascend", "musa", "mlu", "neuron",
-    "gaudi", "mps", "metal", "dcu", "camb", "maca", "habana", "dlinfer",
-})
 
 
 def _production(index: ProjectIndex, path: str) -> bool:
@@ -184,17 +181,17 @@ def upstream_hooks(index: ProjectIndex, base: Definition) -> list[Found]:
     return [Found(f"its abstract methods ({names}) are hooks of upstream code ({ref.describe()}: {why})", True)]
 
 
-def _vendor_of(child: str, folder: bool) -> tuple[str, str] | None:
-    """(vendor, the rest of the name) of a folder named for a vendor (`cuda/`) or a module named
-    `<vendor>_<rest>` / `<rest>_<vendor>` (`npu_model_runner`); None otherwise."""
+def _vendor_of(child: str, folder: bool, words: Vocabulary) -> tuple[str, str] | None:
+    """(platform, the rest of the name) of a folder named for a platform of the vocabulary or a module named
+    `<platform>_<rest>` / `<rest>_<platform>`; None otherwise."""
     name = child.lower()
     if folder:
-        return (name, "") if name in VENDOR_WORDS else None
+        return (name, "") if words.is_platform(name) else None
     head, _, rest = name.partition("_")
-    if head in VENDOR_WORDS and rest:
+    if words.is_platform(head) and rest:
         return head, rest
     rest, _, tail = name.rpartition("_")
-    return (tail, rest) if tail in VENDOR_WORDS and rest else None
+    return (tail, rest) if words.is_platform(tail) and rest else None
 
 
 def _vendor_children(index: ProjectIndex, folder: str) -> list[tuple[str, str, str]]:
@@ -207,7 +204,7 @@ def _vendor_children(index: ProjectIndex, folder: str) -> list[tuple[str, str, s
             if not path.startswith(prefix) or entry.get("kind") != "python":
                 continue
             child, slash, _ = path[len(prefix):].partition("/")
-            found = _vendor_of(child if slash else child.removesuffix(".py"), bool(slash))
+            found = _vendor_of(child if slash else child.removesuffix(".py"), bool(slash), index.settings.vocabulary)
             if found and child not in children:
                 children[child] = (*found, prefix + child)
         memo[folder] = list(children.values())
@@ -234,7 +231,7 @@ def hardware_backends(index: ProjectIndex, named: list[Definition]) -> list[Foun
         for depth in range(len(parts) - 1, -1, -1):
             if f"{named[0].path}/".startswith("/".join(parts[: depth + 1]) + ("/" if depth < len(parts) - 1 else "")):
                 break  # the base is that vendor's own code too: an abstraction inside one backend
-            found = _vendor_of(parts[depth].removesuffix(".py"), depth < len(parts) - 1)
+            found = _vendor_of(parts[depth].removesuffix(".py"), depth < len(parts) - 1, index.settings.vocabulary)
             other = _parallel_to(index, "/".join(parts[:depth]), *found) if found else None
             if found and other:
                 return [Found(f"{definition.data['name']} is {found[0]} code ({definition.path}) beside another "

@@ -24,22 +24,8 @@ from pylint_omni.evidence.benefit import Heat
 from pylint_omni.index.facts import FunctionFact
 from pylint_omni.index.paths import Location
 from pylint_omni.index.project_index import ProjectIndex
+from pylint_omni.index.vocabulary import DEFAULT_VOCABULARY, Vocabulary
 
-HOT_NAME = re.compile(
-    r"(?:_?forward\w*|\w+_forward|__call__|_?step|\w+_step|step_\w+|_?decode\w*|\w+_decode|execute_model|"
-    r"_?model_forward|_?sample|sample_tokens|\w+_sample|_?denoise\w*|generate|_?generate_\w+|schedule|"
-    r"update_from_output|_?update_states|_?prepare_inputs\w*|_?process_(?:inputs|outputs)|\w+_loop|"
-    r"run_busy_loop|handle_\w+|add_request|_?process_request\w*|create_\w*completion\w*|create_speech|"
-    r"create_image\w*|infer\w*|predict\w*)\Z"
-)
-COLD_NAME = re.compile(
-    r"(?:__init__|__post_init__|__new__|__init_subclass__|__del__|__enter__|__exit__|setup\w*|_?init_weights?\w*|"
-    r"initialize\w*|_?load_(?:weights|model|state_dict)\w*|load_hf_weights|_?build_model\w*|from_pretrained|"
-    r"from_config|from_\w+|create_model\w*|_?register\w*|"
-    r"configure\w*|_?dummy_run|_?dummy_\w+|profile_run|capture_model|compile_or_warm_up_model|_?warm_?up\w*|"
-    r"\w+_warmup|determine_available_memory|initialize_kv_cache\w*|get_kv_cache_spec|shutdown|close|"
-    r"cleanup|destroy\w*|main|cli|parse_args|add_cli_args|get_\w*config\w*|__repr__|__str__)\Z"
-)
 CACHING_DECORATORS = re.compile(r"(?:\A|\.)(?:lru_cache|cache|cached_property|cached)\b")
 ROUTE_DECORATOR = re.compile(r"\.(?:get|post|put|delete|patch|websocket|route|api_route)\(")
 MAX_CALLERS = 25  # a name called from more places than this says nothing about one function
@@ -57,15 +43,16 @@ class HeatReading:
 COLD_MODULE = HeatReading(Heat.COLD, "module level: runs once at import")
 
 
-def judge_function(name: str, decorators: list[str]) -> Heat | None:
-    """The heat a function's own name and decorators give (None: they say nothing)."""
+def judge_function(name: str, decorators: list[str], words: Vocabulary = DEFAULT_VOCABULARY) -> Heat | None:
+    """The heat a function's own name and decorators give (None: they say nothing); hot and cold names are the
+    vocabulary's (`omni-hot-path-names`, `omni-cold-path-names`)."""
     if any(CACHING_DECORATORS.search(d) for d in decorators):
         return Heat.COLD
     if any(ROUTE_DECORATOR.search(d) for d in decorators):
         return Heat.HOT
-    if COLD_NAME.match(name):
+    if words.cold_name.match(name):
         return Heat.COLD
-    if HOT_NAME.match(name):
+    if words.hot_name.match(name):
         return Heat.HOT
     return None
 
@@ -115,7 +102,7 @@ def heat_of(node: nodes.NodeNG, index: ProjectIndex | None = None, relpath: str 
         return HeatReading(Heat.COLD, error)
     function: nodes.NodeNG = frame
     while isinstance(function, nodes.FunctionDef):
-        heat = judge_function(function.name, _decorators(function))
+        heat = judge_function(function.name, _decorators(function), index.settings.vocabulary if index else DEFAULT_VOCABULARY)
         if heat is Heat.HOT:
             loop = " loop" if _in_loop(node, function) else ""
             return HeatReading(Heat.HOT, f"in {_label(function)}{loop}")
@@ -181,7 +168,7 @@ def _through_callers(index: ProjectIndex, name: str, depth: int, seen: set[str])
     seen = seen | {name}
     readings = []
     for caller in callers:
-        heat = judge_function(caller.function["name"], caller.function["decorators"])
+        heat = judge_function(caller.function["name"], caller.function["decorators"], index.settings.vocabulary)
         if heat is None and depth + 1 < MAX_CALLER_LEVELS:
             heat = _through_callers(index, caller.function["name"], depth + 1, seen).heat
         if heat is Heat.HOT:

@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pylint_omni.index.vocabulary import Vocabulary, vocabulary
+
 DEFAULT_VALIDATION_GLOBS: tuple[str, ...] = (
     "tests/**",
     "test/**",
@@ -93,12 +95,20 @@ class OmniSettings:
     external_roots: tuple[str, ...] = ()  # other checkouts (folders) or installed distributions (names)
     report_by: str = "contract"  # how the Markdown report groups candidates: contract | owner
     granularity: str = "candidate"  # one message per change set (candidate) or per member (`pylint_omni.changes`)
+    platform_words: tuple[str, ...] = ()  # added to the vocabulary's platforms (`index.vocabulary`)
+    hot_path_names: tuple[str, ...] = ()  # added to its hot-path names
+    cold_path_names: tuple[str, ...] = ()  # added to its cold-path names
     upstream_packages: tuple[str, ...] = DEFAULT_UPSTREAM_PACKAGES
     upstream_paths: tuple[str, ...] = ()
     # Upstream sources and the metadata of what the project runs on may come from the distributions installed where
     # pylint runs (else only from `upstream_paths`).
     upstream_installed: bool = field(default_factory=installed_allowed)
     extra_roots: tuple[str, ...] = ()  # globs of paths or patterns of dotted names that are production roots
+
+    @property
+    def vocabulary(self) -> Vocabulary:
+        """The words the rules know, the project's own added to the defaults."""
+        return vocabulary(self.platform_words, self.hot_path_names, self.cold_path_names)
 
     def cache_key(self) -> tuple[Any, ...]:
         """What makes two indexes of one root differ (the options that change what is scanned)."""

@@ -48,6 +48,7 @@ from pylint_omni.index.class_graph import ClassGraph, class_graph
 from pylint_omni.index.graph import graph_of
 from pylint_omni.index.paths import Location
 from pylint_omni.index.project_index import ProjectIndex
+from pylint_omni.index.vocabulary import TORCH_DEVICE_METHODS
 from pylint_omni.index.upstream import upstream_of, version_doubts
 from pylint_omni.surfaces.decorators import classify
 from pylint_omni.surfaces.table import SURFACE_FACTS, SurfaceTable
@@ -59,7 +60,7 @@ CONVENTION_NAMES = frozenset({
 })
 TORCH_MODULE_HOOKS = frozenset({
     "forward", "extra_repr", "reset_parameters", "_load_from_state_dict", "_save_to_state_dict", "load_state_dict",
-    "state_dict", "_apply", "apply", "train", "eval", "to", "cuda", "cpu", "type", "float", "double", "half",
+    "state_dict", "_apply", "apply", "train", "eval", "to", *TORCH_DEVICE_METHODS, "type", "float", "double", "half",
     "bfloat16", "zero_grad", "share_memory", "_get_name", "named_modules", "modules", "children", "named_children",
     "parameters", "named_parameters", "buffers", "named_buffers", "requires_grad_", "set_extra_state",
     "get_extra_state", "compile", "register_buffer", "register_parameter", "add_module", "get_submodule",

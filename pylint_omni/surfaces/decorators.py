@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 
 from pylint_omni.evidence.frameworks import ROUTE_METHODS
+from pylint_omni.index.vocabulary import GRAPH_CAPTURE_DECORATORS
 from pylint_omni.surfaces.table import decorator_tail
 
 TRANSPARENT = frozenset({
@@ -28,7 +29,7 @@ TRANSPARENT = frozenset({
     "asynccontextmanager", "override", "final", "no_grad", "inference_mode", "enable_grad", "compile",
     "dataclass", "total_ordering", "deprecated", "setter", "getter", "deleter", "jit", "njit", "autotune",
     "heuristics", "script", "no_type_check", "singledispatch", "singledispatchmethod", "unique", "runtime_checkable",
-    "remote", "disable", "dynamo_disable", "support_torch_compile", "cuda_graph", "timer", "nvtx_range",
+    "remote", "disable", "dynamo_disable", "support_torch_compile", *GRAPH_CAPTURE_DECORATORS, "timer", "nvtx_range",
     "custom_fwd", "custom_bwd", "autocast", "unused", "ignore", "functools", "cached", "typecheck",
 })
 HANDS_ON = re.compile(r"regist|^add_|hook|plugin|^on_|listen|subscribe|handler|command|callback|export", re.IGNORECASE)

@@ -8,8 +8,8 @@ unwired module, shown at line 1. Its findings (test-only chains, and the dead on
 beside them) become one decision: wire it in, or delete it with the tests that exist
 for it. Not when one of them is rejected (a documented supported name: the package is
 not wholly unused). High, unless a member's own doubt stands (examples use it, a
-hook, a twin production uses...), or a package of kernels (`triton`, `cuda`, `npu`,
-`kernels`, `ops` folders) is checked by its tests against a reference: a port whose
+hook, a twin production uses...), or a package of kernels (a kernel folder or a platform
+folder of the vocabulary, `index.vocabulary`) is checked by its tests against a reference: a port whose
 wiring may still be pending. A member's role (`roles`: an op never registered beside
 registered siblings) gives the group its fix.
 """
@@ -31,7 +31,6 @@ from pylint_omni.surfaces.reach import PRODUCTION, VALIDATION
 from pylint_omni.surfaces.chains import Chain
 from pylint_omni.surfaces.verdicts import TEST_GLOBS, Judged, judge_chain, names_of, tests_going
 
-KERNEL_FOLDER = re.compile(r"(?:^|/)(?:triton|cuda|npu|kernels?|ops|csrc)(?:/|$)")
 REFERENCE = re.compile(r"\bref\b|_ref\b|\bref_|reference", re.IGNORECASE)
 MEMBER_NOISE = ("tests only mention the name", "besides tests, only", "only dead code uses it", "production code names it")
 
@@ -109,7 +108,8 @@ def merged_paths(index: ProjectIndex, analysis: SurfaceAnalysis) -> set[str]:
 
 def _doubts(index: ProjectIndex, group: Unwired, tests: list[Consumer]) -> list[str]:
     doubts = [d for j in group.judged for d in j.doubts if not d.startswith(MEMBER_NOISE)]
-    if group.kind == "Package" and any(KERNEL_FOLDER.search(m.replace(".", "/")) for m in group.modules):
+    kernels = index.settings.vocabulary.kernel_folder
+    if group.kind == "Package" and any(kernels.search(m.replace(".", "/")) for m in group.modules):
         if any(REFERENCE.search("\n".join(file_lines(index, path))) for path in {c.path for c in tests}):
             doubts.insert(0, "kernels its tests check against a reference: a port whose wiring may be pending")
     return list(dict.fromkeys(doubts))

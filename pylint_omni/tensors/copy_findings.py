@@ -28,11 +28,12 @@ from pylint_omni.evidence.benefit import Benefit, BenefitKind
 from pylint_omni.evidence.findings import FindingDetails
 from pylint_omni.tensors.local_flow import enclosing_function
 from pylint_omni.index.paths import Location, classify_path
+from pylint_omni.index.vocabulary import COLLECTIVE_LIBRARIES
 from pylint_omni.tensors.facts import Strength
 
 # Words with which authors explain a copy, a sync or a conversion they need.
 JUSTIFYING_WORDS = re.compile(
-    r"sync|kernel|contig|stride|layout|alias|graph|pinn?ed|pin_memory|nccl|hccl|collective|workaround|"
+    r"sync|kernel|contig|stride|layout|alias|graph|pinn?ed|pin_memory|" + "|".join(COLLECTIVE_LIBRARIES) + r"|collective|workaround|"
     r"requir|need|must|avoid|ensure|copy|in[- ]?place|separate|mutat|onnx|numpy|precision|round|"
     r"bug|issue|fail|because|otherwise|compile|trace|static|persist|buffer|cache|deliberate|"
     r"intentional|on purpose|keep|safe|snapshot|normali[sz]|validat|hack",

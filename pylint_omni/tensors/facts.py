@@ -16,6 +16,7 @@ from enum import IntEnum
 
 from astroid import nodes
 
+from pylint_omni.index.vocabulary import DEFAULT_VOCABULARY, TORCH_DEVICE_METHODS
 from pylint_omni.tensors.local_flow import keyword_named, resolve_dotted, single_binding_value
 
 
@@ -58,7 +59,7 @@ FULL_VIEW_METHODS = frozenset({
 })
 # Methods on a tensor returning a tensor (they may return the receiver itself).
 TENSOR_METHODS = ALLOCATING_METHODS | FULL_VIEW_METHODS | frozenset({
-    "to", "cuda", "cpu", "float", "half", "bfloat16", "double", "long", "int", "bool", "contiguous",
+    "to", *TORCH_DEVICE_METHODS, "float", "half", "bfloat16", "double", "long", "int", "bool", "contiguous",
     "expand", "narrow", "pin_memory", "type_as", "view_as", "reshape_as", "flip", "roll", "chunk",
 })
 # Methods that exist on tensors only (not on modules, NumPy arrays or Python objects).
@@ -67,13 +68,15 @@ TENSOR_ONLY_METHODS = frozenset({"detach", "contiguous", "pin_memory", "unsqueez
 DEVICE_KEEPING_METHODS = FULL_VIEW_METHODS | ALLOCATING_METHODS | frozenset({
     "contiguous", "float", "half", "bfloat16", "double", "long", "int", "bool", "expand", "narrow",
 })
-DTYPE_KEEPING_METHODS = FULL_VIEW_METHODS | frozenset({"clone", "contiguous", "expand", "narrow", "cpu", "cuda", "neg"})
+DTYPE_KEEPING_METHODS = FULL_VIEW_METHODS | frozenset({"clone", "contiguous", "expand", "narrow", "neg"}) | DEFAULT_VOCABULARY.device_types
 
 TORCH_DTYPES = frozenset({
     "float", "float16", "float32", "float64", "half", "double", "bfloat16", "int", "int8", "int16",
     "int32", "int64", "long", "short", "uint8", "bool", "float8_e4m3fn", "float8_e5m2", "complex64",
 })
-DEVICE_STRINGS = re.compile(r"\A(cpu|cuda|npu|xpu|mps|hpu|meta|musa|mlu)(:\d+)?\Z")
+# torch's device types are a library convention: the vocabulary's defaults (`index.vocabulary`).
+DEVICE_STRINGS = DEFAULT_VOCABULARY.device_string
+DEVICE_METHODS = DEFAULT_VOCABULARY.device_types - {"cpu", "meta"}  # `.cuda()`-like moves to a device
 HOST_NAME = re.compile(r"(\A|_)(cpu|host|np|numpy)(\Z|_)")
 
 
@@ -258,7 +261,7 @@ def to_arguments(call: nodes.Call) -> dict[str, tuple[nodes.NodeNG, Strength]] |
 def device_target(call: nodes.Call) -> tuple[str, Strength] | None:
     """(`"cuda"`-like text, strength) when `call` moves its receiver to a device; `.cpu()` gives ("cpu", PROVEN)."""
     method = call.func.attrname if isinstance(call.func, nodes.Attribute) else None
-    if method in ("cuda", "npu", "xpu"):
+    if method in DEVICE_METHODS:
         return method, Strength.PROVEN
     if method == "cpu" and not call.args:
         return "cpu", Strength.PROVEN

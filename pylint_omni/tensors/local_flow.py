@@ -17,6 +17,8 @@ from typing import Iterable, Iterator
 
 from astroid import nodes
 
+from pylint_omni.index.vocabulary import TORCH_DEVICE_METHODS
+
 NESTED_SCOPES = (nodes.FunctionDef, nodes.Lambda, nodes.ClassDef, nodes.ComprehensionScope)
 BLOCK_FIELDS = ("body", "orelse", "handlers", "finalbody")
 # Methods that read their receiver and neither mutate it nor hand out an alias of it.
@@ -26,7 +28,7 @@ READING_METHODS = frozenset({
     "copy", "astype", "nonzero", "cumsum", "is_contiguous", "stride", "element_size", "data_ptr",
     "count", "index", "startswith", "endswith", "format", "encode", "decode", "get", "keys", "values",
     "items", "norm", "std", "var", "isnan", "isinf", "isfinite", "allclose", "equal", "float", "half",
-    "to", "cpu", "cuda", "long", "int", "bool", "double", "bfloat16", "view", "reshape", "flatten",
+    "to", *TORCH_DEVICE_METHODS, "long", "int", "bool", "double", "bfloat16", "view", "reshape", "flatten",
     "squeeze", "unsqueeze", "permute", "transpose", "t", "contiguous", "detach", "expand", "split",
     "chunk", "unbind", "type", "index_select", "gather", "masked_select", "repeat", "bytes",
 })
