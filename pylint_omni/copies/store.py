@@ -24,7 +24,7 @@ from pylint_omni.index import cache
 from pylint_omni.index.project_index import ProjectIndex
 
 NAME = "copies"
-RULES = 5  # bump when the groups, the kept copy or the verdicts are formed otherwise: a cache of older rules is stale
+RULES = 6  # bump when the groups, the kept copy or the verdicts are formed otherwise: a cache of older rules is stale
 
 
 def state_key(index: ProjectIndex, files: dict[str, FileCopies]) -> str:
