@@ -719,8 +719,8 @@ def test_a_class_repeating_methods_of_another_is_one_finding_at_the_class(tmp_pa
     found = {f.path: f for f in lint(tmp_path, cache_dir)}
     speech = found["pkg/speech.py"]
     assert (speech.line, speech.confidence) == (1, "HIGH")
-    assert speech.message.startswith("SpeechBatcher repeats 3 methods of Batcher (pkg/base_batcher.py:1) (prefill, decode "
-                                     "and verify); derive it from Batcher or share a base ("), speech.message
+    assert speech.message.startswith("SpeechBatcher repeats 3 methods (prefill, decode and verify) of Batcher "
+                                     "(pkg/base_batcher.py:1); derive it from Batcher or share a base ("), speech.message
     assert found["pkg/vision.py"].message.startswith("VisionBatcher.decode() repeats Batcher.decode()")
     per_copy = lint(tmp_path, cache_dir, "--omni-granularity=member")
     assert sorted(f.line for f in per_copy if f.path == "pkg/speech.py") == [5, 13, 21]
@@ -738,7 +738,7 @@ def test_a_class_whose_copies_differ_in_behaviour_shares_only_a_base(tmp_path: P
         + OWN_METHODS,
     })
     [found] = lint(tmp_path, cache_dir)
-    assert found.confidence == "INFERENCE" and found.message.startswith("SpeechBatcher repeats 2 methods of Batcher")
+    assert found.confidence == "INFERENCE" and found.message.startswith("SpeechBatcher repeats 2 methods (prefill and decode) of Batcher")
     assert "share a base holding only the part they share: 1 method differs in behaviour" in found.message
     assert "the differences as parameters" not in found.message
 
@@ -840,3 +840,38 @@ def test_idioms_of_unrelated_model_families_are_conventions_not_candidates(tmp_p
     assert "rejected: a convention of 4 model families" in rejected["pkg/models/llama.py"]
     assert audit(tmp_path, cache_dir, "--omni-include-rejected=y")["pkg/models/llama.py:1"]["reason"] == (
         "a convention of 4 model families (gemma, llama, mistral and 1 more): each family keeps its own copy of the pattern")
+
+
+UPSTREAM_FRAMES = '''
+    import torch.nn.functional as F
+
+
+    def frame(wave, size, hop):
+        pad = size // 2
+        padded = F.pad(wave, (pad, pad), mode="{mode}")
+        frames = padded.unfold(-1, size, hop)
+        count = frames.shape[-2]
+        frames = frames.contiguous()
+        return frames, count
+'''
+
+
+@pytest.mark.parametrize("mode, fix", [
+    ("reflect", "import it from flow"),
+    ("constant", "it differs from the flow one in a flag or mode: call that one for the part they share, or keep the copy"),
+])
+def test_an_upstream_copy_that_differs_in_behaviour_is_not_told_to_reuse_upstream(
+    tmp_path: Path, cache_dir: Path, mode: str, fix: str,
+) -> None:
+    write_project(tmp_path, {
+        ".upstream/flow/__init__.py": "", ".upstream/flow/audio.py": UPSTREAM_FRAMES.format(mode="reflect"),
+        "pkg/__init__.py": "", "pkg/audio.py": "from flow.audio import frame as _unused\n" + textwrap.dedent(
+            UPSTREAM_FRAMES.format(mode=mode)),
+    })
+    (tmp_path / "pyproject.toml").write_text(
+        "[project]\nname = 'up'\n\n[tool.pylint.pylint-omni]\nomni-upstream-paths = ['.upstream']\n"
+        "omni-reimplementation-upstreams = ['flow']\n")
+    _, [found], stderr = run_pylint(["--disable=all", "--enable=upstream-reimplementation", "pkg"], cwd=tmp_path,
+                                    cache_dir=cache_dir)
+    assert "Traceback" not in stderr, stderr
+    assert fix in found.message and (found.confidence == "HIGH") == (mode == "reflect"), found.message

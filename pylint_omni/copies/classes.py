@@ -104,7 +104,7 @@ def class_finding(index: ProjectIndex, found: ClassCopy) -> CopyFinding:
     methods = [item.member.qual.rpartition(".")[2] for item in items]
     name, other = at.qual.rpartition(".")[2], of.qual.rpartition(".")[2]
     place = f"{other} ({short_path(of.path, at.path)}:{of.line})" if of.path != at.path else f"{other} (line {of.line})"
-    what = f"{name} repeats {counted(len(items), 'method')} of {place} ({named(methods)})"
+    what = f"{name} repeats {counted(len(items), 'method')} ({named(methods)}) of {place}"
     same = sum(1 for item in items if item.judgement.identical(item.member))
     if verdict.confidence == "high":
         reason = said(items[0].judgement, items[0].member, items[0].verdict)

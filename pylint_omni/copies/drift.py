@@ -25,7 +25,7 @@ from pylint_omni.copies.kinds import (
 )
 from pylint_omni.copies.members import Member
 from pylint_omni.copies.normalize import (
-    BODY_FIELDS, IMPORTED, VENDOR, TokenStream, global_name, is_message, same_target, shape_digest, tokenize_module,
+    BODY_FIELDS, FUNCTIONS, IMPORTED, VENDOR, TokenStream, global_name, is_message, same_target, shape_digest, tokenize_module,
 )
 from pylint_omni.index.project_index import ProjectIndex
 
@@ -148,6 +148,7 @@ class _Comparer:
         self.found: list[Difference] = []
         self._keyword_values: set[int] = set()  # the kept copy's keyword argument values (a one-word string there is a mode)
         self._operands: set[int] = set()  # the kept copy's operands of arithmetic (a number there is a computation)
+        self._annotations: set[int] = set()  # the kept copy's field types (`x: torch.Tensor | None`)
         self._bound: dict[str, str] = {}  # a local of the kept copy -> the other copy's local in its place
         self._bound_back: dict[str, str] = {}
 
@@ -155,6 +156,8 @@ class _Comparer:
         a, b = self.kept.stream.statements[i].node, self.other.stream.statements[j].node
         self._local_a, self._local_b = self.kept.locals(i), self.other.locals(j)
         module_level = not self.kept.stream.statements[i].in_function
+        if module_level and isinstance(a, FUNCTIONS):
+            self._bound, self._bound_back = {}, {}  # a method or function of its own: its locals are its own
         parent = self.kept.stream.statements[i].parent
         self._field_level = parent >= 0 and isinstance(self.kept.stream.statements[parent].node, ast.ClassDef)
         self._message = (is_message(a) and is_message(b)) or (  # a module's imports follow its code; a function's pick what it calls
@@ -178,7 +181,8 @@ class _Comparer:
             self._operands.update(id(child) for child in ast.iter_child_nodes(a))
         for name in a._fields:
             if name == "annotation" and isinstance(a, ast.AnnAssign) and self._field_level:
-                pass  # a class-level annotation declares a field's type
+                # a class-level annotation declares a field's type: another type is another signature, not arithmetic
+                self._annotations.update(id(node) for node in ast.walk(a.annotation) if a.annotation is not None)
             elif name in ("ctx", "type_comment", "kind", "annotation", "returns", "type_params") or (
                 header and name in (*BODY_FIELDS, "handlers", "cases")
             ):
@@ -302,6 +306,8 @@ class _Comparer:
             return "vendor"
         if isinstance(a, OPERATORS) or isinstance(b, OPERATORS):
             return "math"
+        if id(a) in self._annotations:
+            return "signature"
         literal = literal_kind(a, b, id(a) in self._keyword_values, id(a) in self._operands)
         if literal is not None:
             return literal
@@ -318,7 +324,7 @@ class _Comparer:
         if structural is not None:
             return structural
         outside = [self.kept.outside(a, self._local_a), self.other.outside(b, self._local_b)]
-        if any(outside) and len({(name or "").rpartition(".")[2] for name in names}) > 1:
+        if all(outside) and len({(name or "").rpartition(".")[2] for name in names}) > 1:
             return "operation"  # another function, type or constant of an outside package
         return "call"
 
