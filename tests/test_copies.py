@@ -875,3 +875,23 @@ def test_an_upstream_copy_that_differs_in_behaviour_is_not_told_to_reuse_upstrea
                                     cache_dir=cache_dir)
     assert "Traceback" not in stderr, stderr
     assert fix in found.message and (found.confidence == "HIGH") == (mode == "reflect"), found.message
+
+
+def test_model_families_are_named_where_the_paths_part_below_a_family_folder() -> None:
+    from pylint_omni.copies.conventions import Families
+
+    custom = [f"srv/models/custom_modeling/flash_{m}_modeling.py" for m in ("llama", "mistral", "qwen2", "gemma", "phi")]
+    paths = [*custom, "srv/models/__init__.py", "srv/models/flash_causal_lm.py", "pkg/models/qwen2.py",
+             "pkg/models/qwen2_vl.py", "pkg/models/utils.py", "pkg/models/llama/layer_infer/infer.py",
+             "pkg/models/bloom/layer_infer/infer.py", "other/turbomind/models/qwen2.py", "pkg/layers/rope.py",
+             "ver/models/transformers/llama.py", "ver/models/transformers/qwen2_vl.py", "ver/models/mcore/util.py"]
+    known = Families(paths)
+    assert known.of(custom[:2]) == {custom[0]: "llama", custom[1]: "mistral"}  # `flash` and `modeling` name the folder
+    assert set(known.of(["pkg/models/qwen2.py", "pkg/models/qwen2_vl.py"]).values()) == {"qwen"}  # one family
+    assert set(known.of(["pkg/models/qwen2.py", "other/turbomind/models/qwen2.py"]).values()) == {"qwen"}
+    assert known.of(["pkg/models/llama/layer_infer/infer.py", "pkg/models/bloom/layer_infer/infer.py"]) == {
+        "pkg/models/llama/layer_infer/infer.py": "llama", "pkg/models/bloom/layer_infer/infer.py": "bloom"}
+    assert known.of(["ver/models/transformers/llama.py", "ver/models/transformers/qwen2_vl.py"]) == {
+        "ver/models/transformers/llama.py": "llama", "ver/models/transformers/qwen2_vl.py": "qwen"}
+    # shared code of the family folder, and code outside any family folder, belong to no family
+    assert known.of(["pkg/models/utils.py", "pkg/layers/rope.py"]) == {"pkg/models/utils.py": None, "pkg/layers/rope.py": None}

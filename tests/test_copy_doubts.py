@@ -566,3 +566,37 @@ def test_a_block_of_wrappers_repeating_the_wrapped_upstream_method_is_medium(tmp
     upstream_project(tmp_path, {"runner.py": UPSTREAM_RUNNER}, files)
     [block] = [f for f in lint_both(tmp_path, cache_dir) if f.symbol == "duplicated-implementation"]
     assert block.confidence == "INFERENCE" and "the block repeats flow" in block.message
+
+
+ACTIONS = '''
+def {name}(parser, helper):
+    {acts}
+    group = parser.add_argument_group("engine arguments")
+    group.actions.append({a})
+    group.actions.append({b})
+    group.actions.append({c})
+    group.actions.append({d})
+    group.actions.append({e})
+    group.actions.append({f})
+    group.actions.append({g})
+    helper.finish(group)
+    return group
+'''
+
+
+def test_a_block_that_only_passes_many_variables_on_is_medium(tmp_path: Path, cache_dir: Path) -> None:
+    """The same calls on other variables (two lists of command-line actions): a helper would only re-list them."""
+    names = ["dtype", "tp", "session_len", "batch", "cache", "prefix", "quant", "window"]
+    chat = [f"{n}_act" for n in names[:7]]
+    serve = [f"{n}_act" for n in names[1:]]
+    def acts(used: list[str], how: str) -> str:
+        return "\n    ".join(how.format(n, n.removesuffix("_act")) for n in used)
+    write_project(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/chat.py": ACTIONS.format(name="add_chat", acts=acts(chat, "{} = helper.{}(parser)"), **dict(zip("abcdefg", chat))),
+        "pkg/serve.py": ACTIONS.format(name="add_serve", acts=acts(serve, "{} = parser.add_argument('--{}', default=None)"),
+                                       **dict(zip("abcdefg", serve))),
+    })
+    [found] = lint(tmp_path, cache_dir)
+    assert found.confidence == "INFERENCE", found.message
+    assert "a helper would only pass 7 of the caller's variables on (tp_act, session_len_act, batch_act, …)" in found.message

@@ -20,8 +20,8 @@ layer the model files could import).
 A family is named by the first word of its entry below the family folder that is not a
 word most entries of that folder share (`flash_llama_modeling.py` among
 `flash_*_modeling.py` files is `llama`; `qwen2_vl.py` is `qwen`; `models/llama/...` is
-`llama`); when all copies lie under one folder below a family folder
-(`models/transformers/`), that folder's entries are the families.
+`llama`); a folder grouping model files by kind (`models/custom_modeling/`,
+`models/transformers/`) is passed through: its entries are the families.
 """
 
 from __future__ import annotations
@@ -42,6 +42,8 @@ SMALL_IDIOM = 8  # statements that do something: at most this, an idiom two unre
 GENERIC_SHARE = 0.5  # a word in at least this share of a folder's entries names the folder's kind (`flash`, `pipeline`)
 MIN_ENTRIES = 4  # entries a folder needs before any of its words counts as generic
 GENERIC_WORDS = COMMON | {"init", "model", "models", "modeling", "module", "modules", "registry", "config", "configs"}
+GROUPING_WORDS = frozenset({"modeling", "transformers", "transformer", "custom", "pipelines", "diffusers"})  # such a
+# folder below a family folder groups model files by kind (`custom_modeling/`, `transformers/`): its entries are the families
 WORD = re.compile(r"[a-z]{2,}")  # letters only: `qwen2_5_vl` -> qwen, vl; a version or a one-letter tag names no family
 NAME_TAIL = re.compile(r"([A-Za-z_]\w*)$")
 MEMO = "copies.families"
@@ -71,11 +73,17 @@ class Families:
         return found
 
     def _named(self, parts: list[str], start: int) -> str | None:
-        """The family word of the entry `parts[start]` (None: a shared module of the folder, `utils.py`, `__init__`)."""
-        if start >= len(parts):
-            return None
-        generic = self._generic_words("/".join(parts[:start])) | GENERIC_WORDS
-        return next((w for w in WORD.findall(parts[start].removesuffix(".py").lower()) if w not in generic), None)
+        """The family word of the entry `parts[start]` (None: a shared module or folder of the family folder,
+        `utils.py`, `__init__`); a folder that groups model files by kind (`custom_modeling/`, `transformers/`) is
+        passed through to the entry below it."""
+        for position in range(start, len(parts)):
+            folder = position < len(parts) - 1
+            words = WORD.findall(parts[position].removesuffix(".py").lower())
+            if folder and set(words) & GROUPING_WORDS:
+                continue
+            generic = self._generic_words("/".join(parts[:position])) | GENERIC_WORDS
+            return next((w for w in words if w not in generic), None)
+        return None
 
     def of(self, paths: list[str]) -> dict[str, str | None]:
         """Each path's family, read where the paths part below a family folder (else below each one's own)."""
