@@ -889,6 +889,8 @@ def test_model_families_are_named_where_the_paths_part_below_a_family_folder() -
     assert known.of(custom[:2]) == {custom[0]: "llama", custom[1]: "mistral"}  # `flash` and `modeling` name the folder
     assert set(known.of(["pkg/models/qwen2.py", "pkg/models/qwen2_vl.py"]).values()) == {"qwen"}  # one family
     assert set(known.of(["pkg/models/qwen2.py", "other/turbomind/models/qwen2.py"]).values()) == {"qwen"}
+    assert set(known.of(["pkg/models/qwen_image/pipeline_edit.py", "pkg/models/qwen_image/pipeline_layered.py"]).values()) == {
+        "qwen"}  # a family folder holds one family, however many files
     assert known.of(["pkg/models/llama/layer_infer/infer.py", "pkg/models/bloom/layer_infer/infer.py"]) == {
         "pkg/models/llama/layer_infer/infer.py": "llama", "pkg/models/bloom/layer_infer/infer.py": "bloom"}
     assert known.of(["ver/models/transformers/llama.py", "ver/models/transformers/qwen2_vl.py"]) == {

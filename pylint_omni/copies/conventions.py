@@ -20,8 +20,10 @@ layer the model files could import).
 A family is named by the first word of its entry below the family folder that is not a
 word most entries of that folder share (`flash_llama_modeling.py` among
 `flash_*_modeling.py` files is `llama`; `qwen2_vl.py` is `qwen`; `models/llama/...` is
-`llama`); a folder grouping model files by kind (`models/custom_modeling/`,
-`models/transformers/`) is passed through: its entries are the families.
+`llama`), the entry below the first family folder on the path (`models/qwen_image/`
+holds one family however many files it has); a folder grouping model files by kind
+(`models/custom_modeling/`, `models/transformers/`, `models/runner_models/`) is passed
+through: its entries are the families.
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ SMALL_IDIOM = 8  # statements that do something: at most this, an idiom two unre
 GENERIC_SHARE = 0.5  # a word in at least this share of a folder's entries names the folder's kind (`flash`, `pipeline`)
 MIN_ENTRIES = 4  # entries a folder needs before any of its words counts as generic
 GENERIC_WORDS = COMMON | {"init", "model", "models", "modeling", "module", "modules", "registry", "config", "configs"}
-GROUPING_WORDS = frozenset({"modeling", "transformers", "transformer", "custom", "pipelines", "diffusers"})  # such a
+GROUPING_WORDS = frozenset({"modeling", "transformers", "transformer", "custom", "pipelines", "diffusers", "models"})  # such a
 # folder below a family folder groups model files by kind (`custom_modeling/`, `transformers/`): its entries are the families
 WORD = re.compile(r"[a-z]{2,}")  # letters only: `qwen2_5_vl` -> qwen, vl; a version or a one-letter tag names no family
 NAME_TAIL = re.compile(r"([A-Za-z_]\w*)$")
@@ -86,19 +88,12 @@ class Families:
         return None
 
     def of(self, paths: list[str]) -> dict[str, str | None]:
-        """Each path's family, read where the paths part below a family folder (else below each one's own)."""
-        split = [p.split("/") for p in paths]
-        common = 0
-        while all(len(s) > common + 1 for s in split) and len({s[common] for s in split}) == 1:
-            common += 1
-        shared = any(part in FAMILY_FOLDERS for part in split[0][:common])
+        """Each path's family: the entry below the first family folder on its path (None outside family folders)."""
         found: dict[str, str | None] = {}
-        for path, parts in zip(paths, split):
-            if shared:
-                found[path] = self._named(parts, common)
-                continue
-            folders = [i for i, part in enumerate(parts[:-1]) if part in FAMILY_FOLDERS]
-            found[path] = self._named(parts, folders[-1] + 1) if folders else None
+        for path in paths:
+            parts = path.split("/")
+            first = next((i for i, part in enumerate(parts[:-1]) if part in FAMILY_FOLDERS), None)
+            found[path] = self._named(parts, first + 1) if first is not None else None
         return found
 
 

@@ -95,10 +95,20 @@ def _named_copies(items: list[Reported]) -> str:
     if len(others) == 1:
         other = others[0]
         return f"{head} and {name_of(other)}" + ("" if other.path == first.path else f" ({short_path(other.path)})")
-    files = [m.path.rpartition("/")[2] for m in others]
-    places = [name_of(m) if m.path == first.path else file if files.count(file) == 1 else short_path(m.path)
-              for m, file in zip(others, files)]
+    places = [name_of(m) if m.path == first.path else place for m, place in zip(others, _places([m.path for m in others]))]
     return f"{head} and {counted(len(others), 'other copy')} ({named(places)})"
+
+
+def _places(paths: list[str]) -> list[str]:
+    """Each path by its shortest tail no other path shares (`b.py`, `llama/layer_infer/pre.py`)."""
+    found = []
+    for path in paths:
+        parts = path.split("/")
+        depth = 1
+        while depth < len(parts) and any(other != path and other.endswith("/" + "/".join(parts[-depth:])) for other in paths):
+            depth += 1
+        found.append("/".join(parts[-depth:]))
+    return found
 
 
 def _relation(judgement: Judgement, items: list[Reported]) -> str:
