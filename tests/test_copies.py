@@ -891,9 +891,24 @@ def test_model_families_are_named_where_the_paths_part_below_a_family_folder() -
     assert set(known.of(["pkg/models/qwen2.py", "other/turbomind/models/qwen2.py"]).values()) == {"qwen"}
     assert set(known.of(["pkg/models/qwen_image/pipeline_edit.py", "pkg/models/qwen_image/pipeline_layered.py"]).values()) == {
         "qwen"}  # a family folder holds one family, however many files
+    images = [f"img/models/{m}_image/pipeline.py" for m in ("qwen", "ovis", "longcat", "z")]
+    assert list(Families(images).of(images).values()) == ["qwen", "ovis", "longcat", "z_image"]  # `image` names the folder
     assert known.of(["pkg/models/llama/layer_infer/infer.py", "pkg/models/bloom/layer_infer/infer.py"]) == {
         "pkg/models/llama/layer_infer/infer.py": "llama", "pkg/models/bloom/layer_infer/infer.py": "bloom"}
     assert known.of(["ver/models/transformers/llama.py", "ver/models/transformers/qwen2_vl.py"]) == {
         "ver/models/transformers/llama.py": "llama", "ver/models/transformers/qwen2_vl.py": "qwen"}
     # shared code of the family folder, and code outside any family folder, belong to no family
     assert known.of(["pkg/models/utils.py", "pkg/layers/rope.py"]) == {"pkg/models/utils.py": None, "pkg/layers/rope.py": None}
+
+
+def test_a_per_copy_baseline_holds_its_copies_and_a_new_copy_is_reported_alone(tmp_path: Path, cache_dir: Path) -> None:
+    files = {"pkg/__init__.py": "", **{f"pkg/{name}.py": STEP.format(name="apply", extra=PLACEHOLDERS, log="[a]") for name in "abc"}}
+    write_project(tmp_path, files)
+    alone = audit(tmp_path, cache_dir, "--omni-granularity=member")
+    baseline = tmp_path / "baseline.json"
+    baseline.write_text(json.dumps({"format": "pylint-omni-baseline/1", "findings": [
+        {key: f.get(key) for key in ("id", "symbol", "subject", "path", "line")} for f in alone.values()]}))
+    assert lint(tmp_path, cache_dir, f"--omni-baseline={baseline}") == []  # the group's finding is known through its members
+    (tmp_path / "pkg/d.py").write_text(textwrap.dedent(STEP.format(name="apply", extra=PLACEHOLDERS, log="[a]")))
+    [new] = lint(tmp_path, cache_dir, f"--omni-baseline={baseline}")
+    assert new.path == "pkg/d.py" and new.message.startswith("apply() repeats apply() (pkg/a.py:7); keep one and call it here")

@@ -84,7 +84,10 @@ class Families:
             if folder and set(words) & GROUPING_WORDS:
                 continue
             generic = self._generic_words("/".join(parts[:position])) | GENERIC_WORDS
-            return next((w for w in words if w not in generic), None)
+            specific = next((w for w in words if w not in generic), None)
+            if specific is None and any(w not in GENERIC_WORDS for w in words):
+                return parts[position].removesuffix(".py").lower()  # `z_image` among `*_image` entries: the entry itself
+            return specific
         return None
 
     def of(self, paths: list[str]) -> dict[str, str | None]:
