@@ -20,7 +20,7 @@ from typing import Callable
 
 from pylint_omni.copies.fingerprints import HASH_BYTES
 from pylint_omni.copies.kinds import (
-    ARITHMETIC, BEHAVIOUR_KINDS, BEHAVIOUR_ORDER, OPERATORS, Listed, focused, is_layer_name, is_math_name, literal_kind, shown,
+    ARITHMETIC, BEHAVIOUR_KINDS, BEHAVIOUR_ORDER, NAMING_KEYWORDS, OPERATORS, Listed, focused, is_layer_name, is_math_name, literal_kind, shown,
     structural_kind,
 )
 from pylint_omni.copies.members import Member
@@ -277,7 +277,8 @@ class _Comparer:
             if other is None:
                 pairs.append((keyword, Listed("keywords", [], getattr(b, "lineno", 0))))
             else:
-                self._keyword_values.add(id(keyword.value))
+                if keyword.arg not in NAMING_KEYWORDS:
+                    self._keyword_values.add(id(keyword.value))
                 self._node(keyword.value, other.value, pairs)
         for keyword in y:
             if keyword.arg not in names:

@@ -36,6 +36,9 @@ MATH_NAMES = frozenset({
 })
 LAYER = re.compile(r"(Linear|Norm|Conv\w*|Embedding|Attention|MLP|GELU|SiLU|ReLU|Tanh|Sigmoid|Dropout|Pool\w*|Activation\w*)$")
 MODE_WORD = re.compile(r"^[a-z][a-z0-9_]{0,23}$")  # a one-word keyword value selects a mode: "same", "causal", "bilinear"
+# Keywords whose value names something rather than selecting a behaviour (`register(name="qwen2")`): a plain parameter.
+NAMING_KEYWORDS = frozenset({"name", "prefix", "key", "tag", "label", "title", "alias", "model_type", "help", "desc",
+                             "description", "id", "group", "scope", "namespace"})
 OPERATORS = (ast.operator, ast.cmpop, ast.unaryop, ast.boolop)
 ARITHMETIC = (ast.BinOp, ast.UnaryOp, ast.AugAssign)
 SYMBOLS = {
