@@ -912,3 +912,54 @@ def test_a_per_copy_baseline_holds_its_copies_and_a_new_copy_is_reported_alone(t
     (tmp_path / "pkg/d.py").write_text(textwrap.dedent(STEP.format(name="apply", extra=PLACEHOLDERS, log="[a]")))
     [new] = lint(tmp_path, cache_dir, f"--omni-baseline={baseline}")
     assert new.path == "pkg/d.py" and new.message.startswith("apply() repeats apply() (pkg/a.py:7); keep one and call it here")
+
+
+VERIFY = '''
+    def verify(self, batch):
+        accepted = []
+        for draft, target in zip(batch.drafts, batch.targets):
+            if draft != target:
+                break
+            accepted.append(draft)
+        self.accepted_total += len(accepted)
+        batch.accepted = accepted
+        return accepted
+'''
+DECODE = '''
+    def decode(self, batch):
+        rows = [self.encode(item) for item in batch.items]
+        width = max(len(row) for row in rows)
+        {first}
+        padded = [row + [self.pad_id] * (width - len(row)) for row in rows]
+        self.stats["decode"] = width
+        self.history.append(len(rows))
+        batch.rows = padded
+        {last}
+        return padded
+'''
+
+
+def test_two_classes_copying_each_others_methods_are_one_finding(tmp_path: Path, cache_dir: Path) -> None:
+    """Each group keeps its preferred copy (the most central one of a near group): the two classes are one change."""
+    def method(name: str, first: str = "batch.width = width", last: str = "batch.done = True") -> str:
+        text = VERIFY if name == "verify" else DECODE.format(first=first, last=last)
+        return textwrap.indent(textwrap.dedent(text), "    ")
+
+    def holder(cls: str, *methods: str) -> str:  # each class has its own code besides: no class copies another whole
+        own = "".join(f"\n    def {cls.lower()}_{n}(self, item):\n        return self.{cls.lower()}_table{n}.get(item)\n"
+                      for n in range(14))
+        return f"class {cls}:\n    def encode(self, item):\n        return list(item)\n" + "".join(methods) + own
+
+    write_project(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/a.py": holder("Prefill", method("verify"), method("decode", first="batch.width = width + 1")),
+        "pkg/b.py": holder("Decode", method("verify"), method("decode")),
+        "pkg/c.py": holder("Draft", method("decode", last="batch.done = batch.final")),
+    })
+    found = {f.path: f for f in lint(tmp_path, cache_dir)}
+    assert "pkg/b.py" not in found, found
+    # Decode.verify repeats Prefill.verify; Prefill.decode drifted from Decode.decode (the central copy of three)
+    assert found["pkg/a.py"].message.startswith("Prefill and Decode (pkg/b.py:1) share 2 methods (decode and verify); "
+                                                "share a base holding only the part they share: 1 method differs in "
+                                                "behaviour"), found["pkg/a.py"].message
+    assert found["pkg/c.py"].message.startswith("Draft.decode() drifted from Decode.decode()")  # its class copies no other

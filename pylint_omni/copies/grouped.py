@@ -82,6 +82,8 @@ def fold_fix(index: ProjectIndex, judgement: Judgement, items: list[Reported]) -
         return f"move it into {home}, which their classes derive from"
     if kept.kind == "method" and any(item.fix == "share it via a base class or mixin" for item in items):
         return "share it via a base class or mixin"
+    if kept.kind == "class":
+        return f"keep {name_of(kept)} and import it where the {count} copies are"
     return f"keep {name_of(kept)} and call it from the {count} copies"
 
 
