@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from pylint_omni.changes.wording import named
 from pylint_omni.copies.doubts import (
     CALLS_SUPER,
     LEGACY_FIX,
@@ -141,8 +142,7 @@ def _evidence(judgement: Judgement, member: Member, verdict: Verdict) -> str:
         # where the drifted copies are; what each changes is said at it
         places = [short_path(m.path, member.path) if m.path != member.path else f"line {m.line}"
                   for m in judgement.group.members if not judgement.identical(m)]
-        shown_places = places[0] + (f" and {len(places) - 1} more" if len(places) > 1 else "")
-        return f"{head}: {shown_places}; {gone}"
+        return f"{head}: {named(places, 1)}; {gone}"
     return f"{head}; {shown}; {gone}"
 
 
