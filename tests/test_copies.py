@@ -808,6 +808,43 @@ MODEL = '''
 '''
 
 
+MLP_CLASS = '''
+class {cls}:
+    def __init__(self, config, quant=None):
+        self.gate_up = config.build_linear(config.hidden, 2 * config.inner, quant=quant)
+        self.act = config.build_activation(config.act)
+        self.down = config.build_linear(config.inner, config.hidden, quant=quant)
+        self.dropout = config.build_dropout(config.dropout)
+        self.scale = config.residual_scale
+
+    def forward(self, x):
+        gate_up = self.gate_up(x)
+        hidden = self.act(gate_up)
+        hidden = self.dropout(hidden)
+        out = self.down(hidden)
+        return out * self.scale
+'''
+
+
+VISION = '''
+class VisionTower:
+    def __init__(self, config):
+        self.patch = config.build_patch_embed(config.patch_size)
+        self.blocks = [config.build_block(i) for i in range(config.depth)]
+        self.merger = config.build_merger(config.spatial_merge)
+
+    def forward(self, pixels, grid):
+        hidden = self.patch(pixels)
+        positions = grid.cumsum(0)
+        windows = grid.prod(-1)
+        for block in self.blocks:
+            hidden = block(hidden, positions, windows)
+        merged = self.merger(hidden)
+        merged = merged.flatten(0, 1)
+        return merged, windows
+'''
+
+
 def test_idioms_of_unrelated_model_families_are_conventions_not_candidates(tmp_path: Path, cache_dir: Path) -> None:
     families = ("llama", "qwen2", "mistral", "gemma")
 
@@ -829,15 +866,21 @@ def test_idioms_of_unrelated_model_families_are_conventions_not_candidates(tmp_p
         "pkg/models/talker/__init__.py": "", "pkg/models/vocoder/__init__.py": "",
         "pkg/models/talker/multistep.py": SCHEDULER, "pkg/models/vocoder/multistep.py": SCHEDULER,
         "pkg/layers/qkv.py": SPLIT, "pkg/models/qwen2_vl.py": SPLIT,
+        # three families each naming its own MLP class: the per-model pattern; one component copied under one name: a copy
+        **{f"pkg/models/{f}.py": MLP_CLASS.format(cls=f"{f.title()}MLP") for f in ("falcon", "phi", "yi")},
+        **{f"pkg/models/{f}_vision.py": VISION for f in ("falcon", "phi", "yi")},
     })
     found = lint(tmp_path, cache_dir)
     assert sorted((f.path, f.confidence) for f in found) == [
-        ("pkg/models/qwen2_vl.py", "HIGH"), ("pkg/models/vocoder/multistep.py", "HIGH")]
+        ("pkg/models/phi_vision.py", "HIGH"), ("pkg/models/qwen2_vl.py", "HIGH"), ("pkg/models/vocoder/multistep.py", "HIGH")]
+    assert [f.message for f in found if f.path == "pkg/models/phi_vision.py"][0].startswith(
+        "VisionTower and VisionTower (models/yi_vision.py) repeat VisionTower (models/falcon_vision.py:2)")
     rejected = {f.path: f.message for f in lint(tmp_path, cache_dir, "--omni-include-rejected=y") if f.confidence == "UNDEFINED"}
     assert "rejected: a convention of 2 model families (llama and qwen): a 5-statement idiom" in rejected["pkg/models/qwen2.py"]
     assert "rejected: a convention of 2 model families (llama and qwen): each copy builds its own model's classes" in \
         rejected["pkg/models/qwen2_model.py"]
     assert "rejected: a convention of 4 model families" in rejected["pkg/models/llama.py"]
+    assert "(falcon, phi and yi): each model's own class holds its copy" in rejected["pkg/models/phi.py"]
     assert audit(tmp_path, cache_dir, "--omni-include-rejected=y")["pkg/models/llama.py:1"]["reason"] == (
         "a convention of 4 model families (gemma, llama, mistral and 1 more): each family keeps its own copy of the pattern")
 

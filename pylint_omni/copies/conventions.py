@@ -8,6 +8,9 @@ convention of N model families"), not a candidate, when every copy lies in a mod
 family (an entry below a folder of `FAMILY_FOLDERS`), the copies span two families or
 more, the unit is not a whole module (a module copied whole is one model forked), and:
 - they span `CONVENTION_FAMILIES` families or more: a pattern most model files repeat;
+- or they span `NAMED_FAMILIES` families or more, each copy in a class named after its
+  own family (`DeepseekMLP`, `Glm4MoeMLP`, `Qwen2MoeMLP`; a per-model `forward` or
+  `load_weights`): each model defines its own layers and model classes;
 - or the copies differ only in the names of classes of their own model (each builds its
   own decoder layer, attention, model): the per-model pattern itself;
 - or the unit is small (at most `SMALL_IDIOM` statements that do something): a shared
@@ -40,6 +43,7 @@ from pylint_omni.index.project_index import ProjectIndex
 # Thresholds of the rule, in one place (see the module docstring for why each exists):
 FAMILY_FOLDERS = frozenset({"models", "model_zoo", "pipelines"})  # folders whose every entry is one model family
 CONVENTION_FAMILIES = 4  # families sharing a unit before it is the project's per-model pattern, whatever its size
+NAMED_FAMILIES = 3  # families whose own, family-named classes hold the copies (DeepseekMLP, Glm4MoeMLP, Qwen2MoeMLP)
 SMALL_IDIOM = 8  # statements that do something: at most this, an idiom two unrelated families may each keep
 GENERIC_SHARE = 0.5  # a word in at least this share of a folder's entries names the folder's kind (`flash`, `pipeline`)
 MIN_ENTRIES = 4  # entries a folder needs before any of its words counts as generic
@@ -149,11 +153,24 @@ def convention(index: ProjectIndex, judgement: Judgement, paths: Iterable[str]) 
     what = f"a convention of {len(named)} model families ({listed(named)})"
     if len(named) >= CONVENTION_FAMILIES:
         return f"{what}: each family keeps its own copy of the pattern"
+    if len(named) >= NAMED_FAMILIES and _family_classes(members, by_path):
+        return f"{what}: each model's own class holds its copy"
     if _own_classes(index, judgement):
         return f"{what}: each copy builds its own model's classes"
     if _size(judgement.kept) <= SMALL_IDIOM:
         return f"{what}: a {_size(judgement.kept)}-statement idiom each model keeps in its own file"
     return None
+
+
+def _family_classes(members: list[Member], by_path: dict[str, str | None]) -> bool:
+    """Every copy lies in a class named after its own model family (the unit itself, or the class of a method or of
+    the method holding a block): each model defines its own layer or model class, and the copies are its code."""
+    for member in members:
+        owner = member.qual if member.kind == "class" else member.qual.partition(".")[0] if "." in member.qual else ""
+        family = by_path.get(member.path) or ""
+        if not owner or not family or family.replace("_", "") not in owner.lower():
+            return False
+    return True
 
 
 def _size(member: Member) -> int:
