@@ -941,6 +941,7 @@ def test_model_families_are_named_where_the_paths_part_below_a_family_folder() -
     assert known.of(["ver/models/transformers/llama.py", "ver/models/transformers/qwen2_vl.py"]) == {
         "ver/models/transformers/llama.py": "llama", "ver/models/transformers/qwen2_vl.py": "qwen"}
     # shared code of the family folder, and code outside any family folder, belong to no family
+    assert known.of(["ver/models/transformers/transformers_utils.py"]) == {"ver/models/transformers/transformers_utils.py": None}
     assert known.of(["pkg/models/utils.py", "pkg/layers/rope.py"]) == {"pkg/models/utils.py": None, "pkg/layers/rope.py": None}
 
 

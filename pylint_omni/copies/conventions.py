@@ -87,6 +87,8 @@ class Families:
             words = WORD.findall(parts[position].removesuffix(".py").lower())
             if folder and set(words) & GROUPING_WORDS:
                 continue
+            if set(words) & COMMON:
+                return None  # the family folder's shared code (`transformers_utils.py`, `base_pipeline.py`): no family
             generic = self._generic_words("/".join(parts[:position])) | GENERIC_WORDS
             specific = next((w for w in words if w not in generic), None)
             if specific is None and any(w not in GENERIC_WORDS for w in words):
