@@ -99,18 +99,27 @@ STEP = '''
 PLACEHOLDERS = "state.num_placeholders = max(0, state.num_placeholders - 1)"
 
 
-def test_three_copies_are_one_group_reported_at_each_copy_after_the_first(tmp_path: Path, cache_dir: Path) -> None:
+def test_three_copies_are_one_finding_at_the_first_copy_after_the_kept_one(tmp_path: Path, cache_dir: Path) -> None:
     write_project(tmp_path, {
         "pkg/__init__.py": "",
         "pkg/a.py": STEP.format(name="apply", extra=PLACEHOLDERS, log="[a]"),
         "pkg/b.py": STEP.format(name="apply_b", extra=PLACEHOLDERS, log="[b]"),
         "pkg/c.py": STEP.format(name="apply_c", extra=PLACEHOLDERS, log="[a]"),
     })
-    found = lint(tmp_path, cache_dir)
-    assert [(f.path, f.line, f.confidence) for f in found] == [("pkg/b.py", 7, "HIGH"), ("pkg/c.py", 7, "HIGH")]
-    assert all("3 copies" in f.message and "apply() (pkg/a.py:7)" in f.message for f in found)
-    assert "differs only in log or error text" in found[0].message
-    assert "identical after renaming locals" in found[1].message
+    [found] = lint(tmp_path, cache_dir)  # c.py is the same text as a.py: first after it in the group
+    assert (found.path, found.line, found.confidence) == ("pkg/c.py", 7, "HIGH")
+    assert found.message == ("apply_c() and apply_b() (pkg/b.py) repeat apply() (pkg/a.py:7); keep apply() and call it "
+                             "from the 2 copies (3 copies; identical after renaming locals; 20 lines go).")
+    # One message per copy on request, each with the id it has as a member of the group's finding.
+    per_copy = lint(tmp_path, cache_dir, "--omni-granularity=member")
+    assert [(f.path, f.confidence) for f in per_copy] == [("pkg/b.py", "HIGH"), ("pkg/c.py", "HIGH")]
+    assert "differs only in log or error text" in per_copy[0].message
+    assert "identical after renaming locals" in per_copy[1].message
+    group = audit(tmp_path, cache_dir)["pkg/c.py:7"]
+    alone = audit(tmp_path, cache_dir, "--omni-granularity=member")
+    assert [(m["path"], m["id"], m["what"]) for m in group["members"]] == [
+        (f["path"], f["id"], f["message"]) for f in (alone["pkg/c.py:7"], alone["pkg/b.py:7"])]
+    assert group["benefit_lines"] == sum(f["benefit_lines"] for f in alone.values()) == 20
 
 
 def test_a_drifted_copy_is_medium_and_names_the_drift(tmp_path: Path, cache_dir: Path) -> None:
@@ -450,15 +459,22 @@ def test_a_group_of_identical_and_drifted_copies_says_how_many_of_each(tmp_path:
         "pkg/c.py": STEP.format(name="apply", extra=PLACEHOLDERS, log="[a]"),
         "pkg/d.py": STEP.format(name="apply", extra=drifted, log="[a]"),
     })
-    found = {f.path: f for f in lint(tmp_path, cache_dir)}
-    assert {p: f.confidence for p, f in found.items()} == {"pkg/b.py": "HIGH", "pkg/c.py": "HIGH", "pkg/d.py": "INFERENCE"}
-    assert found["pkg/b.py"].message.endswith("(4 copies: 3 identical, 1 drifted: pkg/d.py; 10 lines go).")
+    [found] = lint(tmp_path, cache_dir)  # one change; medium, since one copy passes another value
+    assert (found.path, found.confidence) == ("pkg/b.py", "INFERENCE")
+    assert found.message == ("apply() and 2 other copies (c.py and d.py) copy apply() (pkg/a.py:7); share one, the "
+                             "differences as parameters (4 copies: 3 identical, 1 drifted; drift: `1` (line 12) vs `0`; "
+                             "29 lines go).")
+    per_copy = {f.path: f for f in lint(tmp_path, cache_dir, "--omni-granularity=member")}
+    assert {p: f.confidence for p, f in per_copy.items()} == {"pkg/b.py": "HIGH", "pkg/c.py": "HIGH", "pkg/d.py": "INFERENCE"}
+    assert per_copy["pkg/b.py"].message.endswith("(4 copies: 3 identical, 1 drifted: pkg/d.py; 10 lines go).")
     # the drifted line stays, as an argument of the shared function
-    assert found["pkg/d.py"].message.endswith("(4 copies: 3 identical, 1 drifted; drift: `1` (line 12) vs `0`; 9 of 10 lines go).")
-    report = audit(tmp_path, cache_dir)
+    assert per_copy["pkg/d.py"].message.endswith("(4 copies: 3 identical, 1 drifted; drift: `1` (line 12) vs `0`; 9 of 10 lines go).")
+    report = audit(tmp_path, cache_dir, "--omni-granularity=member")
     assert [report[f"pkg/{name}.py:7"]["benefit_lines"] for name in "bcd"] == [10, 10, 9]
     assert report["pkg/d.py:7"]["benefit"].startswith("9 of this copy's 10 lines go; 29 lines over the group of 4 near "
                                                       "function copies (3 identical, 1 drifted)")
+    group = audit(tmp_path, cache_dir)["pkg/b.py:7"]
+    assert group["benefit_lines"] == 29 and [m["confidence"] for m in group["members"]] == ["high", "high", "medium"]
 
 
 BATCH = '''
@@ -548,10 +564,13 @@ def test_the_copy_kept_is_the_shared_then_the_vendor_neutral_one(
         **inits, f"{package}/user.py": importer,
         **{path: STEP.format(name="apply", extra=PLACEHOLDERS, log="[a]") for path in [kept, *others]},
     })
-    _, found, stderr = run_pylint([*enable_args([SYMBOL]), package], cwd=tmp_path, cache_dir=cache_dir)
+    _, found, stderr = run_pylint([*enable_args([SYMBOL]), "--omni-granularity=member", package], cwd=tmp_path,
+                                  cache_dir=cache_dir)
     assert "Traceback" not in stderr, stderr
     assert sorted(f.path for f in found) == sorted(others)
     assert all(f"apply() ({kept.split('/', 1)[1]}:7)" in f.message for f in found)
+    _, [group], _ = run_pylint([*enable_args([SYMBOL]), package], cwd=tmp_path, cache_dir=cache_dir)
+    assert group.path in others and f"apply() ({kept.split('/', 1)[1]}:7)" in group.message
 
 
 @pytest.mark.parametrize("specific, fork", [(2, False), (5, True)])
@@ -658,3 +677,367 @@ def test_the_copy_others_import_by_name_is_kept_unless_it_is_platform_code(tmp_p
         (tmp_path / f"pkg/{name}.py").write_text("from pkg.kernels.cuda_moe import renorm\nprint(renorm)\n")
     [found] = lint(tmp_path, cache_dir)
     assert found.path == "pkg/kernels/cuda_moe.py" and "pkg/base.py" in found.message
+
+
+ATTEND = '''
+    from flash_attn import flash_attn_func, flash_attn_varlen_func
+
+
+    def {name}(batch, scale, window):
+        query = batch.query * scale
+        key = batch.key.transpose(1, 2)
+        out = {call}(query, key, batch.value, causal={causal}, padding="{padding}"{extra})
+        out = out.reshape(batch.size, -1)
+        batch.outputs.append(out)
+        batch.{field} += {step}
+        return out
+'''
+SAME = dict(call="flash_attn_func", causal="True", padding="same", extra="", field="steps", step="1")
+
+
+@pytest.mark.parametrize("change, shown", [
+    ({"causal": "False"}, ("`False`", "`True`")),  # a flag
+    ({"padding": "valid"}, ("`'valid'`", "`'same'`")),  # a mode keyword
+    ({"call": "flash_attn_varlen_func"}, ("flash_attn_varlen_func", "flash_attn_func")),  # an outside package's function
+    ({"extra": ", window_size=window"}, ("window_size=window",)),  # another signature: a keyword one copy passes
+    ({"step": "scale - 1"}, ("`scale - 1`", "`1`")),  # another computation
+    ({"field": "steps"}, ()),  # identical: high, "keep one"
+    ({"field": "calls"}, ("`batch.calls`", "`batch.steps`")),  # a name: a plain parameter
+])
+def test_a_drift_that_changes_behaviour_is_never_share_one(tmp_path: Path, cache_dir: Path, change: dict,
+                                                            shown: tuple[str, ...]) -> None:
+    write_project(tmp_path, {
+        "pkg/__init__.py": "", "pkg/serving/__init__.py": "", "pkg/engine/__init__.py": "",
+        "pkg/engine/attend.py": ATTEND.format(name="attend", **SAME),
+        "pkg/serving/attend.py": ATTEND.format(name="attend_step", **{**SAME, **change}),
+    })
+    [found] = lint(tmp_path, cache_dir)
+    assert found.path == "pkg/serving/attend.py" and all(text in found.message for text in shown), found.message
+    if change == {"field": "steps"}:
+        assert found.confidence == "HIGH" and "keep one and call it here" in found.message
+    elif change == {"field": "calls"}:
+        assert found.confidence == "INFERENCE" and "share one, the differences as parameters" in found.message
+    else:
+        assert found.confidence == "INFERENCE" and "share one" not in found.message, found.message
+        assert "extract only the part they share (they differ in " in found.message
+
+
+METHOD = '''
+    def {name}(self, batch):
+        rows = [self.encode(item) for item in batch.items]
+        width = max(len(row) for row in rows)
+        padded = [row + [self.{pad}] * (width - len(row)) for row in rows]
+        self.{name}_calls += 1
+        self.stats["{name}"] = width
+        return padded
+'''
+
+
+def holder_class(name: str, methods: list[str], pad: str = "pad_id", base: str = "") -> str:
+    body = "".join(textwrap.indent(textwrap.dedent(METHOD.format(name=m, pad=pad)), "    ") for m in methods)
+    return f"class {name}{f'({base})' if base else ''}:\n    def encode(self, item):\n        return list(item)\n" + body
+
+
+OWN_METHODS = "".join(f"\n    def {name}(self, item):\n        return self.{name}_table.get(item, {n})\n"
+                      for n, name in enumerate(("lookup", "fetch", "resolve", "route", "admit", "evict", "trace")))
+
+
+def test_a_class_repeating_methods_of_another_is_one_finding_at_the_class(tmp_path: Path, cache_dir: Path) -> None:
+    write_project(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/base_batcher.py": holder_class("Batcher", ["prefill", "decode", "verify"]),
+        "pkg/speech.py": holder_class("SpeechBatcher", ["prefill", "decode", "verify"]) + OWN_METHODS,
+        # one copied method among the class's own methods: the method, not the class, is the copy
+        "pkg/vision.py": holder_class("VisionBatcher", ["decode"]) + OWN_METHODS,
+    })
+    found = {f.path: f for f in lint(tmp_path, cache_dir)}
+    speech = found["pkg/speech.py"]
+    assert (speech.line, speech.confidence) == (1, "HIGH")
+    assert speech.message.startswith("SpeechBatcher repeats 3 methods (prefill, decode and verify) of Batcher "
+                                     "(pkg/base_batcher.py:1); derive it from Batcher or share a base ("), speech.message
+    assert found["pkg/vision.py"].message.startswith("VisionBatcher.decode() repeats Batcher.decode()")
+    per_copy = lint(tmp_path, cache_dir, "--omni-granularity=member")
+    assert sorted(f.line for f in per_copy if f.path == "pkg/speech.py") == [5, 13, 21]
+    members = audit(tmp_path, cache_dir)["pkg/speech.py:1"]["members"]
+    alone = audit(tmp_path, cache_dir, "--omni-granularity=member")
+    assert [m["id"] for m in members] == [alone[f"pkg/speech.py:{line}"]["id"] for line in (5, 13, 21)]
+
+
+def test_a_class_whose_copies_differ_in_behaviour_shares_only_a_base(tmp_path: Path, cache_dir: Path) -> None:
+    write_project(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/base_batcher.py": holder_class("Batcher", ["prefill", "decode"]),
+        "pkg/speech.py": holder_class("SpeechBatcher", ["prefill"]) + textwrap.indent(textwrap.dedent(
+            METHOD.format(name="decode", pad="pad_id").replace("width - len(row)", "width - len(row) - 1")), "    ")
+        + OWN_METHODS,
+    })
+    [found] = lint(tmp_path, cache_dir)
+    assert found.confidence == "INFERENCE" and found.message.startswith("SpeechBatcher repeats 2 methods (prefill and decode) of Batcher")
+    assert "share a base holding only the part they share: 1 method differs in behaviour" in found.message
+    assert "the differences as parameters" not in found.message
+
+
+ROPE = '''
+    import torch
+
+
+    def rotate_half(x):
+        half = x.shape[-1] // 2
+        first = x[..., :half]
+        second = x[..., half:]
+        joined = torch.cat((-second, first), dim=-1)
+        return joined
+'''
+RESIDUAL = '''
+    def residual_step(self, hidden, residual):
+        if residual is None:
+            residual = hidden
+        else:
+            hidden = hidden + residual
+            residual = hidden
+        hidden = self.norm(hidden)
+        return hidden, residual
+'''
+SPLIT = '''
+    def split_qkv(qkv, heads, kv_heads, dim):
+        q_size = heads * dim
+        kv_size = kv_heads * dim
+        q, k, v = qkv.split([q_size, kv_size, kv_size], dim=-1)
+        q = q.view(-1, heads, dim)
+        k = k.view(-1, kv_heads, dim)
+        return q, k, v.view(-1, kv_heads, dim)
+'''
+SCHEDULER = '''
+    class MultiStepScheduler:
+        def __init__(self, steps):
+            self.steps = steps
+            self.queue = []
+
+        def plan(self, requests):
+            ready = [r for r in requests if r.ready]
+            ready.sort(key=lambda r: r.arrival)
+            chosen = ready[: self.steps]
+            for request in chosen:
+                request.scheduled = True
+                request.budget -= 1
+            self.queue.extend(chosen)
+            waiting = len(requests) - len(chosen)
+            return chosen, waiting
+'''
+MODEL = '''
+    from pkg.models.{family}_layers import {cls}DecoderLayer
+
+
+    class {cls}Model:
+        def __init__(self, config):
+            self.config = config
+            self.layers = [{cls}DecoderLayer(config, i) for i in range(config.num_layers)]
+            self.norm = config.build_norm()
+            self.cache = config.build_cache()
+            self.graphs = {{}}
+            self.layers_by_id = {{id(layer): layer for layer in self.layers}}
+            self.warm = config.warmup > 0
+            self.steps = 0
+            self.ready = self.warm and bool(self.layers)
+'''
+
+
+MLP_CLASS = '''
+class {cls}:
+    def __init__(self, config, quant=None):
+        self.gate_up = config.build_linear(config.hidden, 2 * config.inner, quant=quant)
+        self.act = config.build_activation(config.act)
+        self.down = config.build_linear(config.inner, config.hidden, quant=quant)
+        self.dropout = config.build_dropout(config.dropout)
+        self.scale = config.residual_scale
+
+    def forward(self, x):
+        gate_up = self.gate_up(x)
+        hidden = self.act(gate_up)
+        hidden = self.dropout(hidden)
+        out = self.down(hidden)
+        return out * self.scale
+'''
+
+
+VISION = '''
+class VisionTower:
+    def __init__(self, config):
+        self.patch = config.build_patch_embed(config.patch_size)
+        self.blocks = [config.build_block(i) for i in range(config.depth)]
+        self.merger = config.build_merger(config.spatial_merge)
+
+    def forward(self, pixels, grid):
+        hidden = self.patch(pixels)
+        positions = grid.cumsum(0)
+        windows = grid.prod(-1)
+        for block in self.blocks:
+            hidden = block(hidden, positions, windows)
+        merged = self.merger(hidden)
+        merged = merged.flatten(0, 1)
+        return merged, windows
+'''
+
+
+def test_idioms_of_unrelated_model_families_are_conventions_not_candidates(tmp_path: Path, cache_dir: Path) -> None:
+    families = ("llama", "qwen2", "mistral", "gemma")
+
+    def own(family: str) -> str:  # each model file's own code, so no module is a copy of another
+        return "".join(f"\n\ndef {family}_{n}(config):\n    return config.{family}_{n}\n" for n in range(6))
+
+    layer = "class {name}Layer:\n    def __init__(self, norm):\n        self.norm = norm\n" + textwrap.indent(
+        textwrap.dedent(RESIDUAL), "    ")
+    write_project(tmp_path, {
+        "pkg/__init__.py": "", "pkg/models/__init__.py": "", "pkg/layers/__init__.py": "",
+        # a pre-norm residual step in four families; a rotary helper in two: conventions
+        **{f"pkg/models/{f}.py": layer.format(name=f.title()) + (textwrap.dedent(ROPE) if f in ("llama", "qwen2") else "")
+           + own(f) for f in families},
+        # each family's model builds its own decoder layers: the per-model pattern
+        **{f"pkg/models/{f}_layers.py": f"class {f.title()}DecoderLayer:\n    pass\n" for f in ("llama", "qwen2")},
+        "pkg/models/llama_model.py": MODEL.format(family="llama", cls="Llama"),
+        "pkg/models/qwen2_model.py": MODEL.format(family="qwen2", cls="Qwen2"),
+        # a scheduler copied into a second model folder, a layer copied into one model file: candidates
+        "pkg/models/talker/__init__.py": "", "pkg/models/vocoder/__init__.py": "",
+        "pkg/models/talker/multistep.py": SCHEDULER, "pkg/models/vocoder/multistep.py": SCHEDULER,
+        "pkg/layers/qkv.py": SPLIT, "pkg/models/qwen2_vl.py": SPLIT,
+        # three families each naming its own MLP class: the per-model pattern; one component copied under one name: a copy
+        **{f"pkg/models/{f}.py": MLP_CLASS.format(cls=f"{f.title()}MLP") for f in ("falcon", "phi", "yi")},
+        **{f"pkg/models/{f}_vision.py": VISION for f in ("falcon", "phi", "yi")},
+    })
+    found = lint(tmp_path, cache_dir)
+    assert sorted((f.path, f.confidence) for f in found) == [
+        ("pkg/models/phi_vision.py", "HIGH"), ("pkg/models/qwen2_vl.py", "HIGH"), ("pkg/models/vocoder/multistep.py", "HIGH")]
+    assert [f.message for f in found if f.path == "pkg/models/phi_vision.py"][0].startswith(
+        "VisionTower and VisionTower (models/yi_vision.py) repeat VisionTower (models/falcon_vision.py:2)")
+    rejected = {f.path: f.message for f in lint(tmp_path, cache_dir, "--omni-include-rejected=y") if f.confidence == "UNDEFINED"}
+    assert "rejected: a convention of 2 model families (llama and qwen): a 5-statement idiom" in rejected["pkg/models/qwen2.py"]
+    assert "rejected: a convention of 2 model families (llama and qwen): each copy builds its own model's classes" in \
+        rejected["pkg/models/qwen2_model.py"]
+    assert "rejected: a convention of 4 model families" in rejected["pkg/models/llama.py"]
+    assert "(falcon, phi and yi): each model's own class holds its copy" in rejected["pkg/models/phi.py"]
+    assert audit(tmp_path, cache_dir, "--omni-include-rejected=y")["pkg/models/llama.py:1"]["reason"] == (
+        "a convention of 4 model families (gemma, llama, mistral and 1 more): each family keeps its own copy of the pattern")
+
+
+UPSTREAM_FRAMES = '''
+    import torch.nn.functional as F
+
+
+    def frame(wave, size, hop):
+        pad = size // 2
+        padded = F.pad(wave, (pad, pad), mode="{mode}")
+        frames = padded.unfold(-1, size, hop)
+        count = frames.shape[-2]
+        frames = frames.contiguous()
+        return frames, count
+'''
+
+
+@pytest.mark.parametrize("mode, fix", [
+    ("reflect", "import it from flow"),
+    ("constant", "it differs from the flow one in a flag or mode: call that one for the part they share, or keep the copy"),
+])
+def test_an_upstream_copy_that_differs_in_behaviour_is_not_told_to_reuse_upstream(
+    tmp_path: Path, cache_dir: Path, mode: str, fix: str,
+) -> None:
+    write_project(tmp_path, {
+        ".upstream/flow/__init__.py": "", ".upstream/flow/audio.py": UPSTREAM_FRAMES.format(mode="reflect"),
+        "pkg/__init__.py": "", "pkg/audio.py": "from flow.audio import frame as _unused\n" + textwrap.dedent(
+            UPSTREAM_FRAMES.format(mode=mode)),
+    })
+    (tmp_path / "pyproject.toml").write_text(
+        "[project]\nname = 'up'\n\n[tool.pylint.pylint-omni]\nomni-upstream-paths = ['.upstream']\n"
+        "omni-reimplementation-upstreams = ['flow']\n")
+    _, [found], stderr = run_pylint(["--disable=all", "--enable=upstream-reimplementation", "pkg"], cwd=tmp_path,
+                                    cache_dir=cache_dir)
+    assert "Traceback" not in stderr, stderr
+    assert fix in found.message and (found.confidence == "HIGH") == (mode == "reflect"), found.message
+
+
+def test_model_families_are_named_where_the_paths_part_below_a_family_folder() -> None:
+    from pylint_omni.copies.conventions import Families
+
+    custom = [f"srv/models/custom_modeling/flash_{m}_modeling.py" for m in ("llama", "mistral", "qwen2", "gemma", "phi")]
+    paths = [*custom, "srv/models/__init__.py", "srv/models/flash_causal_lm.py", "pkg/models/qwen2.py",
+             "pkg/models/qwen2_vl.py", "pkg/models/utils.py", "pkg/models/llama/layer_infer/infer.py",
+             "pkg/models/bloom/layer_infer/infer.py", "other/turbomind/models/qwen2.py", "pkg/layers/rope.py",
+             "ver/models/transformers/llama.py", "ver/models/transformers/qwen2_vl.py", "ver/models/mcore/util.py"]
+    known = Families(paths)
+    assert known.of(custom[:2]) == {custom[0]: "llama", custom[1]: "mistral"}  # `flash` and `modeling` name the folder
+    assert set(known.of(["pkg/models/qwen2.py", "pkg/models/qwen2_vl.py"]).values()) == {"qwen"}  # one family
+    assert set(known.of(["pkg/models/qwen2.py", "other/turbomind/models/qwen2.py"]).values()) == {"qwen"}
+    assert set(known.of(["pkg/models/qwen_image/pipeline_edit.py", "pkg/models/qwen_image/pipeline_layered.py"]).values()) == {
+        "qwen"}  # a family folder holds one family, however many files
+    images = [f"img/models/{m}_image/pipeline.py" for m in ("qwen", "ovis", "longcat", "z")]
+    assert list(Families(images).of(images).values()) == ["qwen", "ovis", "longcat", "z_image"]  # `image` names the folder
+    assert known.of(["pkg/models/llama/layer_infer/infer.py", "pkg/models/bloom/layer_infer/infer.py"]) == {
+        "pkg/models/llama/layer_infer/infer.py": "llama", "pkg/models/bloom/layer_infer/infer.py": "bloom"}
+    assert known.of(["ver/models/transformers/llama.py", "ver/models/transformers/qwen2_vl.py"]) == {
+        "ver/models/transformers/llama.py": "llama", "ver/models/transformers/qwen2_vl.py": "qwen"}
+    # shared code of the family folder, and code outside any family folder, belong to no family
+    assert known.of(["ver/models/transformers/transformers_utils.py"]) == {"ver/models/transformers/transformers_utils.py": None}
+    assert known.of(["pkg/models/utils.py", "pkg/layers/rope.py"]) == {"pkg/models/utils.py": None, "pkg/layers/rope.py": None}
+
+
+def test_a_per_copy_baseline_holds_its_copies_and_a_new_copy_is_reported_alone(tmp_path: Path, cache_dir: Path) -> None:
+    files = {"pkg/__init__.py": "", **{f"pkg/{name}.py": STEP.format(name="apply", extra=PLACEHOLDERS, log="[a]") for name in "abc"}}
+    write_project(tmp_path, files)
+    alone = audit(tmp_path, cache_dir, "--omni-granularity=member")
+    baseline = tmp_path / "baseline.json"
+    baseline.write_text(json.dumps({"format": "pylint-omni-baseline/1", "findings": [
+        {key: f.get(key) for key in ("id", "symbol", "subject", "path", "line")} for f in alone.values()]}))
+    assert lint(tmp_path, cache_dir, f"--omni-baseline={baseline}") == []  # the group's finding is known through its members
+    (tmp_path / "pkg/d.py").write_text(textwrap.dedent(STEP.format(name="apply", extra=PLACEHOLDERS, log="[a]")))
+    [new] = lint(tmp_path, cache_dir, f"--omni-baseline={baseline}")
+    assert new.path == "pkg/d.py" and new.message.startswith("apply() repeats apply() (pkg/a.py:7); keep one and call it here")
+
+
+VERIFY = '''
+    def verify(self, batch):
+        accepted = []
+        for draft, target in zip(batch.drafts, batch.targets):
+            if draft != target:
+                break
+            accepted.append(draft)
+        self.accepted_total += len(accepted)
+        batch.accepted = accepted
+        return accepted
+'''
+DECODE = '''
+    def decode(self, batch):
+        rows = [self.encode(item) for item in batch.items]
+        width = max(len(row) for row in rows)
+        {first}
+        padded = [row + [self.pad_id] * (width - len(row)) for row in rows]
+        self.stats["decode"] = width
+        self.history.append(len(rows))
+        batch.rows = padded
+        {last}
+        return padded
+'''
+
+
+def test_two_classes_copying_each_others_methods_are_one_finding(tmp_path: Path, cache_dir: Path) -> None:
+    """Each group keeps its preferred copy (the most central one of a near group): the two classes are one change."""
+    def method(name: str, first: str = "batch.width = width", last: str = "batch.done = True") -> str:
+        text = VERIFY if name == "verify" else DECODE.format(first=first, last=last)
+        return textwrap.indent(textwrap.dedent(text), "    ")
+
+    def holder(cls: str, *methods: str) -> str:  # each class has its own code besides: no class copies another whole
+        own = "".join(f"\n    def {cls.lower()}_{n}(self, item):\n        return self.{cls.lower()}_table{n}.get(item)\n"
+                      for n in range(14))
+        return f"class {cls}:\n    def encode(self, item):\n        return list(item)\n" + "".join(methods) + own
+
+    write_project(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/a.py": holder("Prefill", method("verify"), method("decode", first="batch.width = width + 1")),
+        "pkg/b.py": holder("Decode", method("verify"), method("decode")),
+        "pkg/c.py": holder("Draft", method("decode", last="batch.done = batch.final")),
+    })
+    found = {f.path: f for f in lint(tmp_path, cache_dir)}
+    assert "pkg/b.py" not in found, found
+    # Decode.verify repeats Prefill.verify; Prefill.decode drifted from Decode.decode (the central copy of three)
+    assert found["pkg/a.py"].message.startswith("Prefill and Decode (pkg/b.py:1) share 2 methods (decode and verify); "
+                                                "share a base holding only the part they share: 1 method differs in "
+                                                "behaviour"), found["pkg/a.py"].message
+    assert found["pkg/c.py"].message.startswith("Draft.decode() drifted from Decode.decode()")  # its class copies no other

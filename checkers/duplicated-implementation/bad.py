@@ -1,4 +1,5 @@
-"""Copies inside one module: exact, an override of the inherited body, drifted, log-only, a pasted block."""
+"""Copies inside one module: exact, an override of the inherited body, drifted, log-only, a pasted block, a class
+repeating two methods of another."""
 
 import logging
 import time
@@ -132,3 +133,72 @@ class VocoderHead(torch.nn.Module):
         graph.replay()
         wave = static_out.clone()
         return wave.flatten(1) * 0.5
+
+
+class PagePool:
+    def __init__(self, pages):
+        self.free_pages = list(range(pages))
+        self.owners = {}
+
+    def take(self, owner, count):
+        if count > len(self.free_pages):
+            raise MemoryError("out of pages")
+        taken = self.free_pages[:count]
+        del self.free_pages[:count]
+        self.owners.setdefault(owner, []).extend(taken)
+        in_use = sum(len(pages) for pages in self.owners.values())
+        return taken, in_use
+
+    def give_back(self, owner):
+        released = self.owners.pop(owner, [])
+        self.free_pages.extend(released)
+        self.free_pages.sort()
+        in_use = sum(len(pages) for pages in self.owners.values())
+        remaining = len(self.free_pages)
+        return len(released), in_use, remaining
+
+
+class AdapterSlots:  # [duplicated-implementation]
+    """Repeats two methods of PagePool: the class is the copy (derive it from PagePool), not each method."""
+
+    def __init__(self, slots):
+        self.free_pages = list(range(slots))
+        self.owners = {}
+        self.adapters = {}
+
+    def take(self, owner, count):
+        if count > len(self.free_pages):
+            raise MemoryError("out of pages")
+        taken = self.free_pages[:count]
+        del self.free_pages[:count]
+        self.owners.setdefault(owner, []).extend(taken)
+        in_use = sum(len(pages) for pages in self.owners.values())
+        return taken, in_use
+
+    def give_back(self, owner):
+        released = self.owners.pop(owner, [])
+        self.free_pages.extend(released)
+        self.free_pages.sort()
+        in_use = sum(len(pages) for pages in self.owners.values())
+        remaining = len(self.free_pages)
+        return len(released), in_use, remaining
+
+    def load(self, owner, adapter):
+        slot = self.owners.get(owner) or self.take(owner, 1)[0]
+        self.adapters[owner] = (slot[0], adapter)
+
+    def unload(self, owner):
+        self.adapters.pop(owner, None)
+        return self.give_back(owner)
+
+    def loaded(self):
+        return sorted(self.adapters)
+
+    def adapter_of(self, owner):
+        found = self.adapters.get(owner)
+        return None if found is None else found[1]
+
+    def swap(self, owner, adapter):
+        previous = self.adapter_of(owner)
+        self.load(owner, adapter)
+        return previous

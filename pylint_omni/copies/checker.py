@@ -5,10 +5,12 @@ the audit reports on, tests aside, and cached with its facts) hashes every funct
 once per run the project's copy groups are computed from those facts
 (`project.project_copies`): exact copies by hash join, near copies through capped
 sketch buckets, blocks pasted into several functions by seed-and-extend. Each
-group is judged (`verdict`), and the message is emitted at every copy after the
-kept one, naming the kept copy, the group's size, the fix and the drift; five or more
-copies in one module of definitions kept in one other module are one finding, a fork
-(`forks`). The same
+group is judged (`verdict`), and the reported copies are folded into the changes a
+maintainer would make (`plan`): a per-model convention is a rejected idea
+(`conventions`), five or more copies in one module of another's definitions are one
+fork (`forks`), a class repeating another's methods is one finding at the class
+(`classes`), and the copies left of a group are one finding at the first copy after
+the kept one, naming the others (`grouped`). The same
 fingerprints of the upstream packages the project builds on (the upstream index
 scans them with this family's scanner) find project code that reimplements an
 upstream unit (`upstream`, `reimplementation`). Validation files (tests, examples,
@@ -17,32 +19,22 @@ benchmarks) and generated files are not audited.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 
 from astroid import nodes
 from pylint.lint import PyLinter
 
-from pylint_omni.copies.doubts import as_reported, lowered
 from pylint_omni.copies.fingerprints import FACT_KEY, fingerprint_module
-from pylint_omni.copies.forks import Reported, fork_finding, forks
 from pylint_omni.copies.groups import Thresholds
-from pylint_omni.copies.keeper import inherited_copy, shared_base
 from pylint_omni.copies.members import Member
+from pylint_omni.copies.plan import copy_plan
 from pylint_omni.copies.project import production_fingerprints, project_copies
 from pylint_omni.copies.reimplementation import Reimplementation, reimplementations
-from pylint_omni.copies.verdict import Judgement
-from pylint_omni.copies.wording import (
-    details,
-    message,
-    reimplementation_details,
-    reimplementation_message,
-)
+from pylint_omni.copies.reported import SYMBOL
+from pylint_omni.copies.wording import reimplementation_details, reimplementation_message
 from pylint_omni.evidence.checker import OmniChecker
-from pylint_omni.evidence.consumers import Status
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.index.settings import OmniSettings
 
-SYMBOL = "duplicated-implementation"
 UPSTREAM_SYMBOL = "upstream-reimplementation"
 MIN_LINES = 6
 AUDITED_SCANNERS = {FACT_KEY: fingerprint_module}
@@ -96,18 +88,6 @@ def _block_start(module: nodes.Module, member: Member) -> nodes.NodeNG | None:
     return None
 
 
-def _of_upstream(upstream: dict[str, list[Reimplementation]], member: Member) -> Reimplementation | None:
-    """The high `upstream-reimplementation` finding at this very copy, if any."""
-    return next((item for item in upstream.get(member.path, ()) if item.copy.line == member.line
-                 and item.copy.end == member.end and item.verdict.status is Status.CANDIDATE
-                 and item.verdict.confidence == "high"), None)
-
-
-def _identical_to(judgement: Judgement, member: Member) -> Callable[[Member], bool]:
-    """Whether another copy of the group is the same code as `member` (both identical to the kept one)."""
-    return lambda other: other.exact == member.exact or (judgement.identical(other) and judgement.identical(member))
-
-
 def locate(module: nodes.Module, member: Member) -> nodes.NodeNG | None:
     if member.kind == "module":
         return module
@@ -117,15 +97,18 @@ def locate(module: nodes.Module, member: Member) -> nodes.NodeNG | None:
 
 
 class DuplicatedImplementationChecker(OmniChecker):
-    """Reports every copy of an implementation after the one kept, and project copies of upstream code."""
+    """Reports each copy group (a class repeating another's methods, a forked module) once, and project copies of
+    upstream code."""
 
     msgs = {
         "R7309": (
             "%s",
             SYMBOL,
             "A function, method, class, module or block of statements that repeats another one in the "
-            "project, identical after renaming locals or with a small drift (a constant, a call, a "
-            "statement). Keep one implementation and make the copies use it; differences become parameters.",
+            "project, identical after renaming locals or with a named drift; one finding per copy group (at "
+            "the first copy after the kept one), per class repeating another's methods, or per forked module. "
+            "Keep one implementation and make the copies use it; differences that can be parameters become "
+            "parameters, and copies that differ in behaviour share only the part they have in common.",
         ),
         "R7310": (
             "%s",
@@ -148,7 +131,7 @@ class DuplicatedImplementationChecker(OmniChecker):
         if self.linter.is_message_enabled(UPSTREAM_SYMBOL) and self.settings.reimplementation_upstreams:
             upstream = reimplementations(index, production_fingerprints(index), limits, self.settings.reimplementation_upstreams)
         if self.linter.is_message_enabled(SYMBOL):
-            self._copies(node, index, relpath, module, limits, upstream)
+            self._copies(node, index, relpath, limits, upstream)
         if upstream:
             for item in upstream.get(relpath, ()):
                 target = locate(node, item.copy)
@@ -156,37 +139,15 @@ class DuplicatedImplementationChecker(OmniChecker):
                     self.emit(UPSTREAM_SYMBOL, target, item.verdict, (reimplementation_message(item),),
                               reimplementation_details(item, module))
 
-
-    def _copies(self, node: nodes.Module, index: ProjectIndex, relpath: str, module: str, limits: Thresholds,
+    def _copies(self, node: nodes.Module, index: ProjectIndex, relpath: str, limits: Thresholds,
                 upstream: dict[str, list[Reimplementation]]) -> None:
-        """Each copy after the kept one, at its definition; a module that forks another as one finding (`forks`).
-        A copy that `upstream-reimplementation` reports high as a copy of upstream is said there only (the fix is the
-        upstream one); a copy of a kept copy that is itself upstream's is medium, naming upstream."""
-        copies = project_copies(index, limits)
-        fingerprint = production_fingerprints(index).get(relpath)
-        reported: list[Reported] = []
-        for judgement, member in copies.by_path.get(relpath, ()):
-            if member is judgement.kept or member not in judgement.verdicts or copies.inside_other_group(judgement, member):
-                continue
-            if _of_upstream(upstream, member) is not None:
-                continue
-            verdict = lowered(as_reported(index, judgement, member, fingerprint, limits.min_statements),
-                              _of_upstream(upstream, judgement.kept))
-            reported.append(Reported(judgement, member, verdict))
-        folded: set[int] = set()
-        for other, items in forks(index, relpath, node.tolineno or 1, reported).items():
-            text, verdict, gain = fork_finding(relpath, module, other, items)
-            self.emit(SYMBOL, node, verdict, (text,), gain)
-            folded.update(id(item) for item in items)
-        for item in reported:
-            target = locate(node, item.member) if id(item) not in folded else None
+        """What the project's copy plan emits in this file (`plan`): one finding per change (a group's copies, a class
+        repeating another's methods, a fork), or one per copy with `omni-granularity=member`."""
+        upstream_on = self.linter.is_message_enabled(UPSTREAM_SYMBOL) and bool(self.settings.reimplementation_upstreams)
+        for finding in copy_plan(index, limits, upstream, upstream_on).get(relpath, ()):
+            target = locate(node, finding.at)
             if target is not None:
-                judgement, member = item.judgement, item.member
-                home = shared_base(index, judgement.group.members, member)
-                inherited = None if judgement.overrides else inherited_copy(
-                    index, judgement.group.members, member, _identical_to(judgement, member))
-                self.emit(SYMBOL, target, item.verdict, (message(judgement, member, item.verdict, home, inherited),),
-                          details(judgement, member, module))
+                self.emit(SYMBOL, target, finding.verdict, (finding.text,), finding.details)
 
 
 def register(linter: PyLinter) -> None:

@@ -24,6 +24,9 @@ the copy medium with its reason:
   own frame, or has no class;
 - a block whose helper would save fewer than `MIN_BLOCK_SAVING` lines once its call,
   signature and return are written (`HELPER_LINES`): glue, not a copy worth a helper;
+- a block that only passes more than `MAX_HELPER_ARGUMENTS` of the function's locals on
+  to calls (the same calls on other variables: a list of command-line actions), so a
+  helper would take them all as arguments;
 - a block repeating an upstream method its method overrides, or that of an upstream
   class its wrapper module imports (`mirrors`).
 A copy whose kept copy is itself a copy of upstream (`upstream-reimplementation` high
@@ -66,6 +69,7 @@ LEGACY_FILE = re.compile(r"(?:^|_)(?:old|legacy|deprecated|backup|v0)(?:_|$)", r
 FUNCTION_NODES = (ast.FunctionDef, ast.AsyncFunctionDef)
 HELPER_LINES = 3  # a helper's signature, its return, and the call that replaces the block
 MIN_BLOCK_SAVING = 6
+MAX_HELPER_ARGUMENTS = 5  # pylint's own `max-args`: a helper taking more is flagged itself, and no simpler than the copy
 
 
 def _doubt(index: ProjectIndex, judgement: Judgement, member: Member, project: FileCopies | None,
@@ -100,6 +104,11 @@ def _doubt(index: ProjectIndex, judgement: Judgement, member: Member, project: F
     net = judgement.saved(member) - HELPER_LINES
     if net < MIN_BLOCK_SAVING:
         return f"a helper would save {max(net, 0)} lines net (its signature, return and call stay)"
+    claimed = judgement.group.claims.get(member)
+    if claimed is not None and len(claimed.relayed) > MAX_HELPER_ARGUMENTS:
+        shown = ", ".join(claimed.relayed[:3])
+        return (f"a helper would only pass {len(claimed.relayed)} of the caller's variables on ({shown}, …): the same "
+                "calls on other values, no simpler than the copy")
     return mirrored_override(index, member, project)
 
 

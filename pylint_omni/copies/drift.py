@@ -3,16 +3,10 @@
 The copies' statements are aligned by their header hashes (the same normalised
 tokens the fingerprints hash); statements that differ are compared node by node,
 and each smallest differing pair of sub-expressions becomes a `Difference` of one
-kind:
-- `cosmetic`: message text (log, print, warning, raise, assert statements), a log
-  line added or removed;
-- `vendor`: a hardware vendor's name or API (`torch.cuda` vs `torch.npu`, `"cuda:"`);
-- `math`: an operator, a math function or activation (`F.silu` vs `F.gelu`);
-- `layer`: a layer class (`ColumnParallelLinear` vs `nn.Linear`);
-- `number` / `constant`: a numeric / any other literal value;
-- `call`: another name, attribute or call;
-- `local`: another local variable in the same place (the copies' data flow differs);
-- `statement`: a statement only one copy has.
+kind (`kinds`: message text, a vendor's API, a project name, a literal, a number,
+or one of the kinds that change behaviour: math, a layer, a number in arithmetic, a
+flag or mode, an outside function, a signature, a local's data flow, a statement
+only one copy has; a log line added or removed is message text).
 Both files are read through the index (`ProjectIndex.source`), parsed with `ast`
 and tokenized exactly as the fingerprint scanner did, so statement numbers match.
 """
@@ -20,34 +14,21 @@ and tokenized exactly as the fingerprint scanner did, so statement numbers match
 from __future__ import annotations
 
 import ast
-import re
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from typing import Callable
 
 from pylint_omni.copies.fingerprints import HASH_BYTES
+from pylint_omni.copies.kinds import (
+    ARITHMETIC, BEHAVIOUR_KINDS, BEHAVIOUR_ORDER, NAMING_KEYWORDS, OPERATORS, Listed, focused, is_layer_name, is_math_name, literal_kind, shown,
+    structural_kind,
+)
 from pylint_omni.copies.members import Member
 from pylint_omni.copies.normalize import (
-    BODY_FIELDS, IMPORTED, VENDOR, TokenStream, global_name, is_message, same_target, shape_digest, tokenize_module,
+    BODY_FIELDS, FUNCTIONS, IMPORTED, VENDOR, TokenStream, global_name, is_message, same_target, shape_digest, tokenize_module,
 )
 from pylint_omni.index.project_index import ProjectIndex
 
-MATH_PREFIXES = ("torch.nn.functional.", "torch.special.", "math.", "numpy.", "torch.fft.", "torch.linalg.")
-MATH_NAMES = frozenset({
-    "silu", "gelu", "relu", "tanh", "sigmoid", "softmax", "log_softmax", "softplus", "exp", "log", "sqrt", "rsqrt",
-    "pow", "mean", "sum", "max", "min", "amax", "amin", "norm", "abs", "clamp", "erf", "sin", "cos", "matmul", "bmm",
-    "einsum", "baddbmm", "mul", "add", "sub", "div", "square", "cumsum", "prod", "var", "std", "floor", "ceil", "round",
-    "quick_gelu", "gelu_tanh", "swiglu", "layer_norm", "rms_norm", "group_norm", "dropout",
-})
-LAYER = re.compile(r"(Linear|Norm|Conv\w*|Embedding|Attention|MLP|GELU|SiLU|ReLU|Tanh|Sigmoid|Dropout|Pool\w*|Activation\w*)$")
-OPERATORS = (ast.operator, ast.cmpop, ast.unaryop, ast.boolop)
-SYMBOLS = {
-    "Add": "+", "Sub": "-", "Mult": "*", "Div": "/", "FloorDiv": "//", "Mod": "%", "Pow": "**", "MatMult": "@",
-    "LShift": "<<", "RShift": ">>", "BitOr": "|", "BitAnd": "&", "BitXor": "^", "Eq": "==", "NotEq": "!=",
-    "Lt": "<", "LtE": "<=", "Gt": ">", "GtE": ">=", "Is": "is", "IsNot": "is not", "In": "in", "NotIn": "not in",
-    "And": "and", "Or": "or", "Not": "not", "USub": "-", "UAdd": "+", "Invert": "~",
-}
-SHOWN_CHARS = 48
 PARSED = "copies.parsed"  # per-run memo of the files parsed to compare copies
 
 
@@ -55,7 +36,7 @@ PARSED = "copies.parsed"  # per-run memo of the files parsed to compare copies
 class Difference:
     """One smallest difference between the kept copy and another."""
 
-    kind: str  # cosmetic | vendor | math | layer | number | constant | call | local | statement
+    kind: str  # see `kinds`: a parameter kind (cosmetic, vendor, call, constant, number) or a behaviour kind
     kept: str  # the kept copy's text ("" when the statement is only in the other)
     other: str
     kept_line: int
@@ -78,55 +59,12 @@ class Drift:
         return frozenset(d.kind for d in self.differences)
 
     def substantive(self) -> list[Difference]:
-        """Differences that change behaviour, changed expressions before added or removed statements."""
+        """Differences beyond message text, changed expressions before added or removed statements."""
         return sorted((d for d in self.differences if d.kind != "cosmetic"), key=lambda d: d.kind == "statement")
 
-
-def focused(a: str, b: str) -> tuple[str, str]:
-    """Both texts from a little before where they first differ, each cut to fit a message."""
-    start = 0
-    while start < min(len(a), len(b)) and a[start] == b[start]:
-        start += 1
-    start = max(0, start - 12)
-    cut = []
-    for text in (a, b):
-        part = ("…" if start else "") + text[start:]
-        cut.append(part if len(part) <= SHOWN_CHARS else part[: SHOWN_CHARS - 1] + "…")
-    return cut[0], cut[1]
-
-
-def shown(node: ast.AST | None, limit: int | None = SHOWN_CHARS) -> str:
-    if node is None:
-        return ""
-    if isinstance(node, OPERATORS):
-        return SYMBOLS.get(type(node).__name__, type(node).__name__)
-    if isinstance(node, _Listed):
-        return ", ".join(shown(item) for item in node.items)  # empty: the other copy has what this one lacks
-    try:
-        text = ast.unparse(node).splitlines()[0] if not isinstance(node, ast.stmt) else ast.unparse(_header_only(node)).splitlines()[0]
-    except (ValueError, TypeError, AttributeError, IndexError, RecursionError):
-        return type(node).__name__
-    return text if limit is None or len(text) <= limit else text[: limit - 1] + "…"
-
-
-def _header_only(stmt: ast.stmt) -> ast.stmt:
-    if not any(getattr(stmt, name, None) for name in (*BODY_FIELDS, "handlers")):
-        return stmt
-    copy = ast.copy_location(type(stmt)(**{f: getattr(stmt, f, None) for f in stmt._fields}), stmt)
-    for name in (*BODY_FIELDS, "handlers"):
-        if hasattr(copy, name):
-            setattr(copy, name, [ast.Pass()] if name == "body" else [])
-    return copy
-
-
-class _Listed(ast.AST):
-    """A list field of a node (decorators, keywords) shown as one difference."""
-
-    _fields = ()
-
-    def __init__(self, field: str, items: list[ast.AST], lineno: int) -> None:
-        super().__init__()
-        self.field, self.items, self.lineno = field, items, lineno
+    def behaviour(self) -> list[Difference]:
+        """Differences that make the copies compute something else (`kinds.BEHAVIOUR_KINDS`): no plain parameter."""
+        return sorted((d for d in self.substantive() if d.kind in BEHAVIOUR_KINDS), key=lambda d: BEHAVIOUR_ORDER.index(d.kind))
 
 
 LOGGERS = frozenset({"logger", "log", "_logger", "LOGGER", "logging"})
@@ -163,6 +101,18 @@ class _Side:
             return f"{head}.{node.attr}" if head else None
         return None
 
+    def outside(self, node: ast.AST, local: frozenset[str]) -> str | None:
+        """The dotted path of a name imported from another top-level package than this copy's own (an outside
+        function, type or constant: `flash_attn.flash_attn_func`, `torch.float16`); None for anything else."""
+        root = node
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        if not isinstance(root, ast.Name) or root.id in local or ("." not in root.id and root.id not in self.imports):
+            return None  # a module-level name of the copy's own file, a builtin, or a local
+        path = self.dotted(node, local)
+        own = self.module.partition(".")[0]
+        return path if path and own and path.partition(".")[0] != own else None
+
 
 @dataclass(frozen=True)
 class Source:
@@ -196,6 +146,9 @@ class _Comparer:
         self.canonical = canonical
         self.arithmetic = False
         self.found: list[Difference] = []
+        self._keyword_values: set[int] = set()  # the kept copy's keyword argument values (a one-word string there is a mode)
+        self._operands: set[int] = set()  # the kept copy's operands of arithmetic (a number there is a computation)
+        self._annotations: set[int] = set()  # the kept copy's field types (`x: torch.Tensor | None`)
         self._bound: dict[str, str] = {}  # a local of the kept copy -> the other copy's local in its place
         self._bound_back: dict[str, str] = {}
 
@@ -203,6 +156,8 @@ class _Comparer:
         a, b = self.kept.stream.statements[i].node, self.other.stream.statements[j].node
         self._local_a, self._local_b = self.kept.locals(i), self.other.locals(j)
         module_level = not self.kept.stream.statements[i].in_function
+        if module_level and isinstance(a, FUNCTIONS):
+            self._bound, self._bound_back = {}, {}  # a method or function of its own: its locals are its own
         parent = self.kept.stream.statements[i].parent
         self._field_level = parent >= 0 and isinstance(self.kept.stream.statements[parent].node, ast.ClassDef)
         self._message = (is_message(a) and is_message(b)) or (  # a module's imports follow its code; a function's pick what it calls
@@ -222,9 +177,12 @@ class _Comparer:
                                          getattr(x, "lineno", a.lineno), getattr(y, "lineno", b.lineno)))
 
     def _fields(self, a: ast.AST, b: ast.AST, pairs: list[tuple[ast.AST, ast.AST]], header: bool = False) -> None:
+        if isinstance(a, ARITHMETIC):
+            self._operands.update(id(child) for child in ast.iter_child_nodes(a))
         for name in a._fields:
             if name == "annotation" and isinstance(a, ast.AnnAssign) and self._field_level:
-                pass  # a class-level annotation declares a field's type
+                # a class-level annotation declares a field's type: another type is another signature, not arithmetic
+                self._annotations.update(id(node) for node in ast.walk(a.annotation) if a.annotation is not None)
             elif name in ("ctx", "type_comment", "kind", "annotation", "returns", "type_params") or (
                 header and name in (*BODY_FIELDS, "handlers", "cases")
             ):
@@ -237,7 +195,7 @@ class _Comparer:
             elif isinstance(x, list) and isinstance(y, list):
                 if len(x) != len(y):
                     line_a, line_b = getattr(a, "lineno", 0), getattr(b, "lineno", 0)
-                    pairs.append((_Listed(name, x, line_a), _Listed(name, y, line_b)) if isinstance(a, ast.stmt) else (a, b))
+                    pairs.append((Listed(name, x, line_a), Listed(name, y, line_b)) if isinstance(a, ast.stmt) else (a, b))
                     return
                 for p, q in zip(x, y):
                     if isinstance(p, ast.AST) and isinstance(q, ast.AST):
@@ -294,14 +252,14 @@ class _Comparer:
             only_a = [p for p in params_a if p.arg not in {q.arg for q in params_b}]
             only_b = [p for p in params_b if p.arg not in {q.arg for q in params_a}]
             line_a, line_b = self._lines
-            pairs.append((_Listed("parameters", [ast.Name(p.arg) for p in only_a], line_a),
-                          _Listed("parameters", [ast.Name(p.arg) for p in only_b], line_b)))
+            pairs.append((Listed("parameters", [ast.Name(p.arg) for p in only_a], line_a),
+                          Listed("parameters", [ast.Name(p.arg) for p in only_b], line_b)))
             return
         for name in ("defaults", "kw_defaults"):
             x, y = getattr(a, name), getattr(b, name)
             if len(x) != len(y):
-                pairs.append((_Listed(name, [d for d in x if d is not None], self._lines[0]),
-                              _Listed(name, [d for d in y if d is not None], self._lines[1])))
+                pairs.append((Listed(name, [d for d in x if d is not None], self._lines[0]),
+                              Listed(name, [d for d in y if d is not None], self._lines[1])))
                 continue
             for p, q in zip(x, y):
                 if p is not None and q is not None:
@@ -317,12 +275,14 @@ class _Comparer:
         for keyword in x:
             other = by_name.get(keyword.arg)
             if other is None:
-                pairs.append((keyword, _Listed("keywords", [], getattr(b, "lineno", 0))))
+                pairs.append((keyword, Listed("keywords", [], getattr(b, "lineno", 0))))
             else:
+                if keyword.arg not in NAMING_KEYWORDS:
+                    self._keyword_values.add(id(keyword.value))
                 self._node(keyword.value, other.value, pairs)
         for keyword in y:
             if keyword.arg not in names:
-                pairs.append((_Listed("keywords", [], getattr(a, "lineno", 0)), keyword))
+                pairs.append((Listed("keywords", [], getattr(a, "lineno", 0)), keyword))
 
     def _node(self, a: ast.AST, b: ast.AST, pairs: list[tuple[ast.AST, ast.AST]]) -> None:
         if type(a) is not type(b):
@@ -347,20 +307,26 @@ class _Comparer:
             return "vendor"
         if isinstance(a, OPERATORS) or isinstance(b, OPERATORS):
             return "math"
-        if self.arithmetic and (isinstance(a, (ast.BinOp, ast.UnaryOp)) or isinstance(b, (ast.BinOp, ast.UnaryOp))):
-            return "math"
+        if id(a) in self._annotations:
+            return "signature"
+        literal = literal_kind(a, b, id(a) in self._keyword_values, id(a) in self._operands)
+        if literal is not None:
+            return literal
+        if isinstance(a, (ast.BinOp, ast.UnaryOp)) or isinstance(b, (ast.BinOp, ast.UnaryOp)):
+            return "math" if self.arithmetic else "numeric"  # another computation (in model code: model math)
         if isinstance(a, ast.Name) and isinstance(b, ast.Name) and a.id in self._local_a and b.id in self._local_b:
             return "local"
         names = [self.kept.dotted(a, self._local_a), self.other.dotted(b, self._local_b)]
-        for name in names:
-            if name and (name.startswith(MATH_PREFIXES) or name.rpartition(".")[2] in MATH_NAMES):
-                return "math"
-        for name in names:
-            if name and LAYER.search(name.rpartition(".")[2]):
-                return "layer"
-        if isinstance(a, ast.Constant) and isinstance(b, ast.Constant):
-            numeric = all(isinstance(v, (int, float, complex)) and not isinstance(v, bool) for v in (a.value, b.value))
-            return "number" if numeric else "constant"
+        if any(is_math_name(name) for name in names):
+            return "math"
+        if any(is_layer_name(name) for name in names):
+            return "layer"
+        structural = structural_kind(a, b)
+        if structural is not None:
+            return structural
+        outside = [self.kept.outside(a, self._local_a), self.other.outside(b, self._local_b)]
+        if all(outside) and len({(name or "").rpartition(".")[2] for name in names}) > 1:
+            return "operation"  # another function, type or constant of an outside package
         return "call"
 
 

@@ -14,9 +14,9 @@ it does not count towards one and stays reported on its own.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
-from pylint_omni.copies.members import Member
+from pylint_omni.changes.wording import counted, named
+from pylint_omni.copies.reported import Reported
 from pylint_omni.copies.verdict import Judgement
 from pylint_omni.copies.wording import heat, short_path
 from pylint_omni.evidence.benefit import Benefit, BenefitKind, Heat
@@ -28,18 +28,8 @@ from pylint_omni.index.project_index import ProjectIndex
 
 FORK_COPIES = 5  # copies of one other module's definitions before the module counts as its fork
 BOILERPLATE_MODULES = 5  # modules holding copies of one definition: per-model boilerplate
-MAX_NAMED = 3
 # Suffixes naming a hardware, backend or kernel variant kept apart on purpose (`_a5`, `_310p`, `_simt`, `_legacy`).
 VARIANT_TAG = re.compile(r"^(?:a\d+|\d{3}\w?|simt|simd|npu|cuda|rocm|hip|xpu|mlu|musa|triton|cpu|gpu|legacy|old|v\d+|fp8|int8|w8a8)$")
-
-
-@dataclass(frozen=True)
-class Reported:
-    """One copy as it would be reported on its own."""
-
-    judgement: Judgement
-    member: Member
-    verdict: Verdict
 
 
 def forks(index: ProjectIndex, relpath: str, module_lines: int, reported: list[Reported]) -> dict[str, list[Reported]]:
@@ -101,15 +91,20 @@ def fork_finding(relpath: str, module: str, other: str, items: list[Reported]) -
     """The message, verdict and details of one fork."""
     lines = sum(item.judgement.saved(item.member) for item in items)
     identical = [item for item in items if item.verdict.confidence == "high"]
-    units = list(dict.fromkeys(item.member.qual + ("()" if item.member.kind in ("function", "method", "block") else "")
-                               for item in items))  # several blocks of one function are named once
-    named = ", ".join(units[:MAX_NAMED]) + (f" and {len(units) - MAX_NAMED} more" if len(units) > MAX_NAMED else "")
+    blocks: dict[str, int] = {}  # several blocks of one function are named once, with their number
+    for item in items:
+        unit = item.member.qual + ("()" if item.member.kind in ("function", "method", "block") else "")
+        blocks[unit] = blocks.get(unit, 0) + 1
+    units = [unit + (f" ({n} blocks)" if n > 1 else "") for unit, n in blocks.items()]
     reason = f"{len(identical)} identical, {len(items) - len(identical)} drifted"
     verdict = (Verdict(Status.CANDIDATE, "high", reason) if len(identical) == len(items)
                else Verdict(Status.CANDIDATE, "medium", reason, unknowns=["whether the drifted copies differ on purpose"]))
-    text = short_message(f"{short_path(relpath)} forks {short_path(other, relpath)}: {len(items)} copies ({named})",
-                         "merge the fork back, or move the shared part into one module both use",
-                         f"{reason}; {lines} lines go")
+    differing = [item for item in items if item.judgement.behaviour(item.member)]
+    fix = ("merge the fork back, or move the shared part into one module both use" if not differing else
+           f"move only the shared part into one module both use: {counted(len(differing), 'copy')} "
+           f"{'differs' if len(differing) == 1 else 'differ'} in behaviour")
+    text = short_message(f"{short_path(relpath)} forks {short_path(other, relpath)}: {counted(len(items), 'copy')} "
+                         f"({named(units)})", fix, f"{reason}; {lines} lines go")
     surface = [f"{item.member.label} (copy of {item.judgement.kept.label}; {item.verdict.confidence}: {item.verdict.reason})"
                for item in items]
     heats = {heat(item.member) for item in items}
@@ -118,5 +113,6 @@ def fork_finding(relpath: str, module: str, other: str, items: list[Reported]) -
     details = FindingDetails(
         surface, f"Make {relpath} reuse {other} (or both a shared module) instead of keeping {len(items)} copies.", benefit,
         "A fork often exists to change a few things on purpose: list what the drifted copies change before merging.",
-        [item.member.qual.rpartition(".")[2] for item in items[:MAX_NAMED]], subject=f"{module}:fork:{other}", kind="fork")
+        [item.member.qual.rpartition(".")[2] for item in items], subject=f"{module}:fork:{other}", kind="fork",
+        members=tuple(item.ref for item in items if item.ref is not None))
     return text, verdict, details

@@ -11,6 +11,8 @@ only the statements a helper can take over; the others stay in each caller:
 - when the block binds more than `MAX_OUTPUTS` locals the function reads after it (or,
   in a loop, in the next turn), the statements binding them (a helper returning a long
   tuple is not simpler than the copy).
+The claim also names the locals bound before the block that it only passes on to calls
+unchanged: a helper would take each as an argument (`doubts`: many make it no simpler).
 A block whose movable part is below the block minimum is no copy worth a helper.
 """
 
@@ -37,6 +39,7 @@ class Claim:
     statements: int  # statements that move and do something (not a log line, an import, `pass`)
     stay: tuple[int, ...] = ()  # lines that stay in the caller
     why: tuple[str, ...] = ()  # what stays, in words
+    relayed: tuple[str, ...] = ()  # locals bound before the block that it only hands on to calls, unchanged
 
     def lines(self, member: Member) -> int:
         return member.lines - len(self.stay)
@@ -152,7 +155,22 @@ def claim(index: ProjectIndex, member: Member) -> Claim | None:
     stay &= set(range(member.line, member.end + 1))
     moving = sum(1 for i in range(member.first, member.last + 1)
                  if not stay.issuperset(_lines(records[i].node)) and _does_something(records[i].node))
-    return Claim(moving, tuple(sorted(stay)), tuple(why))
+    return Claim(moving, tuple(sorted(stay)), tuple(why), _relayed(records[parent].bound, [records[i].node for i in own], every))
+
+
+def _relayed(function_locals: frozenset[str], block: list[ast.stmt], bound: dict[str, int]) -> tuple[str, ...]:
+    """The function's locals, bound before the block, that the block only passes on as whole arguments of calls
+    (`group.append(dtype_act)`): a helper would take each as an argument and do nothing else with it."""
+    uses: dict[str, list[bool]] = {}
+    for statement in block:
+        nodes = [(statement, 0), *_walk(statement)]
+        passed = {id(arg) for node, _ in nodes if isinstance(node, ast.Call)
+                  for arg in [*node.args, *(k.value for k in node.keywords)]}
+        for node, _ in nodes:
+            if (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in function_locals
+                    and not 0 < bound.get(node.id, 10**9) < node.lineno):
+                uses.setdefault(node.id, []).append(id(node) in passed)
+    return tuple(name for name, passes in uses.items() if all(passes) and name not in ("self", "cls"))
 
 
 def _does_something(node: ast.stmt) -> bool:

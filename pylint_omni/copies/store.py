@@ -24,7 +24,7 @@ from pylint_omni.index import cache
 from pylint_omni.index.project_index import ProjectIndex
 
 NAME = "copies"
-RULES = 5  # bump when the groups, the kept copy or the verdicts are formed otherwise: a cache of older rules is stale
+RULES = 7  # bump when the groups, the kept copy or the verdicts are formed otherwise: a cache of older rules is stale
 
 
 def state_key(index: ProjectIndex, files: dict[str, FileCopies]) -> str:
@@ -71,7 +71,7 @@ def encode(judgements: list[Judgement]) -> list[dict[str, Any]]:
             "members": [encode_member(m) for m in group.members],
             "verdicts": [encode_verdict(judgement.verdicts[m]) for m in group.members[1:]],
             "drifts": [encode_drift(d) if (d := judgement.drifts.get(m)) is not None else None for m in group.members[1:]],
-            "claims": [[c.statements, list(c.stay), list(c.why)] if (c := group.claims.get(m)) is not None else None
+            "claims": [[c.statements, list(c.stay), list(c.why), list(c.relayed)] if (c := group.claims.get(m)) is not None else None
                        for m in group.members],
         })
     return found
@@ -81,7 +81,7 @@ def decode(data: list[dict[str, Any]]) -> list[Judgement]:
     judgements = []
     for item in data:
         members = [decode_member(m) for m in item["members"]]
-        claims = {m: Claim(c[0], tuple(c[1]), tuple(c[2])) for m, c in zip(members, item["claims"]) if c is not None}
+        claims = {m: Claim(c[0], tuple(c[1]), tuple(c[2]), tuple(c[3])) for m, c in zip(members, item["claims"]) if c is not None}
         judgement = Judgement(CopyGroup(item["tier"], members, item["similarity"], claims), overrides=item["overrides"])
         for member, verdict, drift in zip(members[1:], item["verdicts"], item["drifts"]):
             judgement.verdicts[member] = decode_verdict(verdict)

@@ -22,7 +22,12 @@ group can hold identical copies (high) and drifted ones (medium) at once. In ord
    - only vendor names or APIs (`torch.cuda` vs `torch.npu`) -> medium: parallel
      hardware backends, mergeable behind a device-agnostic call but not verified on
      the hardware;
-   - anything else -> medium, naming the drift;
+   - a difference that changes behaviour (`kinds`: a flag or mode, an outside
+     function, another signature, a number in arithmetic, a local's data flow, a
+     statement only one copy has) -> medium, saying what differs: the fix is to
+     extract the part the copies share, never to share one;
+   - anything else (names, literals, values passed through) -> medium, naming the
+     drift: one shared function takes it as a parameter;
 4. a block inside a compiled GPU kernel (`@triton.jit`) -> medium: sharing it takes a
    jit helper whose compiled code must be checked;
 5. after the cache, the rules that follow comments, text, names and upstream
@@ -36,9 +41,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-from pylint_omni.copies.drift import Drift
+from pylint_omni.copies.drift import Difference, Drift
 from pylint_omni.copies.fingerprints import FACT_KEY
 from pylint_omni.copies.groups import CopyGroup
+from pylint_omni.copies.kinds import WHAT_DIFFERS
 from pylint_omni.copies.members import Member
 from pylint_omni.evidence.consumers import Status, Verdict
 from pylint_omni.evidence.contracts import contracts_of
@@ -48,6 +54,9 @@ from pylint_omni.index.project_index import ProjectIndex
 KERNEL_DECORATORS = frozenset({"jit", "njit", "autotune", "heuristics", "kernel"})
 MODEL_PATH_PARTS = ("/models/", "/model_executor/", "/layers/", "/ops/", "/kernels/", "/modeling", "/transformers/")
 SHOWN_DIFFERENCES = 3
+BEHAVIOUR_REASON = "the copies differ in behaviour"
+# Drift kinds that make two differently named functions of one class or module two operations, not one.
+SIBLING_DRIFT = frozenset({"call", "constant", "number", "numeric", "local", "mode", "operation", "signature"})
 CALLABLES = ("function", "method")
 
 
@@ -92,6 +101,12 @@ class Judgement:
     @property
     def saved_lines(self) -> int:
         return sum(self.saved(m) for m in self.group.members[1:])
+
+    def behaviour(self, member: Member) -> list[Difference]:
+        """What makes this copy compute something else than the kept one (`kinds`): none for an identical copy or
+        one whose drift can become plain parameters."""
+        found = self.drifts.get(member)
+        return found.behaviour() if found is not None and not self.identical(member) else []
 
     def drift_text(self, member: Member, limit: int = SHOWN_DIFFERENCES) -> str:
         found = self.drifts.get(member)
@@ -249,15 +264,19 @@ def _near_verdict(judgement: Judgement, member: Member) -> Verdict:
     kinds = {d.kind for d in differences}
     shown = judgement.drift_text(member)
     model = is_model_code(judgement.kept) or is_model_code(member)
-    math = next((d for d in differences if d.kind in ("math", "layer") or (model and d.kind == "number")), None)
+    math = next((d for d in differences if d.kind in ("math", "layer") or (model and d.kind in ("number", "numeric"))), None)
     if math is not None:
         return Verdict(Status.REJECTED, None, f"the copies differ in model math ({math.describe()}): "
                        "a shared version would hide a model-specific difference")
-    if _siblings(judgement.kept, member) and kinds & {"call", "constant", "number", "local"} and not judgement.overrides:
+    if _siblings(judgement.kept, member) and kinds & SIBLING_DRIFT and not judgement.overrides:
         return Verdict(Status.REJECTED, None, f"sibling operations sharing scaffolding, not one implementation ({shown})")
     if kinds <= {"vendor"}:
         reason = (f"differs only in vendor calls ({shown}): parallel hardware backends, mergeable behind a "
                   "device-agnostic call; not verified on the hardware")
         return Verdict(Status.CANDIDATE, "medium", reason, unknowns=[reason])
+    behaviour = found.behaviour()
+    if behaviour:
+        reason = f"{BEHAVIOUR_REASON} ({WHAT_DIFFERS[behaviour[0].kind]}: {behaviour[0].describe()})"
+        return Verdict(Status.CANDIDATE, "medium", reason, unknowns=["whether the part the copies share is worth a helper"])
     reason = f"drifted copy ({shown})"
     return Verdict(Status.CANDIDATE, "medium", reason, unknowns=["whether the drift is deliberate"])

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from pylint_omni.changes.wording import named
 from pylint_omni.copies.doubts import (
     CALLS_SUPER,
     LEGACY_FIX,
@@ -18,6 +19,8 @@ from pylint_omni.copies.doubts import (
     MIXIN_FIX,
     NEVER_CALLED,
 )
+from pylint_omni.copies.drift import Difference
+from pylint_omni.copies.kinds import WHAT_DIFFERS
 from pylint_omni.copies.members import Member
 from pylint_omni.copies.reimplementation import Reimplementation
 from pylint_omni.copies.verdict import Judgement
@@ -58,7 +61,7 @@ def where(member: Member) -> str:
     return f"{name_of(member)} ({member.path}:{member.line})"
 
 
-def _reference(member: Member, seen_from: str) -> str:
+def reference(member: Member, seen_from: str) -> str:
     """The kept copy in a message: a path short but telling, seen from the reported copy's file."""
     path = short_path(member.path, seen_from)
     if member.kind == "block":
@@ -83,8 +86,11 @@ def _fix(judgement: Judgement, member: Member, identical: bool) -> str:
         return "share one, the module-level state as a parameter"
     if reason.startswith(("each copy imports its own", "each copy calls its own")):
         return "share one, the code each copy runs as a parameter"
+    behaviour = judgement.behaviour(member)
     if judgement.overrides:
         return "delete the override" if identical else "keep only the differing lines and call super()"
+    if behaviour:
+        return extract_shared(member.kind, behaviour)
     if member.kind == "block":
         return "extract one helper both call"
     if identical:
@@ -92,70 +98,97 @@ def _fix(judgement: Judgement, member: Member, identical: bool) -> str:
     return "share one, the differences as parameters"
 
 
-def _evidence(judgement: Judgement, member: Member, verdict: Verdict) -> str:
+def extract_shared(kind: str, behaviour: list[Difference]) -> str:
+    """The fix of copies that compute something else (`kinds`): never "share one"; what differs is in the evidence."""
+    return "extract only the part they share into one helper" if kind == "block" else "extract only the part they share"
+
+
+def said(judgement: Judgement, member: Member, verdict: Verdict) -> str:
+    """What a copy's verdict says in a message: identical, only log text, its first difference (one that changes
+    behaviour first), or the doubt that lowered it."""
     found = judgement.drifts.get(member)
-    first = (found.substantive() or list(found.differences))[:1] if found else []
+    first = (judgement.behaviour(member) or (found.substantive() if found else []) or
+             (list(found.differences) if found else []))[:1]
     if verdict.status is Status.REJECTED:
         return "rejected: " + verdict.reason
     if verdict is not judgement.verdicts[member]:  # lowered as reported (`verdict.as_reported`): say why
-        said = verdict.reason.replace("differs only in message text or imports", "differs only in log or error text")
-    elif verdict.confidence == "high":
-        said = "differs only in log or error text" if verdict.reason.startswith("differs only in message") else verdict.reason
-    elif "vendor" in verdict.reason and first:
-        said = f"differs only in vendor calls, e.g. {first[0].describe()}"
-    elif verdict.reason.startswith(("each copy", "the module-level")):
-        said = verdict.reason
-    else:
-        said = f"drift: {first[0].describe()}" if first else verdict.reason
+        return verdict.reason.replace("differs only in message text or imports", "differs only in log or error text")
+    if verdict.confidence == "high":
+        return "differs only in log or error text" if verdict.reason.startswith("differs only in message") else verdict.reason
+    if "vendor" in verdict.reason and first:
+        return f"differs only in vendor calls, e.g. {first[0].describe()}"
+    if verdict.reason.startswith(("each copy", "the module-level")):
+        return verdict.reason
+    behaviour = judgement.behaviour(member)
+    if behaviour:
+        return f"they differ in {WHAT_DIFFERS[behaviour[0].kind]}: {behaviour[0].describe()}"
+    return f"drift: {first[0].describe()}" if first else verdict.reason
+
+
+def _evidence(judgement: Judgement, member: Member, verdict: Verdict) -> str:
+    shown = said(judgement, member, verdict)
+    if verdict.status is Status.REJECTED:
+        return shown
     count = len(judgement.group.members)
     same, drifted = judgement.tally()
     saved = judgement.saved(member)
     gone = f"{saved} of {member.lines} lines go" if saved != member.lines else f"{member.lines} lines go"
     if count <= 2:
-        return f"{said}; {gone}"
+        return f"{shown}; {gone}"
     if same < 2 or not drifted:
-        return f"{count} copies; {said}; {gone}"
+        return f"{count} copies; {shown}; {gone}"
     head = f"{count} copies: {same} identical, {drifted} drifted"
     if judgement.identical(member) and verdict.status is Status.CANDIDATE and verdict.confidence == "high":
         # where the drifted copies are; what each changes is said at it
         places = [short_path(m.path, member.path) if m.path != member.path else f"line {m.line}"
                   for m in judgement.group.members if not judgement.identical(m)]
-        shown = places[0] + (f" and {len(places) - 1} more" if len(places) > 1 else "")
-        return f"{head}: {shown}; {gone}"
-    return f"{head}; {said}; {gone}"
+        return f"{head}: {named(places, 1)}; {gone}"
+    return f"{head}; {shown}; {gone}"
+
+
+def relation(judgement: Judgement, member: Member) -> str:
+    """How a copy relates to the kept one: `repeats`, `drifted from`, `overrides with a copy of`."""
+    verdict = judgement.verdicts[member]
+    if judgement.overrides:
+        return "overrides with a copy of"
+    identical = judgement.group.tier == "exact" or (verdict.status is Status.CANDIDATE and verdict.confidence == "high")
+    if not identical:
+        return "drifted from"
+    return "repeat" if member.kind == "block" else "repeats"
+
+
+def copy_fix(judgement: Judgement, member: Member, reported: Verdict, home: str | None = None,
+             inherited: Member | None = None) -> str:
+    """The fix of one copy; `reported` is its verdict as emitted (`doubts.as_reported`), `home` the project class
+    both copies' classes derive from (`keeper.shared_base`), `inherited` the copy of the group this one overrides with
+    the same body (`keeper.inherited_copy`)."""
+    verdict = judgement.verdicts[member]
+    identical = judgement.group.tier == "exact" or (verdict.status is Status.CANDIDATE and verdict.confidence == "high")
+    behaviour = judgement.behaviour(member)
+    if LEGACY_REASON in reported.reason:
+        return LEGACY_FIX
+    if reported.reason.startswith((CALLS_SUPER, "another class's constructor")):
+        return MIXIN_FIX
+    if reported.reason.startswith("it overrides "):
+        return f"call {name_of(judgement.kept)} explicitly, or say why the nearer version is skipped"
+    if inherited is not None:
+        return f"delete the override: the inherited {name_of(inherited)} ({short_path(inherited.path, member.path)}) does the same"
+    if reported.reason.startswith(NEVER_CALLED):
+        return "delete the copies nobody calls"
+    if home and not judgement.overrides and not behaviour:
+        return f"move it into {home}, which both classes derive from"
+    if member.kind == "method" and judgement.kept.kind == "method" and not judgement.overrides and identical and (
+            (member.path, member.qual.rpartition(".")[0]) != (judgement.kept.path, judgement.kept.qual.rpartition(".")[0])):
+        return "share it via a base class or mixin"
+    return _fix(judgement, member, identical)
 
 
 def message(judgement: Judgement, member: Member, reported: Verdict, home: str | None = None,
             inherited: Member | None = None) -> str:
-    """The copy's message; `reported` is its verdict as emitted (`verdict.as_reported`); `home`: the project class
-    both copies' classes derive from (`keeper.shared_base`), where the method belongs; `inherited`: the copy of the
-    group this one overrides with the same body (`keeper.inherited_copy`)."""
-    verdict = judgement.verdicts[member]
-    identical = judgement.group.tier == "exact" or (verdict.status is Status.CANDIDATE and verdict.confidence == "high")
-    if judgement.overrides:
-        relation = "overrides with a copy of"
-    else:
-        relation = "repeat" if member.kind == "block" else "repeats"
-        relation = relation if identical else "drifted from"
+    """The copy's message: what it repeats, its fix (`copy_fix`), and one evidence clause."""
     subject = f"Lines {member.line}-{member.end}" if member.kind == "block" else name_of(member)
-    what = f"{subject} {relation} {_reference(judgement.kept, member.path)}"
-    if LEGACY_REASON in reported.reason:
-        fix = LEGACY_FIX
-    elif reported.reason.startswith((CALLS_SUPER, "another class's constructor")):
-        fix = MIXIN_FIX
-    elif reported.reason.startswith("it overrides "):
-        fix = f"call {name_of(judgement.kept)} explicitly, or say why the nearer version is skipped"
-    elif inherited is not None:
-        fix = f"delete the override: the inherited {name_of(inherited)} ({short_path(inherited.path, member.path)}) does the same"
-    elif reported.reason.startswith(NEVER_CALLED):
-        fix = "delete the copies nobody calls"
-    elif home and not judgement.overrides:
-        fix = f"move it into {home}, which both classes derive from"
-    elif member.kind == "method" and judgement.kept.kind == "method" and not judgement.overrides and identical and (
-            (member.path, member.qual.rpartition(".")[0]) != (judgement.kept.path, judgement.kept.qual.rpartition(".")[0])):
-        fix = "share it via a base class or mixin"
-    else:
-        fix = _fix(judgement, member, identical)
+    what = f"{subject} {relation(judgement, member)} {reference(judgement.kept, member.path)}"
+    fix = copy_fix(judgement, member, reported, home, inherited)
     return short_message(what, fix, _evidence(judgement, member, reported), keep_last=True)
 
 
@@ -169,6 +202,9 @@ def details(judgement: Judgement, member: Member, module: str) -> FindingDetails
     if judgement.overrides:
         change = (f"Delete the override {name_of(member)}: the inherited {where(kept)} does the same" if not drift
                   else f"Keep only what {name_of(member)} changes and call super() for the rest of {where(kept)}")
+    elif judgement.behaviour(member):
+        change = (f"Extract only what {where(kept)} and {name_of(member)} share into one helper both call, or keep them "
+                  f"apart: they differ in behaviour")
     elif member.kind == "block":
         change = f"Extract {where(kept)} into one helper and call it from the {others} other cop{'y' if others == 1 else 'ies'}"
     else:
@@ -209,7 +245,11 @@ def reimplementation_message(found: Reimplementation) -> str:
         fix = "share one implementation that takes the state as a parameter"
     else:
         what = f"{name_of(found.copy)} {'reimplements' if same else 'is a drifted copy of'} {_upstream_name(found)}"
-        if not same:
+        behaviour = found.drift.behaviour() if found.drift is not None else []
+        if not same and behaviour:  # another computation: reusing upstream's would change what runs
+            fix = (f"it differs from the {found.package} one in {WHAT_DIFFERS[behaviour[0].kind]}: call that one for "
+                   "the part they share, or keep the copy")
+        elif not same:
             fix = f"reuse the {found.package} one unless the drift is deliberate"
         elif found.original.kind == "method":
             fix = f"reuse the {found.package} method (inherit it or call it)"
