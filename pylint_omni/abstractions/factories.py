@@ -20,7 +20,7 @@ from astroid.util import UninferableBase
 
 from pylint_omni.index.scan.key_sources import EXTERNAL_MARKERS as EXTERNAL_SOURCES
 
-MAX_MAPPING_FACTORY_STATEMENTS = 6
+MAX_MAPPING_FACTORY_STATEMENTS = 6  # a factory longer than this does more than map a kind to a class
 SETUP_STATEMENTS = (nodes.Assign, nodes.AnnAssign, nodes.Import, nodes.ImportFrom, nodes.Expr)
 
 

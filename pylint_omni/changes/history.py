@@ -14,8 +14,8 @@ from pylint_omni.index import cache
 from pylint_omni.index.git import git
 from pylint_omni.index.project_index import ProjectIndex
 
-MAX_LOOKUPS = 8
-LOOKUP_S = 2.0
+MAX_LOOKUPS = 8  # git lookups one run may make (the rest say nothing)
+LOOKUP_S = 2.0  # seconds one lookup may take
 
 
 class History:

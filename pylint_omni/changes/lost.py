@@ -37,7 +37,7 @@ from pylint_omni.index.project_index import ProjectIndex
 
 # A string that names something (`vllm:e2e_latency`, `OMNI_TRACE_DIR`, `runtime.env`), not a word of prose.
 NAME_LIKE = re.compile(r"^[A-Za-z][A-Za-z0-9]*(?:[_:.\-][A-Za-z0-9]+)+$")
-MIN_NAME = 6
+MIN_NAME = 6  # a shorter string is a word, not a documented name
 PRODUCING_VIAS = frozenset({"str", "fstr", "attr", "name", "call", "getattr", "yaml-key", "yaml-value", "json", "toml"})
 
 

@@ -13,7 +13,7 @@ from pylint_omni.evidence.findings import FindingDetails
 from pylint_omni.evidence.memo import Planned
 from pylint_omni.evidence.wording import evidence_clause, short_message
 
-MAX_NAMED = 3
+MAX_NAMED = 3  # names shown before 'and N more'
 
 
 def named(names: list[str], most: int = MAX_NAMED) -> str:

@@ -33,7 +33,7 @@ IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError"})
 MAY_TEST_ENVIRONMENT = re.compile(r"(\b|_)version|ImportError|ModuleNotFoundError|at_?least|_\d+_\d+\b|hasattr\(\w+[.,]", re.I)
 # Imported names worth resolving as version flags (`TORCH_VERSION_AT_LEAST_2_4`, `IS_TORCH_2`, `envs.PY311`).
 FLAG_NAME = re.compile(r"version|at_?least|newer|older|_(ge|gt|lt|le)_|torch|vllm|python|py3|transformers|triton|\d_\d", re.I)
-MAX_SOURCE = 90
+MAX_SOURCE = 90  # characters of a condition shown in a message
 Sym = dict[str, Any]
 UNKNOWN: Sym = {"t": "?"}
 

@@ -40,7 +40,7 @@ else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib
 
 NOT_RUNTIME_WORDS = re.compile(r"test|dev|doc|lint|build|bench|ci\b|format|mypy|readthedocs|example|style|typing|lock", re.I)
-MAX_INCLUDE_DEPTH = 5
+MAX_INCLUDE_DEPTH = 5  # nested `-r other.txt` requirement files followed
 PRIMARY_FILE = "requirements.txt"  # the conventional install list; other files may be per-device lists or extras
 
 

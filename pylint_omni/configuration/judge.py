@@ -30,7 +30,7 @@ from pylint_omni.index.upstream import upstream_of
 NAMESPACE_NAMES = frozenset({"args", "parsed_args", "namespace", "opts", "cli_args", "options", "ns", "arguments"})
 NAMESPACE_CLASSES = ["argparse.Namespace"]
 WHOLE_HOWS = frozenset({"**", "vars", "asdict", "dict", "items", "keys", "values", "for", "__dict__"})
-MAX_COPY_DEPTH = 3
+MAX_COPY_DEPTH = 3  # configs followed through copies (`Other(x=cfg.x)`) before the last holder is unknown
 
 
 @dataclass

@@ -32,7 +32,7 @@ from pylint_omni.index.project_index import Hit, ProjectIndex
 SCANNER_KEY = "configuration.options"
 READ_VIAS = frozenset({"attr", "getattr", "str", "call", "fstr"})
 SPECIFIC = re.compile(r"[_\-\d]|[a-z][A-Z]")  # snake_case, kebab-case, digits, camelCase: a name, not a word
-NEAR_LINES = 5
+NEAR_LINES = 5  # lines around a plain word in the docs where its owner must be named for it to document the option
 
 
 @dataclass(frozen=True)

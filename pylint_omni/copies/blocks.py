@@ -22,7 +22,7 @@ from pylint_omni.copies.groups import BUCKET_CAP, CopyGroup, Keep, Thresholds, o
 from pylint_omni.copies.members import FileCopies, Member
 from pylint_omni.copies.movable import Claim
 
-MAX_GAPS = 2
+MAX_GAPS = 2  # single-statement differences a pasted block may hold and still be one copy
 BLOCK_MIN_LINES = 8  # a few shared lines inside bigger functions are common; a block must be worth a helper
 MIN_MATCHED_SHARE = 0.8  # statements of a block that must match the other copy
 

@@ -36,7 +36,7 @@ from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.index.settings import OmniSettings
 
 UPSTREAM_SYMBOL = "upstream-reimplementation"
-MIN_LINES = 6
+MIN_LINES = 6  # lines a copy must span to be reported
 AUDITED_SCANNERS = {FACT_KEY: fingerprint_module}
 
 

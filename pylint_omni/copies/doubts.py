@@ -68,7 +68,7 @@ LEGACY_FIX = "retire the legacy file rather than share it"
 LEGACY_FILE = re.compile(r"(?:^|_)(?:old|legacy|deprecated|backup|v0)(?:_|$)", re.IGNORECASE)
 FUNCTION_NODES = (ast.FunctionDef, ast.AsyncFunctionDef)
 HELPER_LINES = 3  # a helper's signature, its return, and the call that replaces the block
-MIN_BLOCK_SAVING = 6
+MIN_BLOCK_SAVING = 6  # lines a helper must save once its call and signature are counted
 MAX_HELPER_ARGUMENTS = 5  # pylint's own `max-args`: a helper taking more is flagged itself, and no simpler than the copy
 
 

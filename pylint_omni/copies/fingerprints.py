@@ -39,7 +39,7 @@ from pylint_omni.copies.normalize import FUNCTIONS, digest, digest_text, is_mess
 from pylint_omni.index.scanners import ModuleContext
 
 FACT_KEY = "copies.fingerprints"  # where the index stores this fact (`ProjectIndex.extra`)
-HASH_BYTES = 5
+HASH_BYTES = 5  # bytes of a statement hash
 HASH_CHARS = HASH_BYTES * 2
 MIN_STORED_STATEMENTS = 3  # smaller units are never copies worth a message; not stored
 

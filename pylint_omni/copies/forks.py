@@ -25,11 +25,13 @@ from pylint_omni.evidence.findings import FindingDetails
 from pylint_omni.evidence.wording import short_message
 from pylint_omni.index.class_graph import class_graph
 from pylint_omni.index.project_index import ProjectIndex
+from pylint_omni.index.vocabulary import Vocabulary
 
 FORK_COPIES = 5  # copies of one other module's definitions before the module counts as its fork
 BOILERPLATE_MODULES = 5  # modules holding copies of one definition: per-model boilerplate
-# Suffixes naming a hardware, backend or kernel variant kept apart on purpose (`_a5`, `_310p`, `_simt`, `_legacy`).
-VARIANT_TAG = re.compile(r"^(?:a\d+|\d{3}\w?|simt|simd|npu|cuda|rocm|hip|xpu|mlu|musa|triton|cpu|gpu|legacy|old|v\d+|fp8|int8|w8a8)$")
+# Suffixes naming a kernel, numeric or version variant kept apart on purpose (`_simt`, `_legacy`, `_fp8`); a platform
+# of the vocabulary (`_a5`, `_310p`) is one too.
+VARIANT_TAG = re.compile(r"^(?:a\d+|\d{3}\w?|simt|simd|triton|cpu|legacy|old|v\d+|fp8|int8|w8a8)$")
 
 
 def forks(index: ProjectIndex, relpath: str, module_lines: int, reported: list[Reported]) -> dict[str, list[Reported]]:
@@ -56,7 +58,7 @@ def forks(index: ProjectIndex, relpath: str, module_lines: int, reported: list[R
         lines = sum(item.member.lines for item in items)
         biggest = max(sum(i.member.lines for i in items if i.member.qual == item.member.qual) for item in items)
         if (10 * lines >= module_lines and 10 * biggest <= 6 * lines
-                and not _variant(relpath, other) and not _subclasses(index, relpath, other)):
+                and not _variant(relpath, other, index.settings.vocabulary) and not _subclasses(index, relpath, other)):
             found[other] = items
             folded.update(id(item) for item in items)
     return found
@@ -67,12 +69,13 @@ def boilerplate(judgement: Judgement) -> bool:
     return len({m.path for m in judgement.group.members}) >= BOILERPLATE_MODULES
 
 
-def _variant(path: str, other: str) -> bool:
+def _variant(path: str, other: str, words: Vocabulary) -> bool:
     """`x_a5.py` beside `x.py` (or the other way round): one named as a hardware or kernel variant of the other
     (`pipeline_edit.py` beside `pipeline.py` is a model variant: a fork worth merging)."""
     mine, theirs = path.rpartition("/")[2].removesuffix(".py"), other.rpartition("/")[2].removesuffix(".py")
     longer, shorter = (mine, theirs) if len(mine) > len(theirs) else (theirs, mine)
-    return longer.startswith(shorter + "_") and VARIANT_TAG.match(longer[len(shorter) + 1:]) is not None
+    tag = longer[len(shorter) + 1:]
+    return longer.startswith(shorter + "_") and (VARIANT_TAG.match(tag) is not None or words.is_platform(tag))
 
 
 def _subclasses(index: ProjectIndex, path: str, other: str) -> bool:

@@ -19,28 +19,26 @@ instead of "call it here".
 
 from __future__ import annotations
 
-import re
 from typing import Callable, Iterable
 
 from pylint_omni.copies.groups import Keep
 from pylint_omni.copies.members import Member
 from pylint_omni.index.class_graph import abstract_methods, class_graph
 from pylint_omni.index.project_index import ProjectIndex
+from pylint_omni.index.vocabulary import DEFAULT_VOCABULARY, Vocabulary
 
 COMMON = frozenset({"common", "base", "bases", "utils", "util", "helpers", "layers", "core", "shared", "interface",
                     "interfaces", "abstract", "generic", "default"})
 SPECIFIC_FOLDERS = frozenset({"models", "platforms", "model_zoo", "vendors"})  # each child is one model or vendor
-VENDOR_PART = re.compile(r"(?:^|_)(?:npu|cuda|rocm|hip|xpu|mlu|musa|hpu|ascend|tpu|neuron|gaudi|dcu|310p|a[235])(?:_|$)",
-                         re.IGNORECASE)
 DERIVED_WORDS = ("async", "legacy", "_old", "deprecated", "backup", "_copy",  # names of a copy made from another
                  "_mtp", "eagle", "draft")  # a draft model of speculative decoding reuses its target's code
 
 
-def place(path: str) -> int:
-    """0: a common place; 1: neutral; 2: under a platform, vendor or model-specific path."""
+def place(path: str, words: Vocabulary = DEFAULT_VOCABULARY) -> int:
+    """0: a common place; 1: neutral; 2: under a platform (a part the vocabulary names), vendor or model-specific path."""
     parts = [p.removesuffix(".py") for p in path.split("/")]
     for position, part in enumerate(parts):
-        if VENDOR_PART.search(part) and (position or len(parts) == 1):
+        if words.platform_part.search(part) and (position or len(parts) == 1):
             return 2  # the top package may be named after its vendor (`vllm_ascend`): every copy is there
         if part in SPECIFIC_FOLDERS and position + 1 < len(parts):
             child = parts[position + 1]
@@ -78,7 +76,7 @@ def preference(index: ProjectIndex, paths: Iterable[str]) -> Keep:
             importers = 0  # a method, a nested definition, a block
         shared = bool(imported.get(module, set()) - {member.path})
         derived = any(w in f"{member.path} {member.qual}".lower() for w in DERIVED_WORDS)
-        where = place(member.path)
+        where = place(member.path, index.settings.vocabulary)
         return int(where == 2), -importers, int(not shared), where, int(derived)
 
     return ranks

@@ -47,7 +47,7 @@ SYMBOLS = {
     "Lt": "<", "LtE": "<=", "Gt": ">", "GtE": ">=", "Is": "is", "IsNot": "is not", "In": "in", "NotIn": "not in",
     "And": "and", "Or": "or", "Not": "not", "USub": "-", "UAdd": "+", "Invert": "~",
 }
-SHOWN_CHARS = 48
+SHOWN_CHARS = 48  # characters of a differing expression shown
 PARAMETER_KINDS = frozenset({"cosmetic", "call", "constant", "number", "vendor"})
 # The kinds that change behaviour, the most telling first (a message names the first one a copy has).
 BEHAVIOUR_ORDER = ("math", "layer", "numeric", "operation", "mode", "signature", "local", "statement")

@@ -24,7 +24,7 @@ from pylint_omni.index.class_graph import class_graph
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.index.upstream import upstream_of
 
-MIRROR_RATIO = 0.6
+MIRROR_RATIO = 0.6  # share of a block's statement shapes the upstream method must hold for the block to mirror it
 MAX_IMPORTED = 3  # upstream classes of the module compared with a block (a wrapper imports the one it wraps)
 NAME = "copies-mirrors"
 

@@ -31,6 +31,7 @@ import hashlib
 import re
 from dataclasses import dataclass, field
 
+from pylint_omni.index.vocabulary import DEFAULT_VOCABULARY
 from pylint_omni.index.scan.ast_helpers import walk_nodes
 
 NAME = "\x00"  # prefix of a name token not yet known to be local or global
@@ -44,10 +45,9 @@ COMPOUND = (
 ) + ((ast.TryStar,) if hasattr(ast, "TryStar") else ()) + ((ast.Match,) if hasattr(ast, "Match") else ())
 FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 FIELDS: dict[type, tuple[str, ...]] = {}  # fields of a node type that carry meaning
-VENDOR = re.compile(
-    r"(?<![a-z])(cuda|npu|rocm|hip|xpu|musa|mlu|hpu|mps|ascend|nccl|hccl|gpu|dcu|maca|camb|neuron|tpu)(?![a-z])",
-    re.IGNORECASE,
-)
+# A platform's name or API in a token (`torch.cuda` vs `torch.npu`): the vocabulary's default words, since the
+# fingerprint scanner runs before any project setting is read (`index.vocabulary`).
+VENDOR = DEFAULT_VOCABULARY.platform_token
 
 
 MESSAGE_CALLS = frozenset({
@@ -384,7 +384,7 @@ def shape_token(token: str) -> str:
 
 
 _SHAPES: dict[str, str] = {}  # token -> its shape, shared by every file a process scans
-MAX_SHAPES = 500_000
+MAX_SHAPES = 500_000  # statement shapes memoised per process
 
 
 def shape_digest(shapes: list[str], size: int) -> str:

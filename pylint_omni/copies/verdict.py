@@ -53,7 +53,7 @@ from pylint_omni.index.project_index import ProjectIndex
 
 KERNEL_DECORATORS = frozenset({"jit", "njit", "autotune", "heuristics", "kernel"})
 MODEL_PATH_PARTS = ("/models/", "/model_executor/", "/layers/", "/ops/", "/kernels/", "/modeling", "/transformers/")
-SHOWN_DIFFERENCES = 3
+SHOWN_DIFFERENCES = 3  # differences named in a message
 BEHAVIOUR_REASON = "the copies differ in behaviour"
 # Drift kinds that make two differently named functions of one class or module two operations, not one.
 SIBLING_DRIFT = frozenset({"call", "constant", "number", "numeric", "local", "mode", "operation", "signature"})

@@ -32,7 +32,7 @@ from pylint_omni.index.paths import Location
 DYNAMIC_VIAS = frozenset({"getattr", "import_module", "resolver", "fstr"})
 CONFIG_VIAS = frozenset({"yaml-key", "yaml-value", "json", "toml"})  # a mention in a config file (set, not read)
 DOC_VIAS = frozenset({"doc"})
-MAX_LISTED = 3
+MAX_LISTED = 3  # consumers shown before 'and N more'
 
 
 class ConsumerKind(str, Enum):

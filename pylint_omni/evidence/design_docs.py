@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pylint_omni.evidence.contracts import contracts_of, is_design_page
 from pylint_omni.index.project_index import ProjectIndex
 
-NEARBY_LINES = 2
+NEARBY_LINES = 2  # lines around a design page's mention where its owner must be named
 EXTENSION_WORDS = (
     "extension", "extensions", "extensible", "extend", "extending", "plugin", "plugins", "plug-in",
     "pluggable", "boundary", "boundaries", "out-of-tree", "third-party", "subclass", "subclasses",

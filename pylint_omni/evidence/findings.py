@@ -109,7 +109,7 @@ class FindingRecord:
     within: str = ""  # status "absorbed": the id of the change set that takes it in
 
 
-MAX_VALIDATION = 8
+MAX_VALIDATION = 8  # test files and docs rows listed as a change's validation
 
 
 def _validation_naming(index: ProjectIndex, names: list[str]) -> list[str]:

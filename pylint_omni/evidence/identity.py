@@ -21,7 +21,7 @@ from __future__ import annotations
 import hashlib
 import re
 
-ID_DIGITS = 16
+ID_DIGITS = 16  # hex digits of a finding id
 NUMBERS = re.compile(r"\d+")
 LOCATION_PREFIX = re.compile(r"^\S+:\d+ ")
 

@@ -23,9 +23,9 @@ from typing import Iterable
 
 from pylint_omni.evidence.benefit import Benefit, BenefitKind, Heat
 
-TOP_LIMIT = 5
-COMPACT_BELOW = 8.0
-MICRO_FACTOR = 0.5
+TOP_LIMIT = 5  # rows of the report's top candidates
+COMPACT_BELOW = 8.0  # a medium candidate scoring below this goes to the compact table
+MICRO_FACTOR = 0.5  # a micro finding's share of its score
 KIND_WEIGHT = {BenefitKind.STATE: 2.0}  # others: 1 per line
 RUNTIME_GAIN = 12.0  # a transfer or copy removed, in line-equivalents, before heat
 HEAT_FACTOR = {Heat.HOT: 3.0, Heat.UNKNOWN: 1.0, Heat.COLD: 0.2, Heat.NEVER: 0.2}
@@ -35,7 +35,7 @@ STATE_HEAT_FACTOR = {Heat.HOT: 1.5, Heat.UNKNOWN: 1.0, Heat.COLD: 1.0, Heat.NEVE
 CHANGE_WEIGHT = {"module": 2.0}
 FIRST_CHANGES = frozenset({"lost-feature"})
 CONFIDENCE_ORDER = {"high": 0, "medium": 1}
-MAX_LINES_LISTED = 12
+MAX_LINES_LISTED = 12  # lines of a bundle listed in its title
 
 
 def score(benefit: Benefit) -> float:

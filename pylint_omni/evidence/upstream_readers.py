@@ -23,7 +23,7 @@ from pylint_omni.index.graph import graph_of
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.index.upstream import UpstreamRef, upstream_of
 
-MAX_LISTED_KINDS = 8
+MAX_LISTED_KINDS = 8  # upstream kinds listed for a class
 
 
 @dataclass

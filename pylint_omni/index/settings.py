@@ -119,3 +119,62 @@ class OmniSettings:
             self.max_file_bytes,
             self.respect_gitignore,
         )
+
+
+# The `omni-*` options as pylint declares them (`pylint_omni.options` adds the keep list and reads them).
+OPTION_DECLARATIONS: tuple[tuple[str, dict[str, Any]], ...] = (
+    ("omni-root", {"type": "string", "default": "", "metavar": "<dir>",
+                   "help": "Project root for the index (default: nearest folder with pyproject.toml, setup.py or .git above the linted file)."}),
+    ("omni-validation-globs", {"type": "csv", "default": DEFAULT_VALIDATION_GLOBS, "metavar": "<globs>",
+                               "help": "Root-relative globs of validation/support files (tests, benchmarks, examples, docs, CI, tools)."}),
+    ("omni-production-globs", {"type": "csv", "default": (), "metavar": "<globs>",
+                               "help": "Globs that are production even when a validation glob matches (e.g. a deploy folder under examples/)."}),
+    ("omni-exclude-globs", {"type": "csv", "default": DEFAULT_EXCLUDE_GLOBS, "metavar": "<globs>",
+                            "help": "Globs the index never reads."}),
+    ("omni-external-key-patterns", {"type": "csv", "default": DEFAULT_EXTERNAL_KEY_PATTERNS, "metavar": "<patterns>",
+                                    "help": "Name patterns of keys chosen by outside data (model checkpoints): never high confidence."}),
+    ("omni-cache-dir", {"type": "string", "default": "", "metavar": "<dir>",
+                        "help": "Where the index cache lives (default $PYLINT_OMNI_CACHE_DIR, else the user cache folder: ~/.cache/pylint-omni on Linux)."}),
+    ("omni-cache", {"type": "yn", "default": True, "metavar": "<y or n>", "help": "Cache per-file facts on disk."}),
+    ("omni-max-file-bytes", {"type": "int", "default": DEFAULT_MAX_FILE_BYTES, "metavar": "<bytes>",
+                             "help": "Files larger than this are skipped with a message."}),
+    ("omni-respect-gitignore", {"type": "yn", "default": True, "metavar": "<y or n>",
+                                "help": "Skip what the project's .gitignore files exclude (files git tracks are always read)."}),
+    ("omni-upstream-packages", {"type": "csv", "default": DEFAULT_UPSTREAM_PACKAGES, "metavar": "<names>",
+                                "help": "Upstream packages read from their installed source (never imported) when the project imports them: what they read, call and define is evidence."}),
+    ("omni-upstream-paths", {"type": "csv", "default": (), "metavar": "<dirs>",
+                             "help": "Extra folders holding upstream package sources (an unpacked wheel, e.g. /tmp/upstream/vllm-0.12.0); relative paths start at the project root."}),
+    ("omni-upstream-installed", {"type": "yn", "default": True, "metavar": "<y or n>",
+                                 "help": "Also read upstream packages and the versions the project runs on from the distributions "
+                                         "installed where pylint runs (n: only from omni-upstream-paths, so that the findings do "
+                                         "not depend on what is installed; PYLINT_OMNI_UPSTREAM_INSTALLED=n in the environment "
+                                         "does so for every run started there)."}),
+    ("omni-extra-roots", {"type": "csv", "default": (), "metavar": "<globs or dotted patterns>",
+                          "help": "Extra production roots for unused-surface and test-only-surface, like knip's entry: globs of "
+                                  "root-relative paths (every definition of a matching file is used) or patterns of dotted "
+                                  "names (`pkg.plugins.*`) loaded from outside the repository."}),
+    ("omni-include-rejected", {"type": "yn", "default": False, "metavar": "<y or n>",
+                               "help": "Also emit findings the evidence rejected (confidence UNDEFINED), for the audit report."}),
+    ("omni-copy-min-statements", {"type": "int", "default": DEFAULT_COPY_MIN_STATEMENTS, "metavar": "<n>",
+                                  "help": "Smallest copy duplicated-implementation reports, in statements (nested ones counted; at least 3)."}),
+    ("omni-reimplementation-upstreams", {"type": "csv", "default": DEFAULT_REIMPLEMENTATION_UPSTREAMS, "metavar": "<names>",
+                                         "help": "Indexed upstream packages upstream-reimplementation compares project code with."}),
+    ("omni-baseline", {"type": "string", "default": "", "metavar": "<file>",
+                       "help": "Baseline file (`python -m pylint_omni baseline write FILE`): emit only findings whose id is not in it."}),
+    ("omni-external-roots", {"type": "csv", "default": (), "metavar": "<folders or distributions>",
+                             "help": "Other checkouts (folders) or installed distributions (names) whose references count as "
+                                     "external consumers (out-of-tree plugins, forks); indexed read-only."}),
+    ("omni-report-by", {"type": "string", "default": "contract", "metavar": "<contract or owner>",
+                        "help": "How the Markdown report groups candidates: by owning design contract (default) or by owner."}),
+    ("omni-platform-words", {"type": "csv", "default": (), "metavar": "<words>",
+                             "help": "Hardware platform words (vendors, devices, chips, backends) added to the vocabulary's "
+                                     "defaults: a folder or name part that is one marks one platform's parallel code."}),
+    ("omni-hot-path-names", {"type": "csv", "default": (), "metavar": "<regexes>",
+                             "help": "Function names (regular expressions over the whole name) whose code runs on every step "
+                                     "or request, added to the defaults (the report's heat)."}),
+    ("omni-cold-path-names", {"type": "csv", "default": (), "metavar": "<regexes>",
+                              "help": "Function names whose code runs once (construction, set-up, shutdown), added to the defaults."}),
+    ("omni-granularity", {"type": "string", "default": "candidate", "metavar": "<candidate or member>",
+                          "help": "One message per change a maintainer would make, at its root, its members in the details "
+                                  "(candidate, the default); or one message per member, as an editor may want (member)."}),
+)

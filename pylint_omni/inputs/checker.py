@@ -20,7 +20,7 @@ from pylint_omni.evidence.checker import OmniChecker
 from pylint_omni.evidence.contracts import contracts_of
 
 
-MAX_LISTED = 10
+MAX_LISTED = 10  # unreadable files named one by one before a summary message
 
 
 class InputProblemsChecker(OmniChecker):

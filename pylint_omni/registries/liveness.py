@@ -38,7 +38,7 @@ from pylint_omni.registries.keys import KeyReach, key_mentions, reach, reads_sum
 from pylint_omni.registries.ops import op_consumers
 from pylint_omni.registries.read_paths import TABLE_FORMS, ReadPaths, read_paths
 
-MIN_ENTRIES_FOR_DOMAIN = 3
+MIN_ENTRIES_FOR_DOMAIN = 3  # entries a registry needs before its unnamed keys say outside data chooses them
 SPAN_FORMS = frozenset({"dict", "table", "enum", "merged"})
 
 

@@ -27,8 +27,8 @@ from pylint_omni.index.graph import ReferenceGraph, TableUse
 from pylint_omni.index.paths import Location
 from pylint_omni.index.project_index import ProjectIndex
 
-MAX_COPY_DEPTH = 3
-MAX_PARAM_DEPTH = 3
+MAX_COPY_DEPTH = 3  # copies of a registry (`local = dict(REG)`) followed to their reads
+MAX_PARAM_DEPTH = 3  # callers climbed through parameters that hand a key on
 SUMMARY_SOURCE = {"s": "lit", "n": "classname", "x": "external", "u": "user", "f": "pattern"}
 
 

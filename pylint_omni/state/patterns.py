@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from astroid import nodes
 
-MIN_MIRRORED = 3
+MIN_MIRRORED = 3  # fields one statement pattern must copy before it is a mirror, not a coincidence
 INIT_METHODS = frozenset({"__init__", "__post_init__", "__new__"})
 MUTATING_METHODS = frozenset({
     "append", "extend", "insert", "pop", "popleft", "appendleft", "remove", "clear", "add", "discard",

@@ -24,7 +24,7 @@ from astroid import nodes
 from pylint_omni.state.evidence import OwnerFacts
 from pylint_omni.state.patterns import ClassState, FieldWrite
 
-MIN_CLUSTER = 3
+MIN_CLUSTER = 3  # unread fields of one class that make them a dead part of it, each worth reporting
 # Methods that set an object up (called from a base's `__init__`, or once after construction).
 SETUP_METHOD = re.compile(r"_?(init|setup|build|load|configure|register|from)\w*\Z|initialize\w*\Z")
 KEEP_ALIVE_CALLS = frozenset({

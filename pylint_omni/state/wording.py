@@ -17,7 +17,7 @@ from pylint_omni.state.evidence import Overwrite
 from pylint_omni.state.maps import MapPair
 from pylint_omni.state.patterns import Derived, FieldWrite, Mirror
 
-MAX_NAMED = 4
+MAX_NAMED = 4  # fields named in a message
 
 
 def _names(items: list[str], limit: int = MAX_NAMED) -> str:

@@ -72,7 +72,7 @@ PYDANTIC_BASES = ("pydantic.BaseModel", "pydantic.main.BaseModel")
 # package -> (exposed-name prefixes, hooks the framework calls itself). rpyc runs `exposed_foo` for
 # a peer's `conn.root.foo()` and calls `on_connect`/`on_disconnect` on the service.
 REMOTE_SERVICES = {"rpyc": (("exposed_",), frozenset({"on_connect", "on_disconnect"}))}
-MIN_STRUCTURAL_METHODS = 3
+MIN_STRUCTURAL_METHODS = 3  # methods a class must share with an upstream class to implement it structurally
 
 
 @dataclass

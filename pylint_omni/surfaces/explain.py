@@ -17,7 +17,7 @@ from pylint_omni.surfaces.analysis import DEAD, analysis_of
 from pylint_omni.surfaces.reach import PRODUCTION
 from pylint_omni.surfaces.verdicts import judge_chain, short_name
 
-MAX_STEPS = 8
+MAX_STEPS = 8  # steps of a reachability path shown
 
 
 def lineage_targets(index: ProjectIndex, dotted: str) -> list[str]:

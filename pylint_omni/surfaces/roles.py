@@ -35,7 +35,7 @@ REFERENCE_DOC = re.compile(
     r"|\bfor\s+(?:testing|tests|parity)\b|\bparity\s+(?:oracle|checks?|tests?)\b", re.IGNORECASE)
 REFERENCE_SUFFIXES = ("_pytorch", "_torch", "_ref", "_naive", "_reference")
 COMPLETION = re.compile(r"finish|done|complet|success|expire|releas", re.IGNORECASE)
-MIN_REGISTERED_MODULES = 2
+MIN_REGISTERED_MODULES = 2  # sibling modules registered by value before an unregistered one looks forgotten
 
 
 @dataclass(frozen=True)

@@ -156,7 +156,7 @@ class CopyChecker(OmniChecker):
                   finding_details(self._relpath, finding, others))
 
 
-MESSAGE_CODE_CHARS = 60
+MESSAGE_CODE_CHARS = 60  # characters of code quoted in a message
 
 
 def code_span(node: nodes.NodeNG, limit: int = 70) -> str:
