@@ -453,3 +453,29 @@ def test_hierarchy_exceptions_and_prose_readers(tmp_path: Path, cache_dir: Path)
     assert not [f for f in findings.values() if "Dispatcher.expert_num" in f.message]
     forwarded = findings[("pkg/wrappers.py", 12)].message  # the base forwards writes to the wrapped object
     assert "rejected: StepWrapper defines __setattr__ (through its base ForwardingWrapper)" in forwarded
+
+
+def test_a_private_name_in_json_or_a_tests_reflection_reads_no_field(tmp_path: Path, cache_dir: Path) -> None:
+    """`_last_batch` inside a JSON chat template is a word, not a read; `vars(obj)` in a test reads nothing production
+    keeps: the field each step writes and nothing reads stays a candidate."""
+    write_project(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/engine.py": """
+            class Engine:
+                def __init__(self):
+                    self.steps = 0
+
+                def step(self, batch):
+                    self._last_batch = list(batch)
+                    self.steps += 1
+                    return self.steps
+
+            def main():
+                return Engine().step([1])
+        """,
+        "pkg/templates/chat.json": '{"template": "{{ _last_batch }} and {{ messages }}"}\n',
+        "tests/test_engine.py": "from pkg.engine import Engine\n\n\ndef test_fields():\n    assert vars(Engine())\n",
+    })
+    found = [f for f in lint(tmp_path, cache_dir) if f.path == "pkg/engine.py"]
+    assert [(f.line, f.confidence) for f in found] == [(7, "HIGH")], [f.message for f in found]
+    assert "Engine._last_batch" in found[0].message

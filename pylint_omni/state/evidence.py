@@ -68,6 +68,8 @@ class OwnerLookup:
         for rel, facts in self.index.python_files():
             for name in facts.get("sent_types", []):
                 sent.setdefault(name, rel)
+            if self.index.location(rel) is Location.VALIDATION:
+                continue  # a test that reflects over an object reads nothing production keeps
             for name in facts.get("reflected_types", []):
                 reflected.setdefault(name, rel)
         self._sent, self._reflected = sent, reflected
@@ -287,8 +289,9 @@ def field_readers(index: ProjectIndex, name: str, exclude: tuple[str, int, int] 
         for hit in index.hits(name):
             if hit.via in NON_READING_VIAS:
                 continue
-            if hit.via in PROSE_VIAS and hit.line not in _qualified_lines(index, hit.path).get(name, ()):
-                continue  # the bare word `stage` in prose is not a reader of `.stage`
+            prose = hit.via in PROSE_VIAS or (hit.via == "json" and name.startswith("_"))  # no JSON key is private
+            if prose and hit.line not in _qualified_lines(index, hit.path).get(name, ()):
+                continue  # the bare word `stage` in prose (or `_args` in a JSON chat template) is not a reader of `.stage`
             known = found.get((hit.path, hit.line))
             if known is None or (known.via == "str" and hit.via != "str"):
                 # `{"n": self.n}`: the attribute read, not the key string, is the consumer of that line
