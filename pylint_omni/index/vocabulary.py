@@ -138,10 +138,6 @@ class Vocabulary:
         return frozenset((*self.platforms, *TORCH_BUILD_PARTS))
 
     @property
-    def collective_words(self) -> tuple[str, ...]:
-        return COLLECTIVE_LIBRARIES
-
-    @property
     def hot_name(self) -> re.Pattern[str]:
         return self._pattern("hot", rf"(?:{'|'.join(self.hot_names)})\Z")
 
