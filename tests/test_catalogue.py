@@ -79,3 +79,17 @@ def test_every_message_the_plugin_defines_is_in_the_readme_table() -> None:
     assert rows - set(defined) == set(), "README's table lists messages the plugin does not define"
     refactorings = {symbol for msgid, symbol in defined if msgid.startswith("R")}
     assert refactorings == {p.name for p in FOLDERS}, "every refactoring message has a catalogue folder"
+
+
+@pytest.mark.parametrize("folder", FOLDERS, ids=[p.name for p in FOLDERS])
+def test_readme_names_the_files_that_decide(folder: Path) -> None:
+    """The newcomer's walk: one README section names the verdict's file, and each file it names exists."""
+    readme = (folder / "README.md").read_text()
+    assert "## Where the verdict is decided" in readme, f"{folder.name}/README.md has no 'Where the verdict is decided'"
+    section = readme.split("## Where the verdict is decided", 1)[1].split("\n## ", 1)[0]
+    named = re.findall(r"^\| `(pylint_omni/[\w/]+\.py)` \|", section, flags=re.MULTILINE)
+    assert named, f"{folder.name}: the section names no file"
+    missing = [path for path in named if not (CATALOGUE.parent / path).is_file()]
+    assert not missing, f"{folder.name}: named files do not exist: {missing}"
+    assert any(path.endswith("wording.py") or "message_text" in section for path in named), \
+        f"{folder.name}: the section does not say where the message text is built"
