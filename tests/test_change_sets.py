@@ -276,3 +276,59 @@ def test_explain_names_the_change_a_member_belongs_to() -> None:
     assert "unused-surface verdict: candidate (high)" in out
     assert ("change: unused-surface (high, class-cluster, 2 member(s)) at tinyomni/serving/pipeline_link.py:6: "
             "Class PipelineLink has 2 methods nothing calls") in out
+
+
+def test_a_lost_feature_of_dead_module_helpers_names_them_and_a_probed_dependency_is_no_feature(tmp_path: Path) -> None:
+    """verl's `is_megatron_core_available` probes `find_spec("megatron.core")`, a package the project imports: the
+    docs naming it document a dependency, not a feature the dead helpers produce. A documented metric the dead
+    helpers of one module alone produce is a lost feature, and the message names those helpers."""
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/main.py": """
+            from megatron.core import parallel_state
+
+
+            from pkg.metrics import render
+
+
+            def main():
+                return render, parallel_state
+
+
+            if __name__ == "__main__":
+                main()
+        """,
+        "pkg/probes.py": """
+            import importlib.util
+
+
+            def is_megatron_core_available():
+                return importlib.util.find_spec("megatron.core") is not None
+
+
+            def megatron_version():
+                return "megatron.core" if is_megatron_core_available() else None
+        """,
+        "pkg/metrics.py": """
+            def render(sink):
+                sink.emit("pkg_render_total", 1)
+
+
+            def export_depth(sink):
+                sink.emit("pkg_queue_depth_seconds", 3)
+
+
+            def queue_size():
+                return 3
+        """,
+        "docs/usage.md": "Install `megatron.core` first. The server exports `pkg_queue_depth_seconds`.\n",
+    }
+    root = write(tmp_path / "proj", files)
+    report = omni_json(["--disable=all", "--enable=unused-surface", "pkg"], root, tmp_path / "cache")
+    lost = [c for c in report["candidates"] if c["kind"] == "lost-feature"]
+    assert [c["path"] for c in lost] == ["pkg/metrics.py"], report["candidates"]
+    message = lost[0]["message"]
+    assert "`pkg_queue_depth_seconds`" in message and "only producers export_depth and queue_size are never called" in message, message
+    assert "<" not in message, message
+    probes = [c for c in report["candidates"] if c["path"] == "pkg/probes.py"]
+    assert probes and all(c["kind"] != "lost-feature" for c in probes), probes

@@ -112,3 +112,35 @@ def test_a_missing_upstream_folder_is_a_usage_error(tmp_path: Path) -> None:
                f"--omni-upstream-paths={tmp_path / 'nowhere'}", "tinyomni"]
     proc = subprocess.run(command, cwd=SAMPLE_REPO, capture_output=True, text=True, timeout=300)
     assert proc.returncode & 32 and "omni-upstream-paths entry" in proc.stderr and "no such folder" in proc.stderr
+
+
+def test_a_function_its_decorator_registers_is_no_entry_of_its_qualname_loaded_module(tmp_path: Path) -> None:
+    """verl's `@register_adv_est(Estimator.X)` files a function under a key a config value looks up; that its
+    module is also loaded by qualname elsewhere does not make the function an entry nobody builds."""
+    from conftest import enable_args, run_pylint
+
+    files = {
+        "pyproject.toml": "[project]\nname = 'app'\n",
+        "app/__init__.py": "",
+        "app/algos.py": (
+            "import enum\n\nREGISTRY = {}\n\n\nclass Kind(str, enum.Enum):\n    FAST = 'fast'\n\n\n"
+            "def register(kind):\n    def wrap(fn):\n        REGISTRY[kind.value] = fn\n        return fn\n    return wrap\n\n\n"
+            "def get_fn(name):\n    return REGISTRY[name]\n\n\n"
+            "@register(Kind.FAST)\ndef fast_estimate(x):\n    return x\n\n\n"
+            "def vanilla_loss(x):\n    return x\n\n\n"
+            "def forgotten_loss(x):\n    return x\n"
+        ),
+        "app/main.py": (
+            "import importlib\nimport sys\n\nfrom app.algos import get_fn\n\n\n"
+            "def main():\n    module, _, name = 'app.algos.vanilla_loss'.rpartition('.')\n"
+            "    loss = getattr(importlib.import_module(module), name)\n    return get_fn(sys.argv[1]), loss\n\n\n"
+            "if __name__ == '__main__':\n    main()\n"
+        ),
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    _, found, stderr = run_pylint([*enable_args(["unused-registry-entry"]), "app"], cwd=tmp_path, cache_dir=tmp_path / "c")
+    assert "Traceback" not in stderr, stderr
+    flagged = {f.line for f in found if f.symbol == "unused-registry-entry" and "[rejected]" not in f.message}
+    assert flagged == {30}, found  # forgotten_loss; fast_estimate (line 23) is registered by its decorator

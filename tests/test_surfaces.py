@@ -653,3 +653,45 @@ def test_a_dead_method_only_unreached_code_calls_by_name_is_medium(tmp_path: Pat
     found = {(f.path, f.line): f for f in lint(write(tmp_path / "proj", files), cache_dir, "--omni-granularity=member")}
     invoke = found[("app/stubs.py", 2)]
     assert invoke.confidence == "INFERENCE" and "code no root reaches calls `.invoke`" in invoke.message
+
+
+def test_a_local_each_branch_binds_to_another_class_keeps_every_classs_methods(tmp_path: Path, cache_dir: Path) -> None:
+    """`m = A()` in one arm and `m = B()` in the other: `m.run()` calls A.run or B.run (verl's model merger's
+    `python -m` entry); a class bound in every branch alike stays known, so B's own dead method is still reported."""
+    root = write(tmp_path / "proj", {
+        "app/__init__.py": "",
+        "app/mergers.py": (
+            "class Fsdp:\n    def run(self):\n        return self._load()\n\n    def _load(self):\n        return 1\n\n\n"
+            "class Megatron:\n    def run(self):\n        return 2\n\n    def unused(self):\n        return 3\n"
+        ),
+        "app/__main__.py": (
+            "import sys\n\nfrom app.mergers import Fsdp, Megatron\n\n\n"
+            "def main():\n    merger = None\n    if sys.argv[1] == 'fsdp':\n        merger = Fsdp()\n"
+            "    else:\n        merger = Megatron()\n    return merger.run()\n\n\n"
+            "def other():\n    one = Megatron()\n    one = Megatron()\n    return one.run()\n\n\n"
+            "if __name__ == '__main__':\n    main()\n    other()\n"
+        ),
+    })
+    found = {(f.path, f.line, f.symbol) for f in lint(root, cache_dir)}
+    assert not any("Fsdp" in str(f) for f in found) and ("app/mergers.py", 13, "unused-surface") in found, found
+    status = statuses(root, tmp_path)
+    assert status.get("app.mergers.Fsdp.run") != DEAD and status.get("app.mergers.Megatron.unused") == DEAD
+
+
+def test_dead_code_in_a_vendored_folder_is_medium_and_says_so(tmp_path: Path, cache_dir: Path) -> None:
+    """A `third_party/` tree is resynced whole: its dead modules are a medium cleanup naming the folder, while the
+    same dead code in the project's own package stays high."""
+    dead = "def helper():\n    return 1\n\n\ndef other_helper():\n    return 2\n"
+    root = write(tmp_path / "proj", {
+        "app/__init__.py": "",
+        "app/main.py": "from app.third_party.lib import core\nfrom app import own\n\n\n"
+                       "def main():\n    return core, own\n\n\nif __name__ == '__main__':\n    main()\n",
+        "app/third_party/__init__.py": "",
+        "app/third_party/lib/__init__.py": "",
+        "app/third_party/lib/core.py": dead,
+        "app/own.py": dead,
+    })
+    found = {f.path: f for f in lint(root, cache_dir) if f.symbol == "unused-surface"}
+    assert found["app/own.py"].confidence == "HIGH", found
+    vendored = found["app/third_party/lib/core.py"]
+    assert vendored.confidence != "HIGH" and "vendored in app/third_party/" in vendored.message, vendored

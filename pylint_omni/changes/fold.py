@@ -266,14 +266,13 @@ def _shown(member: Member) -> list[str]:
 
 
 def module_helpers(index: ProjectIndex, left: _Left) -> list[ChangeSet]:
-    """The dead code left in one module (functions, classes, methods of live classes, high): one cleanup."""
-    by_path: dict[str, list[Member]] = {}
+    """The dead code left in one module (functions, classes, methods of live classes), by confidence: one cleanup."""
+    by_path: dict[tuple[str, str], list[Member]] = {}
     for member in left.candidates():
-        if (member.symbol == UNUSED and member.status == "dead" and member.confidence == HIGH
-                and member.unit in ("function", "class", "method")):
-            by_path.setdefault(member.path, []).append(member)
+        if member.symbol == UNUSED and member.status == "dead" and member.unit in ("function", "class", "method"):
+            by_path.setdefault((member.path, member.confidence or ""), []).append(member)
     sets: list[ChangeSet] = []
-    for path, members in sorted(by_path.items()):
+    for (path, confidence), members in sorted(by_path.items()):
         module = index.entries.get(path, {}).get("module") or path
         if len(members) < 2:
             continue
@@ -286,8 +285,11 @@ def module_helpers(index: ProjectIndex, left: _Left) -> list[ChangeSet]:
         what = f"Module {module} has {counted(len(names), 'definition')} nothing uses ({named(names)})"
         fix = "delete them" + (f" and {counted(len(dying), 'import')} only they use" if dying else "") + f" ({lines} lines)"
         planned = change_planned(
-            (UNUSED, 1, MODULE), what, fix, Verdict(Status.CANDIDATE, HIGH, "no consumer found", []), members,
-            (f"{module}.<unused definitions>", "dead-definitions",
+            (UNUSED, 1, MODULE), what, fix,
+            Verdict(Status.CANDIDATE, HIGH, "no consumer found", []) if confidence == HIGH else _verdict_of(members, confidence),
+            members,
+            (f"{module}.<unused definitions>" if confidence == HIGH else f"{module}.<unsure unused definitions>",
+             "dead-definitions" if confidence == HIGH else "dead-definitions-unsure",
              f"Delete {', '.join(names)} from {module}" + (f", and the imports only they use ({', '.join(n for n, _ in dying)})" if dying else "") + "."),
             (lines, BenefitKind.API, f"{lines} lines: {counted(len(names), 'definition')} of {module}", Heat.NEVER, NEVER["dead"]),
             tuple(f"{members[0].path}:{line} import {n} (only the deleted code uses it)" for n, line in dying))

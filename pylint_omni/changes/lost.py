@@ -62,13 +62,26 @@ def _host(deleting: list[ChangeSet], path: str, line: int) -> ChangeSet | None:
     return next((change for change in deleting if inside(change.spans, path, line)), None)
 
 
+def _names_a_module(index: ProjectIndex, token: str) -> bool:
+    """`megatron.core` probed with `find_spec`: a package the project imports names a dependency, not a feature."""
+    head = token.partition(".")[0]
+    return "." in token and any(hit.via == "import" for hit in index.hits(head))
+
+
+def _short(dotted: str) -> str:
+    """`pkg.mod.Class.method` -> `Class.method`; `pkg.mod.helper` -> `helper`."""
+    holder, _, name = dotted.rpartition(".")
+    owner = holder.rpartition(".")[2]
+    return f"{owner}.{name}" if owner[:1].isupper() else name
+
+
 def _documented_names(index: ProjectIndex, change: ChangeSet, deleting: list[ChangeSet]) -> list[Lost]:
     """Names the change's code alone produces that user-facing docs promise (see the module docstring)."""
     history = contracts_of(index).history
     found: list[Lost] = []
     for path in sorted({p for p, _, _ in change.spans}):
         for token, mentions in index.file_occurrences(path):
-            if len(token) < MIN_NAME or not NAME_LIKE.match(token):
+            if len(token) < MIN_NAME or not NAME_LIKE.match(token) or _names_a_module(index, token):
                 continue
             if not any(via == "str" and inside(change.spans, path, line) for line, via in mentions):
                 continue
@@ -107,19 +120,25 @@ def lost_features(index: ProjectIndex, sets: list[ChangeSet], enabled: frozenset
     if not lost:
         return sets
     history = History(index)
-    return [_reworded(change, lost[id(change)], history) if id(change) in lost else change for change in sets]
+    return [_reworded(index, change, lost[id(change)], history) if id(change) in lost else change for change in sets]
 
 
-def _reworded(change: ChangeSet, losts: list[Lost], history: History) -> ChangeSet:
+def _reworded(index: ProjectIndex, change: ChangeSet, losts: list[Lost], history: History) -> ChangeSet:
     planned = change.planned
     details = planned.details
     if details is None:
         return change
-    root = details.subject.rpartition(".")[2].replace("<unused methods>", "its dead methods") or change.members[0].dotted
-    owner = details.subject.rpartition(".")[0].rpartition(".")[2]
-    shown = f"{owner}.{root}" if root == change.members[0].dotted.rpartition(".")[2] and owner and owner[0].isupper() else root
+    root = details.subject.rpartition(".")[2] or change.members[0].dotted
+    several = root.startswith("<") and len(change.members) > 1  # `mod.<unused definitions>`: name the definitions
+    if index.module_file(details.subject) is not None:
+        shown, verb = f"module {details.subject}", "is never imported"
+    elif several:
+        shown, verb = named([_short(m.dotted) for m in change.members]), "are never called"
+    else:
+        shown, verb = _short(change.members[0].dotted if root.startswith("<") else details.subject), "is never called"
     first = losts[0]
-    what = f"Orphaned: {first.what} is still {first.how} ({first.promised[0]}), but its only {'reader' if first.how != 'documented' else 'producer'} {shown} is never called"
+    role = "reader" if first.how != "documented" else "producer"
+    what = f"Orphaned: {first.what} is still {first.how} ({first.promised[0]}), but its only {role}{'s' if several else ''} {shown} {verb}"
     if len(losts) > 1:
         what += f"; {len(losts) - 1} more such feature(s)"
     fix = "wire it back, or remove the feature: " + named([l.what.rpartition(" ")[2] for l in losts]) + f" and {shown}"
@@ -127,7 +146,7 @@ def _reworded(change: ChangeSet, losts: list[Lost], history: History) -> ChangeS
     evidence = f"last changed in {commit}" if commit else "no caller in code, config, docs or tests"
     text = short_message(what, fix, evidence)
     proof = "; ".join([*(f"{l.what}: {', '.join(l.promised)}" for l in losts), details.proof]
-                      + ([f"the calls of {root} last changed in commit {commit}"] if commit else []))
+                      + ([f"the calls of {shown} last changed in commit {commit}"] if commit else []))
     simplification = (f"Decide: wire {shown} back where the feature should apply (the {named([l.what for l in losts])} "
                       f"still promise it), or remove the whole feature: {details.simplification[0].lower()}"
                       f"{details.simplification[1:]}")

@@ -24,6 +24,7 @@ from pylint_omni.evidence.benefit import Benefit
 from pylint_omni.evidence.consumers import Status, Verdict
 from pylint_omni.index.paths import Location
 from pylint_omni.index.project_index import ProjectIndex
+from pylint_omni.index.vocabulary import VENDORED_FOLDER
 
 OWN_SHARE = 0.15  # a copyright holder named by this share of the project's Python files is the project itself
 OWN_MIN_FILES = 10  # ... and by this many at least (besides the holder most files name)
@@ -43,9 +44,11 @@ class Provenance:
 
     source: str  # what the comment says it is copied from (or the third-party copyright holder)
     line: int  # the comment's line
-    scope: str  # "file" or "definition"
+    scope: str  # "file", "definition", "copyright" (a third party's header) or "vendored" (a vendored folder)
 
     def describe(self) -> str:
+        if self.scope == "vendored":
+            return f"vendored in {self.source}"
         return f"copied from {self.source}" if self.scope != "copyright" else f"under {self.source}'s copyright"
 
 
@@ -160,13 +163,17 @@ def copied_file(index: ProjectIndex, relpath: str) -> Provenance | None:
 
 
 def copied_code(index: ProjectIndex, relpath: str, line: int) -> Provenance | None:
-    """The provenance of the code at `relpath:line` when its file or definition says it is copied, else None."""
-    fact = index.facts(relpath).get("provenance")
-    if not fact:
-        return None
+    """The provenance of the code at `relpath:line` when its file or definition says it is copied, or it lies in
+    a vendored folder (`VENDORED_FOLDERS`: few vendored files carry a header saying so), else None."""
+    vendored = VENDORED_FOLDER.match(relpath)
+    if vendored:  # before the header: a vendored tree is resynced as a whole, whatever one file says of itself
+        return Provenance(vendored.group(1) + "/", 1, "vendored")
     whole = copied_file(index, relpath)
     if whole is not None:
         return whole
+    fact = index.facts(relpath).get("provenance")
+    if not fact:
+        return None
     third_party = [holder for holder in fact.get("holders", []) if holder not in own_holders(index)]
     if third_party:
         return Provenance(balanced(third_party[0]) or "a third party", 1, "copyright")
@@ -177,10 +184,14 @@ def with_provenance(verdict: Verdict, benefit: Benefit | None, provenance: Prove
     """The verdict of a candidate found in copied code, and whether it was lowered to medium.
 
     Every candidate names the provenance among its unknowns; a micro one (`Benefit.micro`)
-    that was high becomes medium, since its fix belongs upstream or breaks the resync.
+    that was high becomes medium, since its fix belongs upstream or breaks the resync, and so
+    does any one in a vendored folder (a tree kept to be resynced whole).
     """
     note = f"inside code {provenance.describe()} (line {provenance.line}): the fix may belong upstream, and editing a copy breaks resyncing it"
     marked = replace(verdict, unknowns=[*verdict.unknowns, note])
     if verdict.status is Status.CANDIDATE and verdict.confidence == "high" and benefit is not None and benefit.micro:
         return replace(marked, confidence="medium", reason=f"a small finding in code {provenance.describe()}"), True
+    if verdict.status is Status.CANDIDATE and verdict.confidence == "high" and provenance.scope == "vendored":
+        return replace(marked, confidence="medium", reason=f"in code {provenance.describe()}: the change belongs upstream "
+                       "or to the next resync"), True
     return marked, False

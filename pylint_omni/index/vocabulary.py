@@ -31,6 +31,9 @@ DEFAULT_PLATFORM_WORDS: tuple[str, ...] = (
 TORCH_DEVICE_TYPES: tuple[str, ...] = ("cpu", "meta", "cuda", "npu", "xpu", "mps", "hpu", "musa", "mlu")
 COLLECTIVE_LIBRARIES: tuple[str, ...] = ("nccl", "hccl", "rccl", "gloo", "mpi", "ucc", "oneccl")
 KERNEL_FOLDERS: tuple[str, ...] = ("triton", "kernels", "kernel", "ops", "csrc")
+# A folder of other projects' code kept in the tree (pip's `_vendor`, a `third_party/` copy of a model's repository).
+VENDORED_FOLDERS: tuple[str, ...] = ("third_party", "thirdparty", "third-party", "_vendor", "vendored")
+VENDORED_FOLDER = re.compile(rf"^(.*?(?:^|/)(?:{'|'.join(re.escape(w) for w in VENDORED_FOLDERS)}))/")
 # `torch.<name>` probes whose presence says how torch was built (a platform's module, or torch's own build parts).
 TORCH_BUILD_PARTS: tuple[str, ...] = ("_C", "ops", "backends", "version", "distributed", "compiler")
 

@@ -8,6 +8,8 @@ one that no built qualname reaches and no code references is a candidate.
 - a qualname pattern with a hole over the module (`f"{_PROC}.{name}"`) -> every
   function may be reached: rejected, naming the pattern;
 - the docs name the function -> rejected (a documented, supported choice);
+- a registering decorator files it under a key (`@register_x(Kind.Y)`) -> rejected: a
+  lookup by that key reaches it, and the decorator's registry judges that entry;
 - only tests, or the bare name elsewhere without resolving to it -> medium;
 - nothing -> high.
 Private helpers (`_name`) are left to the module's own code.
@@ -15,6 +17,7 @@ Private helpers (`_name`) are left to the module's own code.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from pylint_omni.evidence.consumers import Consumer, ConsumerKind, Verdict, judge
@@ -25,6 +28,7 @@ from pylint_omni.index.project_index import Definition, ProjectIndex
 from pylint_omni.registries.keys import consumer_at
 
 LOADING_VIAS = STRING_VIAS - {"doc"}
+REGISTERING = re.compile(r"regist", re.IGNORECASE)  # a decorator that files the function in a registry
 
 
 @dataclass
@@ -89,6 +93,9 @@ def judge_module(index: ProjectIndex, relpath: str) -> list[QualnameEntry]:
         docs = [consumer_at(index, h.path, h.line, h.via, data["name"]) for h in unresolved if h.via == "doc"]
         others = [f"{h.path}:{h.line} ({h.via})" for h in unresolved if h.via != "doc" and index.location(h.path) is Location.PRODUCTION]
         reject = [f"qualnames over {module} are built with a hole ({patterns[0]}); this function may be one of them"] if patterns else []
+        registering = next((d for d in data.get("decorators", []) if REGISTERING.search(d.partition("(")[0])), None)
+        if registering:  # `@register_adv_est(Estimator.X)`: a key lookup reaches it (judged as that registry's entry)
+            reject.append(f"its decorator @{registering} registers it under a key: a lookup by key reaches it, not its qualname")
         medium = [f"its name appears without resolving to it: {', '.join(others[:3])}"] if others else []
         verdict = judge([*consumers, *docs], documented_rejects=True, reject_reasons=reject, medium_reasons=medium)
         if verdict.confidence == "high":

@@ -339,6 +339,9 @@ def _dead_doubts(index: ProjectIndex, analysis: SurfaceAnalysis, chain: Chain, r
         (analysis.roots.capped[u] for u in chain.units if u in analysis.roots.capped), None)
     if capped:
         doubts.append(capped)
+    provenance = copied_code(index, root.path, root.line)
+    if provenance is not None and provenance.scope == "vendored":  # pruning a vendored tree turns each resync into a merge
+        doubts.append(f"{provenance.describe()}: prune it when the vendored code is resynced, or drop the unused vendored package")
     if root.kind == "method" and root.container:
         cap = analysis.conventions.cap(root.container, root.name)
         if cap:

@@ -35,6 +35,9 @@ class FunctionScope:
     params: list[str]
     bound: bool  # the first parameter is self/cls (callers do not pass it)
     receivers: dict[str, str] = field(default_factory=dict)  # local -> class chain of its value
+    # local -> the class every binding of it creates ("" once two bindings disagree or one is unknown): the scan
+    # does not follow branches, so `m = A()` in one arm and `m = B()` in the other leaves `m` of no known class
+    bound_class: dict[str, str] = field(default_factory=dict)
     values: dict[str, ast.AST] = field(default_factory=dict)  # local -> last assigned expression
     imports: dict[str, str] = field(default_factory=dict)  # local -> dotted path its latest import statement binds
 

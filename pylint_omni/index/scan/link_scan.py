@@ -265,7 +265,12 @@ class LinkScanner(DynamicReferences, TableUses, FastVisitor):
             scope.receivers.pop(target.id, None)
             scope.imports.pop(target.id, None)
             known = self.class_chain(value.func) if isinstance(value, ast.Call) else self.receiver_class(value)
-            if known:
+            if isinstance(value, ast.Constant) and value.value is None:
+                continue  # `m = None` before the branches that create it says nothing of its class
+            agreed = scope.bound_class.setdefault(target.id, known or "")
+            if agreed != (known or ""):
+                scope.bound_class[target.id] = ""
+            elif known:
                 scope.receivers[target.id] = known
 
     def _substitutes(self, target: ast.Attribute, value: ast.AST) -> bool:
