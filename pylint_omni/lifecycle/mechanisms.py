@@ -1,0 +1,102 @@
+"""Per class: its lifecycle mechanisms (events, flags, handles) and their transitions.
+
+Read from the class's own AST only (no analysed code is imported): a flag is an attribute
+assigned a bool constant, an event one created by `Event()` and moved by `.set()`/`.clear()`,
+a handle one assigned `None` and something else. A transition inside `except`/`finally`
+is marked: a flag set there records cleanup after partial failure, a different state.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from astroid import nodes
+
+EVENT_FACTORIES = frozenset({"Event"})
+
+
+@dataclass(frozen=True)
+class Transition:
+    """One move of a mechanism: in which method, what kind (`create`, `set`, `clear`), at which line."""
+
+    method: str
+    kind: str
+    line: int
+    in_handler: bool
+
+
+@dataclass(frozen=True)
+class Mechanism:
+    """An attribute of the class that carries lifecycle state, with every transition found."""
+
+    name: str
+    kind: str  # "event" | "flag" | "handle"
+    created: nodes.NodeNG
+    transitions: tuple[Transition, ...]
+
+    def methods(self, kind: str) -> frozenset[str]:
+        """The methods where the mechanism makes transitions of this kind."""
+        return frozenset(t.method for t in self.transitions if t.kind == kind)
+
+
+def _in_handler(node: nodes.NodeNG, method: nodes.FunctionDef) -> bool:
+    """Whether `node` runs in an `except` or `finally` clause of `method` (cleanup after failure)."""
+    child, parent = node, node.parent
+    while parent is not None and parent is not method:
+        if isinstance(parent, nodes.ExceptHandler):
+            return True
+        if isinstance(parent, nodes.Try) and child in parent.finalbody:
+            return True
+        child, parent = parent, parent.parent
+    return False
+
+
+def _self_attr(node: nodes.NodeNG) -> str | None:
+    if isinstance(node, (nodes.AssignAttr, nodes.Attribute)) and isinstance(node.expr, nodes.Name) and node.expr.name == "self":
+        return node.attrname
+    return None
+
+
+def _called_name(node: nodes.NodeNG) -> str:
+    if not isinstance(node, nodes.Call):
+        return ""
+    func = node.func
+    return func.attrname if isinstance(func, nodes.Attribute) else getattr(func, "name", "")
+
+
+def _assignment_kind(value: nodes.NodeNG) -> tuple[str, str]:
+    """(mechanism kind, transition kind) of `self.x = value`."""
+    if isinstance(value, nodes.Const) and isinstance(value.value, bool):
+        return "flag", "set" if value.value else "clear"
+    if isinstance(value, nodes.Const) and value.value is None:
+        return "handle", "clear"
+    if _called_name(value) in EVENT_FACTORIES:
+        return "event", "create"
+    return "handle", "set"
+
+
+def class_mechanisms(cls: nodes.ClassDef) -> dict[str, Mechanism]:
+    """Every event, flag and handle of `cls`, keyed by attribute name."""
+    kinds: dict[str, set[str]] = {}
+    created: dict[str, nodes.NodeNG] = {}
+    moves: dict[str, list[Transition]] = {}
+    for method in cls.mymethods():
+        for assign in method.nodes_of_class(nodes.AssignAttr):
+            name = _self_attr(assign)
+            if name is None or not isinstance(assign.parent, nodes.Assign):
+                continue
+            kind, move = _assignment_kind(assign.parent.value)
+            kinds.setdefault(name, set()).add(kind)
+            created.setdefault(name, assign.parent)
+            moves.setdefault(name, []).append(Transition(method.name, move, assign.lineno, _in_handler(assign, method)))
+        for call in method.nodes_of_class(nodes.Call):
+            name = _self_attr(call.func.expr) if isinstance(call.func, nodes.Attribute) else None
+            if name is not None and call.func.attrname in ("set", "clear"):
+                moves.setdefault(name, []).append(Transition(method.name, call.func.attrname, call.lineno, _in_handler(call, method)))
+    found = {}
+    for name, seen in kinds.items():
+        # An attribute assigned both a bool and something else is no clean flag: leave it out.
+        kind = "event" if "event" in seen else next(iter(seen)) if len(seen) == 1 else ""
+        if kind:
+            found[name] = Mechanism(name, kind, created[name], tuple(moves.get(name, ())))
+    return found
