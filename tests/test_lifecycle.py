@@ -1,0 +1,57 @@
+"""`lifecycle-mechanism` through real pylint runs: a flag mirroring an Event fires, the protected cases do not."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from conftest import enable_args, run_pylint
+
+HEADER = "import threading\n\n\n"
+MIRROR = HEADER + """class Client:
+    def __init__(self):
+        self._ready = threading.Event()
+        self._started = False
+
+    def start(self):
+        self._ready.set()
+        self._started = True
+
+    def stop(self):
+        self._ready.clear()
+        self._started = False
+"""
+
+
+def lint(source: str, tmp_path: Path, cache_dir: Path, *extra: str) -> list[tuple[int, str, str]]:
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'case'\n")
+    (tmp_path / "mod.py").write_text(source)
+    _, findings, stderr = run_pylint([*enable_args(["lifecycle-mechanism"]), *extra, "mod.py"], cwd=tmp_path, cache_dir=cache_dir)
+    assert "Traceback" not in stderr, stderr
+    return [(f.line, f.confidence, f.message) for f in findings]
+
+
+def test_flag_mirroring_event_is_high(tmp_path: Path, cache_dir: Path) -> None:
+    [(line, confidence, message)] = lint(MIRROR, tmp_path, cache_dir)
+    assert (line, confidence) == (7, "HIGH")
+    assert "`_started` mirrors `_ready` (set together in start(), cleared together in stop())" in message
+    assert message.endswith("read `_ready.is_set()` and drop the flag")
+
+
+def test_cleanup_after_partial_failure_is_rejected(tmp_path: Path, cache_dir: Path) -> None:
+    source = MIRROR.replace("        self._ready.clear()\n        self._started = False\n",
+                            "        try:\n            self._ready.clear()\n        finally:\n            self._started = False\n")
+    assert lint(source, tmp_path, cache_dir) == []
+    [(_, confidence, message)] = lint(source, tmp_path, cache_dir, "--omni-include-rejected=y")
+    assert (confidence, message[:10]) == ("UNDEFINED", "[rejected]")
+
+
+def test_first_terminal_outcome_is_silent(tmp_path: Path, cache_dir: Path) -> None:
+    source = MIRROR + "\n    def abort(self):\n        self._started = True\n"
+    assert lint(source, tmp_path, cache_dir) == []
+
+
+def test_remote_ownership_is_silent(tmp_path: Path, cache_dir: Path) -> None:
+    """The flag is set where another process's message arrives, the event where this side starts."""
+    source = MIRROR.replace("        self._ready.set()\n        self._started = True\n", "        self._ready.set()\n") + \
+        "\n    def on_message(self, msg):\n        self._started = True\n"
+    assert lint(source, tmp_path, cache_dir) == []
