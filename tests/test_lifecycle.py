@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
-from conftest import enable_args, run_pylint
+from conftest import SAMPLE_REPO, enable_args, run_pylint
 
 HEADER = "import threading\n\n\n"
 MIRROR = HEADER + """class Client:
@@ -55,3 +58,11 @@ def test_remote_ownership_is_silent(tmp_path: Path, cache_dir: Path) -> None:
     source = MIRROR.replace("        self._ready.set()\n        self._started = True\n", "        self._ready.set()\n") + \
         "\n    def on_message(self, msg):\n        self._started = True\n"
     assert lint(source, tmp_path, cache_dir) == []
+
+
+def test_explain_prints_the_ownership_table(tmp_path: Path) -> None:
+    env = {**os.environ, "PYLINT_OMNI_CACHE_DIR": str(tmp_path)}
+    proc = subprocess.run([sys.executable, "-m", "pylint_omni", "explain", "EngineClient"], cwd=SAMPLE_REPO,
+                          capture_output=True, text=True, env=env, timeout=300)
+    assert "    _started | flag | __init__:13 | start:22 | __init__:13, stop:33 | running:38\n" in proc.stdout
+    assert "    _thread | handle | __init__:15 | start:18 | __init__:15, stop:35 | start:25\n" in proc.stdout

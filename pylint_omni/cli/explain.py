@@ -31,6 +31,7 @@ from pylint_omni.evidence.upstream_readers import upstream_readers, upstream_unk
 from pylint_omni.index.graph import graph_of
 from pylint_omni.index.paths import Location
 from pylint_omni.index.project_index import Definition, Hit, ProjectIndex
+from pylint_omni.lifecycle.explain import ownership_lines
 from pylint_omni.options import settings_for_root
 from pylint_omni.registries.liveness import judge_entry, read_registry
 from pylint_omni.surfaces.explain import lineage_targets, reachability_lines
@@ -91,6 +92,9 @@ def _explain_definition(index: ProjectIndex, definition: Definition, own_spans: 
         owner, _, attr = definition.dotted.rpartition(".")
         readers = upstream_readers(index, owner, attr)
         _print_refs(out, "  upstream readers", [f"{ref.describe()} ({ref.via}; {why})" for ref, why in readers])
+    if definition.kind == "class":
+        for line in ownership_lines(index.root / definition.path, definition.data["line"]):
+            print(f"  {line}", file=out)
     if index.location(definition.path) is Location.PRODUCTION:
         for line in reachability_lines(index, definition.dotted):
             print(f"  {line}", file=out)

@@ -12,7 +12,17 @@ from dataclasses import dataclass
 
 from astroid import nodes
 
-EVENT_FACTORIES = frozenset({"Event"})
+FACTORIES = {
+    "Event": "event",
+    **dict.fromkeys(("Lock", "RLock", "Condition", "Semaphore", "BoundedSemaphore"), "lock"),
+    **dict.fromkeys(("Queue", "SimpleQueue", "LifoQueue", "PriorityQueue", "JoinableQueue", "deque"), "queue"),
+}
+# Method calls on a mechanism and the transition each one is (the explain table's columns).
+CALLS = {
+    "set": "set", "clear": "clear", "wait": "wait", "is_set": "read",
+    "acquire": "set", "release": "clear", "put": "set", "put_nowait": "set", "append": "set",
+    "get": "clear", "get_nowait": "clear", "popleft": "clear",
+}
 
 
 @dataclass(frozen=True)
@@ -30,7 +40,7 @@ class Mechanism:
     """An attribute of the class that carries lifecycle state, with every transition found."""
 
     name: str
-    kind: str  # "event" | "flag" | "handle"
+    kind: str  # "event" | "flag" | "handle" | "lock" | "queue"
     created: nodes.NodeNG
     transitions: tuple[Transition, ...]
 
@@ -70,20 +80,20 @@ def _assignment_kind(value: nodes.NodeNG) -> tuple[str, str]:
         return "flag", "set" if value.value else "clear"
     if isinstance(value, nodes.Const) and value.value is None:
         return "handle", "clear"
-    if _called_name(value) in EVENT_FACTORIES:
-        return "event", "create"
+    if _called_name(value) in FACTORIES:
+        return FACTORIES[_called_name(value)], "create"
     return "handle", "set"
 
 
 def class_mechanisms(cls: nodes.ClassDef) -> dict[str, Mechanism]:
-    """Every event, flag and handle of `cls`, keyed by attribute name."""
+    """Every event, flag, handle, lock and queue of `cls`, keyed by attribute name."""
     kinds: dict[str, set[str]] = {}
     created: dict[str, nodes.NodeNG] = {}
     moves: dict[str, list[Transition]] = {}
     for method in cls.mymethods():
         for assign in method.nodes_of_class(nodes.AssignAttr):
             name = _self_attr(assign)
-            if name is None or not isinstance(assign.parent, nodes.Assign):
+            if name is None or not isinstance(assign.parent, (nodes.Assign, nodes.AnnAssign)) or assign.parent.value is None:
                 continue
             kind, move = _assignment_kind(assign.parent.value)
             kinds.setdefault(name, set()).add(kind)
@@ -91,12 +101,18 @@ def class_mechanisms(cls: nodes.ClassDef) -> dict[str, Mechanism]:
             moves.setdefault(name, []).append(Transition(method.name, move, assign.lineno, _in_handler(assign, method)))
         for call in method.nodes_of_class(nodes.Call):
             name = _self_attr(call.func.expr) if isinstance(call.func, nodes.Attribute) else None
-            if name is not None and call.func.attrname in ("set", "clear"):
-                moves.setdefault(name, []).append(Transition(method.name, call.func.attrname, call.lineno, _in_handler(call, method)))
+            if name is not None and call.func.attrname in CALLS:
+                moves.setdefault(name, []).append(Transition(method.name, CALLS[call.func.attrname], call.lineno, _in_handler(call, method)))
+        for read in method.nodes_of_class(nodes.Attribute):
+            name = _self_attr(read)
+            # A bare read (`if self._started:`, `self._thread is None`), not a method call on the mechanism.
+            if name is not None and not isinstance(read.parent, (nodes.Attribute, nodes.Call)):
+                moves.setdefault(name, []).append(Transition(method.name, "read", read.lineno, _in_handler(read, method)))
     found = {}
     for name, seen in kinds.items():
         # An attribute assigned both a bool and something else is no clean flag: leave it out.
-        kind = "event" if "event" in seen else next(iter(seen)) if len(seen) == 1 else ""
+        made = seen & {"event", "lock", "queue"}
+        kind = next(iter(made)) if len(made) == 1 else next(iter(seen)) if len(seen) == 1 else ""
         if kind:
             found[name] = Mechanism(name, kind, created[name], tuple(moves.get(name, ())))
     return found
