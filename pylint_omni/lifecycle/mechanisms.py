@@ -90,6 +90,7 @@ def class_mechanisms(cls: nodes.ClassDef) -> dict[str, Mechanism]:
     kinds: dict[str, set[str]] = {}
     created: dict[str, nodes.NodeNG] = {}
     moves: dict[str, list[Transition]] = {}
+    calls: dict[str, list[Transition]] = {}  # `.set()`, `.put()`...: transitions only of an event, lock or queue
     for method in cls.mymethods():
         for assign in method.nodes_of_class(nodes.AssignAttr):
             name = _self_attr(assign)
@@ -102,7 +103,7 @@ def class_mechanisms(cls: nodes.ClassDef) -> dict[str, Mechanism]:
         for call in method.nodes_of_class(nodes.Call):
             name = _self_attr(call.func.expr) if isinstance(call.func, nodes.Attribute) else None
             if name is not None and call.func.attrname in CALLS:
-                moves.setdefault(name, []).append(Transition(method.name, CALLS[call.func.attrname], call.lineno, _in_handler(call, method)))
+                calls.setdefault(name, []).append(Transition(method.name, CALLS[call.func.attrname], call.lineno, _in_handler(call, method)))
         for read in method.nodes_of_class(nodes.Attribute):
             name = _self_attr(read)
             # A bare read (`if self._started:`, `self._thread is None`), not a method call on the mechanism.
@@ -114,5 +115,6 @@ def class_mechanisms(cls: nodes.ClassDef) -> dict[str, Mechanism]:
         made = seen & {"event", "lock", "queue"}
         kind = next(iter(made)) if len(made) == 1 else next(iter(seen)) if len(seen) == 1 else ""
         if kind:
-            found[name] = Mechanism(name, kind, created[name], tuple(moves.get(name, ())))
+            own_calls = calls.get(name, []) if kind in ("event", "lock", "queue") else []
+            found[name] = Mechanism(name, kind, created[name], tuple(sorted([*moves.get(name, ()), *own_calls], key=lambda t: t.line)))
     return found
