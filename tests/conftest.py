@@ -48,6 +48,7 @@ OMNI_SYMBOLS = (
     "test-only-surface",
     "duplicated-implementation",
     "upstream-reimplementation",
+    "replaceable-infrastructure",
 )
 
 
