@@ -8,8 +8,10 @@ from __future__ import annotations
 from astroid import nodes
 from pylint.lint import PyLinter
 
+from pylint_omni.evidence.benefit import Benefit, BenefitKind
 from pylint_omni.evidence.checker import OmniChecker
 from pylint_omni.evidence.consumers import Status, Verdict
+from pylint_omni.evidence.findings import FindingDetails
 from pylint_omni.infrastructure.shapes import silu
 from pylint_omni.infrastructure.wording import replaceable_text
 
@@ -32,7 +34,13 @@ class ReplaceableInfrastructureChecker(OmniChecker):
         found = silu(node)
         if found is None or self.audited_index_for(node.root()) is None:
             return
-        self.emit(SYMBOL, node, Verdict(Status.CANDIDATE, "high", found.evidence), (replaceable_text(found),))
+        scope = node.scope().qname()
+        # The id's subject: the enclosing function and the expression, never the line (ids survive edits above it).
+        details = FindingDetails([f"{scope}: {found.written}"], f"call `{found.replacement}`",
+                                 Benefit(1, BenefitKind.COPIES, f"a hand-written {found.name} replaced by the library one"),
+                                 "none: the library computes the same function", proof=found.evidence,
+                                 subject=f"{scope}: {found.written}", kind=f"library-{found.name.lower()}")
+        self.emit(SYMBOL, node, Verdict(Status.CANDIDATE, "high", found.evidence), (replaceable_text(found),), details)
 
 
 def register(linter: PyLinter) -> None:
