@@ -33,6 +33,7 @@ from pylint_omni.evidence.checker import OmniChecker
 from pylint_omni.evidence.split_run import note_targets
 from pylint_omni.index.background import register_background_judgement
 from pylint_omni.index.scanners import register_python_scanner
+from pylint_omni.infrastructure import checker as infrastructure
 from pylint_omni.inputs import checker as inputs
 from pylint_omni.lifecycle import checker as lifecycle
 from pylint_omni.options import OmniOptions, check_before_linting
@@ -44,7 +45,10 @@ from pylint_omni.tensors import materialization, payload
 
 __all__ = ["register", "register_scanners", "load_configuration"]
 
-FAMILIES = (inputs, registries, abstractions, state, materialization, payload, compat, configuration, surfaces, copies, lifecycle)
+FAMILIES = (
+    inputs, registries, abstractions, state, materialization, payload, compat, configuration, surfaces, copies,
+    lifecycle, infrastructure,
+)
 
 
 def register_scanners() -> None:

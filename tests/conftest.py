@@ -49,6 +49,7 @@ OMNI_SYMBOLS = (
     "duplicated-implementation",
     "upstream-reimplementation",
     "lifecycle-mechanism",
+    "replaceable-infrastructure",
 )
 
 
