@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import textwrap
+
 import json
 import os
 import subprocess
@@ -78,6 +80,15 @@ def run_pylint(args: list[str], cwd: Path, stdin: str | None = None, cache_dir: 
         for m in data["messages"]
     ]
     return proc.returncode, sorted(findings, key=lambda f: (f.path, f.line, f.symbol)), proc.stderr
+
+
+def write_tree(root: Path, files: dict[str, str]) -> Path:
+    """Write a small project under `root`: each file's text dedented, leading blank lines dropped."""
+    for relpath, text in files.items():
+        path = root / relpath
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text).lstrip())
+    return root
 
 
 def enable_args(symbols: tuple[str, ...] | list[str] = OMNI_SYMBOLS) -> list[str]:

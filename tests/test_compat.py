@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 
 import pytest
 from packaging.specifiers import SpecifierSet
 from packaging.version import Version
 
-from conftest import enable_args, run_pylint
+from conftest import enable_args, run_pylint, write_tree
 from pylint_omni.compat.declarations import read_declarations
 from pylint_omni.compat.evaluate import decide
 from pylint_omni.compat.platforms import declared_platforms, platform_doubt
@@ -17,13 +16,6 @@ from pylint_omni.compat.support import Floor, floor_of_specifiers
 
 SYMBOL = "dead-compat-branch"
 
-
-def write(root: Path, files: dict[str, str]) -> Path:
-    for relpath, text in files.items():
-        path = root / relpath
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text).lstrip())
-    return root
 
 
 def lint(root: Path, cache_dir: Path, *extra: str) -> list[tuple[str, int, str]]:
@@ -33,7 +25,7 @@ def lint(root: Path, cache_dir: Path, *extra: str) -> list[tuple[str, int, str]]
 
 
 def test_declarations_from_every_kind_of_file(tmp_path: Path) -> None:
-    write(tmp_path, {
+    write_tree(tmp_path, {
         "pyproject.toml": """
             [project]
             name = "x"
@@ -46,7 +38,7 @@ def test_declarations_from_every_kind_of_file(tmp_path: Path) -> None:
             from setuptools import setup
             REQS = ["pyyaml>=6"]
             setup(name="x", install_requires=REQS, python_requires=">=3.9")
-            open("EXECUTED", "w").write("setup.py must never run")
+            open("EXECUTED", "w").write_tree("setup.py must never run")
         """,
         "setup.cfg": "[options]\ninstall_requires =\n    msgpack>=1.0\n",
         "requirements.txt": "# runtime\n-r requirements/common.txt\nregex  # a comment\n",
@@ -65,7 +57,7 @@ def test_declarations_from_every_kind_of_file(tmp_path: Path) -> None:
 
 
 def test_computed_install_requires_names_alternative_files(tmp_path: Path) -> None:
-    write(tmp_path, {
+    write_tree(tmp_path, {
         "setup.py": """
             from setuptools import setup
             def reqs(path): return []
@@ -98,7 +90,7 @@ def test_floors_and_decisions() -> None:
 
 
 def test_dead_branches_and_traps_on_a_real_run(tmp_path: Path, cache_dir: Path) -> None:
-    root = write(tmp_path, {
+    root = write_tree(tmp_path, {
         "pyproject.toml": """
             [project]
             name = "pkg"
@@ -145,7 +137,7 @@ def test_dead_branches_and_traps_on_a_real_run(tmp_path: Path, cache_dir: Path) 
 
 
 def test_undeclared_runtime_from_metadata_is_medium(tmp_path: Path, cache_dir: Path) -> None:
-    root = write(tmp_path, {
+    root = write_tree(tmp_path, {
         "pyproject.toml": "[project]\nname = 'pkg'\nrequires-python = '>=3.10'\n",
         "upstream/engine-1.0.dist-info/METADATA": "Metadata-Version: 2.1\nName: engine\nVersion: 1.0\nRequires-Dist: torch==2.5.1\n",
         "upstream/engine/__init__.py": "",
@@ -170,7 +162,7 @@ def test_undeclared_runtime_from_metadata_is_medium(tmp_path: Path, cache_dir: P
 
 
 def test_bad_declarations_cost_nothing(tmp_path: Path, cache_dir: Path) -> None:
-    root = write(tmp_path, {
+    root = write_tree(tmp_path, {
         "pyproject.toml": "[project]\nname = 'pkg'\nrequires-python = 3\ndependencies = 5\n[project.optional-dependencies]\nx = 'y'\n",
         "setup.py": "setup(install_requires=[",
         "setup.cfg": "[options\ninstall_requires = ???",
@@ -187,7 +179,7 @@ def test_bad_declarations_cost_nothing(tmp_path: Path, cache_dir: Path) -> None:
 
 
 def test_feature_probes_need_one_allowed_version_and_its_source(tmp_path: Path, cache_dir: Path) -> None:
-    root = write(tmp_path, {
+    root = write_tree(tmp_path, {
         "pyproject.toml": "[project]\nname = 'pkg'\nrequires-python = '>=3.10'\ndependencies = ['eng==1.2']\n",
         "src/eng/__init__.py": "from eng.fast import *\n",
         "src/eng/fast.py": "def fast_path():\n    return 1\n",
@@ -214,7 +206,7 @@ def test_feature_probes_need_one_allowed_version_and_its_source(tmp_path: Path, 
 
 
 def test_probes_of_torch_need_its_source_at_the_pinned_version(tmp_path: Path, cache_dir: Path) -> None:
-    root = write(tmp_path, {
+    root = write_tree(tmp_path, {
         "pyproject.toml": "[project]\nname = 'pkg'\nrequires-python = '>=3.10'\n",
         "up/engine-1.0.dist-info/METADATA": "Metadata-Version: 2.1\nName: engine\nVersion: 1.0\nRequires-Dist: torch==2.9.0\n",
         "up/engine/__init__.py": "",
@@ -233,7 +225,7 @@ def test_probes_of_torch_need_its_source_at_the_pinned_version(tmp_path: Path, c
     })
     args = ["--omni-upstream-paths=up", "--omni-exclude-globs=up/**"]
     assert lint(root, cache_dir, *args) == []  # engine pins torch==2.9.0; the indexed torch source has no version
-    write(root, {"up/torch-2.9.0.dist-info/METADATA": "Metadata-Version: 2.1\nName: torch\nVersion: 2.9.0\n"})
+    write_tree(root, {"up/torch-2.9.0.dist-info/METADATA": "Metadata-Version: 2.1\nName: torch\nVersion: 2.9.0\n"})
     assert lint(root, cache_dir, *args) == [("pkg/speed.py", 3, "INFERENCE")]  # the pinned torch's own source defines it
 
 
@@ -264,7 +256,7 @@ PLATFORM_MODULE = """
 def test_a_platform_only_fallback_is_dead_only_when_the_platforms_are_declared(
         tmp_path: Path, cache_dir: Path, classifiers: list[str], fcntl_dead: bool, cited: str) -> None:
     listed = "".join(f"    {c!r},\n" for c in classifiers)
-    root = write(tmp_path, {
+    root = write_tree(tmp_path, {
         "pyproject.toml": f"[project]\nname = 'pkg'\nrequires-python = '>=3.10'\nclassifiers = [\n{listed}]\n",
         "pkg/__init__.py": "",
         "pkg/locks.py": PLATFORM_MODULE,
@@ -285,7 +277,7 @@ def test_a_platform_only_fallback_is_dead_only_when_the_platforms_are_declared(
 
 
 def test_platform_classifiers_from_setup_py_and_setup_cfg(tmp_path: Path) -> None:
-    write(tmp_path, {
+    write_tree(tmp_path, {
         "setup.py": "from setuptools import setup\nsetup(name='x', classifiers=[\n    'Operating System :: POSIX :: Linux',\n])\n",
         "setup.cfg": "[metadata]\nclassifiers =\n    Operating System :: MacOS\n",
     })

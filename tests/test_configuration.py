@@ -6,7 +6,7 @@ import ast
 import textwrap
 from pathlib import Path
 
-from conftest import enable_args, run_pylint
+from conftest import enable_args, run_pylint, write_tree
 from pylint_omni.configuration.scan import scan_options
 from pylint_omni.index.scan.data_scan import scan_yaml
 from pylint_omni.index.scanners import ModuleContext
@@ -15,12 +15,7 @@ SYMBOL = "unread-config-option"
 
 
 def write(root: Path, files: dict[str, str]) -> Path:
-    (root / "pyproject.toml").write_text("[project]\nname = 'pkg'\n")
-    for relpath, text in files.items():
-        path = root / relpath
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text).lstrip())
-    return root
+    return write_tree(root, {"pyproject.toml": "[project]\nname = 'pkg'\n", **files})
 
 
 def lint(root: Path, cache_dir: Path, *extra: str) -> list[tuple[str, int, str]]:

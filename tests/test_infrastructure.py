@@ -2,21 +2,15 @@
 
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 
-from conftest import enable_args, run_pylint
+from conftest import enable_args, run_pylint, write_tree
 
 SYMBOL = "replaceable-infrastructure"
 
 
 def write(root: Path, files: dict[str, str]) -> Path:
-    (root / "pyproject.toml").write_text("[project]\nname = 'x'\ndependencies = ['torch>=2.4']\n")
-    for relpath, text in files.items():
-        path = root / relpath
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text).lstrip())
-    return root
+    return write_tree(root, {"pyproject.toml": "[project]\nname = 'x'\ndependencies = ['torch>=2.4']\n", **files})
 
 
 def lint(root: Path, cache_dir: Path) -> list[tuple[str, int, str, str]]:

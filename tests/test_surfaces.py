@@ -695,3 +695,28 @@ def test_dead_code_in_a_vendored_folder_is_medium_and_says_so(tmp_path: Path, ca
     assert found["app/own.py"].confidence == "HIGH", found
     vendored = found["app/third_party/lib/core.py"]
     assert vendored.confidence != "HIGH" and "vendored in app/third_party/" in vendored.message, vendored
+
+
+def test_a_framework_decorator_re_exported_by_a_project_module_hands_its_method_on(tmp_path: Path, cache_dir: Path) -> None:
+    """`from app._compat import validator`, where `_compat` only re-exports pydantic's: pydantic calls the validators
+    (Xinference's router schemas); a project decorator defined in the project stays a wrapper, so its method's
+    lack of a consumer is still reported."""
+    root = write(tmp_path / "proj", {
+        "app/__init__.py": "",
+        "app/_compat.py": (
+            "try:\n    from pydantic.v1 import BaseModel, validator\nexcept ImportError:\n"
+            "    from pydantic import BaseModel, validator\n\n\n"
+            "def traced(function):\n    return function\n"
+        ),
+        "app/schema.py": (
+            "from app._compat import BaseModel, traced, validator\n\n\n"
+            "class Config(BaseModel):\n    version: int = 1\n\n"
+            "    @validator('version')\n    def check_version(cls, value):\n        return value\n\n"
+            "    @traced\n    def unused(self):\n        return 2\n"
+        ),
+        "app/__main__.py": "from app.schema import Config\n\nprint(Config(version=1).version)\n",
+    })
+    status = statuses(root, tmp_path)
+    assert status.get("app.schema.Config.check_version") != DEAD, status
+    assert status.get("app.schema.Config.unused") == DEAD, status
+    assert not any("check_version" in f.message for f in lint(root, cache_dir))

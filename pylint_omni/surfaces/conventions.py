@@ -157,12 +157,27 @@ class Conventions:
         if found is None:
             surface = self.table.surfaces[method_dotted]
             facts = self.index.facts(surface.path)
-            imports = facts.get("imports", {})
+            imports = self._through_reexports(facts.get("imports", {}), surface.decorators)
             local = frozenset(d["name"] for d in facts.get("functions", []) if d.get("toplevel"))
             kinds = {classify(text, imports, local, self._tops) for text in surface.decorators}
             found = "route" if "route" in kinds else "register" if "register" in kinds else "transparent"
             self._decorators[method_dotted] = found
         return found
+
+    def _through_reexports(self, imports: dict[str, str], decorators: tuple[str, ...] | list[str]) -> dict[str, str]:
+        """The imports of a decorator's head, followed through project modules that only re-export an outside name
+        (`from ..._compat import validator`, where `_compat` imports pydantic's): the framework still calls what
+        that decorator hands it, so it is no project wrapper."""
+        graph = graph_of(self.index)
+        followed = dict(imports)
+        for text in decorators:
+            head = text.partition("(")[0].partition(".")[0].strip()
+            imported = imports.get(head, "")
+            if imported.partition(".")[0] in self._tops:
+                target = graph.resolve(imported)
+                if target.kind == "external":
+                    followed[head] = target.dotted
+        return followed
 
     def called_by_framework(self, class_dotted: str, method: str, method_dotted: str) -> str | None:
         """Why a framework calls this method of a live class (None: nothing calls it by convention)."""
