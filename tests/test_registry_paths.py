@@ -115,8 +115,9 @@ def test_a_missing_upstream_folder_is_a_usage_error(tmp_path: Path) -> None:
 
 
 def test_a_function_its_decorator_registers_is_no_entry_of_its_qualname_loaded_module(tmp_path: Path) -> None:
-    """verl's `@register_adv_est(Estimator.X)` files a function under a key a config value looks up; that its
-    module is also loaded by qualname elsewhere does not make the function an entry nobody builds."""
+    """verl's `@register_adv_est(Estimator.X)` files a function under a key a config value looks up, and
+    Xinference's `@cli.command("stop-cluster")` hands one to its command group; that their module is also loaded by
+    qualname elsewhere does not make either an entry nobody builds."""
     from conftest import enable_args, run_pylint
 
     files = {
@@ -128,7 +129,8 @@ def test_a_function_its_decorator_registers_is_no_entry_of_its_qualname_loaded_m
             "def get_fn(name):\n    return REGISTRY[name]\n\n\n"
             "@register(Kind.FAST)\ndef fast_estimate(x):\n    return x\n\n\n"
             "def vanilla_loss(x):\n    return x\n\n\n"
-            "def forgotten_loss(x):\n    return x\n"
+            "def forgotten_loss(x):\n    return x\n\n\n"
+            "cli = object()\n\n\n@cli.command('stop')\ndef stop_all(x):\n    return x\n"
         ),
         "app/main.py": (
             "import importlib\nimport sys\n\nfrom app.algos import get_fn\n\n\n"
@@ -143,4 +145,4 @@ def test_a_function_its_decorator_registers_is_no_entry_of_its_qualname_loaded_m
     _, found, stderr = run_pylint([*enable_args(["unused-registry-entry"]), "app"], cwd=tmp_path, cache_dir=tmp_path / "c")
     assert "Traceback" not in stderr, stderr
     flagged = {f.line for f in found if f.symbol == "unused-registry-entry" and "[rejected]" not in f.message}
-    assert flagged == {30}, found  # forgotten_loss; fast_estimate (line 23) is registered by its decorator
+    assert flagged == {30}, found  # forgotten_loss; fast_estimate (23) is registered, stop_all (37) is a command

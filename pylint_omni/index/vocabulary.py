@@ -62,6 +62,11 @@ IMPORT_TO_DISTRIBUTIONS: dict[str, tuple[str, ...]] = {
 # torch's own methods that move a tensor or a module to a device, and a decorator that captures a CUDA graph.
 TORCH_DEVICE_METHODS: frozenset[str] = frozenset(TORCH_DEVICE_TYPES) - {"meta"}
 GRAPH_CAPTURE_DECORATORS: tuple[str, ...] = ("cuda_graph",)
+# A decorator whose last name says it hands the function to something that calls it later: a registry, a command
+# group (`@cli.command("stop")`), a hook or an event. Matched on the decorator's last dotted name.
+HANDING_ON_DECORATOR = re.compile(
+    r"regist|^add_|hook|plugin|^on_|listen|subscribe|handler|command|callback|export", re.IGNORECASE
+)
 # Upstream modules that exist only in some platform builds of a package (a reimplementation of their code may be
 # the project's portable version): vLLM's compiled extensions.
 PLATFORM_ONLY_MODULES: frozenset[str] = frozenset({"vllm_flash_attn", "_C", "_custom_ops", "_rocm_C", "_moe_C", "_flashmla_C", "cumem"})

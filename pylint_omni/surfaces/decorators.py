@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 
 from pylint_omni.evidence.frameworks import ROUTE_METHODS
-from pylint_omni.index.vocabulary import GRAPH_CAPTURE_DECORATORS
+from pylint_omni.index.vocabulary import GRAPH_CAPTURE_DECORATORS, HANDING_ON_DECORATOR
 from pylint_omni.surfaces.table import decorator_tail
 
 TRANSPARENT = frozenset({
@@ -32,7 +32,6 @@ TRANSPARENT = frozenset({
     "remote", "disable", "dynamo_disable", "support_torch_compile", *GRAPH_CAPTURE_DECORATORS, "timer", "nvtx_range",
     "custom_fwd", "custom_bwd", "autocast", "unused", "ignore", "functools", "cached", "typecheck",
 })
-HANDS_ON = re.compile(r"regist|^add_|hook|plugin|^on_|listen|subscribe|handler|command|callback|export", re.IGNORECASE)
 ROUTE = re.compile(r"^[\w.]+\.(" + "|".join(sorted(ROUTE_METHODS)) + r")\(\s*(?:path\s*=\s*)?['\"](/[^'\"]*)['\"]")
 
 
@@ -49,7 +48,7 @@ def classify(text: str, imports: dict[str, str], local_names: frozenset[str], to
     tail = decorator_tail(text)
     if tail in TRANSPARENT:
         return "transparent"
-    if HANDS_ON.search(tail):
+    if HANDING_ON_DECORATOR.search(tail):
         return "register"
     head = text.partition("(")[0].partition(".")[0].strip()
     if head in local_names:
