@@ -284,12 +284,12 @@ def module_helpers(index: ProjectIndex, left: _Left) -> list[ChangeSet]:
         lines = sum(m.lines for m in members) + len(dying)
         what = f"Module {module} has {counted(len(names), 'definition')} nothing uses ({named(names)})"
         fix = "delete them" + (f" and {counted(len(dying), 'import')} only they use" if dying else "") + f" ({lines} lines)"
+        sure = confidence == HIGH
         planned = change_planned(
             (UNUSED, 1, MODULE), what, fix,
-            Verdict(Status.CANDIDATE, HIGH, "no consumer found", []) if confidence == HIGH else _verdict_of(members, confidence),
+            Verdict(Status.CANDIDATE, HIGH, "no consumer found", []) if sure else _verdict_of(members, confidence),
             members,
-            (f"{module}.<unused definitions>" if confidence == HIGH else f"{module}.<unsure unused definitions>",
-             "dead-definitions" if confidence == HIGH else "dead-definitions-unsure",
+            (f"{module}.<{'' if sure else 'unsure '}unused definitions>", "dead-definitions" + ("" if sure else "-unsure"),
              f"Delete {', '.join(names)} from {module}" + (f", and the imports only they use ({', '.join(n for n, _ in dying)})" if dying else "") + "."),
             (lines, BenefitKind.API, f"{lines} lines: {counted(len(names), 'definition')} of {module}", Heat.NEVER, NEVER["dead"]),
             tuple(f"{members[0].path}:{line} import {n} (only the deleted code uses it)" for n, line in dying))

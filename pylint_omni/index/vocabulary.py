@@ -67,6 +67,16 @@ GRAPH_CAPTURE_DECORATORS: tuple[str, ...] = ("cuda_graph",)
 HANDING_ON_DECORATOR = re.compile(
     r"regist|^add_|hook|plugin|^on_|listen|subscribe|handler|command|callback|export", re.IGNORECASE
 )
+
+
+def decorator_tail(text: str) -> str:
+    """A decorator's last name as written: `functools.lru_cache(maxsize=None)` -> `lru_cache`."""
+    return text.partition("(")[0].rpartition(".")[2].strip()
+
+
+def hands_on(decorator: str) -> bool:
+    """Whether a decorator as written (`cli.command("stop")`, `@register_x(Kind.Y)`) hands the function on."""
+    return bool(HANDING_ON_DECORATOR.search(decorator_tail(decorator)))
 # Upstream modules that exist only in some platform builds of a package (a reimplementation of their code may be
 # the project's portable version): vLLM's compiled extensions.
 PLATFORM_ONLY_MODULES: frozenset[str] = frozenset({"vllm_flash_attn", "_C", "_custom_ops", "_rocm_C", "_moe_C", "_flashmla_C", "cumem"})

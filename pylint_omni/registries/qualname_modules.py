@@ -24,15 +24,10 @@ from pylint_omni.index.graph import ReferenceGraph, graph_of
 from pylint_omni.index.graph.resolve import STRING_VIAS
 from pylint_omni.index.paths import Location
 from pylint_omni.index.project_index import Definition, ProjectIndex
-from pylint_omni.index.vocabulary import HANDING_ON_DECORATOR
+from pylint_omni.index.vocabulary import hands_on
 from pylint_omni.registries.keys import consumer_at
 
 LOADING_VIAS = STRING_VIAS - {"doc"}
-
-
-def _last_name(decorator: str) -> str:
-    """`cli.command("stop", help=...)` -> `command`."""
-    return decorator.partition("(")[0].rpartition(".")[2].strip()
 
 
 @dataclass
@@ -97,7 +92,7 @@ def judge_module(index: ProjectIndex, relpath: str) -> list[QualnameEntry]:
         docs = [consumer_at(index, h.path, h.line, h.via, data["name"]) for h in unresolved if h.via == "doc"]
         others = [f"{h.path}:{h.line} ({h.via})" for h in unresolved if h.via != "doc" and index.location(h.path) is Location.PRODUCTION]
         reject = [f"qualnames over {module} are built with a hole ({patterns[0]}); this function may be one of them"] if patterns else []
-        handing_on = next((d for d in data.get("decorators", []) if HANDING_ON_DECORATOR.search(_last_name(d))), None)
+        handing_on = next((d for d in data.get("decorators", []) if hands_on(d)), None)
         if handing_on:  # `@register_adv_est(Estimator.X)`, `@cli.command("stop")`: reached through what it is handed to
             reject.append(f"its decorator @{handing_on.partition('(')[0]} hands it on (a registry, command group or hook): "
                           "what it is handed to reaches it, not its qualname")

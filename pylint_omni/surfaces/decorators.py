@@ -20,8 +20,7 @@ from __future__ import annotations
 import re
 
 from pylint_omni.evidence.frameworks import ROUTE_METHODS
-from pylint_omni.index.vocabulary import GRAPH_CAPTURE_DECORATORS, HANDING_ON_DECORATOR
-from pylint_omni.surfaces.table import decorator_tail
+from pylint_omni.index.vocabulary import GRAPH_CAPTURE_DECORATORS, decorator_tail, hands_on
 
 TRANSPARENT = frozenset({
     "property", "cached_property", "staticmethod", "classmethod", "abstractmethod", "abstractproperty",
@@ -48,7 +47,7 @@ def classify(text: str, imports: dict[str, str], local_names: frozenset[str], to
     tail = decorator_tail(text)
     if tail in TRANSPARENT:
         return "transparent"
-    if HANDING_ON_DECORATOR.search(tail):
+    if hands_on(text):
         return "register"
     head = text.partition("(")[0].partition(".")[0].strip()
     if head in local_names:

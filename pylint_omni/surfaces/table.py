@@ -16,14 +16,10 @@ from typing import Any
 
 from pylint_omni.index.paths import Location
 from pylint_omni.index.project_index import ProjectIndex
+from pylint_omni.index.vocabulary import decorator_tail
 
 SURFACE_FACTS = "surfaces.module"
 STUBS = frozenset({"overload"})
-
-
-def decorator_tail(text: str) -> str:
-    """`functools.lru_cache(maxsize=None)` -> `lru_cache`."""
-    return text.partition("(")[0].rpartition(".")[2].strip()
 
 
 @dataclass(frozen=True)

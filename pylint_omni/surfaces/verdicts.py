@@ -36,6 +36,7 @@ from pylint_omni.evidence.provenance import copied_code
 from pylint_omni.index.graph import graph_of
 from pylint_omni.index.paths import Location, key_matches_patterns, matches_any
 from pylint_omni.index.project_index import ProjectIndex
+from pylint_omni.index.vocabulary import decorator_tail
 from pylint_omni.surfaces.analysis import DEAD, SurfaceAnalysis
 from pylint_omni.surfaces.chains import Chain
 from pylint_omni.surfaces.edges import ATTRIBUTE_VIAS, BARE_VIAS
@@ -45,7 +46,7 @@ from pylint_omni.surfaces.leftovers import leftover_imports
 from pylint_omni.surfaces.outside import OUTSIDE_DOUBTS, outside_caller_doubt
 from pylint_omni.surfaces.reach import PRODUCTION
 from pylint_omni.surfaces.roles import role_of
-from pylint_omni.surfaces.table import SURFACE_FACTS, Surface, decorator_tail
+from pylint_omni.surfaces.table import SURFACE_FACTS, Surface
 
 MISSING_ROOT_SURFACES = 25  # surfaces hanging off one unreached root: more likely a missing root
 EXAMPLE_GLOBS = ("examples/**", "**/examples/**", "benchmarks/**", "**/benchmarks/**", "**/example_*.py")
