@@ -265,6 +265,33 @@ def test_lazy_exports_and_function_level_imports(tmp_path: Path, kind: str) -> N
     assert statuses(root, tmp_path / kind) == {}
 
 
+def test_every_branch_of_a_conditional_re_export_is_live(tmp_path: Path) -> None:
+    """`if nvtx: from .nvtx import mark` / `elif npu: from .mstx import mark` / `else: from .base import mark`:
+    which branch runs depends on the machine, so a use of `profiler.mark` uses all three, and a `try`/`except
+    ImportError` fallback likewise; a name only the unused branch binds stays dead."""
+    files = {
+        "app/__init__.py": "",
+        "app/flags.py": "NVTX = True\nNPU = False\n",
+        "app/profiler/__init__.py": (
+            "from app.flags import NPU, NVTX\n\n"
+            "if NVTX:\n    from .nvtx import mark, only_nvtx\n"
+            "elif NPU:\n    from .mstx import mark\n"
+            "else:\n    from .base import mark\n\n"
+            "try:\n    from .fast import parse\nexcept ImportError:\n    from .base import parse\n"
+        ),
+        "app/profiler/nvtx.py": "def mark(name):\n    return name\n\n\ndef only_nvtx():\n    return 0\n",
+        "app/profiler/mstx.py": "def mark(name):\n    return name\n",
+        "app/profiler/fast.py": "def parse(text):\n    return text\n",
+        "app/profiler/base.py": "def mark(name):\n    return name\n\n\ndef parse(text):\n    return text\n",
+        "app/main.py": (
+            "from app.profiler import mark, parse\n\n\n"
+            "if __name__ == '__main__':\n    print(mark('step'), parse('x'))\n"
+        ),
+    }
+    root = write(tmp_path / "tree", files)
+    assert statuses(root, tmp_path / "tree") == {"app.profiler.nvtx.only_nvtx": DEAD}
+
+
 def test_remote_services_module_functions_and_prose_are_judged_as_such(tmp_path: Path, cache_dir: Path) -> None:
     files = {
         "app/__init__.py": "",
