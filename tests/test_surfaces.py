@@ -292,6 +292,37 @@ def test_every_branch_of_a_conditional_re_export_is_live(tmp_path: Path) -> None
     assert statuses(root, tmp_path / "tree") == {"app.profiler.nvtx.only_nvtx": DEAD}
 
 
+def test_a_method_a_framework_base_may_call_by_name_is_medium_on_duck_typed_classes(tmp_path: Path, cache_dir: Path) -> None:
+    """One class extends a base no index reads and defines `set_input_tensor`; the pipeline schedule behind that base
+    calls it by name on whatever model it is given, so the same method of another torch module is medium, not high;
+    a method no such class defines, and the same method of a plain object, stay high."""
+    files = {
+        "app/__init__.py": "",
+        "app/models.py": (
+            "from megatron.core import MegatronModule\nfrom torch import nn\n\n\n"
+            "class VisionModel(MegatronModule):\n"
+            "    def set_input_tensor(self, tensor):\n        self.tensor = tensor\n\n\n"
+            "class Cache:\n"
+            "    def set_input_tensor(self, tensor):\n        self.tensor = tensor\n\n\n"
+            "class LlamaForCausalLM(nn.Module):\n"
+            "    def forward(self, x):\n        return x\n\n"
+            "    def set_input_tensor(self, tensor):\n        self.tensor = tensor\n\n"
+            "    def stale_helper(self):\n        return 1\n"
+        ),
+        "app/main.py": (
+            "from app.models import LlamaForCausalLM, VisionModel\n\n\n"
+            "if __name__ == '__main__':\n    print(LlamaForCausalLM().forward(1), VisionModel())\n"
+        ),
+    }
+    root = write(tmp_path / "tree", files)
+    found = [f for f in lint(root, cache_dir) if f.symbol == "unused-surface"]
+    high = [f.message for f in found if f.confidence == "HIGH"]
+    assert not any("set_input_tensor" in m for m in high), high
+    assert any("LlamaForCausalLM.set_input_tensor" in f.message for f in found if f.confidence == "INFERENCE"), found
+    assert any("LlamaForCausalLM.stale_helper" in m for m in high), high
+    assert any("Cache" in m for m in high), high  # a plain object is not what a framework is handed
+
+
 def test_remote_services_module_functions_and_prose_are_judged_as_such(tmp_path: Path, cache_dir: Path) -> None:
     files = {
         "app/__init__.py": "",

@@ -291,9 +291,28 @@ class Conventions:
         kinds = self.kinds(class_dotted)
         if kinds.unknown:
             return f"it may override a method of {kinds.unknown[0]}, which no index reads"
+        # only objects of a third-party lineage (a torch module, an upstream class) are the kind handed to frameworks
+        third_party = kinds.torch_module or kinds.upstream
+        duck = self.duck_typed(class_dotted, method) if third_party and not method.startswith("_") else None
+        if duck:
+            return duck
         stale = self.stale_upstream() if kinds.upstream and not method.startswith("_") else None
         if stale:
             return f"its class extends an upstream class, and {stale}; that version may call it"
+        return None
+
+    def duck_typed(self, class_dotted: str, method: str) -> str | None:
+        """Another project class defines the same public method and extends a base no index reads: the framework
+        behind that base may call the method by name on any object handed to it (Megatron's pipeline schedule
+        calls `model.set_input_tensor(...)` on `MegatronModule`s and on plain `nn.Module`s alike)."""
+        for other in self.table.methods_by_name.get(method, ()):
+            owner = self.table.surfaces[other].container
+            if owner is None or owner == class_dotted or self.table.surfaces[owner].kind != "class":
+                continue
+            unknown = self.kinds(owner).unknown
+            if unknown:
+                return (f"{owner.rpartition('.')[2]} defines {method} too and extends {unknown[0]}, which no index "
+                        "reads: that framework may call it by name")
         return None
 
     def stale_upstream(self) -> str | None:
