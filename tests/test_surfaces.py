@@ -323,6 +323,60 @@ def test_a_method_a_framework_base_may_call_by_name_is_medium_on_duck_typed_clas
     assert any("Cache" in m for m in high), high  # a plain object is not what a framework is handed
 
 
+def test_a_module_run_by_its_file_path_is_used(tmp_path: Path) -> None:
+    """A shipped asset module that production code loads with `spec_from_file_location` by its file name is used,
+    all its top-level definitions with it; a file name only tests write, or one no loader names, is not."""
+    files = {
+        "app/__init__.py": "",
+        "app/assets/__init__.py": "",
+        "app/assets/encoding_dsv4.py": "def encode(messages):\n    return messages\n\n\nclass Parser:\n    pass\n",
+        "app/assets/stale_codec.py": "def decode(text):\n    return text\n",
+        "app/loader.py": (
+            "import importlib.util\nimport os\n\n\n"
+            "def load(folder):\n"
+            "    path = os.path.join(folder, 'encoding_dsv4.py')\n"
+            "    spec = importlib.util.spec_from_file_location('encoding_dsv4', path)\n"
+            "    module = importlib.util.module_from_spec(spec)\n"
+            "    spec.loader.exec_module(module)\n"
+            "    return module\n"
+        ),
+        "app/main.py": "from app.loader import load\n\n\nif __name__ == '__main__':\n    print(load('.'))\n",
+        "tests/test_codec.py": "def test_write(tmp_path):\n    (tmp_path / 'stale_codec.py').write_text('')\n",
+    }
+    root = write(tmp_path / "tree", files)
+    assert statuses(root, tmp_path / "tree") == {"app.assets.stale_codec": DEAD}
+
+
+def test_a_module_that_only_re_exports_names_is_an_export_table(tmp_path: Path, cache_dir: Path) -> None:
+    """`client/handlers.py` only imports handle classes under public names, for users: their unused public methods
+    are medium (users outside may call them); a private one, and a method of a class nothing exports, stay high."""
+    files = {
+        "app/__init__.py": "",
+        "app/client/__init__.py": "from .restful import Client\n",
+        "app/client/restful.py": (
+            "class ImageHandle:\n"
+            "    def text_to_image(self, prompt):\n        return self._post(prompt)\n\n"
+            "    def image_edit(self, image):\n        return image\n\n"
+            "    def _post(self, body):\n        return body\n\n"
+            "    def _stale(self):\n        return 0\n\n\n"
+            "class Client:\n"
+            "    def get_model(self):\n        return ImageHandle()\n\n\n"
+            "class Internal:\n"
+            "    def run(self):\n        return 1\n\n"
+            "    def unused(self):\n        return 2\n"
+        ),
+        "app/client/handlers.py": "from .restful import ImageHandle as ImageModelHandle  # noqa: F401\n",
+        "app/main.py": (
+            "from app.client import Client\nfrom app.client.restful import Internal\n\n\n"
+            "if __name__ == '__main__':\n    print(Client().get_model().text_to_image('x'), Internal().run())\n"
+        ),
+    }
+    root = write(tmp_path / "tree", files)
+    found = {(f.line, f.confidence) for f in lint(root, cache_dir) if f.symbol == "unused-surface"}
+    found = {(f.line, f.confidence) for f in lint(root, cache_dir, "--omni-granularity=member") if f.symbol == "unused-surface"}
+    assert found == {(5, "INFERENCE"), (11, "HIGH"), (24, "HIGH")}, found
+
+
 def test_remote_services_module_functions_and_prose_are_judged_as_such(tmp_path: Path, cache_dir: Path) -> None:
     files = {
         "app/__init__.py": "",

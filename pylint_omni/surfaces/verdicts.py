@@ -350,6 +350,8 @@ def _dead_doubts(index: ProjectIndex, analysis: SurfaceAnalysis, chain: Chain, r
         public_api = next((w for d, w in analysis.roots.production if d == root.container and w.startswith("public API")), None)
         if public_api and not root.name.startswith("_"):
             doubts.append(f"a public method of the {public_api}: users outside may call it")
+        elif root.container in analysis.roots.capped and not root.name.startswith("_"):
+            doubts.append(f"a public method of a class {analysis.roots.capped[root.container]}")
         listing = _api_listing(index, root.container) if not root.name.startswith("_") else None
         if listing:
             doubts.append(f"a public method of a class the API reference lists ({listing}): users outside may call it")

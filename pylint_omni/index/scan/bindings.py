@@ -8,6 +8,7 @@
   branches bind (`if nvtx: from .nvtx import mark ... else: from .base import mark`):
   `bindings` keeps the last one, and a use of the name uses each of them.
 - `all`: the names `__all__` lists (re-exports, not uses).
+- `only_imports`: the top level is nothing but imports (a re-export module).
 - `lazy`: a lazy-export package's names -> the dotted path its `__getattr__` loads:
   `{"Name": ".module"}` / `{"Name": "pkg.mod:Attr"}` tables read by `__getattr__`, and
   `if name == "Name": from .mod import Name` chains.
@@ -163,6 +164,18 @@ def rebound_imports(tree: ast.Module) -> dict[str, int]:
         elif isinstance(stmt, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name in imported:
             rebound[stmt.name] = stmt.lineno
     return rebound
+
+
+def only_imports(tree: ast.Module) -> bool:
+    """The module's top level is imports, a docstring and `__all__`, nothing else: an export table."""
+    def export_statement(stmt: ast.stmt) -> bool:
+        if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            return True
+        if isinstance(stmt, ast.Expr):
+            return isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, str)
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target] if isinstance(stmt, (ast.AnnAssign, ast.AugAssign)) else []
+        return bool(targets) and all(isinstance(t, ast.Name) and t.id == "__all__" for t in targets)
+    return any(isinstance(s, (ast.Import, ast.ImportFrom)) for s in tree.body) and all(map(export_statement, tree.body))
 
 
 def all_names(tree: ast.Module) -> list[str] | None:
