@@ -377,6 +377,27 @@ def test_a_module_that_only_re_exports_names_is_an_export_table(tmp_path: Path, 
     assert found == {(5, "INFERENCE"), (11, "HIGH"), (24, "HIGH")}, found
 
 
+def test_a_computed_import_of_a_literal_table_loads_only_its_paths(tmp_path: Path, cache_dir: Path) -> None:
+    """`path, cls = _MLP_CLASSES[kind]; import_module(path)` loads one of the table's paths: a project module the
+    table names is used, and a dead module elsewhere is high, not "a computed import may load it"."""
+    files = {
+        "app/__init__.py": "",
+        "app/patch.py": (
+            "import importlib\n\n"
+            "_MLP_CLASSES = {\n    'llama': ('transformers.models.llama.modeling_llama', 'LlamaMLP'),\n"
+            "    'local': ('app.local_mlp', 'LocalMLP'),\n}\n\n\n"
+            "def patch(kind):\n    path, name = _MLP_CLASSES[kind]\n"
+            "    return getattr(importlib.import_module(path), name)\n"
+        ),
+        "app/local_mlp.py": "class LocalMLP:\n    pass\n",
+        "app/stale.py": "def helper():\n    return 1\n",
+        "app/main.py": "from app.patch import patch\n\n\nif __name__ == '__main__':\n    print(patch('llama'))\n",
+    }
+    root = write(tmp_path / "tree", files)
+    found = {(f.path, f.confidence) for f in lint(root, cache_dir) if f.symbol == "unused-surface"}
+    assert found == {("app/stale.py", "HIGH")}, found
+
+
 def test_remote_services_module_functions_and_prose_are_judged_as_such(tmp_path: Path, cache_dir: Path) -> None:
     files = {
         "app/__init__.py": "",

@@ -10,7 +10,9 @@ Read with `ast` once per file version and cached with the file's other facts:
   `__import__(name)`, `pkgutil.iter_modules`/`walk_packages`): they may load any
   module whose dotted name starts with `prefix` (empty: any). `__name__` and
   `__package__` count as the module's own names (`import_module(f"{__name__}.{x}")`),
-  and a walk over `__path__` loads the package's own submodules;
+  and a walk over `__path__` loads the package's own submodules; a name read from a
+  module-level table of literal paths (`path, cls = _MLP_CLASSES[kind]`, `for path in
+  _BACKENDS`) loads one of those paths: one entry each;
 - `attr_prefixes`: `[prefix, line]` attribute names built at run time
   (`getattr(self, f"_handle_{kind}")`): methods whose name starts with the prefix
   may be called;
@@ -96,18 +98,84 @@ def _literal_prefix(node: ast.AST, names: dict[str, str]) -> str | None:
     return None
 
 
+def _literal_rows(value: ast.AST) -> list[tuple[str | None, ...]] | None:
+    """The rows of a literal table: a dict's values or a list/tuple/set's items, each a string or a tuple of them."""
+    items = value.values if isinstance(value, ast.Dict) else value.elts if isinstance(value, (ast.List, ast.Tuple, ast.Set)) else None
+    if not items:
+        return None
+    rows: list[tuple[str | None, ...]] = []
+    for item in items:
+        if isinstance(item, (ast.Tuple, ast.List)):
+            rows.append(tuple(literal_str(e) for e in item.elts))
+        else:
+            text = literal_str(item)
+            if text is None:
+                return None
+            rows.append((text,))
+    return rows
+
+
+def _literal_tables(tree: ast.Module) -> dict[str, list[tuple[str | None, ...]]]:
+    """Module-level tables of literal strings: name -> rows."""
+    found: dict[str, list[tuple[str | None, ...]]] = {}
+    for stmt in tree.body:
+        target = stmt.targets[0] if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 else getattr(stmt, "target", None)
+        value = getattr(stmt, "value", None)
+        if isinstance(target, ast.Name) and value is not None:
+            rows = _literal_rows(value)
+            if rows:
+                found[target.id] = rows
+    return found
+
+
+def _table_origins(function: ast.AST, tables: dict[str, list[tuple[str | None, ...]]]) -> dict[str, list[str]]:
+    """Local names a function reads from a literal table (`a, b = T[k]`, `a = T.get(k)`, `for a in T`) -> the
+    strings they can hold."""
+    origins: dict[str, list[str]] = {}
+
+    def bind(target: ast.AST, table: str) -> None:
+        names = [target] if isinstance(target, ast.Name) else target.elts if isinstance(target, (ast.Tuple, ast.List)) else []
+        for position, name in enumerate(names):
+            if isinstance(name, ast.Name):
+                texts = [row[position] for row in tables[table] if position < len(row) and row[position]]
+                origins.setdefault(name.id, []).extend(t for t in texts if t not in origins.get(name.id, []))
+
+    for node in walk_nodes(function):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            value = node.value
+            source = value.value if isinstance(value, ast.Subscript) else value.func.value if (
+                isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr == "get") else None
+            if isinstance(source, ast.Name) and source.id in tables:
+                bind(node.targets[0], source.id)
+        elif isinstance(node, (ast.For, ast.AsyncFor)) and isinstance(node.iter, ast.Name) and node.iter.id in tables:
+            bind(node.target, node.iter.id)
+    return origins
+
+
 class _Visitor(FastVisitor):
-    def __init__(self, context: ModuleContext) -> None:
+    def __init__(self, context: ModuleContext, tree: ast.Module) -> None:
         package = context.module if context.is_package else context.module.rpartition(".")[0]
         self.names = {"__name__": context.module, "__package__": package}
         self.package = package
+        self.tables = _literal_tables(tree)
+        self.origins: list[dict[str, list[str]]] = []  # per enclosing function: names read from literal tables
         self.dyn_imports: list[list[Any]] = []
         self.attr_prefixes: list[list[Any]] = []
         self.entry_specs: list[list[Any]] = []
 
+    def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        self.origins.append(_table_origins(node, self.tables) if self.tables else {})
+        self.generic_visit(node)
+        self.origins.pop()
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
     def visit_Call(self, node: ast.Call) -> None:
         tail = (dotted(node.func) or "").rpartition(".")[2]
-        if tail in DYNAMIC_IMPORTS and node.args and literal_str(node.args[0]) is None:
+        read = node.args[0] if node.args and isinstance(node.args[0], ast.Name) and self.origins else None
+        if tail in DYNAMIC_IMPORTS and read is not None and self.origins[-1].get(read.id):
+            self.dyn_imports += [[node.lineno, self._absolute(path, node)] for path in self.origins[-1][read.id]]
+        elif tail in DYNAMIC_IMPORTS and node.args and literal_str(node.args[0]) is None:
             self.dyn_imports.append([node.lineno, self._absolute(_literal_prefix(node.args[0], self.names) or "", node)])
         elif tail in PACKAGE_WALKS:
             walked = node.args[0] if node.args else None
@@ -164,7 +232,7 @@ def scan_surface_facts(tree: ast.Module, context: ModuleContext) -> dict[str, An
     """The surfaces family's facts of one module (see the module docstring)."""
     shadowed: list[list[Any]] = []
     _shadowed(tree.body, "", shadowed)
-    visitor = _Visitor(context)
+    visitor = _Visitor(context, tree)
     visitor.visit(tree)
     return {
         "main": _has_main_block(tree),
