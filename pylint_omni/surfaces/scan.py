@@ -12,7 +12,11 @@ Read with `ast` once per file version and cached with the file's other facts:
   `__package__` count as the module's own names (`import_module(f"{__name__}.{x}")`),
   and a walk over `__path__` loads the package's own submodules; a name read from a
   module-level table of literal paths (`path, cls = _MLP_CLASSES[kind]`, `for path in
-  _BACKENDS`) loads one of those paths: one entry each;
+  _BACKENDS`) loads one of those paths: one entry each; a name built with literal parts
+  after its first computed one is a glob (`f"pkg.models.{m}.modeling_{m}"` ->
+  `pkg.models.*.modeling_*`: `surfaces.table.may_load`); a name read from an object's
+  field (`import_module(self.config.external_lib)`) is what the configuration names,
+  and the configuration's strings are references already: no entry;
 - `attr_prefixes`: `[prefix, line]` attribute names built at run time
   (`getattr(self, f"_handle_{kind}")`): methods whose name starts with the prefix
   may be called;
@@ -152,6 +156,25 @@ def _table_origins(function: ast.AST, tables: dict[str, list[tuple[str | None, .
     return origins
 
 
+def _module_glob(node: ast.AST, names: dict[str, str]) -> str | None:
+    """A built module name as a glob (`f"pkg.{a}.mod_{b}"` -> `pkg.*.mod_*`) when literal text follows a computed
+    part; None otherwise (the literal prefix says all there is)."""
+    parts: list[str | None] = []
+    if isinstance(node, ast.JoinedStr):
+        for part in node.values:
+            text = literal_str(part)
+            if text is None and isinstance(part, ast.FormattedValue) and isinstance(part.value, ast.Name):
+                text = names.get(part.value.id)
+            parts.append(text)
+    elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        for side in (node.left, node.right):
+            text = literal_str(side) if not isinstance(side, ast.Name) else names.get(side.id)
+            parts.append(text if text is not None else _module_glob(side, names) if isinstance(side, ast.BinOp) else None)
+    if None not in parts or not any(parts[parts.index(None):]):
+        return None
+    return "".join("*" if text is None else text for text in parts)
+
+
 class _Visitor(FastVisitor):
     def __init__(self, context: ModuleContext, tree: ast.Module) -> None:
         package = context.module if context.is_package else context.module.rpartition(".")[0]
@@ -175,8 +198,12 @@ class _Visitor(FastVisitor):
         read = node.args[0] if node.args and isinstance(node.args[0], ast.Name) and self.origins else None
         if tail in DYNAMIC_IMPORTS and read is not None and self.origins[-1].get(read.id):
             self.dyn_imports += [[node.lineno, self._absolute(path, node)] for path in self.origins[-1][read.id]]
+        elif tail in DYNAMIC_IMPORTS and node.args and isinstance(node.args[0], ast.Attribute):
+            pass  # a name the configuration gives: its YAML and defaults are references already
         elif tail in DYNAMIC_IMPORTS and node.args and literal_str(node.args[0]) is None:
-            self.dyn_imports.append([node.lineno, self._absolute(_literal_prefix(node.args[0], self.names) or "", node)])
+            glob = _module_glob(node.args[0], self.names)
+            written = glob or _literal_prefix(node.args[0], self.names) or ""
+            self.dyn_imports.append([node.lineno, self._absolute(written, node)])
         elif tail in PACKAGE_WALKS:
             walked = node.args[0] if node.args else None
             own = isinstance(walked, ast.Name) and walked.id == "__path__"

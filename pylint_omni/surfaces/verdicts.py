@@ -46,7 +46,7 @@ from pylint_omni.surfaces.leftovers import leftover_imports
 from pylint_omni.surfaces.outside import OUTSIDE_DOUBTS, outside_caller_doubt
 from pylint_omni.surfaces.reach import PRODUCTION
 from pylint_omni.surfaces.roles import role_of
-from pylint_omni.surfaces.table import SURFACE_FACTS, Surface
+from pylint_omni.surfaces.table import SURFACE_FACTS, Surface, may_load
 
 MISSING_ROOT_SURFACES = 25  # surfaces hanging off one unreached root: more likely a missing root
 EXAMPLE_GLOBS = ("examples/**", "**/examples/**", "benchmarks/**", "**/benchmarks/**", "**/example_*.py")
@@ -369,7 +369,7 @@ def _dead_doubts(index: ProjectIndex, analysis: SurfaceAnalysis, chain: Chain, r
     if root.kind == "module":
         for rel in analysis.table.module_of_path:
             for line, prefix in (index.extra(rel, SURFACE_FACTS) or {}).get("dyn_imports", []):
-                if root.dotted.startswith(prefix) and index.location(rel) is Location.PRODUCTION:
+                if may_load(prefix, root.dotted) and index.location(rel) is Location.PRODUCTION:
                     doubts.append(f"a computed import at {rel}:{line} may load it")
                     break
             if len(doubts) > 0 and doubts[-1].startswith("a computed import"):
