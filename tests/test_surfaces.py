@@ -325,26 +325,33 @@ def test_a_method_a_framework_base_may_call_by_name_is_medium_on_duck_typed_clas
 
 def test_a_module_run_by_its_file_path_is_used(tmp_path: Path) -> None:
     """A shipped asset module that production code loads with `spec_from_file_location` by its file name is used,
-    all its top-level definitions with it; a file name only tests write, or one no loader names, is not."""
+    all its top-level definitions with it; a file name only tests write, one no loader names, or one several modules
+    have (`utils.py`), is not."""
     files = {
         "app/__init__.py": "",
         "app/assets/__init__.py": "",
         "app/assets/encoding_dsv4.py": "def encode(messages):\n    return messages\n\n\nclass Parser:\n    pass\n",
         "app/assets/stale_codec.py": "def decode(text):\n    return text\n",
+        "app/assets/utils.py": "def unused_helper():\n    return 1\n",
+        "app/utils.py": "def used():\n    return 1\n",
         "app/loader.py": (
             "import importlib.util\nimport os\n\n\n"
             "def load(folder):\n"
             "    path = os.path.join(folder, 'encoding_dsv4.py')\n"
+            "    _ = os.path.join(folder, 'utils.py')\n"
             "    spec = importlib.util.spec_from_file_location('encoding_dsv4', path)\n"
             "    module = importlib.util.module_from_spec(spec)\n"
             "    spec.loader.exec_module(module)\n"
             "    return module\n"
         ),
-        "app/main.py": "from app.loader import load\n\n\nif __name__ == '__main__':\n    print(load('.'))\n",
+        "app/main.py": (
+            "from app.loader import load\nfrom app.utils import used\n\n\n"
+            "if __name__ == '__main__':\n    print(load('.'), used())\n"
+        ),
         "tests/test_codec.py": "def test_write(tmp_path):\n    (tmp_path / 'stale_codec.py').write_text('')\n",
     }
     root = write(tmp_path / "tree", files)
-    assert statuses(root, tmp_path / "tree") == {"app.assets.stale_codec": DEAD}
+    assert statuses(root, tmp_path / "tree") == {"app.assets.stale_codec": DEAD, "app.assets.utils": DEAD}
 
 
 def test_a_module_that_only_re_exports_names_is_an_export_table(tmp_path: Path, cache_dir: Path) -> None:

@@ -15,7 +15,8 @@ Production roots:
   names, Ray Serve deployments, Django `AppConfig` subclasses;
 - modules run by their file path: a production file that calls a path loader
   (`spec_from_file_location`, `runpy.run_path`) and names the module's file
-  (`"encoding_dsv4.py"`) makes the module and its top-level definitions used;
+  (`"encoding_dsv4.py"`, a name no other module of the project has) makes the module
+  and its top-level definitions used;
 - the extra roots the user declares (`omni-extra-roots`), as knip's `entry`: a
   list of path globs (`.gitignore` semantics, `!` excludes) makes every definition
   of the matching files used (code outside loads them), a pattern of dotted names
@@ -153,7 +154,10 @@ def _path_loaded_roots(index: ProjectIndex, table: SurfaceTable, roots: Roots) -
             by_file.setdefault(rel.rpartition("/")[2], []).append(module)
     for loader in sorted(loaders):
         for token, mentions in index.file_occurrences(loader):
-            for module in by_file.get(token, ()) if any(via == "str" for _, via in mentions) else ():
+            named = by_file.get(token, ())
+            if len(named) != 1 or not any(via == "str" for _, via in mentions):
+                continue  # `"utils.py"` names no one module of the project
+            for module in named:
                 line = next(line for line, via in mentions if via == "str")
                 why = f"run by its file path ({loader}:{line} names {token})"
                 roots.production.append((module, why))
