@@ -407,8 +407,9 @@ def test_a_computed_import_of_a_literal_table_loads_only_its_paths(tmp_path: Pat
 
 def test_a_computed_import_loads_what_its_glob_matches_and_a_configured_name_is_no_doubt(tmp_path: Path, cache_dir: Path) -> None:
     """`import_module(f"app.models.{name}.modeling_{name}")` may load `app.models.llama.modeling_llama` (medium), not
-    every module under `app.models`; `import_module(self.config.external_lib)` loads what the configuration names,
-    and the configuration's strings are references already: neither makes `app.models.stale` "unsure"."""
+    every module under `app.models`, and a local built from literal text counts as that text;
+    `import_module(self.config.external_lib)` or `import_module(name)` of a parameter loads what the configuration or
+    the callers name, whose strings are references already: none makes `app.models.stale` "unsure"."""
     files = {
         "app/__init__.py": "",
         "app/models/__init__.py": "",
@@ -419,16 +420,21 @@ def test_a_computed_import_loads_what_its_glob_matches_and_a_configured_name_is_
             "import importlib\n\n\n"
             "def load(name):\n    return importlib.import_module(f'app.models.{name}.modeling_{name}')\n\n\n"
             "class Trainer:\n    def __init__(self, config):\n        self.config = config\n\n"
-            "    def setup(self):\n        importlib.import_module(self.config.external_lib)\n"
+            "    def setup(self):\n        importlib.import_module(self.config.external_lib)\n\n\n"
+            "def load_plugin(name):\n    return importlib.import_module(name)\n\n\n"
+            "def load_backend(kind):\n    module = f'app.backends.{kind}_backend'\n    return importlib.import_module(module)\n"
         ),
+        "app/backends/__init__.py": "",
+        "app/backends/fast_backend.py": "class Fast:\n    pass\n",
         "app/main.py": (
-            "from app.loader import Trainer, load\n\n\n"
-            "if __name__ == '__main__':\n    print(load('llama'), Trainer(None).setup())\n"
+            "from app.loader import Trainer, load, load_backend, load_plugin\n\n\n"
+            "if __name__ == '__main__':\n    print(load('llama'), Trainer(None).setup(), load_plugin('x'), load_backend('fast'))\n"
         ),
     }
     root = write(tmp_path / "tree", files)
     found = {(f.path, f.confidence) for f in lint(root, cache_dir) if f.symbol == "unused-surface"}
-    assert found == {("app/models/llama/modeling_llama.py", "INFERENCE"), ("app/models/stale.py", "HIGH")}, found
+    assert found == {("app/models/llama/modeling_llama.py", "INFERENCE"), ("app/backends/fast_backend.py", "INFERENCE"),
+                     ("app/models/stale.py", "HIGH")}, found
 
 
 def test_remote_services_module_functions_and_prose_are_judged_as_such(tmp_path: Path, cache_dir: Path) -> None:

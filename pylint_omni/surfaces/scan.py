@@ -15,8 +15,9 @@ Read with `ast` once per file version and cached with the file's other facts:
   _BACKENDS`) loads one of those paths: one entry each; a name built with literal parts
   after its first computed one is a glob (`f"pkg.models.{m}.modeling_{m}"` ->
   `pkg.models.*.modeling_*`: `surfaces.table.may_load`); a name read from an object's
-  field (`import_module(self.config.external_lib)`) is what the configuration names,
-  and the configuration's strings are references already: no entry;
+  field (`import_module(self.config.external_lib)`), a parameter or a split of another
+  string is what the configuration or the callers pass, whose strings are references
+  already: no entry; a local built from literal text counts as that text;
 - `attr_prefixes`: `[prefix, line]` attribute names built at run time
   (`getattr(self, f"_handle_{kind}")`): methods whose name starts with the prefix
   may be called;
@@ -34,6 +35,7 @@ from __future__ import annotations
 
 import ast
 import re
+from dataclasses import dataclass
 from typing import Any
 
 from pylint_omni.index.scan.ast_helpers import FastVisitor, dotted, literal_str, walk_nodes
@@ -132,21 +134,33 @@ def _literal_tables(tree: ast.Module) -> dict[str, list[tuple[str | None, ...]]]
     return found
 
 
-def _table_origins(function: ast.AST, tables: dict[str, list[tuple[str | None, ...]]]) -> dict[str, list[str]]:
-    """Local names a function reads from a literal table (`a, b = T[k]`, `a = T.get(k)`, `for a in T`) -> the
-    strings they can hold."""
-    origins: dict[str, list[str]] = {}
+@dataclass(frozen=True)
+class _Origins:
+    """What one function's local names hold, for the computed imports it makes."""
+
+    paths: dict[str, list[str]]  # read from a module-level table of literal paths: the paths it can hold
+    built: dict[str, ast.expr]  # built from literal text (`name = f"pkg.models.{arch}"`): that expression
+
+
+def _local_origins(function: ast.AST, tables: dict[str, list[tuple[str | None, ...]]]) -> _Origins:
+    """Local names a function reads from a literal table (`a, b = T[k]`, `a = T.get(k)`, `for a in T`) or builds
+    from literal text."""
+    origins = _Origins({}, {})
 
     def bind(target: ast.AST, table: str) -> None:
         names = [target] if isinstance(target, ast.Name) else target.elts if isinstance(target, (ast.Tuple, ast.List)) else []
         for position, name in enumerate(names):
             if isinstance(name, ast.Name):
                 texts = [row[position] for row in tables[table] if position < len(row) and row[position]]
-                origins.setdefault(name.id, []).extend(t for t in texts if t not in origins.get(name.id, []))
+                held = origins.paths.setdefault(name.id, [])
+                held.extend(t for t in texts if t not in held)
 
     for node in walk_nodes(function):
         if isinstance(node, ast.Assign) and len(node.targets) == 1:
             value = node.value
+            if isinstance(value, (ast.JoinedStr, ast.BinOp)) and isinstance(node.targets[0], ast.Name):
+                origins.built[node.targets[0].id] = value
+                continue
             source = value.value if isinstance(value, ast.Subscript) else value.func.value if (
                 isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr == "get") else None
             if isinstance(source, ast.Name) and source.id in tables:
@@ -181,13 +195,13 @@ class _Visitor(FastVisitor):
         self.names = {"__name__": context.module, "__package__": package}
         self.package = package
         self.tables = _literal_tables(tree)
-        self.origins: list[dict[str, list[str]]] = []  # per enclosing function: names read from literal tables
+        self.origins: list[_Origins] = []  # per enclosing function
         self.dyn_imports: list[list[Any]] = []
         self.attr_prefixes: list[list[Any]] = []
         self.entry_specs: list[list[Any]] = []
 
     def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
-        self.origins.append(_table_origins(node, self.tables) if self.tables else {})
+        self.origins.append(_local_origins(node, self.tables))
         self.generic_visit(node)
         self.origins.pop()
 
@@ -196,14 +210,18 @@ class _Visitor(FastVisitor):
     def visit_Call(self, node: ast.Call) -> None:
         tail = (dotted(node.func) or "").rpartition(".")[2]
         read = node.args[0] if node.args and isinstance(node.args[0], ast.Name) and self.origins else None
-        if tail in DYNAMIC_IMPORTS and read is not None and self.origins[-1].get(read.id):
-            self.dyn_imports += [[node.lineno, self._absolute(path, node)] for path in self.origins[-1][read.id]]
+        if tail in DYNAMIC_IMPORTS and read is not None:
+            origins = self.origins[-1]
+            if read.id in origins.paths:
+                self.dyn_imports += [[node.lineno, self._absolute(path, node)] for path in origins.paths[read.id]]
+            elif read.id in origins.built:
+                self._computed_import(origins.built[read.id], node)
+            # else: a parameter, a field or a split of another string holds it: what callers or the configuration
+            # pass, whose strings are references already
         elif tail in DYNAMIC_IMPORTS and node.args and isinstance(node.args[0], ast.Attribute):
             pass  # a name the configuration gives: its YAML and defaults are references already
         elif tail in DYNAMIC_IMPORTS and node.args and literal_str(node.args[0]) is None:
-            glob = _module_glob(node.args[0], self.names)
-            written = glob or _literal_prefix(node.args[0], self.names) or ""
-            self.dyn_imports.append([node.lineno, self._absolute(written, node)])
+            self._computed_import(node.args[0], node)
         elif tail in PACKAGE_WALKS:
             walked = node.args[0] if node.args else None
             own = isinstance(walked, ast.Name) and walked.id == "__path__"
@@ -213,6 +231,10 @@ class _Visitor(FastVisitor):
             if prefix and IDENTIFIER_PREFIX.match(prefix):
                 self.attr_prefixes.append([prefix, node.lineno])
         self.generic_visit(node)
+
+    def _computed_import(self, written: ast.expr, node: ast.Call) -> None:
+        glob = _module_glob(written, self.names)
+        self.dyn_imports.append([node.lineno, self._absolute(glob or _literal_prefix(written, self.names) or "", node)])
 
     def _absolute(self, prefix: str, node: ast.Call) -> str:
         """A relative prefix (`"." + name` with `package=__name__`) made absolute."""
