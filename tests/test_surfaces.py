@@ -437,6 +437,36 @@ def test_a_computed_import_loads_what_its_glob_matches_and_a_configured_name_is_
                      ("app/models/stale.py", "HIGH")}, found
 
 
+def test_a_plugin_whose_sibling_configuration_names_by_qualname_is_medium(tmp_path: Path, cache_dir: Path) -> None:
+    """`class_name: app.tools.search_tool.SearchTool` in an example YAML loads one `BaseTool`; an unused sibling tool
+    module may be named by a user's configuration the same way: medium, saying so. A dead module whose class its
+    package exports is medium too (code outside may import it); a dead module of neither kind stays high."""
+    files = {
+        "app/__init__.py": "",
+        "app/tools/__init__.py": "",
+        "app/tools/base_tool.py": "class BaseTool:\n    def run(self):\n        raise NotImplementedError\n",
+        "app/tools/search_tool.py": (
+            "from app.tools.base_tool import BaseTool\n\n\nclass SearchTool(BaseTool):\n    def run(self):\n        return 1\n"
+        ),
+        "app/tools/zoom_tool.py": (
+            "from app.tools.base_tool import BaseTool\n\n\nclass ZoomTool(BaseTool):\n    def run(self):\n        return 2\n"
+        ),
+        "app/stale.py": "class Helper:\n    pass\n",
+        "app/datasets/__init__.py": "from .rm_dataset import RMDataset\n\n__all__ = ['RMDataset']\n",
+        "app/datasets/rm_dataset.py": "class RMDataset:\n    pass\n",
+        "app/main.py": (
+            "import importlib\n\nimport yaml\n\nimport app.datasets\nfrom app.tools.base_tool import BaseTool\n\n\n"
+            "def load(path) -> BaseTool:\n    spec = yaml.safe_load(open(path))['class_name']\n"
+            "    module, _, name = spec.rpartition('.')\n    return getattr(importlib.import_module(module), name)().run()\n\n\n"
+            "if __name__ == '__main__':\n    print(load('tool.yaml'))\n"
+        ),
+        "examples/tool_config.yaml": "tools:\n  - class_name: app.tools.search_tool.SearchTool\n",
+    }
+    root = write(tmp_path / "tree", files)
+    found = {(f.path, f.confidence) for f in lint(root, cache_dir) if f.symbol == "unused-surface"}
+    assert found == {("app/tools/zoom_tool.py", "INFERENCE"), ("app/stale.py", "HIGH"), ("app/datasets/rm_dataset.py", "INFERENCE")}, found
+
+
 def test_remote_services_module_functions_and_prose_are_judged_as_such(tmp_path: Path, cache_dir: Path) -> None:
     files = {
         "app/__init__.py": "",

@@ -336,8 +336,10 @@ def _dead_doubts(index: ProjectIndex, analysis: SurfaceAnalysis, chain: Chain, r
     if chain.used_by:
         shown = ", ".join(short_name(analysis, d) for d in chain.used_by[:3])
         doubts.append(f"only dead code uses it ({shown}); it goes when they do")
+    # a dead module goes with what it defines: a definition a package exports caps the module too
+    inside = analysis.table.children.get(root.dotted, []) if root.kind == "module" else []
     capped = analysis.roots.capped.get(root.dotted) or next(
-        (analysis.roots.capped[u] for u in chain.units if u in analysis.roots.capped), None)
+        (analysis.roots.capped[u] for u in [*chain.units, *inside] if u in analysis.roots.capped), None)
     if capped:
         doubts.append(capped)
     provenance = copied_code(index, root.path, root.line)
@@ -364,6 +366,11 @@ def _dead_doubts(index: ProjectIndex, analysis: SurfaceAnalysis, chain: Chain, r
     partner = _live_partner(analysis, root) if root.kind in ("function", "method") else None
     if partner:
         doubts.append(f"the release half of {partner}, which production uses: a missing teardown call, or delete it")
+    classes = [root.dotted] if root.kind == "class" else [
+        c for c in analysis.table.children.get(root.dotted, ()) if analysis.table.surfaces[c].kind == "class"] if root.kind == "module" else []
+    plugin = next(filter(None, map(analysis.conventions.configured_sibling, classes)), None)
+    if plugin:
+        doubts.append(plugin)
     if root.kind == "class" and key_matches_patterns(root.name, index.settings.external_key_patterns):
         doubts.append("outside data (model checkpoints, model_index.json) may name this class")
     if root.kind == "module":
