@@ -1,9 +1,14 @@
 """`replaceable-infrastructure` (R7313): a hand-written primitive a dependency already provides.
 
-Tests, benchmarks and examples are never audited (`audited_index_for`).
+Tests, benchmarks and examples are never audited (`audited_index_for`), nor the
+reference implementations a kernel module keeps to check itself against (functions
+named `test_*`/`bench_*` or nested in them, and the `if __name__ == "__main__":` block):
+they are written out on purpose.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from astroid import nodes
 from pylint.lint import PyLinter
@@ -12,35 +17,67 @@ from pylint_omni.evidence.benefit import Benefit, BenefitKind
 from pylint_omni.evidence.checker import OmniChecker
 from pylint_omni.evidence.consumers import Status, Verdict
 from pylint_omni.evidence.findings import FindingDetails
-from pylint_omni.infrastructure.shapes import silu
+from pylint_omni.infrastructure.shapes import Replaceable
+from pylint_omni.infrastructure.shapes_stdlib import dataclass_replace, memo_dict
+from pylint_omni.infrastructure.shapes_torch import attention, gelu, rms_norm, silu, softmax
 from pylint_omni.infrastructure.wording import replaceable_text
 
 SYMBOL = "replaceable-infrastructure"
+EXPRESSION_SHAPES: tuple[Callable[[nodes.BinOp], Replaceable | None], ...] = (silu, gelu, rms_norm, softmax, attention)
+FUNCTION_SHAPES: tuple[Callable[[nodes.FunctionDef], Replaceable | None], ...] = (memo_dict, dataclass_replace)
+REFERENCE_PREFIXES = ("test_", "bench_", "_test_", "benchmark_")
+
+
+def _reference_code(node: nodes.NodeNG) -> bool:
+    """Inside a `test_*`/`bench_*` function or the `__main__` block: a reference kept on purpose."""
+    parent = node.parent
+    while parent is not None:
+        if isinstance(parent, nodes.FunctionDef) and parent.name.startswith(REFERENCE_PREFIXES):
+            return True
+        if isinstance(parent, nodes.If) and "__main__" in parent.test.as_string() and "__name__" in parent.test.as_string():
+            return True
+        parent = parent.parent
+    return False
 
 
 class ReplaceableInfrastructureChecker(OmniChecker):
-    """Flags hand-written code that a call into a dependency the project has replaces with the same numerics."""
+    """Flags hand-written code that a call into PyTorch or the standard library replaces, saying what stays in glue."""
 
     msgs = {
         "R7313": (
             "%s",
             SYMBOL,
-            "Hand-written code that a dependency the project already has provides (a PyTorch activation, "
-            "a standard-library helper). Call the library instead and delete the hand-written lines.",
+            "Hand-written code that a dependency the project already has provides (a PyTorch activation, norm, "
+            "softmax or attention, a standard-library cache or dataclass copy). Call the library instead and "
+            "delete the hand-written lines; the message says what stays in glue code.",
         ),
     }
 
     def visit_binop(self, node: nodes.BinOp) -> None:
-        found = silu(node)
-        if found is None or self.audited_index_for(node.root()) is None:
+        self._report(node, [shape(node) for shape in EXPRESSION_SHAPES])
+
+    def visit_call(self, node: nodes.Call) -> None:
+        if node.func.as_string() in ("torch.matmul", "torch.bmm"):
+            self._report(node, [attention(node)])
+
+    def visit_functiondef(self, node: nodes.FunctionDef) -> None:
+        self._report(node, [shape(node) for shape in FUNCTION_SHAPES])
+
+    visit_asyncfunctiondef = visit_functiondef
+
+    def _report(self, node: nodes.NodeNG, candidates: list[Replaceable | None]) -> None:
+        found = next((c for c in candidates if c is not None), None)
+        if found is None or _reference_code(node) or self.audited_index_for(node.root()) is None:
             return
-        scope = node.scope().qname()
+        scope = (node.parent if isinstance(node, nodes.FunctionDef) else node).scope().qname()
         # The id's subject: the enclosing function and the expression, never the line (ids survive edits above it).
-        details = FindingDetails([f"{scope}: {found.written}"], f"call `{found.replacement}`",
+        subject = f"{scope}: {found.written}"
+        risk = found.glue or "none: the library computes the same function"
+        details = FindingDetails([subject], f"call `{found.replacement}`",
                                  Benefit(1, BenefitKind.COPIES, f"a hand-written {found.name} replaced by the library one"),
-                                 "none: the library computes the same function", proof=found.evidence,
-                                 subject=f"{scope}: {found.written}", kind=f"library-{found.name.lower()}")
-        self.emit(SYMBOL, node, Verdict(Status.CANDIDATE, "high", found.evidence), (replaceable_text(found),), details)
+                                 risk, proof=found.evidence, subject=subject,
+                                 kind=f"library-{found.name.lower().replace(' ', '-').replace('(', '').replace(')', '')}")
+        self.emit(SYMBOL, node, Verdict(Status.CANDIDATE, found.confidence, found.evidence), (replaceable_text(found),), details)
 
 
 def register(linter: PyLinter) -> None:

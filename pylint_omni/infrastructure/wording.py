@@ -6,6 +6,7 @@ from pylint_omni.infrastructure.shapes import Replaceable
 
 
 def replaceable_text(found: Replaceable) -> str:
-    """One line: the code, the replacement with the version that has it, why the numerics match."""
-    return (f"`{found.written}` is hand-written {found.name}; call `{found.replacement}(...)` (since {found.since}) "
-            f"and delete the expression: {found.evidence}")
+    """One line: the code, the replacement with the version that has it, what goes, why it matches, what stays."""
+    kept = f"; what stays or differs: {found.glue}" if found.glue else ""
+    return (f"`{found.written}` is hand-written {found.name}; call `{found.replacement}(...)` (needs {found.since}) "
+            f"and delete {found.goes}: {found.evidence}{kept}")

@@ -1,0 +1,165 @@
+"""Standard-library helpers written by hand: a memo dict (`functools.cache`) and a field copy (`dataclasses.replace`).
+
+A memo dict is matched only in a module-level function keyed by all of its
+parameters: a method's cache would be shared by every instance under
+`functools.cache` (and keep them alive), and a key that leaves a parameter out
+returns one argument's value for another, which the library would not.
+"""
+
+from __future__ import annotations
+
+from astroid import nodes
+
+from pylint_omni.infrastructure.shapes import Replaceable, bound_value
+
+BUILTIN_KEY_CALLS = frozenset({"str", "tuple", "int", "repr", "id", "frozenset"})
+
+
+def _module_dict(name: nodes.NodeNG) -> nodes.Assign | nodes.AnnAssign | None:
+    """The one module-level statement binding `name` to `{}` or `dict()`, else None."""
+    if not isinstance(name, nodes.Name):
+        return None
+    module = name.root()
+    assigned = [n for n in module.nodes_of_class(nodes.AssignName) if n.name == name.name]
+    if len(assigned) != 1 or not isinstance(assigned[0].parent, (nodes.Assign, nodes.AnnAssign)):
+        return None
+    statement = assigned[0].parent
+    value = statement.value
+    empty = (isinstance(value, nodes.Dict) and not value.items) or (
+        isinstance(value, nodes.Call) and value.func.as_string() == "dict" and not value.args and not value.keywords)
+    return statement if statement.parent is module and empty else None
+
+
+def _membership(test: nodes.NodeNG, negated: bool) -> tuple[nodes.NodeNG, nodes.NodeNG] | None:
+    """(key, dict) of `key in cache` (`not in` when negated)."""
+    if isinstance(test, nodes.Compare) and len(test.ops) == 1 and test.ops[0][0] == ("not in" if negated else "in"):
+        return test.left, test.ops[0][1]
+    return None
+
+
+def _subscript_of(node: nodes.NodeNG, cache: str, key: str) -> bool:
+    return (isinstance(node, nodes.Subscript) and node.value.as_string() == cache and node.slice.as_string() == key)
+
+
+def _store(statement: nodes.NodeNG, cache: str, key: str) -> nodes.NodeNG | None:
+    """The value of `cache[key] = value`, else None."""
+    if isinstance(statement, nodes.Assign) and len(statement.targets) == 1 and _subscript_of(statement.targets[0], cache, key):
+        return statement.value
+    return None
+
+
+def _memo_lines(function: nodes.FunctionDef, cache: str, key: str) -> tuple[int, int] | None:
+    """(lookup line, store line) when the body is `if key in cache: return cache[key]` ... `cache[key] = v; return v`
+    or `if key not in cache: ...; cache[key] = v` then `return cache[key]`, with no other return."""
+    body = function.body
+    for index, statement in enumerate(body):
+        if not isinstance(statement, nodes.If) or statement.orelse:
+            continue
+        hit = _membership(statement.test, negated=False)
+        if hit and [n.as_string() for n in hit] == [key, cache] and len(statement.body) == 1 \
+                and isinstance(statement.body[0], nodes.Return) and _subscript_of(statement.body[0].value, cache, key):
+            tail = body[index + 1:]
+            for store, last in zip(tail, tail[1:]):
+                value = _store(store, cache, key)
+                if value is not None and isinstance(last, nodes.Return) and last is body[-1] and last.value is not None \
+                        and (last.value.as_string() == value.as_string() and isinstance(value, nodes.Name)
+                             or _subscript_of(last.value, cache, key)):
+                    return statement.lineno, store.lineno
+            return None
+        miss = _membership(statement.test, negated=True)
+        if miss and [n.as_string() for n in miss] == [key, cache] and _store(statement.body[-1], cache, key) is not None \
+                and statement is body[-2] and isinstance(body[-1], nodes.Return) and _subscript_of(body[-1].value, cache, key):
+            return statement.lineno, statement.body[-1].lineno
+    return None
+
+
+def _returns(function: nodes.FunctionDef) -> int:
+    """Returns (and yields) of the function itself, not of functions nested in it."""
+    return sum(1 for node in function.nodes_of_class((nodes.Return, nodes.Yield, nodes.YieldFrom), skip_klass=nodes.FunctionDef))
+
+
+def memo_dict(function: nodes.FunctionDef) -> Replaceable | None:
+    """A module-level function that looks its arguments up in a module-level dict, computes and stores on a miss."""
+    if not isinstance(function.parent, nodes.Module) or function.decorators is not None:
+        return None
+    for test in function.nodes_of_class(nodes.Compare, skip_klass=nodes.FunctionDef):
+        found = _membership(test, negated=False) or _membership(test, negated=True)
+        statement = _module_dict(found[1]) if found else None
+        if found is None or statement is None:
+            continue
+        key, cache = found[0].as_string(), found[1].as_string()
+        lines = _memo_lines(function, cache, key)
+        if lines is None or _returns(function) != 2:
+            return None
+        return _memo(function, bound_value(found[0]), cache, statement, lines)
+    return None
+
+
+def _memo(function: nodes.FunctionDef, key: nodes.NodeNG, cache: str, statement: nodes.NodeNG,
+          lines: tuple[int, int]) -> Replaceable | None:
+    parameters = {a.name for a in function.args.arguments} | {n for n in (function.args.vararg, function.args.kwarg) if n}
+    names = {n.name for n in ([key] if isinstance(key, nodes.Name) else key.nodes_of_class(nodes.Name))}
+    calls = {n.func.as_string() for n in key.nodes_of_class(nodes.Call)}
+    if not parameters <= names or not names - BUILTIN_KEY_CALLS <= parameters or not calls <= BUILTIN_KEY_CALLS:
+        return None  # a key that leaves a parameter out, or reads state, is not the arguments
+    plain = isinstance(key, nodes.Name) or (isinstance(key, nodes.Tuple) and all(
+        isinstance(e, nodes.Name) or isinstance(e, nodes.Const) for e in key.elts))
+    uses = [n for n in function.root().nodes_of_class(nodes.Name) if n.name == cache]
+    sharers = sorted({n.frame().name for n in uses if n.frame() is not function})
+    glue = ["unbounded, as the dict is (`functools.lru_cache(maxsize=N)` if a bound is wanted)",
+            "arguments must stay hashable"]
+    if not plain:
+        glue.append(f"the key maps the arguments (`{key.as_string()}`): the library keys on the arguments themselves, "
+                    "so arguments equal under that mapping get separate entries and unhashable ones fail")
+    if sharers:
+        glue.append(f"`{cache}` is also used by {', '.join(sharers)}: each function gets its own cache "
+                    "(`cache_clear()` replaces a clear of the dict)")
+    return Replaceable("memoisation", f"{function.name}: {cache}[{key.as_string()}]", "functools.cache", "Python 3.9",
+                       f"`{function.name}` returns `{cache}[key]` when present and fills it otherwise, keyed by all its "
+                       "arguments", glue="; ".join(glue), confidence="high" if plain and not sharers else "medium",
+                       goes=f"`{cache}` (line {statement.lineno}), the lookup (line {lines[0]}) and the store (line {lines[1]})")
+
+
+def _fields_dict(node: nodes.NodeNG, subject: str) -> bool:
+    """`{f.name: getattr(subject, f.name) for f in fields(subject)}`."""
+    if not isinstance(node, nodes.DictComp) or len(node.generators) != 1 or node.generators[0].ifs:
+        return False
+    loop = node.generators[0]
+    if not isinstance(loop.target, nodes.AssignName) or not isinstance(loop.iter, nodes.Call):
+        return False
+    field = loop.target.name
+    return (loop.iter.func.as_string() in ("fields", "dataclasses.fields") and [a.as_string() for a in loop.iter.args] == [subject]
+            and node.key.as_string() == f"{field}.name"
+            and node.value.as_string() == f"getattr({subject}, {field}.name)")
+
+
+def dataclass_replace(function: nodes.FunctionDef) -> Replaceable | None:
+    """`d = {f.name: getattr(self, f.name) for f in fields(self)}; d.update(changes); return Cls(**d)`."""
+    body = [s for s in function.body if not (isinstance(s, nodes.Expr) and isinstance(s.value, nodes.Const))]
+    if len(body) != 3 or not isinstance(function.parent, nodes.ClassDef) or not function.args.arguments:
+        return None
+    subject = function.args.arguments[0].name
+    first, update, last = body
+    if not (isinstance(first, nodes.Assign) and len(first.targets) == 1 and isinstance(first.targets[0], nodes.AssignName)
+            and _fields_dict(first.value, subject)):
+        return None
+    name = first.targets[0].name
+    if not (isinstance(update, nodes.Expr) and isinstance(update.value, nodes.Call)
+            and update.value.func.as_string() == f"{name}.update"):
+        return None
+    if not (isinstance(last, nodes.Return) and isinstance(last.value, nodes.Call) and not last.value.args
+            and [k.as_string() for k in last.value.keywords or ()] == [f"**{name}"]):
+        return None
+    built = last.value.func.as_string()
+    own = built in (f"type({subject})", f"{subject}.__class__")
+    if not own and built != function.parent.name:
+        return None
+    changes = ", ".join([f"**{a.as_string()}" for a in update.value.args] + [k.as_string() for k in update.value.keywords or ()])
+    glue = ["`replace` calls `__init__` (and `__post_init__`) as this does, and rejects fields declared `init=False`"]
+    if not own:
+        glue.append(f"it builds `type({subject})`, where this builds `{built}` even for a subclass")
+    return Replaceable("dataclass copy", f"{function.name}: {built}(**{name})", "dataclasses.replace", "Python 3.7",
+                       f"a dict of every field of `{subject}`, updated and passed to the constructor, is a "
+                       f"shallow copy with changes: `dataclasses.replace({subject}, {changes})`",
+                       glue="; ".join(glue), confidence="high" if own else "medium",
+                       goes=f"lines {first.lineno}-{last.lineno}")
