@@ -59,3 +59,154 @@ def test_tests_and_benchmarks_are_not_audited(tmp_path: Path, cache_dir: Path) -
         "pkg/benchmarks/bench_act.py": "import torch\n\n\ndef run(x):\n    return x * torch.sigmoid(x)\n",
     })
     assert lint(tmp_path, cache_dir) == []
+
+
+def test_torch_shapes_fire_with_what_stays_and_variants_stay_silent(tmp_path: Path, cache_dir: Path) -> None:
+    write(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/layers.py": """
+            import math
+
+            import torch
+
+
+            def gelu_tanh(x):
+                return x * 0.5 * (1 + torch.tanh(0.7978845608 * (x + 0.044715 * x ** 3)))
+
+
+            def gelu_erf(x):
+                return 0.5 * x * (1.0 + torch.erf(x / math.sqrt(2.0)))
+
+
+            def rms(self, x):
+                variance = x.pow(2).mean(-1, keepdim=True)
+                x = x * torch.rsqrt(variance + self.eps)
+                return self.weight * x
+
+
+            def rms_fp32_statistic(x, eps):
+                return x * torch.rsqrt(x.float().pow(2).mean(-1, keepdim=True) + eps)
+
+
+            def probabilities(x):
+                e = torch.exp(x - x.max(dim=-1, keepdim=True).values)
+                return e / e.sum(dim=-1, keepdim=True)
+
+
+            def attend(q, k, v, scale, mask):
+                scores = q @ k.transpose(-2, -1) * scale
+                scores = scores + mask
+                probs = scores.softmax(dim=-1)
+                return probs @ v
+
+
+            def gate(x, g):
+                return 0.5 * x * (1.0 + torch.tanh(g))
+
+
+            def rms_eps_outside(x, eps):
+                return x / (torch.sqrt(x.pow(2).mean(-1, keepdim=True)) + eps)
+
+
+            def rms_other_dim(x, eps):
+                return x * torch.rsqrt(x.pow(2).mean(1, keepdim=True) + eps)
+
+
+            def unshifted(x):
+                e = torch.exp(x)
+                return e / e.sum(dim=-1, keepdim=True)
+
+
+            def attend_fp32(q, k, v):
+                return torch.softmax(q @ k.transpose(-2, -1), dim=-1, dtype=torch.float32) @ v
+
+
+            def attend_dropout(q, k, v, drop):
+                return drop(torch.softmax(q @ k.transpose(-2, -1), dim=-1)) @ v
+
+
+            def test_reference(x):
+                return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6)
+        """,
+    })
+    found = {line: (confidence, message) for _, line, confidence, message in lint(tmp_path, cache_dir)}
+    assert {line: confidence for line, (confidence, _) in found.items()} == {
+        7: "HIGH", 11: "HIGH", 16: "HIGH", 21: "INFERENCE", 26: "HIGH", 33: "HIGH"}
+    assert "approximate='tanh'" in found[7][1] and "torch 1.12" in found[7][1]
+    assert "torch.nn.functional.rms_norm" in found[16][1] and "torch 2.4" in found[16][1] and "lines 15-16" in found[16][1]
+    assert "float32 upcast" in found[16][1] and "only the statistic is float32" in found[21][1]
+    assert "torch.softmax" in found[26][1] and "dim=-1" in found[26][1]
+    assert "scaled_dot_product_attention(q, k, v, attn_mask=mask, scale=scale)" in found[33][1]
+    assert "lines 30-33" in found[33][1] and "dropout" in found[33][1] and "boolean mask" in found[33][1]
+
+
+def test_stdlib_shapes_fire_and_traps_stay_silent(tmp_path: Path, cache_dir: Path) -> None:
+    write(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/tables.py": """
+            from dataclasses import dataclass, fields
+
+            _TABLES = {}
+            _SHARED = {}
+
+
+            def table(size, dtype):
+                key = (size, dtype)
+                if key in _TABLES:
+                    return _TABLES[key]
+                value = [size] * 3
+                _TABLES[key] = value
+                return value
+
+
+            def partial_key(size, dtype):
+                if size in _SHARED:
+                    return _SHARED[size]
+                value = [size, dtype]
+                _SHARED[size] = value
+                return value
+
+
+            def early_exit(size):
+                if size in _SHARED:
+                    return _SHARED[size]
+                if size < 0:
+                    return None
+                _SHARED[size] = size
+                return size
+
+
+            class PerInstance:
+                def __init__(self):
+                    self._cache = {}
+
+                def get(self, size):
+                    if size in self._cache:
+                        return self._cache[size]
+                    self._cache[size] = size
+                    return size
+
+
+            @dataclass
+            class Inputs:
+                a: int = 0
+
+                def clone(self, **changes):
+                    out = {f.name: getattr(self, f.name) for f in fields(self)}
+                    out.update(changes)
+                    return type(self)(**out)
+
+                def clone_named(self, **changes):
+                    out = {f.name: getattr(self, f.name) for f in fields(self)}
+                    out.update(changes)
+                    return Inputs(**out)
+
+                def to_dict(self):
+                    return {f.name: getattr(self, f.name) for f in fields(self)}
+        """,
+    })
+    found = {line: (confidence, message) for _, line, confidence, message in lint(tmp_path, cache_dir)}
+    assert {line: confidence for line, (confidence, _) in found.items()} == {7: "HIGH", 48: "HIGH", 53: "INFERENCE"}
+    assert "functools.cache" in found[7][1] and "Python 3.9" in found[7][1] and "unbounded" in found[7][1]
+    assert "`_TABLES` (line 3), the lookup (line 9) and the store (line 12)" in found[7][1]
+    assert "dataclasses.replace(self, **changes)" in found[48][1] and "even for a subclass" in found[53][1]
