@@ -203,10 +203,25 @@ def test_stdlib_shapes_fire_and_traps_stay_silent(tmp_path: Path, cache_dir: Pat
 
                 def to_dict(self):
                     return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+            class Derived(Inputs):
+                pass
+
+
+            @dataclass
+            class Leaf:
+                b: int = 0
+
+                def clone(self, **changes):
+                    out = {f.name: getattr(self, f.name) for f in fields(self)}
+                    out.update(changes)
+                    return Leaf(**out)
         """,
     })
     found = {line: (confidence, message) for _, line, confidence, message in lint(tmp_path, cache_dir)}
-    assert {line: confidence for line, (confidence, _) in found.items()} == {7: "HIGH", 48: "HIGH", 53: "INFERENCE"}
+    assert {line: confidence for line, (confidence, _) in found.items()} == {7: "HIGH", 48: "HIGH", 53: "INFERENCE", 70: "HIGH"}
     assert "functools.cache" in found[7][1] and "Python 3.9" in found[7][1] and "unbounded" in found[7][1]
     assert "`_TABLES` (line 3), the lookup (line 9) and the store (line 12)" in found[7][1]
     assert "dataclasses.replace(self, **changes)" in found[48][1] and "even for a subclass" in found[53][1]
+    assert "no class of the project subclasses it" in found[70][1]

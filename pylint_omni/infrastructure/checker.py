@@ -17,6 +17,7 @@ from pylint_omni.evidence.benefit import Benefit, BenefitKind
 from pylint_omni.evidence.checker import OmniChecker
 from pylint_omni.evidence.consumers import Status, Verdict
 from pylint_omni.evidence.findings import FindingDetails
+from pylint_omni.index.class_graph import class_graph
 from pylint_omni.infrastructure.shapes import Replaceable
 from pylint_omni.infrastructure.shapes_stdlib import dataclass_replace, memo_dict
 from pylint_omni.infrastructure.shapes_torch import attention, gelu, rms_norm, silu, softmax
@@ -24,7 +25,6 @@ from pylint_omni.infrastructure.wording import replaceable_text
 
 SYMBOL = "replaceable-infrastructure"
 EXPRESSION_SHAPES: tuple[Callable[[nodes.BinOp], Replaceable | None], ...] = (silu, gelu, rms_norm, softmax, attention)
-FUNCTION_SHAPES: tuple[Callable[[nodes.FunctionDef], Replaceable | None], ...] = (memo_dict, dataclass_replace)
 REFERENCE_PREFIXES = ("test_", "bench_", "_test_", "benchmark_")
 
 
@@ -61,7 +61,12 @@ class ReplaceableInfrastructureChecker(OmniChecker):
             self._report(node, [attention(node)])
 
     def visit_functiondef(self, node: nodes.FunctionDef) -> None:
-        self._report(node, [shape(node) for shape in FUNCTION_SHAPES])
+        self._report(node, [memo_dict(node), dataclass_replace(node, self._subclassed)])
+
+    def _subclassed(self, cls: nodes.ClassDef) -> bool:
+        """Whether a project class derives from `cls` (unknown counts as yes)."""
+        found = self.audited_index_for(cls.root())
+        return found is None or bool(class_graph(found[0]).descendants(cls.qname()))
 
     visit_asyncfunctiondef = visit_functiondef
 

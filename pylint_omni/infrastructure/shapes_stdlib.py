@@ -8,6 +8,8 @@ returns one argument's value for another, which the library would not.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from astroid import nodes
 
 from pylint_omni.infrastructure.shapes import Replaceable, bound_value
@@ -62,7 +64,7 @@ def _memo_lines(function: nodes.FunctionDef, cache: str, key: str) -> tuple[int,
             for store, last in zip(tail, tail[1:]):
                 value = _store(store, cache, key)
                 if value is not None and isinstance(last, nodes.Return) and last is body[-1] and last.value is not None \
-                        and (last.value.as_string() == value.as_string() and isinstance(value, nodes.Name)
+                        and (last.value.as_string() == value.as_string() and _names(value)
                              or _subscript_of(last.value, cache, key)):
                     return statement.lineno, store.lineno
             return None
@@ -71,6 +73,11 @@ def _memo_lines(function: nodes.FunctionDef, cache: str, key: str) -> tuple[int,
                 and statement is body[-2] and isinstance(body[-1], nodes.Return) and _subscript_of(body[-1].value, cache, key):
             return statement.lineno, statement.body[-1].lineno
     return None
+
+
+def _names(node: nodes.NodeNG) -> bool:
+    """A name or a tuple of names: returning it again returns what was stored."""
+    return isinstance(node, nodes.Name) or (isinstance(node, nodes.Tuple) and all(isinstance(e, nodes.Name) for e in node.elts))
 
 
 def _returns(function: nodes.FunctionDef) -> int:
@@ -133,8 +140,11 @@ def _fields_dict(node: nodes.NodeNG, subject: str) -> bool:
             and node.value.as_string() == f"getattr({subject}, {field}.name)")
 
 
-def dataclass_replace(function: nodes.FunctionDef) -> Replaceable | None:
-    """`d = {f.name: getattr(self, f.name) for f in fields(self)}; d.update(changes); return Cls(**d)`."""
+def dataclass_replace(function: nodes.FunctionDef, subclassed: Callable[[nodes.ClassDef], bool]) -> Replaceable | None:
+    """`d = {f.name: getattr(self, f.name) for f in fields(self)}; d.update(changes); return Cls(**d)`.
+
+    `replace` builds `type(self)`: the same as `Cls(...)` unless the project subclasses Cls (`subclassed`).
+    """
     body = [s for s in function.body if not (isinstance(s, nodes.Expr) and isinstance(s.value, nodes.Const))]
     if len(body) != 3 or not isinstance(function.parent, nodes.ClassDef) or not function.args.arguments:
         return None
@@ -154,10 +164,13 @@ def dataclass_replace(function: nodes.FunctionDef) -> Replaceable | None:
     own = built in (f"type({subject})", f"{subject}.__class__")
     if not own and built != function.parent.name:
         return None
+    own = own or not subclassed(function.parent)
     changes = ", ".join([f"**{a.as_string()}" for a in update.value.args] + [k.as_string() for k in update.value.keywords or ()])
     glue = ["`replace` calls `__init__` (and `__post_init__`) as this does, and rejects fields declared `init=False`"]
     if not own:
         glue.append(f"it builds `type({subject})`, where this builds `{built}` even for a subclass")
+    elif built == function.parent.name:
+        glue.append(f"it builds `type({subject})`, the same as `{built}` while no class of the project subclasses it")
     return Replaceable("dataclass copy", f"{function.name}: {built}(**{name})", "dataclasses.replace", "Python 3.7",
                        f"a dict of every field of `{subject}`, updated and passed to the constructor, is a "
                        f"shallow copy with changes: `dataclasses.replace({subject}, {changes})`",
