@@ -225,3 +225,83 @@ def test_stdlib_shapes_fire_and_traps_stay_silent(tmp_path: Path, cache_dir: Pat
     assert "`_TABLES` (line 3), the lookup (line 9) and the store (line 12)" in found[7][1]
     assert "dataclasses.replace(self, **changes)" in found[48][1] and "even for a subclass" in found[53][1]
     assert "no class of the project subclasses it" in found[70][1]
+
+
+def test_layer_norm_and_lazy_property(tmp_path: Path, cache_dir: Path) -> None:
+    write(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/mixed.py": """
+            import torch
+
+
+            def ln(x, eps):
+                u = x.mean(-1, keepdim=True)
+                s = (x - u).pow(2).mean(-1, keepdim=True)
+                return (x - u) / torch.sqrt(s + eps)
+
+
+            def ln_var(x, eps):
+                return (x - x.mean(-1, keepdim=True)) * torch.rsqrt(x.var(-1, keepdim=True, unbiased=False) + eps)
+
+
+            def ln_unbiased(x, eps):
+                return (x - x.mean(-1, keepdim=True)) * torch.rsqrt(x.var(-1, keepdim=True) + eps)
+
+
+            def ln_channels_first(x, eps):
+                u = x.mean(1, keepdim=True)
+                s = (x - u).pow(2).mean(1, keepdim=True)
+                return (x - u) / torch.sqrt(s + eps)
+
+
+            class Tokenizer:
+                def __init__(self, model):
+                    self.model = model
+                    self._vocab = None
+                    self._reset = None
+                    self._peeked = None
+
+                @property
+                def vocab(self):
+                    if self._vocab is None:
+                        self._vocab = set(self.model.tokens())
+                    return self._vocab
+
+                @property
+                def reset(self):
+                    if self._reset is None:
+                        self._reset = 1
+                    return self._reset
+
+                def clear(self):
+                    self._reset = None
+
+                @property
+                def peeked(self):
+                    if self._peeked is None:
+                        self._peeked = 2
+                    return self._peeked
+
+                def has_peeked(self):
+                    return self._peeked is not None
+
+
+            class Slotted:
+                __slots__ = ("_table",)
+
+                def __init__(self):
+                    self._table = None
+
+                @property
+                def table(self):
+                    if self._table is None:
+                        self._table = {}
+                    return self._table
+        """,
+    })
+    found = {line: (confidence, message) for _, line, confidence, message in lint(tmp_path, cache_dir)}
+    assert {line: confidence for line, (confidence, _) in found.items()} == {
+        7: "HIGH", 11: "HIGH", 32: "HIGH", 47: "INFERENCE"}
+    assert "torch.nn.functional.layer_norm" in found[7][1] and "lines 5-7" in found[7][1]
+    assert "decorate it with `@functools.cached_property`" in found[32][1] and "Python 3.8" in found[32][1]
+    assert "`self._vocab = None` (line 27)" in found[32][1] and "also read directly (line 53)" in found[47][1]

@@ -23,6 +23,7 @@ class Replaceable:
     glue: str = ""  # semantics the replacement does not carry, which stay around the call (or must be decided)
     confidence: str = "high"  # "medium" when `glue` names a difference in semantics, numerics or version
     goes: str = "the expression"  # the lines that go
+    decorator: bool = False  # the replacement decorates the function instead of being called
 
 
 def pure(node: nodes.NodeNG) -> bool:
@@ -104,3 +105,39 @@ def constant(node: nodes.NodeNG) -> float | None:
 
 def close(value: float | None, expected: float, tolerance: float = 1e-4) -> bool:
     return value is not None and abs(value - expected) <= tolerance * abs(expected)
+
+
+class Lines:
+    """The statements a multi-statement shape spans: they all go with it."""
+
+    def __init__(self, node: nodes.NodeNG) -> None:
+        self.first = self.last = node.statement().lineno
+
+    def value(self, node: nodes.NodeNG) -> nodes.NodeNG:
+        found = bound_value(node)
+        if found is not node:
+            self.first = min(self.first, found.lineno)
+        return found
+
+    def goes(self) -> str:
+        return "the expression" if self.first == self.last else f"lines {self.first}-{self.last} (the temporaries too)"
+
+
+def keyword(call: nodes.Call, name: str, position: int) -> nodes.NodeNG | None:
+    for keyword in call.keywords or ():
+        if keyword.arg == name:
+            return keyword.value
+    return call.args[position] if len(call.args) > position else None
+
+
+def reduced(node: nodes.NodeNG, reduction: str) -> tuple[nodes.NodeNG, str] | None:
+    """(tensor, dim text) of `t.reduction(dim, keepdim=True)` or `torch.reduction(t, dim, keepdim=True)`."""
+    if call_name(node) != reduction:
+        return None
+    assert isinstance(node, nodes.Call) and isinstance(node.func, nodes.Attribute)
+    offset = 1 if node.func.expr.as_string() == "torch" else 0
+    tensor = node.args[0] if offset and node.args else node.func.expr
+    dim, keepdim = keyword(node, "dim", offset), keyword(node, "keepdim", offset + 1)
+    if dim is None or not (isinstance(keepdim, nodes.Const) and keepdim.value is True):
+        return None
+    return tensor, dim.as_string()

@@ -123,7 +123,7 @@ def _memo(function: nodes.FunctionDef, key: nodes.NodeNG, cache: str, statement:
                     "(`cache_clear()` replaces a clear of the dict)")
     return Replaceable("memoisation", f"{function.name}: {cache}[{key.as_string()}]", "functools.cache", "Python 3.9",
                        f"`{function.name}` returns `{cache}[key]` when present and fills it otherwise, keyed by all its "
-                       "arguments", glue="; ".join(glue), confidence="high" if plain and not sharers else "medium",
+                       "arguments", glue="; ".join(glue), confidence="high" if plain and not sharers else "medium", decorator=True,
                        goes=f"`{cache}` (line {statement.lineno}), the lookup (line {lines[0]}) and the store (line {lines[1]})")
 
 
@@ -176,3 +176,51 @@ def dataclass_replace(function: nodes.FunctionDef, subclassed: Callable[[nodes.C
                        f"shallow copy with changes: `dataclasses.replace({subject}, {changes})`",
                        glue="; ".join(glue), confidence="high" if own else "medium",
                        goes=f"lines {first.lineno}-{last.lineno}")
+
+
+def _self_attribute(node: nodes.NodeNG, self_name: str) -> str | None:
+    if isinstance(node, (nodes.Attribute, nodes.AssignAttr)) and isinstance(node.expr, nodes.Name) and node.expr.name == self_name:
+        return node.attrname
+    return None
+
+
+def lazy_property(function: nodes.FunctionDef) -> Replaceable | None:
+    """A `@property` whose body is `if self._a is None: ...; self._a = v` then `return self._a`, `_a` set to None in
+    `__init__` only: `functools.cached_property` (Python 3.8)."""
+    cls = function.parent
+    decorators = function.decorators.nodes if function.decorators else []
+    if not isinstance(cls, nodes.ClassDef) or [d.as_string() for d in decorators] != ["property"] or len(function.args.arguments) != 1:
+        return None
+    if any(name in cls.locals for name in ("__slots__", "__setattr__", "__getattribute__")):
+        return None  # no instance dict, or attribute writes that go elsewhere
+    body = [s for s in function.body if not (isinstance(s, nodes.Expr) and isinstance(s.value, nodes.Const))]
+    me = function.args.arguments[0].name
+    if len(body) != 2 or not isinstance(body[0], nodes.If) or body[0].orelse or not isinstance(body[1], nodes.Return):
+        return None
+    guard, last = body
+    test = guard.test
+    if not (isinstance(test, nodes.Compare) and len(test.ops) == 1 and test.ops[0][0] == "is"
+            and isinstance(test.ops[0][1], nodes.Const) and test.ops[0][1].value is None):
+        return None
+    attribute = _self_attribute(test.left, me)
+    if attribute is None or last.value is None or _self_attribute(last.value, me) != attribute or _returns(function) != 1:
+        return None
+    if not any(_self_attribute(n, me) == attribute for n in guard.nodes_of_class(nodes.AssignAttr)):
+        return None
+    elsewhere = [n for n in cls.nodes_of_class((nodes.Attribute, nodes.AssignAttr)) if n.attrname == attribute
+                 and n.frame() is not function]
+    writes = [n for n in elsewhere if isinstance(n, nodes.AssignAttr)]
+    initial = [n for n in writes if n.frame().name == "__init__" and isinstance(n.parent, (nodes.Assign, nodes.AnnAssign))
+               and isinstance(n.parent.value, nodes.Const) and n.parent.value.value is None]
+    if writes != initial or len(initial) != 1:
+        return None  # reset or set eagerly elsewhere: not a compute-once value
+    reads = sorted({n.lineno for n in elsewhere if not isinstance(n, nodes.AssignAttr)})
+    glue = [f"the value lives in the instance dict under `{function.name}`: `del obj.{function.name}` resets it and "
+            "assignment becomes possible", "a computed None is kept, where the guard would compute again"]
+    if reads:
+        glue.append(f"`{attribute}` is also read directly (line {', '.join(map(str, reads))}): those reads change")
+    return Replaceable("lazy property", f"{function.name}: self.{attribute}", "functools.cached_property", "Python 3.8",
+                       f"`{function.name}` computes `{attribute}` on first read and returns it after, and `{attribute}` is "
+                       "only set to None in `__init__`", glue="; ".join(glue), confidence="medium" if reads else "high", decorator=True,
+                       goes=f"`self.{attribute} = None` (line {initial[0].lineno}), the guard (line {guard.lineno}) "
+                       f"and the return (line {last.lineno})")

@@ -1,4 +1,4 @@
-"""PyTorch primitives written by hand: activations, norms, softmax and attention.
+"""PyTorch primitives written by hand: activations, softmax and attention (norms: `shapes_norms`).
 
 Each recogniser takes the outermost `BinOp` of the expression (`visit_binop` sees
 every one; inner ones simply do not match) and follows a name to its value only
@@ -13,7 +13,8 @@ from collections import Counter
 
 from astroid import nodes
 
-from pylint_omni.infrastructure.shapes import Replaceable, bound_value, call_name, close, constant, method_operand, pure, same
+from pylint_omni.infrastructure.shapes import (Lines, Replaceable, call_name, close, constant, keyword, method_operand, pure, reduced,
+                                               same)
 
 Monomial = tuple[float, Counter[str], list[nodes.NodeNG]]  # coefficient, plain factors by text, other factors
 
@@ -131,104 +132,7 @@ def _cubic(node: nodes.NodeNG, x: str) -> bool:
     return len(shapes) == 2 and shapes[0] == (1, 1.0) and shapes[1][0] == 3 and close(shapes[1][1], 0.044715, 1e-6)
 
 
-class _Lines:
-    """The statements a multi-statement shape spans: they all go with it."""
-
-    def __init__(self, node: nodes.NodeNG) -> None:
-        self.first = self.last = node.statement().lineno
-
-    def value(self, node: nodes.NodeNG) -> nodes.NodeNG:
-        found = bound_value(node)
-        if found is not node:
-            self.first = min(self.first, found.lineno)
-        return found
-
-    def goes(self) -> str:
-        return "the expression" if self.first == self.last else f"lines {self.first}-{self.last} (the temporaries too)"
-
-
-def _keyword(call: nodes.Call, name: str, position: int) -> nodes.NodeNG | None:
-    for keyword in call.keywords or ():
-        if keyword.arg == name:
-            return keyword.value
-    return call.args[position] if len(call.args) > position else None
-
-
-def _reduced(node: nodes.NodeNG, reduction: str) -> tuple[nodes.NodeNG, str] | None:
-    """(tensor, dim text) of `t.reduction(dim, keepdim=True)` or `torch.reduction(t, dim, keepdim=True)`."""
-    if call_name(node) != reduction:
-        return None
-    assert isinstance(node, nodes.Call) and isinstance(node.func, nodes.Attribute)
-    offset = 1 if node.func.expr.as_string() == "torch" else 0
-    tensor = node.args[0] if offset and node.args else node.func.expr
-    dim, keepdim = _keyword(node, "dim", offset), _keyword(node, "keepdim", offset + 1)
-    if dim is None or not (isinstance(keepdim, nodes.Const) and keepdim.value is True):
-        return None
-    return tensor, dim.as_string()
-
-
-def _upcast(node: nodes.NodeNG) -> nodes.NodeNG | None:
-    """x of `x.float()` or `x.to(torch.float32)`."""
-    if isinstance(node, nodes.Call) and isinstance(node.func, nodes.Attribute):
-        if node.func.attrname == "float" and not node.args or (
-                node.func.attrname == "to" and [a.as_string() for a in node.args] == ["torch.float32"]):
-            return node.func.expr
-    return None
-
-
-def _squared(node: nodes.NodeNG) -> nodes.NodeNG | None:
-    """x of `x.pow(2)`, `x ** 2`, `x.square()`, `torch.square(x)` or `x * x`, x possibly upcast (`x.float().pow(2)`)."""
-    if call_name(node) == "square" and isinstance(node, nodes.Call):
-        return method_operand(node)
-    if isinstance(node, nodes.BinOp) and node.op == "*" and node.left.as_string() == node.right.as_string():
-        return node.left
-    if isinstance(node, nodes.BinOp) and node.op == "**" or call_name(node) == "pow":
-        base = node.left if isinstance(node, nodes.BinOp) else None
-        if base is None:
-            assert isinstance(node, nodes.Call) and isinstance(node.func, nodes.Attribute)
-            base, exponent = (node.args[0], node.args[1:]) if node.func.expr.as_string() == "torch" else (node.func.expr, node.args)
-            return base if len(exponent) == 1 and constant(exponent[0]) == 2.0 and not node.keywords else None
-        return base if constant(node.right) == 2.0 else None
-    return None
-
-
-RMS_GLUE = ("F.rms_norm computes in the input's dtype and needs eps passed (its default is the dtype's epsilon); "
-            "a float32 upcast before it, the cast back and a weight multiply in another dtype stay in glue")
-
-
-def rms_norm(node: nodes.BinOp) -> Replaceable | None:
-    """`x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps)` or `x / torch.sqrt(...)`, the mean possibly a name."""
-    lines = _Lines(node)
-    shapes = {"*": ((node.left, node.right, "rsqrt"), (node.right, node.left, "rsqrt")), "/": ((node.left, node.right, "sqrt"),)}
-    for x, root, function in shapes.get(node.op, ()):
-        if call_name(root) != function or not pure(x) or not isinstance(root, nodes.Call) or method_operand(root) is None:
-            continue
-        total = lines.value(method_operand(root))  # type: ignore[arg-type]
-        if not isinstance(total, nodes.BinOp) or total.op != "+":
-            continue
-        for mean, eps in ((total.left, total.right), (total.right, total.left)):
-            reduced = _reduced(lines.value(mean), "mean")
-            if reduced is None or reduced[1] != "-1" or x.as_string() in eps.as_string():
-                continue
-            base = _squared(lines.value(reduced[0]))
-            if base is None:
-                continue
-            if same(x, base):
-                return Replaceable("RMSNorm", node.as_string(), "torch.nn.functional.rms_norm", "torch 2.4",
-                                   f"`{x.as_string()}` over the root of its mean square over the last dim plus "
-                                   f"`{eps.as_string()}` is RMSNorm, eps inside the root as the library has it",
-                                   glue=RMS_GLUE, goes=lines.goes())
-            upcast = _upcast(base)
-            if upcast is not None and same(x, upcast):
-                return Replaceable("RMSNorm", node.as_string(), "torch.nn.functional.rms_norm", "torch 2.4",
-                                   f"`{x.as_string()}` over the root of its float32 mean square plus `{eps.as_string()}`",
-                                   glue="here only the statistic is float32 while x keeps its dtype: F.rms_norm on "
-                                   "`x.float()` then a cast back rounds differently; decide which numerics the model wants",
-                                   confidence="medium", goes=lines.goes())
-    return None
-
-
-def _exp_shifted(node: nodes.NodeNG, lines: _Lines) -> tuple[nodes.NodeNG, str] | None:
+def _exp_shifted(node: nodes.NodeNG, lines: Lines) -> tuple[nodes.NodeNG, str] | None:
     """(x, dim) of `torch.exp(x - x.max(dim, keepdim=True)[0])` (`.values`, `amax` too)."""
     if call_name(node) != "exp" or not isinstance(node, nodes.Call):
         return None
@@ -241,19 +145,19 @@ def _exp_shifted(node: nodes.NodeNG, lines: _Lines) -> tuple[nodes.NodeNG, str] 
         peak = peak.value
     elif isinstance(peak, nodes.Attribute) and peak.attrname == "values":
         peak = peak.expr
-    reduced = _reduced(peak, "max") or _reduced(peak, "amax")
-    if reduced is None or not same(shifted.left, reduced[0]):
+    maximum = reduced(peak, "max") or reduced(peak, "amax")
+    if maximum is None or not same(shifted.left, maximum[0]):
         return None
-    return shifted.left, reduced[1]
+    return shifted.left, maximum[1]
 
 
 def softmax(node: nodes.BinOp) -> Replaceable | None:
     """`e / e.sum(dim, keepdim=True)` with `e = torch.exp(x - x.max(dim, keepdim=True)[0])`, one dim throughout."""
     if node.op != "/":
         return None
-    lines = _Lines(node)
+    lines = Lines(node)
     found = _exp_shifted(lines.value(node.left), lines)
-    total = _reduced(node.right, "sum")
+    total = reduced(node.right, "sum")
     if found is None or total is None or total[1] != found[1] or total[0].as_string() != node.left.as_string():
         return None
     return Replaceable("softmax", node.as_string(), "torch.softmax", "torch 1.0",
@@ -284,14 +188,14 @@ def attention(node: nodes.NodeNG) -> Replaceable | None:
     product = _matmul(node)
     if product is None or not pure(product[1]):
         return None
-    lines = _Lines(node)
+    lines = Lines(node)
     probabilities = lines.value(product[0])
     if call_name(probabilities) != "softmax" or not isinstance(probabilities, nodes.Call):
         return None
     assert isinstance(probabilities.func, nodes.Attribute)
     method = probabilities.func.expr.as_string() not in ("torch", "F", "functional")
     scores = probabilities.func.expr if method else (probabilities.args[0] if probabilities.args else None)
-    dim = _keyword(probabilities, "dim", 0 if method else 1)
+    dim = keyword(probabilities, "dim", 0 if method else 1)
     extra = [k.arg for k in probabilities.keywords or () if k.arg != "dim"] + probabilities.args[1 if method else 2:]
     if scores is None or dim is None or dim.as_string() != "-1" or extra:
         return None
@@ -315,5 +219,5 @@ def attention(node: nodes.NodeNG) -> Replaceable | None:
             + ("; `scale=` needs torch 2.1 (without it the default is 1/sqrt(head_dim))" if scale is not None else
                "; without `scale` here the scores are unscaled: pass scale=1.0 (torch 2.1)")
             + "; fused kernels round differently from the two matmuls")
-    return Replaceable("attention", node.as_string(), "torch.nn.functional.scaled_dot_product_attention", "torch 2.0", "the softmax over the last dim of query times transposed key, times value, "
-                       "is scaled dot-product attention", glue=glue, goes=lines.goes())
+    return Replaceable("attention", node.as_string(), "torch.nn.functional.scaled_dot_product_attention", "torch 2.0",
+                       "the softmax over the last dim of query times transposed key, times value, is scaled dot-product attention", glue=glue, goes=lines.goes())

@@ -8,5 +8,6 @@ from pylint_omni.infrastructure.shapes import Replaceable
 def replaceable_text(found: Replaceable) -> str:
     """One line: the code, the replacement with the version that has it, what goes, why it matches, what stays."""
     kept = f"; what stays or differs: {found.glue}" if found.glue else ""
-    return (f"`{found.written}` is hand-written {found.name}; call `{found.replacement}(...)` (needs {found.since}) "
+    use = f"decorate it with `@{found.replacement}`" if found.decorator else f"call `{found.replacement}(...)`"
+    return (f"`{found.written}` is hand-written {found.name}; {use} (needs {found.since}) "
             f"and delete {found.goes}: {found.evidence}{kept}")
