@@ -1,4 +1,4 @@
-"""Hand-written primitives the library has: activations, a norm, softmax, attention, a memo dict, a dataclass copy."""
+"""Hand-written primitives the library has: activations, norms, softmax, attention, a memo dict, a dataclass copy, a lazy property."""
 
 import math
 from dataclasses import dataclass, fields
@@ -24,6 +24,12 @@ def rms_norm(x: torch.Tensor, weight: torch.Tensor, eps: float) -> torch.Tensor:
     variance = x.pow(2).mean(-1, keepdim=True)
     x = x * torch.rsqrt(variance + eps)  # [replaceable-infrastructure]
     return weight * x
+
+
+def layer_norm(x: torch.Tensor, eps: float) -> torch.Tensor:
+    mean = x.mean(-1, keepdim=True)
+    var = (x - mean).pow(2).mean(-1, keepdim=True)
+    return (x - mean) / torch.sqrt(var + eps)  # [replaceable-infrastructure]
 
 
 def probabilities(logits: torch.Tensor) -> torch.Tensor:
@@ -53,3 +59,15 @@ class StepInputs:
         values = {f.name: getattr(self, f.name) for f in fields(self)}
         values.update(changes)
         return type(self)(**values)
+
+
+class Vocabulary:
+    def __init__(self, tokenizer) -> None:
+        self.tokenizer = tokenizer
+        self._ids = None
+
+    @property
+    def ids(self) -> set[int]:  # [replaceable-infrastructure]
+        if self._ids is None:
+            self._ids = set(self.tokenizer.get_vocab().values())
+        return self._ids

@@ -28,6 +28,13 @@ def rms_norm(x: torch.Tensor, weight: torch.Tensor, eps: float) -> torch.Tensor:
     return F.rms_norm(x, (x.shape[-1],), weight, eps)
 
 
+def channels_first_norm(x: torch.Tensor, eps: float) -> torch.Tensor:
+    # over dim 1: layer_norm normalises the last dims only
+    mean = x.mean(1, keepdim=True)
+    var = (x - mean).pow(2).mean(1, keepdim=True)
+    return (x - mean) / torch.sqrt(var + eps)
+
+
 def unshifted(logits: torch.Tensor) -> torch.Tensor:
     # no max shift: overflows where torch.softmax does not
     e = torch.exp(logits)
@@ -63,3 +70,24 @@ class StepInputs:
 
     def clone(self, **changes):
         return replace(self, **changes)
+
+
+class Vocabulary:
+    def __init__(self, tokenizer) -> None:
+        self.tokenizer = tokenizer
+        self._special = None
+
+    @functools.cached_property
+    def ids(self) -> set[int]:
+        return set(self.tokenizer.get_vocab().values())
+
+    @property
+    def special(self) -> set[int]:
+        # reset when tokens are added: not a compute-once value
+        if self._special is None:
+            self._special = set(self.tokenizer.all_special_ids)
+        return self._special
+
+    def add_tokens(self, tokens: list[str]) -> None:
+        self.tokenizer.add_tokens(tokens)
+        self._special = None

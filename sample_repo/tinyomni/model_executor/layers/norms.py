@@ -31,3 +31,32 @@ class TalkerScaleNorm(nn.Module):
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return x / (torch.sqrt(x.pow(2).mean(-1, keepdim=True)) + self.eps)
+
+
+class VisionLayerNorm(nn.Module):
+    """LayerNorm over the channels of a channels-last patch grid, written out."""
+
+    def __init__(self, channels: int, eps: float = 1e-6) -> None:
+        super().__init__()
+        self.weight = nn.Parameter(torch.ones(channels))
+        self.bias = nn.Parameter(torch.zeros(channels))
+        self.eps = eps
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        mean = x.mean(-1, keepdim=True)
+        var = (x - mean).pow(2).mean(-1, keepdim=True)
+        x = (x - mean) / torch.sqrt(var + self.eps)
+        return x * self.weight + self.bias
+
+
+class ChannelsFirstNorm(nn.Module):
+    """Trap: the same arithmetic over dim 1 of a channels-first grid, which `layer_norm` (last dims only) cannot take."""
+
+    def __init__(self, eps: float = 1e-6) -> None:
+        super().__init__()
+        self.eps = eps
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        mean = x.mean(1, keepdim=True)
+        var = (x - mean).pow(2).mean(1, keepdim=True)
+        return (x - mean) / torch.sqrt(var + self.eps)
