@@ -305,3 +305,48 @@ def test_layer_norm_and_lazy_property(tmp_path: Path, cache_dir: Path) -> None:
     assert "torch.nn.functional.layer_norm" in found[7][1] and "lines 5-7" in found[7][1]
     assert "decorate it with `@functools.cached_property`" in found[32][1] and "Python 3.8" in found[32][1]
     assert "`self._vocab = None` (line 27)" in found[32][1] and "also read directly (line 53)" in found[47][1]
+
+
+def test_lazy_global_fires_only_for_a_compute_once_value(tmp_path: Path, cache_dir: Path) -> None:
+    write(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/singletons.py": """
+            _ENCODING = None
+            _GROUP = None
+            _CAPABILITY = None
+
+
+            def get_encoding():
+                global _ENCODING
+                if _ENCODING is None:
+                    _ENCODING = object()
+                return _ENCODING
+
+
+            def get_group():
+                global _GROUP
+                if _GROUP is None:
+                    _GROUP = object()
+                return _GROUP
+
+
+            def destroy_group():
+                global _GROUP
+                _GROUP = None
+
+
+            def capability():
+                global _CAPABILITY
+                if _CAPABILITY is None:
+                    _CAPABILITY = (8, 0)
+                return _CAPABILITY
+
+
+            def is_hopper():
+                return _CAPABILITY is not None and _CAPABILITY[0] == 9
+        """,
+    })
+    found = {line: (confidence, message) for _, line, confidence, message in lint(tmp_path, cache_dir)}
+    assert {line: confidence for line, (confidence, _) in found.items()} == {6: "HIGH", 25: "INFERENCE"}
+    assert "decorate it with `@functools.cache`" in found[6][1] and "`_ENCODING = None` (line 1)" in found[6][1]
+    assert "read it through `capability()`" in found[25][1]

@@ -1,4 +1,4 @@
-"""Hand-written primitives the library has: activations, norms, softmax, attention, a memo dict, a dataclass copy, a lazy property."""
+"""Hand-written primitives the library has: activations, norms, softmax, attention, a memo dict, a dataclass copy, a lazy property, a lazy global."""
 
 import math
 from dataclasses import dataclass, fields
@@ -6,6 +6,7 @@ from dataclasses import dataclass, fields
 import torch
 
 _TABLES = {}
+_ENCODING = None
 
 
 def activate(x: torch.Tensor) -> torch.Tensor:
@@ -71,3 +72,10 @@ class Vocabulary:
         if self._ids is None:
             self._ids = set(self.tokenizer.get_vocab().values())
         return self._ids
+
+
+def get_encoding() -> dict[str, int]:  # [replaceable-infrastructure]
+    global _ENCODING
+    if _ENCODING is None:
+        _ENCODING = {"<pad>": 0}
+    return _ENCODING

@@ -91,3 +91,19 @@ class Vocabulary:
     def add_tokens(self, tokens: list[str]) -> None:
         self.tokenizer.add_tokens(tokens)
         self._special = None
+
+
+_GROUP = None
+
+
+def get_group() -> object:
+    # reset by destroy_group: not a compute-once value
+    global _GROUP
+    if _GROUP is None:
+        _GROUP = object()
+    return _GROUP
+
+
+def destroy_group() -> None:
+    global _GROUP
+    _GROUP = None

@@ -19,7 +19,7 @@ from pylint_omni.evidence.consumers import Status, Verdict
 from pylint_omni.evidence.findings import FindingDetails
 from pylint_omni.index.class_graph import class_graph
 from pylint_omni.infrastructure.shapes import Replaceable
-from pylint_omni.infrastructure.shapes_stdlib import dataclass_replace, lazy_property, memo_dict
+from pylint_omni.infrastructure.shapes_stdlib import dataclass_replace, lazy_global, lazy_property, memo_dict
 from pylint_omni.infrastructure.shapes_norms import layer_norm, rms_norm
 from pylint_omni.infrastructure.shapes_torch import attention, gelu, silu, softmax
 from pylint_omni.infrastructure.wording import replaceable_text
@@ -62,7 +62,8 @@ class ReplaceableInfrastructureChecker(OmniChecker):
             self._report(node, [attention(node)])
 
     def visit_functiondef(self, node: nodes.FunctionDef) -> None:
-        self._report(node, [memo_dict(node), dataclass_replace(node, self._subclassed), lazy_property(node)])
+        self._report(node, [memo_dict(node), dataclass_replace(node, self._subclassed), lazy_property(node),
+                            lazy_global(node)])
 
     def _subclassed(self, cls: nodes.ClassDef) -> bool:
         """Whether a project class derives from `cls` (unknown counts as yes)."""

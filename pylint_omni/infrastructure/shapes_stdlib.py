@@ -195,14 +195,11 @@ def lazy_property(function: nodes.FunctionDef) -> Replaceable | None:
         return None  # no instance dict, or attribute writes that go elsewhere
     body = [s for s in function.body if not (isinstance(s, nodes.Expr) and isinstance(s.value, nodes.Const))]
     me = function.args.arguments[0].name
-    if len(body) != 2 or not isinstance(body[0], nodes.If) or body[0].orelse or not isinstance(body[1], nodes.Return):
+    if len(body) != 2 or not isinstance(body[1], nodes.Return):
         return None
     guard, last = body
-    test = guard.test
-    if not (isinstance(test, nodes.Compare) and len(test.ops) == 1 and test.ops[0][0] == "is"
-            and isinstance(test.ops[0][1], nodes.Const) and test.ops[0][1].value is None):
-        return None
-    attribute = _self_attribute(test.left, me)
+    tested = _is_none_guard(guard)
+    attribute = _self_attribute(tested, me) if tested is not None else None
     if attribute is None or last.value is None or _self_attribute(last.value, me) != attribute or _returns(function) != 1:
         return None
     if not any(_self_attribute(n, me) == attribute for n in guard.nodes_of_class(nodes.AssignAttr)):
@@ -224,3 +221,49 @@ def lazy_property(function: nodes.FunctionDef) -> Replaceable | None:
                        "only set to None in `__init__`", glue="; ".join(glue), confidence="medium" if reads else "high", decorator=True,
                        goes=f"`self.{attribute} = None` (line {initial[0].lineno}), the guard (line {guard.lineno}) "
                        f"and the return (line {last.lineno})")
+
+
+def _is_none_guard(statement: nodes.NodeNG) -> nodes.NodeNG | None:
+    """The tested operand of `if <operand> is None:` without an else, else None."""
+    if not isinstance(statement, nodes.If) or statement.orelse:
+        return None
+    test = statement.test
+    if (isinstance(test, nodes.Compare) and len(test.ops) == 1 and test.ops[0][0] == "is"
+            and isinstance(test.ops[0][1], nodes.Const) and test.ops[0][1].value is None):
+        return test.left
+    return None
+
+
+def lazy_global(function: nodes.FunctionDef) -> Replaceable | None:
+    """A module-level function without parameters: `global _x; if _x is None: ...; _x = v; return _x`, with `_x = None`
+    bound once at module level and written nowhere else: `functools.cache` on the function (Python 3.9)."""
+    module = function.parent
+    if not isinstance(module, nodes.Module) or function.decorators is not None or function.args.arguments \
+            or function.args.vararg or function.args.kwarg or function.args.kwonlyargs:
+        return None
+    body = [s for s in function.body if not (isinstance(s, nodes.Expr) and isinstance(s.value, nodes.Const))]
+    if len(body) != 3 or not isinstance(body[0], nodes.Global) or not isinstance(body[2], nodes.Return) or _returns(function) != 1:
+        return None
+    tested = _is_none_guard(body[1])
+    if not isinstance(tested, nodes.Name) or body[0].names != [tested.name] or not isinstance(body[2].value, nodes.Name) \
+            or body[2].value.name != tested.name:
+        return None
+    name = tested.name
+    bindings = [n for n in module.nodes_of_class(nodes.AssignName) if n.name == name]
+    initial = [n for n in bindings if n.frame() is module and isinstance(n.parent, (nodes.Assign, nodes.AnnAssign))
+               and n.parent.parent is module and isinstance(n.parent.value, nodes.Const) and n.parent.value.value is None]
+    if len(initial) != 1 or any(n.frame() is not function for n in bindings if n is not initial[0]):
+        return None  # reset or bound elsewhere: not a compute-once value
+    if not any(n.frame() is function for n in bindings) or any(isinstance(n, nodes.Global) and name in n.names and
+                                                                 n.frame() is not function for n in module.nodes_of_class(nodes.Global)):
+        return None
+    reads = sorted({n.lineno for n in module.nodes_of_class(nodes.Name) if n.name == name and n.frame() is not function})
+    glue = ["a computed None is kept, where the guard would compute again"]
+    if reads:
+        glue.append(f"`{name}` is also read directly (line {', '.join(map(str, reads))}): read it through "
+                    f"`{function.name}()` there")
+    return Replaceable("lazy global", f"{function.name}: {name}", "functools.cache", "Python 3.9",
+                       f"`{function.name}()` computes `{name}` on its first call and returns it after; `{name}` is bound "
+                       "nowhere else", glue="; ".join(glue), confidence="medium" if reads else "high", decorator=True,
+                       goes=f"`{name} = None` (line {initial[0].lineno}), the `global` (line {body[0].lineno}) and the guard "
+                       f"(line {body[1].lineno}); return the value directly")

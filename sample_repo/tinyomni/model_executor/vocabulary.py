@@ -27,3 +27,28 @@ class VocabularyInfo:
     def add_tokens(self, tokens: list[str]) -> None:
         self.tokenizer.add_tokens(tokens)
         self._special = None
+
+
+_CHAT_TEMPLATE = None
+_STOP_STRINGS = None
+
+
+def default_chat_template() -> str:
+    """The chat template used when the model ships none, read from the package once."""
+    global _CHAT_TEMPLATE
+    if _CHAT_TEMPLATE is None:
+        _CHAT_TEMPLATE = "{% for m in messages %}{{ m['role'] }}: {{ m['content'] }}\n{% endfor %}"
+    return _CHAT_TEMPLATE
+
+
+def stop_strings() -> list[str]:
+    """Trap: `reset_stop_strings` rebinds it, so not a compute-once value."""
+    global _STOP_STRINGS
+    if _STOP_STRINGS is None:
+        _STOP_STRINGS = ["</s>"]
+    return _STOP_STRINGS
+
+
+def reset_stop_strings() -> None:
+    global _STOP_STRINGS
+    _STOP_STRINGS = None
