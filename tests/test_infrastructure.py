@@ -350,3 +350,25 @@ def test_lazy_global_fires_only_for_a_compute_once_value(tmp_path: Path, cache_d
     assert {line: confidence for line, (confidence, _) in found.items()} == {6: "HIGH", 25: "INFERENCE"}
     assert "decorate it with `@functools.cache`" in found[6][1] and "`_ENCODING = None` (line 1)" in found[6][1]
     assert "read it through `capability()`" in found[25][1]
+
+
+def test_a_name_rebound_between_its_value_and_the_use_breaks_the_shape(tmp_path: Path, cache_dir: Path) -> None:
+    write(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/norm.py": """
+            import torch
+
+
+            def statistic_before_cast(x, eps):
+                variance = x.pow(2).mean(-1, keepdim=True)
+                x = x.float()
+                return x * torch.rsqrt(variance + eps)
+
+
+            def cast_before_statistic(x, eps):
+                x = x.float()
+                variance = x.pow(2).mean(-1, keepdim=True)
+                return x * torch.rsqrt(variance + eps)
+        """,
+    })
+    assert [(line, confidence) for _, line, confidence, _ in lint(tmp_path, cache_dir)] == [(13, "HIGH")]

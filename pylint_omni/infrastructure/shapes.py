@@ -50,14 +50,20 @@ def bound_value(node: nodes.NodeNG) -> nodes.NodeNG:
     siblings = getattr(block, "body", None)
     if not isinstance(siblings, list) or statement not in siblings:
         return node
+    between: set[str] = set()  # names bound after the assignment and before the use: its value would read them stale
     for earlier in reversed(siblings[:siblings.index(statement)]):
+        bound = {n.name for n in earlier.nodes_of_class(nodes.AssignName)}
         if isinstance(earlier, (nodes.Assign, nodes.AnnAssign, nodes.AugAssign)):
             targets = earlier.targets if isinstance(earlier, nodes.Assign) else [earlier.target]
             if any(isinstance(t, nodes.AssignName) and t.name == node.name for t in targets):
                 single = isinstance(earlier, nodes.Assign) and len(targets) == 1 and earlier.value is not None
-                return earlier.value if single else node
-        elif any(isinstance(n, nodes.AssignName) and n.name == node.name for n in earlier.nodes_of_class(nodes.AssignName)):
+                stale = {n.name for n in earlier.value.nodes_of_class(nodes.Name)} & between if single else set()
+                return earlier.value if single and not stale else node
+            between |= bound
+        elif node.name in bound:
             return node  # bound in a loop, branch or with: not one value
+        else:
+            between |= bound
     return node
 
 
