@@ -372,3 +372,35 @@ def test_a_name_rebound_between_its_value_and_the_use_breaks_the_shape(tmp_path:
         """,
     })
     assert [(line, confidence) for _, line, confidence, _ in lint(tmp_path, cache_dir)] == [(13, "HIGH")]
+
+
+def test_the_declared_floor_confirms_or_lowers_the_finding(tmp_path: Path, cache_dir: Path) -> None:
+    write_tree(tmp_path, {
+        "pyproject.toml": "[project]\nname = 'x'\nrequires-python = '>=3.8'\ndependencies = ['torch>=2.0']\n",
+        "pkg/__init__.py": "",
+        "pkg/mod.py": """
+            import torch
+
+            _ENCODING = None
+
+
+            def rms(x, eps):
+                return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps)
+
+
+            def activate(x):
+                return x * torch.sigmoid(x)
+
+
+            def get_encoding():
+                global _ENCODING
+                if _ENCODING is None:
+                    _ENCODING = object()
+                return _ENCODING
+        """,
+    })
+    found = {line: (confidence, message) for _, line, confidence, message in lint(tmp_path, cache_dir)}
+    assert {line: confidence for line, (confidence, _) in found.items()} == {7: "INFERENCE", 11: "HIGH", 14: "INFERENCE"}
+    assert "the project still supports torch 2.0 (`torch>=2.0` (pyproject.toml" in found[7][1]
+    assert "needs torch 1.7; the project requires `torch>=2.0` (pyproject.toml" in found[11][1]
+    assert "the project still supports python 3.8" in found[14][1]

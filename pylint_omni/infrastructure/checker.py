@@ -9,8 +9,10 @@ they are written out on purpose.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from astroid import nodes
+from packaging.version import Version
 from pylint.lint import PyLinter
 
 from pylint_omni.evidence.benefit import Benefit, BenefitKind
@@ -18,6 +20,7 @@ from pylint_omni.evidence.checker import OmniChecker
 from pylint_omni.evidence.consumers import Status, Verdict
 from pylint_omni.evidence.findings import FindingDetails
 from pylint_omni.index.class_graph import class_graph
+from pylint_omni.index.floors import Floor, project_floor
 from pylint_omni.infrastructure.shapes import Replaceable
 from pylint_omni.infrastructure.shapes_stdlib import dataclass_replace, lazy_global, lazy_property, memo_dict
 from pylint_omni.infrastructure.shapes_norms import layer_norm, rms_norm
@@ -39,6 +42,19 @@ def _reference_code(node: nodes.NodeNG) -> bool:
             return True
         parent = parent.parent
     return False
+
+
+def _within_floor(found: Replaceable, floor: Floor | None) -> tuple[Replaceable, str]:
+    """The finding and the declaration that guarantees its replacement; medium, saying so, when the project still
+    supports a version without it. No declared floor: the message gives the version and claims nothing."""
+    if floor is None:
+        return found, ""
+    dist, version = found.requirement
+    if floor.version >= Version(version):
+        return found, floor.source
+    older = (f"the project still supports {dist} {floor.version} ({floor.source}): raise that floor first "
+             "or keep a fallback")
+    return replace(found, confidence="medium", glue=f"{found.glue}; {older}" if found.glue else older), ""
 
 
 class ReplaceableInfrastructureChecker(OmniChecker):
@@ -74,8 +90,10 @@ class ReplaceableInfrastructureChecker(OmniChecker):
 
     def _report(self, node: nodes.NodeNG, candidates: list[Replaceable | None]) -> None:
         found = next((c for c in candidates if c is not None), None)
-        if found is None or _reference_code(node) or self.audited_index_for(node.root()) is None:
+        audited = self.audited_index_for(node.root()) if found is not None else None
+        if found is None or audited is None or _reference_code(node):
             return
+        found, declared = _within_floor(found, project_floor(audited[0], found.requirement[0]))
         scope = (node.parent if isinstance(node, nodes.FunctionDef) else node).scope().qname()
         # The id's subject: the enclosing function and the expression, never the line (ids survive edits above it).
         subject = f"{scope}: {found.written}"
@@ -84,7 +102,7 @@ class ReplaceableInfrastructureChecker(OmniChecker):
                                  Benefit(1, BenefitKind.COPIES, f"a hand-written {found.name} replaced by the library one"),
                                  risk, proof=found.evidence, subject=subject,
                                  kind=f"library-{found.name.lower().replace(' ', '-').replace('(', '').replace(')', '')}")
-        self.emit(SYMBOL, node, Verdict(Status.CANDIDATE, found.confidence, found.evidence), (replaceable_text(found),), details)
+        self.emit(SYMBOL, node, Verdict(Status.CANDIDATE, found.confidence, found.evidence), (replaceable_text(found, declared),), details)
 
 
 def register(linter: PyLinter) -> None:

@@ -18,12 +18,18 @@ class Replaceable:
     name: str
     written: str
     replacement: str
-    since: str
+    since: str  # "<distribution> <version>" that first has the replacement: "torch 2.4", "Python 3.9"
     evidence: str
     glue: str = ""  # semantics the replacement does not carry, which stay around the call (or must be decided)
     confidence: str = "high"  # "medium" when `glue` names a difference in semantics, numerics or version
     goes: str = "the expression"  # the lines that go
     decorator: bool = False  # the replacement decorates the function instead of being called
+
+    @property
+    def requirement(self) -> tuple[str, str]:
+        """(distribution as declared, version): ("torch", "2.4"), ("python", "3.9")."""
+        dist, _, version = self.since.partition(" ")
+        return dist.lower(), version
 
 
 def pure(node: nodes.NodeNG) -> bool:

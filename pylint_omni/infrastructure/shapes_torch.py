@@ -113,7 +113,7 @@ def gelu(node: nodes.BinOp) -> Replaceable | None:
             return None
         if function == "erf":
             if close(argument[0], 0.5 ** 0.5) and argument[1] == Counter({x: 1}) and not argument[2]:
-                return Replaceable("GELU", node.as_string(), "torch.nn.functional.gelu", "torch 1.12 for `approximate=`",
+                return Replaceable("GELU", node.as_string(), "torch.nn.functional.gelu", "torch 1.12",
                                    "half of x times 1 + erf(x / sqrt 2) is the exact GELU (`approximate='none'`, the default)")
             return None
         if close(argument[0], (2 / 3.141592653589793) ** 0.5) and not argument[1] and len(argument[2]) == 1 and _cubic(argument[2][0], x):
@@ -216,8 +216,8 @@ def attention(node: nodes.NodeNG) -> Replaceable | None:
     glue = (f"as `scaled_dot_product_attention({arguments})`; no dropout here (dropout_p stays 0)"
             + ("; an additive float mask is `attn_mask` as is (a boolean mask would mean the opposite: keep, not drop)"
                if mask is not None else "")
-            + ("; `scale=` needs torch 2.1 (without it the default is 1/sqrt(head_dim))" if scale is not None else
-               "; without `scale` here the scores are unscaled: pass scale=1.0 (torch 2.1)")
+            + ("; pass `scale=`: the default is 1/sqrt(head_dim)" if scale is not None else
+               "; the scores here are unscaled: pass scale=1.0, the default is 1/sqrt(head_dim)")
             + "; fused kernels round differently from the two matmuls")
-    return Replaceable("attention", node.as_string(), "torch.nn.functional.scaled_dot_product_attention", "torch 2.0",
+    return Replaceable("attention", node.as_string(), "torch.nn.functional.scaled_dot_product_attention", "torch 2.1",
                        "the softmax over the last dim of query times transposed key, times value, is scaled dot-product attention", glue=glue, goes=lines.goes())

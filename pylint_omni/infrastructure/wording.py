@@ -5,9 +5,10 @@ from __future__ import annotations
 from pylint_omni.infrastructure.shapes import Replaceable
 
 
-def replaceable_text(found: Replaceable) -> str:
-    """One line: the code, the replacement with the version that has it, what goes, why it matches, what stays."""
+def replaceable_text(found: Replaceable, declared: str = "") -> str:
+    """One line: the code, the replacement with the version that has it (and the declaration that guarantees it),
+    what goes, why it matches, what stays."""
     kept = f"; what stays or differs: {found.glue}" if found.glue else ""
     use = f"decorate it with `@{found.replacement}`" if found.decorator else f"call `{found.replacement}(...)`"
-    return (f"`{found.written}` is hand-written {found.name}; {use} (needs {found.since}) "
+    return (f"`{found.written}` is hand-written {found.name}; {use} (needs {found.since}{'; the project requires ' + declared if declared else ''}) "
             f"and delete {found.goes}: {found.evidence}{kept}")
