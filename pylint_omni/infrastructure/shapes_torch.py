@@ -116,20 +116,25 @@ def gelu(node: nodes.BinOp) -> Replaceable | None:
                 return Replaceable("GELU", node.as_string(), "torch.nn.functional.gelu", "torch 1.12",
                                    "half of x times 1 + erf(x / sqrt 2) is the exact GELU (`approximate='none'`, the default)")
             return None
-        if close(argument[0], (2 / 3.141592653589793) ** 0.5) and not argument[1] and len(argument[2]) == 1 and _cubic(argument[2][0], x):
+        # sqrt(2/pi) * (x + 0.044715 x^3), or factored as x * sqrt(2/pi) * (1 + 0.044715 x^2) (the "fast" GELU)
+        power = sum(argument[1].values())
+        if close(argument[0], (2 / 3.141592653589793) ** 0.5) and set(argument[1]) <= {x} and power <= 1 \
+                and len(argument[2]) == 1 and _cubic(argument[2][0], x, 1 - power):
             return Replaceable("GELU (tanh)", node.as_string(), "torch.nn.functional.gelu", "torch 1.12",
                                "the tanh approximation with sqrt(2/pi) and 0.044715 is `approximate='tanh'`; "
-                               "pass it, the default is the erf form")
+                               "pass it, the default is the erf form" + ("; the factored form rounds differently in the "
+                                                                          "last bits" if power else ""))
     return None
 
 
-def _cubic(node: nodes.NodeNG, x: str) -> bool:
-    """`x + 0.044715 * x ** 3` in either order."""
+def _cubic(node: nodes.NodeNG, x: str, lowest: int) -> bool:
+    """`x ** lowest + 0.044715 * x ** (lowest + 2)` in either order (`x + 0.044715 * x ** 3`, `1 + 0.044715 * x * x`)."""
     if not isinstance(node, nodes.BinOp) or node.op != "+":
         return False
     terms = [_monomial(node.left), _monomial(node.right)]
-    shapes = sorted((sum(t[1].values()), t[0]) for t in terms if t is not None and not t[2] and set(t[1]) == {x})
-    return len(shapes) == 2 and shapes[0] == (1, 1.0) and shapes[1][0] == 3 and close(shapes[1][1], 0.044715, 1e-6)
+    shapes = sorted((sum(t[1].values()), t[0]) for t in terms if t is not None and not t[2] and set(t[1]) <= {x})
+    return (len(shapes) == 2 and shapes[0] == (lowest, 1.0) and shapes[1][0] == lowest + 2
+            and close(shapes[1][1], 0.044715, 1e-6))
 
 
 def _exp_shifted(node: nodes.NodeNG, lines: Lines) -> tuple[nodes.NodeNG, str] | None:
