@@ -136,9 +136,10 @@ class Lines:
 
 
 def keyword(call: nodes.Call, name: str, position: int) -> nodes.NodeNG | None:
-    for keyword in call.keywords or ():
-        if keyword.arg == name:
-            return keyword.value
+    """The argument `name` of a call, by keyword or at `position`."""
+    for given in call.keywords or ():
+        if given.arg == name:
+            return given.value
     return call.args[position] if len(call.args) > position else None
 
 

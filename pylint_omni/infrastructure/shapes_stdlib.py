@@ -89,22 +89,23 @@ def memo_dict(function: nodes.FunctionDef) -> Replaceable | None:
     """A module-level function that looks its arguments up in a module-level dict, computes and stores on a miss."""
     if not isinstance(function.parent, nodes.Module) or function.decorators is not None:
         return None
-    for test in function.nodes_of_class(nodes.Compare, skip_klass=nodes.FunctionDef):
-        found = _membership(test, negated=False) or _membership(test, negated=True)
-        statement = _module_dict(found[1]) if found else None
-        if found is None or statement is None:
+    for statement in function.body:  # the lookup is a statement of the body itself (`_memo_lines`)
+        test = statement.test if isinstance(statement, nodes.If) else None
+        found = _membership(test, negated=False) or _membership(test, negated=True) if test is not None else None
+        binding = _module_dict(found[1]) if found else None
+        if found is None or binding is None:
             continue
         key, cache = found[0].as_string(), found[1].as_string()
         lines = _memo_lines(function, cache, key)
         if lines is None or _returns(function) != 2:
             return None
-        return _memo(function, bound_value(found[0]), cache, statement, lines)
+        return _memo(function, bound_value(found[0]), cache, binding, lines)
     return None
 
 
 def _memo(function: nodes.FunctionDef, key: nodes.NodeNG, cache: str, statement: nodes.NodeNG,
           lines: tuple[int, int]) -> Replaceable | None:
-    parameters = {a.name for a in function.args.arguments} | {n for n in (function.args.vararg, function.args.kwarg) if n}
+    parameters = {a.name for a in function.args.arguments}  # every kind, `*args` and `**kwargs` included
     names = {n.name for n in ([key] if isinstance(key, nodes.Name) else key.nodes_of_class(nodes.Name))}
     calls = {n.func.as_string() for n in key.nodes_of_class(nodes.Call)}
     if not parameters <= names or not names - BUILTIN_KEY_CALLS <= parameters or not calls <= BUILTIN_KEY_CALLS:
@@ -238,8 +239,7 @@ def lazy_global(function: nodes.FunctionDef) -> Replaceable | None:
     """A module-level function without parameters: `global _x; if _x is None: ...; _x = v; return _x`, with `_x = None`
     bound once at module level and written nowhere else: `functools.cache` on the function (Python 3.9)."""
     module = function.parent
-    if not isinstance(module, nodes.Module) or function.decorators is not None or function.args.arguments \
-            or function.args.vararg or function.args.kwarg or function.args.kwonlyargs:
+    if not isinstance(module, nodes.Module) or function.decorators is not None or function.args.arguments:
         return None
     body = [s for s in function.body if not (isinstance(s, nodes.Expr) and isinstance(s.value, nodes.Const))]
     if len(body) != 3 or not isinstance(body[0], nodes.Global) or not isinstance(body[2], nodes.Return) or _returns(function) != 1:
