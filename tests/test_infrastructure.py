@@ -319,6 +319,7 @@ def test_lazy_global_fires_only_for_a_compute_once_value(tmp_path: Path, cache_d
             _ENCODING = None
             _GROUP = None
             _CAPABILITY = None
+            _TOKENIZER = None
 
 
             def get_encoding():
@@ -340,6 +341,13 @@ def test_lazy_global_fires_only_for_a_compute_once_value(tmp_path: Path, cache_d
                 _GROUP = None
 
 
+            async def get_tokenizer():
+                global _TOKENIZER
+                if _TOKENIZER is None:
+                    _TOKENIZER = object()
+                return _TOKENIZER
+
+
             def capability():
                 global _CAPABILITY
                 if _CAPABILITY is None:
@@ -352,9 +360,9 @@ def test_lazy_global_fires_only_for_a_compute_once_value(tmp_path: Path, cache_d
         """,
     })
     found = {line: (confidence, message) for _, line, confidence, message in lint(tmp_path, cache_dir)}
-    assert {line: confidence for line, (confidence, _) in found.items()} == {6: "HIGH", 25: "INFERENCE"}
-    assert "decorate it with `@functools.cache`" in found[6][1] and "`_ENCODING = None` (line 1)" in found[6][1]
-    assert "read it through `capability()`" in found[25][1]
+    assert {line: confidence for line, (confidence, _) in found.items()} == {7: "HIGH", 33: "INFERENCE"}
+    assert "decorate it with `@functools.cache`" in found[7][1] and "`_ENCODING = None` (line 1)" in found[7][1]
+    assert "read it through `capability()`" in found[33][1]
 
 
 def test_a_name_rebound_between_its_value_and_the_use_breaks_the_shape(tmp_path: Path, cache_dir: Path) -> None:

@@ -107,3 +107,14 @@ def get_group() -> object:
 def destroy_group() -> None:
     global _GROUP
     _GROUP = None
+
+
+_CLIENT = None
+
+
+async def get_client() -> object:
+    # a coroutine function: functools.cache would cache the coroutine, which can be awaited once
+    global _CLIENT
+    if _CLIENT is None:
+        _CLIENT = object()
+    return _CLIENT

@@ -64,9 +64,9 @@ class ReplaceableInfrastructureChecker(OmniChecker):
         "R7313": (
             "%s",
             SYMBOL,
-            "Hand-written code that a dependency the project already has provides (a PyTorch activation, norm, "
-            "softmax or attention, a standard-library cache or dataclass copy). Call the library instead and "
-            "delete the hand-written lines; the message says what stays in glue code.",
+            "Hand-written code that PyTorch or the standard library provides (an activation, norm, softmax or "
+            "attention; a memo dict, a lazy property or global, a dataclass copy). Call the library instead and "
+            "delete the hand-written lines; the message says what stays in glue code or differs.",
         ),
     }
 
@@ -81,12 +81,12 @@ class ReplaceableInfrastructureChecker(OmniChecker):
         self._report(node, [memo_dict(node), dataclass_replace(node, self._subclassed), lazy_property(node),
                             lazy_global(node)])
 
+    # No `visit_asyncfunctiondef`: `functools.cache` on a coroutine function caches the coroutine, awaitable once.
+
     def _subclassed(self, cls: nodes.ClassDef) -> bool:
         """Whether a project class derives from `cls` (unknown counts as yes)."""
         found = self.audited_index_for(cls.root())
         return found is None or bool(class_graph(found[0]).descendants(cls.qname()))
-
-    visit_asyncfunctiondef = visit_functiondef
 
     def _report(self, node: nodes.NodeNG, candidates: list[Replaceable | None]) -> None:
         found = next((c for c in candidates if c is not None), None)
@@ -102,7 +102,8 @@ class ReplaceableInfrastructureChecker(OmniChecker):
                                  Benefit(1, BenefitKind.COPIES, f"a hand-written {found.name} replaced by the library one"),
                                  risk, proof=found.evidence, subject=subject,
                                  kind=f"library-{found.name.lower().replace(' ', '-').replace('(', '').replace(')', '')}")
-        self.emit(SYMBOL, node, Verdict(Status.CANDIDATE, found.confidence, found.evidence), (replaceable_text(found, declared),), details)
+        self.emit(SYMBOL, node, Verdict(Status.CANDIDATE, found.confidence, found.evidence),
+                  (replaceable_text(found, declared),), details)
 
 
 def register(linter: PyLinter) -> None:
