@@ -210,8 +210,12 @@ def lazy_property(function: nodes.FunctionDef) -> Replaceable | None:
     writes = [n for n in elsewhere if isinstance(n, nodes.AssignAttr)]
     initial = [n for n in writes if n.frame().name == "__init__" and isinstance(n.parent, (nodes.Assign, nodes.AnnAssign))
                and isinstance(n.parent.value, nodes.Const) and n.parent.value.value is None]
-    if writes != initial or len(initial) != 1:
+    defaults = [n for n in cls.body if isinstance(n, (nodes.Assign, nodes.AnnAssign)) and isinstance(n.value, nodes.Const)
+                and n.value.value is None and any(isinstance(t, nodes.AssignName) and t.name == attribute
+                                                  for t in (n.targets if isinstance(n, nodes.Assign) else [n.target]))]
+    if writes != initial or len(initial) + len(defaults) != 1:
         return None  # reset or set eagerly elsewhere: not a compute-once value
+    where, start = (f"`self.{attribute} = None`", initial[0].lineno) if initial else (f"`{attribute} = None`", defaults[0].lineno)
     reads = sorted({n.lineno for n in elsewhere if not isinstance(n, nodes.AssignAttr)})
     glue = [f"the value lives in the instance dict under `{function.name}`: `del obj.{function.name}` resets it and "
             "assignment becomes possible", "a computed None is kept, where the guard would compute again"]
@@ -219,9 +223,8 @@ def lazy_property(function: nodes.FunctionDef) -> Replaceable | None:
         glue.append(f"`{attribute}` is also read directly (line {', '.join(map(str, reads))}): those reads change")
     return Replaceable("lazy property", f"{function.name}: self.{attribute}", "functools.cached_property", "Python 3.8",
                        f"`{function.name}` computes `{attribute}` on first read and returns it after, and `{attribute}` is "
-                       "only set to None in `__init__`", glue="; ".join(glue), confidence="medium" if reads else "high", decorator=True,
-                       goes=f"`self.{attribute} = None` (line {initial[0].lineno}), the guard (line {guard.lineno}) "
-                       f"and the return (line {last.lineno})")
+                       f"set elsewhere only to None ({where})", glue="; ".join(glue), confidence="medium" if reads else "high",
+                       decorator=True, goes=f"{where} (line {start}), the guard (line {guard.lineno}) and the return (line {last.lineno})")
 
 
 def _is_none_guard(statement: nodes.NodeNG) -> nodes.NodeNG | None:
