@@ -97,8 +97,12 @@ class ReplaceableInfrastructureChecker(OmniChecker):
         scope = (node.parent if isinstance(node, nodes.FunctionDef) else node).scope().qname()
         # The id's subject: the enclosing function and the expression, never the line (ids survive edits above it).
         subject = f"{scope}: {found.written}"
+        # The surface: every span of lines that goes, so a reviewer (and a label) finds all of them.
+        places = found.places or ((node.fromlineno, node.tolineno),)
+        surface = [f"{audited[1]}:{first}-{last} {subject if index == 0 else 'goes with it'}"
+                   for index, (first, last) in enumerate(places)]
         risk = found.glue or "none: the library computes the same function"
-        details = FindingDetails([subject], f"call `{found.replacement}`",
+        details = FindingDetails(surface, f"call `{found.replacement}`",
                                  Benefit(1, BenefitKind.COPIES, f"a hand-written {found.name} replaced by the library one"),
                                  risk, proof=found.evidence, subject=subject,
                                  kind=f"library-{found.name.lower().replace(' ', '-').replace('(', '').replace(')', '')}")

@@ -24,6 +24,7 @@ class Replaceable:
     confidence: str = "high"  # "medium" when `glue` names a difference in semantics, numerics or version
     goes: str = "the expression"  # the lines that go
     decorator: bool = False  # the replacement decorates the function instead of being called
+    places: tuple[tuple[int, int], ...] = ()  # (first, last) line spans that go; none: the reported node's own lines
 
     @property
     def requirement(self) -> tuple[str, str]:
@@ -123,7 +124,8 @@ class Lines:
     """The statements a multi-statement shape spans: they all go with it."""
 
     def __init__(self, node: nodes.NodeNG) -> None:
-        self.first = self.last = node.statement().lineno
+        self.first = self.use = node.statement().lineno
+        self.last = node.statement().tolineno
 
     def value(self, node: nodes.NodeNG) -> nodes.NodeNG:
         found = bound_value(node)
@@ -132,7 +134,10 @@ class Lines:
         return found
 
     def goes(self) -> str:
-        return "the expression" if self.first == self.last else f"lines {self.first}-{self.last} (the temporaries too)"
+        return "the expression" if self.first == self.use else f"lines {self.first}-{self.use} (the temporaries too)"
+
+    def span(self) -> tuple[tuple[int, int], ...]:
+        return ((self.first, self.last),)
 
 
 def keyword(call: nodes.Call, name: str, position: int) -> nodes.NodeNG | None:

@@ -61,14 +61,14 @@ def rms_norm(node: nodes.BinOp) -> Replaceable | None:
                 return Replaceable("RMSNorm", node.as_string(), "torch.nn.functional.rms_norm", "torch 2.4",
                                    f"`{x.as_string()}` over the root of its mean square over the last dim plus "
                                    f"`{eps.as_string()}` is RMSNorm, eps inside the root as the library has it",
-                                   glue=RMS_GLUE, goes=lines.goes())
+                                   glue=RMS_GLUE, goes=lines.goes(), places=lines.span())
             upcast = _upcast(base)
             if upcast is not None and same(x, upcast):
                 return Replaceable("RMSNorm", node.as_string(), "torch.nn.functional.rms_norm", "torch 2.4",
                                    f"`{x.as_string()}` over the root of its float32 mean square plus `{eps.as_string()}`",
                                    glue="here only the statistic is float32 while x keeps its dtype: F.rms_norm on "
                                    "`x.float()` then a cast back rounds differently; decide which numerics the model wants",
-                                   confidence="medium", goes=lines.goes())
+                                   confidence="medium", goes=lines.goes(), places=lines.span())
     return None
 
 
@@ -105,5 +105,5 @@ def layer_norm(node: nodes.BinOp) -> Replaceable | None:
                                f"`{x}` minus its mean over the last dim, over the root of its biased variance plus "
                                f"`{eps.as_string()}`, is LayerNorm without affine terms (eps inside the root)",
                                glue=f"pass normalized_shape=({x}.shape[-1],) and eps; a weight and bias applied after it "
-                               "become its `weight` and `bias` arguments", goes=lines.goes())
+                               "become its `weight` and `bias` arguments", goes=lines.goes(), places=lines.span())
     return None

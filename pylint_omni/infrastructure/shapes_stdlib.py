@@ -125,7 +125,8 @@ def _memo(function: nodes.FunctionDef, key: nodes.NodeNG, cache: str, statement:
     return Replaceable("memoisation", f"{function.name}: {cache}[{key.as_string()}]", "functools.cache", "Python 3.9",
                        f"`{function.name}` returns `{cache}[key]` when present and fills it otherwise, keyed by all its "
                        "arguments", glue="; ".join(glue), confidence="high" if plain and not sharers else "medium", decorator=True,
-                       goes=f"`{cache}` (line {statement.lineno}), the lookup (line {lines[0]}) and the store (line {lines[1]})")
+                       goes=f"`{cache}` (line {statement.lineno}), the lookup (line {lines[0]}) and the store (line {lines[1]})",
+                       places=((function.fromlineno, function.tolineno), (statement.lineno, statement.tolineno)))
 
 
 def _fields_dict(node: nodes.NodeNG, subject: str) -> bool:
@@ -176,7 +177,7 @@ def dataclass_replace(function: nodes.FunctionDef, subclassed: Callable[[nodes.C
                        f"a dict of every field of `{subject}`, updated and passed to the constructor, is a "
                        f"shallow copy with changes: `dataclasses.replace({subject}, {changes})`",
                        glue="; ".join(glue), confidence="high" if own else "medium",
-                       goes=f"lines {first.lineno}-{last.lineno}")
+                       goes=f"lines {first.lineno}-{last.lineno}", places=((function.fromlineno, function.tolineno),))
 
 
 def _self_attribute(node: nodes.NodeNG, self_name: str) -> str | None:
@@ -224,7 +225,8 @@ def lazy_property(function: nodes.FunctionDef) -> Replaceable | None:
     return Replaceable("lazy property", f"{function.name}: self.{attribute}", "functools.cached_property", "Python 3.8",
                        f"`{function.name}` computes `{attribute}` on first read and returns it after, and `{attribute}` is "
                        f"set elsewhere only to None ({where})", glue="; ".join(glue), confidence="medium" if reads else "high",
-                       decorator=True, goes=f"{where} (line {start}), the guard (line {guard.lineno}) and the return (line {last.lineno})")
+                       decorator=True, goes=f"{where} (line {start}), the guard (line {guard.lineno}) and the return (line {last.lineno})",
+                       places=((function.fromlineno, function.tolineno), (start, start)))
 
 
 def _is_none_guard(statement: nodes.NodeNG) -> nodes.NodeNG | None:
@@ -269,4 +271,5 @@ def lazy_global(function: nodes.FunctionDef) -> Replaceable | None:
                        f"`{function.name}()` computes `{name}` on its first call and returns it after; `{name}` is bound "
                        "nowhere else", glue="; ".join(glue), confidence="medium" if reads else "high", decorator=True,
                        goes=f"`{name} = None` (line {initial[0].lineno}), the `global` (line {body[0].lineno}) and the guard "
-                       f"(line {body[1].lineno}); return the value directly")
+                       f"(line {body[1].lineno}); return the value directly",
+                       places=((function.fromlineno, function.tolineno), (initial[0].lineno, initial[0].lineno)))

@@ -167,7 +167,7 @@ def softmax(node: nodes.BinOp) -> Replaceable | None:
         return None
     return Replaceable("softmax", node.as_string(), "torch.softmax", "torch 1.0",
                        f"exp of `{found[0].as_string()}` minus its max over dim {found[1]}, over its sum there, "
-                       f"is softmax with the same max shift (pass dim={found[1]})", goes=lines.goes())
+                       f"is softmax with the same max shift (pass dim={found[1]})", goes=lines.goes(), places=lines.span())
 
 
 def _matmul(node: nodes.NodeNG) -> tuple[nodes.NodeNG, nodes.NodeNG] | None:
@@ -225,4 +225,4 @@ def attention(node: nodes.NodeNG) -> Replaceable | None:
                "; the scores here are unscaled: pass scale=1.0, the default is 1/sqrt(head_dim)")
             + "; fused kernels round differently from the two matmuls")
     return Replaceable("attention", node.as_string(), "torch.nn.functional.scaled_dot_product_attention", "torch 2.1",
-                       "the softmax over the last dim of query times transposed key, times value, is scaled dot-product attention", glue=glue, goes=lines.goes())
+                       "the softmax over the last dim of query times transposed key, times value, is scaled dot-product attention", glue=glue, goes=lines.goes(), places=lines.span())
