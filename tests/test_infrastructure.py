@@ -131,17 +131,26 @@ def test_torch_shapes_fire_with_what_stays_and_variants_stay_silent(tmp_path: Pa
 
             def fast_gelu(x):
                 return 0.5 * x * (1.0 + torch.tanh(x * 0.7978845608 * (1.0 + 0.044715 * x * x)))
+
+
+            def log_probabilities(logits):
+                return logits - torch.logsumexp(logits, dim=-1, keepdim=True)
+
+
+            def log_other(logits, other):
+                return logits - torch.logsumexp(other, dim=-1, keepdim=True)
         """,
     })
     found = {line: (confidence, message) for _, line, confidence, message in lint(tmp_path, cache_dir)}
     assert {line: confidence for line, (confidence, _) in found.items()} == {
-        7: "HIGH", 11: "HIGH", 16: "HIGH", 21: "INFERENCE", 26: "HIGH", 33: "HIGH", 66: "HIGH"}
+        7: "HIGH", 11: "HIGH", 16: "HIGH", 21: "INFERENCE", 26: "HIGH", 33: "HIGH", 66: "HIGH", 70: "HIGH"}
     assert "approximate='tanh'" in found[7][1] and "torch 1.12" in found[7][1]
     assert "torch.nn.functional.rms_norm" in found[16][1] and "torch 2.4" in found[16][1] and "lines 15-16" in found[16][1]
     assert "float32 upcast" in found[16][1] and "only the statistic is float32" in found[21][1]
     assert "torch.softmax" in found[26][1] and "dim=-1" in found[26][1]
     assert "scaled_dot_product_attention(q, k, v, attn_mask=mask, scale=scale)" in found[33][1]
     assert "approximate='tanh'" in found[66][1] and "rounds differently" in found[66][1]
+    assert "torch.log_softmax" in found[70][1] and "dim=-1" in found[70][1]
     assert "lines 30-33" in found[33][1] and "dropout" in found[33][1] and "boolean mask" in found[33][1]
 
 

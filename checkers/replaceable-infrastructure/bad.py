@@ -38,6 +38,10 @@ def probabilities(logits: torch.Tensor) -> torch.Tensor:
     return e / e.sum(dim=-1, keepdim=True)  # [replaceable-infrastructure]
 
 
+def log_probabilities(logits: torch.Tensor) -> torch.Tensor:
+    return logits - torch.logsumexp(logits, dim=-1, keepdim=True)  # [replaceable-infrastructure]
+
+
 def attend(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, scale: float) -> torch.Tensor:
     return torch.softmax(q @ k.transpose(-2, -1) * scale, dim=-1) @ v  # [replaceable-infrastructure]
 

@@ -22,13 +22,14 @@ from pylint_omni.evidence.findings import FindingDetails
 from pylint_omni.index.class_graph import class_graph
 from pylint_omni.index.floors import Floor, project_floor
 from pylint_omni.infrastructure.shapes import Replaceable
-from pylint_omni.infrastructure.shapes_stdlib import dataclass_replace, lazy_global, lazy_property, memo_dict
 from pylint_omni.infrastructure.shapes_norms import layer_norm, rms_norm
-from pylint_omni.infrastructure.shapes_torch import attention, gelu, silu, softmax
+from pylint_omni.infrastructure.shapes_stdlib import dataclass_replace, lazy_global, lazy_property, memo_dict
+from pylint_omni.infrastructure.shapes_torch import attention, gelu, log_softmax, silu, softmax
 from pylint_omni.infrastructure.wording import replaceable_text
 
 SYMBOL = "replaceable-infrastructure"
-EXPRESSION_SHAPES: tuple[Callable[[nodes.BinOp], Replaceable | None], ...] = (silu, gelu, rms_norm, layer_norm, softmax, attention)
+EXPRESSION_SHAPES: tuple[Callable[[nodes.BinOp], Replaceable | None], ...] = (
+    silu, gelu, rms_norm, layer_norm, softmax, log_softmax, attention)
 REFERENCE_PREFIXES = ("test_", "bench_", "_test_", "benchmark_")
 
 

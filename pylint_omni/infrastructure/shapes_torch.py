@@ -1,4 +1,4 @@
-"""PyTorch primitives written by hand: activations, softmax and attention (norms: `shapes_norms`).
+"""PyTorch primitives written by hand: activations, softmax, log-softmax and attention (norms: `shapes_norms`).
 
 Each recogniser takes the outermost `BinOp` of the expression (`visit_binop` sees
 every one; inner ones simply do not match) and follows a name to its value only
@@ -168,6 +168,16 @@ def softmax(node: nodes.BinOp) -> Replaceable | None:
     return Replaceable("softmax", node.as_string(), "torch.softmax", "torch 1.0",
                        f"exp of `{found[0].as_string()}` minus its max over dim {found[1]}, over its sum there, "
                        f"is softmax with the same max shift (pass dim={found[1]})", goes=lines.goes(), places=lines.span())
+
+
+def log_softmax(node: nodes.BinOp) -> Replaceable | None:
+    """`x - torch.logsumexp(x, dim, keepdim=True)` (or `x.logsumexp(...)`)."""
+    total = reduced(node.right, "logsumexp") if node.op == "-" and pure(node.left) else None
+    if total is None or not same(node.left, total[0]):
+        return None
+    return Replaceable("log-softmax", node.as_string(), "torch.log_softmax", "torch 1.0",
+                       f"`{node.left.as_string()}` minus its log-sum-exp over dim {total[1]} is log-softmax "
+                       f"(pass dim={total[1]})")
 
 
 def _matmul(node: nodes.NodeNG) -> tuple[nodes.NodeNG, nodes.NodeNG] | None:
