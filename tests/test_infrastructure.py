@@ -139,11 +139,15 @@ def test_torch_shapes_fire_with_what_stays_and_variants_stay_silent(tmp_path: Pa
 
             def log_other(logits, other):
                 return logits - torch.logsumexp(other, dim=-1, keepdim=True)
+
+
+            def attend_qualified(q, k, v):
+                return torch.nn.functional.softmax(torch.matmul(q, k.mT), dim=-1) @ v
         """,
     })
     found = {line: (confidence, message) for _, line, confidence, message in lint(tmp_path, cache_dir)}
     assert {line: confidence for line, (confidence, _) in found.items()} == {
-        7: "HIGH", 11: "HIGH", 16: "HIGH", 21: "INFERENCE", 26: "HIGH", 33: "HIGH", 66: "HIGH", 70: "HIGH"}
+        7: "HIGH", 11: "HIGH", 16: "HIGH", 21: "INFERENCE", 26: "HIGH", 33: "HIGH", 66: "HIGH", 70: "HIGH", 78: "HIGH"}
     assert "approximate='tanh'" in found[7][1] and "torch 1.12" in found[7][1]
     assert "torch.nn.functional.rms_norm" in found[16][1] and "torch 2.4" in found[16][1] and "lines 15-16" in found[16][1]
     assert "float32 upcast" in found[16][1] and "only the statistic is float32" in found[21][1]

@@ -208,7 +208,7 @@ def attention(node: nodes.NodeNG) -> Replaceable | None:
     if call_name(probabilities) != "softmax" or not isinstance(probabilities, nodes.Call):
         return None
     assert isinstance(probabilities.func, nodes.Attribute)
-    method = probabilities.func.expr.as_string() not in ("torch", "F", "functional")
+    method = probabilities.func.expr.as_string().rpartition(".")[2] not in ("torch", "F", "functional")
     scores = probabilities.func.expr if method else (probabilities.args[0] if probabilities.args else None)
     dim = keyword(probabilities, "dim", 0 if method else 1)
     extra = [k.arg for k in probabilities.keywords or () if k.arg != "dim"] + probabilities.args[1 if method else 2:]
@@ -235,4 +235,5 @@ def attention(node: nodes.NodeNG) -> Replaceable | None:
                "; the scores here are unscaled: pass scale=1.0, the default is 1/sqrt(head_dim)")
             + "; fused kernels round differently from the two matmuls")
     return Replaceable("attention", node.as_string(), "torch.nn.functional.scaled_dot_product_attention", "torch 2.1",
-                       "the softmax over the last dim of query times transposed key, times value, is scaled dot-product attention", glue=glue, goes=lines.goes(), places=lines.span())
+                       "the softmax over the last dim of query times transposed key, times value, is scaled dot-product "
+                       "attention", glue=glue, goes=lines.goes(), places=lines.span())
