@@ -166,6 +166,7 @@ def test_stdlib_shapes_fire_and_traps_stay_silent(tmp_path: Path, cache_dir: Pat
 
             _TABLES = {}
             _SHARED = {}
+            _NAMES = {}
 
 
             def table(size, dtype):
@@ -183,6 +184,12 @@ def test_stdlib_shapes_fire_and_traps_stay_silent(tmp_path: Path, cache_dir: Pat
                 value = [size, dtype]
                 _SHARED[size] = value
                 return value
+
+
+            def filled_on_miss(name):
+                if name not in _NAMES:
+                    _NAMES[name] = name.upper()
+                return _NAMES[name]
 
 
             def early_exit(size):
@@ -238,11 +245,12 @@ def test_stdlib_shapes_fire_and_traps_stay_silent(tmp_path: Path, cache_dir: Pat
         """,
     })
     found = {line: (confidence, message) for _, line, confidence, message in lint(tmp_path, cache_dir)}
-    assert {line: confidence for line, (confidence, _) in found.items()} == {7: "HIGH", 48: "HIGH", 53: "INFERENCE", 70: "HIGH"}
-    assert "functools.cache" in found[7][1] and "Python 3.9" in found[7][1] and "unbounded" in found[7][1]
-    assert "`_TABLES` (line 3), the lookup (line 9) and the store (line 12)" in found[7][1]
-    assert "dataclasses.replace(self, **changes)" in found[48][1] and "even for a subclass" in found[53][1]
-    assert "no class of the project subclasses it" in found[70][1]
+    assert {line: confidence for line, (confidence, _) in found.items()} == {8: "HIGH", 25: "HIGH", 55: "HIGH", 60: "INFERENCE", 77: "HIGH"}
+    assert "functools.cache" in found[8][1] and "Python 3.9" in found[8][1] and "unbounded" in found[8][1]
+    assert "`_TABLES` (line 3), the lookup (line 10) and the store (line 13)" in found[8][1]
+    assert "the lookup (line 26) and the store (line 27)" in found[25][1]
+    assert "dataclasses.replace(self, **changes)" in found[55][1] and "even for a subclass" in found[60][1]
+    assert "no class of the project subclasses it" in found[77][1]
 
 
 def test_layer_norm_and_lazy_property(tmp_path: Path, cache_dir: Path) -> None:

@@ -1,9 +1,11 @@
-"""Standard-library helpers written by hand: a memo dict (`functools.cache`) and a field copy (`dataclasses.replace`).
+"""Standard-library helpers written by hand: a memo dict or a lazy global (`functools.cache`), a lazy property
+(`functools.cached_property`) and a field copy (`dataclasses.replace`).
 
 A memo dict is matched only in a module-level function keyed by all of its
 parameters: a method's cache would be shared by every instance under
 `functools.cache` (and keep them alive), and a key that leaves a parameter out
-returns one argument's value for another, which the library would not.
+returns one argument's value for another, which the library would not. A lazy
+value is matched only when nothing else binds it: a reset is not a compute-once value.
 """
 
 from __future__ import annotations
@@ -52,7 +54,7 @@ def _store(statement: nodes.NodeNG, cache: str, key: str) -> nodes.NodeNG | None
 
 def _memo_lines(function: nodes.FunctionDef, cache: str, key: str) -> tuple[int, int] | None:
     """(lookup line, store line) when the body is `if key in cache: return cache[key]` ... `cache[key] = v; return v`
-    or `if key not in cache: ...; cache[key] = v` then `return cache[key]`, with no other return."""
+    or `if key not in cache: ...; cache[key] = v` then `return cache[key]`, and the function returns nowhere else."""
     body = function.body
     for index, statement in enumerate(body):
         if not isinstance(statement, nodes.If) or statement.orelse:
@@ -66,12 +68,12 @@ def _memo_lines(function: nodes.FunctionDef, cache: str, key: str) -> tuple[int,
                 if value is not None and isinstance(last, nodes.Return) and last is body[-1] and last.value is not None \
                         and (last.value.as_string() == value.as_string() and _names(value)
                              or _subscript_of(last.value, cache, key)):
-                    return statement.lineno, store.lineno
+                    return (statement.lineno, store.lineno) if _returns(function) == 2 else None
             return None
         miss = _membership(statement.test, negated=True)
         if miss and [n.as_string() for n in miss] == [key, cache] and _store(statement.body[-1], cache, key) is not None \
                 and statement is body[-2] and isinstance(body[-1], nodes.Return) and _subscript_of(body[-1].value, cache, key):
-            return statement.lineno, statement.body[-1].lineno
+            return (statement.lineno, statement.body[-1].lineno) if _returns(function) == 1 else None
     return None
 
 
@@ -97,7 +99,7 @@ def memo_dict(function: nodes.FunctionDef) -> Replaceable | None:
             continue
         key, cache = found[0].as_string(), found[1].as_string()
         lines = _memo_lines(function, cache, key)
-        if lines is None or _returns(function) != 2:
+        if lines is None:
             return None
         return _memo(function, bound_value(found[0]), cache, binding, lines)
     return None
