@@ -79,8 +79,8 @@ class ReplaceableInfrastructureChecker(OmniChecker):
             self._report(node, [attention(node)])
 
     def visit_functiondef(self, node: nodes.FunctionDef) -> None:
-        self._report(node, [memo_dict(node), dataclass_replace(node, self._subclassed), lazy_property(node),
-                            lazy_global(node)])
+        self._report(node, [memo_dict(node), dataclass_replace(node, self._subclassed),
+                            lazy_property(node, self._subclassed), lazy_global(node)])
 
     # No `visit_asyncfunctiondef`: `functools.cache` on a coroutine function caches the coroutine, awaitable once.
 

@@ -188,12 +188,13 @@ def _self_attribute(node: nodes.NodeNG, self_name: str) -> str | None:
     return None
 
 
-def lazy_property(function: nodes.FunctionDef) -> Replaceable | None:
+def lazy_property(function: nodes.FunctionDef, subclassed: Callable[[nodes.ClassDef], bool]) -> Replaceable | None:
     """A `@property` whose body is `if self._a is None: ...; self._a = v` then `return self._a`, `_a` set to None in
     `__init__` only: `functools.cached_property` (Python 3.8)."""
     cls = function.parent
     decorators = function.decorators.nodes if function.decorators else []
-    if not isinstance(cls, nodes.ClassDef) or [d.as_string() for d in decorators] != ["property"] or len(function.args.arguments) != 1:
+    if not isinstance(cls, nodes.ClassDef) or [d.as_string() for d in decorators] != ["property"] \
+            or len(function.args.arguments) != 1:
         return None
     if any(name in cls.locals for name in ("__slots__", "__setattr__", "__getattribute__")):
         return None  # no instance dict, or attribute writes that go elsewhere
@@ -224,10 +225,14 @@ def lazy_property(function: nodes.FunctionDef) -> Replaceable | None:
             "assignment becomes possible", "a computed None is kept, where the guard would compute again"]
     if reads:
         glue.append(f"`{attribute}` is also read directly (line {', '.join(map(str, reads))}): those reads change")
+    inherited = subclassed(cls)
+    if inherited:
+        glue.append(f"project classes derive from `{cls.name}`: check that none sets `{attribute}` itself")
     return Replaceable("lazy property", f"{function.name}: self.{attribute}", "functools.cached_property", "Python 3.8",
                        f"`{function.name}` computes `{attribute}` on first read and returns it after, and `{attribute}` is "
-                       f"set elsewhere only to None ({where})", glue="; ".join(glue), confidence="medium" if reads else "high",
-                       decorator=True, goes=f"{where} (line {start}), the guard (line {guard.lineno}) and the return (line {last.lineno})",
+                       f"set elsewhere only to None ({where})", glue="; ".join(glue),
+                       confidence="medium" if reads or inherited else "high", decorator=True,
+                       goes=f"{where} (line {start}), the guard (line {guard.lineno}) and the return (line {last.lineno})",
                        places=((function.fromlineno, function.tolineno), (start, start)))
 
 
@@ -261,8 +266,8 @@ def lazy_global(function: nodes.FunctionDef) -> Replaceable | None:
                and n.parent.parent is module and isinstance(n.parent.value, nodes.Const) and n.parent.value.value is None]
     if len(initial) != 1 or any(n.frame() is not function for n in bindings if n is not initial[0]):
         return None  # reset or bound elsewhere: not a compute-once value
-    if not any(n.frame() is function for n in bindings) or any(isinstance(n, nodes.Global) and name in n.names and
-                                                                 n.frame() is not function for n in module.nodes_of_class(nodes.Global)):
+    elsewhere = [n for n in module.nodes_of_class(nodes.Global) if name in n.names and n.frame() is not function]
+    if not any(n.frame() is function for n in bindings) or elsewhere:
         return None
     reads = sorted({n.lineno for n in module.nodes_of_class(nodes.Name) if n.name == name and n.frame() is not function})
     glue = ["a computed None is kept, where the guard would compute again"]

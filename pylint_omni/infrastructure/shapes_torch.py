@@ -13,8 +13,8 @@ from collections import Counter
 
 from astroid import nodes
 
-from pylint_omni.infrastructure.shapes import (Lines, Replaceable, call_name, close, constant, keyword, method_operand, pure, reduced,
-                                               same)
+from pylint_omni.infrastructure.shapes import (
+    Lines, Replaceable, call_name, close, constant, keyword, method_operand, pure, reduced, same)
 
 Monomial = tuple[float, Counter[str], list[nodes.NodeNG]]  # coefficient, plain factors by text, other factors
 

@@ -10,5 +10,6 @@ def replaceable_text(found: Replaceable, declared: str = "") -> str:
     what goes, why it matches, what stays."""
     kept = f"; what stays or differs: {found.glue}" if found.glue else ""
     use = f"decorate it with `@{found.replacement}`" if found.decorator else f"call `{found.replacement}(...)`"
-    return (f"`{found.written}` is hand-written {found.name}; {use} (needs {found.since}{'; the project requires ' + declared if declared else ''}) "
+    guaranteed = f"; the project requires {declared}" if declared else ""
+    return (f"`{found.written}` is hand-written {found.name}; {use} (needs {found.since}{guaranteed}) "
             f"and delete {found.goes}: {found.evidence}{kept}")
