@@ -327,25 +327,37 @@ def test_layer_norm_and_lazy_property(tmp_path: Path, cache_dir: Path) -> None:
 
 
             class Slotted:
-                __slots__ = ("_table",)
+                __slots__ = ("_rows",)
 
                 def __init__(self):
-                    self._table = None
+                    self._rows = None
 
                 @property
-                def table(self):
-                    if self._table is None:
-                        self._table = {}
-                    return self._table
+                def rows(self):
+                    if self._rows is None:
+                        self._rows = {}
+                    return self._rows
+
+
+            class Reset:
+                _names = None
+
+                @property
+                def names(self):
+                    if self._names is None:
+                        self._names = []
+                    return self._names
         """,
+        "pkg/other.py": "def reset(obj):\n    obj._names = None\n",
     })
     found = {line: (confidence, message) for _, line, confidence, message in lint(tmp_path, cache_dir)}
     assert {line: confidence for line, (confidence, _) in found.items()} == {
-        7: "HIGH", 11: "HIGH", 32: "HIGH", 47: "INFERENCE", 60: "INFERENCE"}
+        7: "HIGH", 11: "HIGH", 32: "HIGH", 47: "INFERENCE", 60: "HIGH", 87: "INFERENCE"}
     assert "torch.nn.functional.layer_norm" in found[7][1] and "lines 5-7" in found[7][1]
     assert "decorate it with `@functools.cached_property`" in found[32][1] and "Python 3.8" in found[32][1]
     assert "`self._vocab = None` (line 27)" in found[32][1] and "also read directly (line 53)" in found[47][1]
-    assert "`_table = None` (line 57)" in found[60][1] and "project classes derive from `Defaulted`" in found[60][1]
+    assert "`_table = None` (line 57)" in found[60][1]
+    assert "`_names` is also named outside the class (pkg/other.py:2)" in found[87][1]
 
 
 def test_lazy_global_fires_only_for_a_compute_once_value(tmp_path: Path, cache_dir: Path) -> None:

@@ -31,6 +31,7 @@ SYMBOL = "replaceable-infrastructure"
 EXPRESSION_SHAPES: tuple[Callable[[nodes.BinOp], Replaceable | None], ...] = (
     silu, gelu, rms_norm, layer_norm, softmax, log_softmax, attention)
 REFERENCE_PREFIXES = ("test_", "bench_", "_test_", "benchmark_")
+MAX_NAMED_PLACES = 3  # places named in a message where a lazy value's field is also mentioned
 
 
 def _reference_code(node: nodes.NodeNG) -> bool:
@@ -80,7 +81,7 @@ class ReplaceableInfrastructureChecker(OmniChecker):
 
     def visit_functiondef(self, node: nodes.FunctionDef) -> None:
         self._report(node, [memo_dict(node), dataclass_replace(node, self._subclassed),
-                            lazy_property(node, self._subclassed), lazy_global(node)])
+                            lazy_property(node, self._named_outside), lazy_global(node, self._named_outside)])
 
     # No `visit_asyncfunctiondef`: `functools.cache` on a coroutine function caches the coroutine, awaitable once.
 
@@ -88,6 +89,16 @@ class ReplaceableInfrastructureChecker(OmniChecker):
         """Whether a project class derives from `cls` (unknown counts as yes)."""
         found = self.audited_index_for(cls.root())
         return found is None or bool(class_graph(found[0]).descendants(cls.qname()))
+
+    def _named_outside(self, owner: nodes.NodeNG, name: str) -> list[str]:
+        """Where the project names `name` outside `owner`'s lines (a class or a module), from the index's mentions."""
+        found = self.audited_index_for(owner.root())
+        if found is None:
+            return ["(no index)"]
+        index, relpath = found
+        inside = (owner.fromlineno, owner.tolineno) if not isinstance(owner, nodes.Module) else (0, 1 << 30)
+        return sorted({f"{hit.path}:{hit.line}" for hit in index.hits(name)
+                       if hit.path != relpath or not inside[0] <= hit.line <= inside[1]})[:MAX_NAMED_PLACES]
 
     def _report(self, node: nodes.NodeNG, candidates: list[Replaceable | None]) -> None:
         found = next((c for c in candidates if c is not None), None)

@@ -188,7 +188,7 @@ def _self_attribute(node: nodes.NodeNG, self_name: str) -> str | None:
     return None
 
 
-def lazy_property(function: nodes.FunctionDef, subclassed: Callable[[nodes.ClassDef], bool]) -> Replaceable | None:
+def lazy_property(function: nodes.FunctionDef, named_outside: Callable[[nodes.NodeNG, str], list[str]]) -> Replaceable | None:
     """A `@property` whose body is `if self._a is None: ...; self._a = v` then `return self._a`, `_a` set to None in
     `__init__` only: `functools.cached_property` (Python 3.8)."""
     cls = function.parent
@@ -225,13 +225,13 @@ def lazy_property(function: nodes.FunctionDef, subclassed: Callable[[nodes.Class
             "assignment becomes possible", "a computed None is kept, where the guard would compute again"]
     if reads:
         glue.append(f"`{attribute}` is also read directly (line {', '.join(map(str, reads))}): those reads change")
-    inherited = subclassed(cls)
-    if inherited:
-        glue.append(f"project classes derive from `{cls.name}`: check that none sets `{attribute}` itself")
+    outside = named_outside(cls, attribute)  # a subclass, or code elsewhere, that may set the field itself
+    if outside:
+        glue.append(f"`{attribute}` is also named outside the class ({', '.join(outside)}): check that nothing there sets it")
     return Replaceable("lazy property", f"{function.name}: self.{attribute}", "functools.cached_property", "Python 3.8",
                        f"`{function.name}` computes `{attribute}` on first read and returns it after, and `{attribute}` is "
                        f"set elsewhere only to None ({where})", glue="; ".join(glue),
-                       confidence="medium" if reads or inherited else "high", decorator=True,
+                       confidence="medium" if reads or outside else "high", decorator=True,
                        goes=f"{where} (line {start}), the guard (line {guard.lineno}) and the return (line {last.lineno})",
                        places=((function.fromlineno, function.tolineno), (start, start)))
 
@@ -247,7 +247,7 @@ def _is_none_guard(statement: nodes.NodeNG) -> nodes.NodeNG | None:
     return None
 
 
-def lazy_global(function: nodes.FunctionDef) -> Replaceable | None:
+def lazy_global(function: nodes.FunctionDef, named_outside: Callable[[nodes.NodeNG, str], list[str]]) -> Replaceable | None:
     """A module-level function without parameters: `global _x; if _x is None: ...; _x = v; return _x`, with `_x = None`
     bound once at module level and written nowhere else: `functools.cache` on the function (Python 3.9)."""
     module = function.parent
@@ -274,9 +274,12 @@ def lazy_global(function: nodes.FunctionDef) -> Replaceable | None:
     if reads:
         glue.append(f"`{name}` is also read directly (line {', '.join(map(str, reads))}): read it through "
                     f"`{function.name}()` there")
+    outside = named_outside(module, name)  # another module that imports, reads or resets it
+    if outside:
+        glue.append(f"`{name}` is also named in other files ({', '.join(outside)}): check that nothing there resets it")
     return Replaceable("lazy global", f"{function.name}: {name}", "functools.cache", "Python 3.9",
                        f"`{function.name}()` computes `{name}` on its first call and returns it after; `{name}` is bound "
-                       "nowhere else", glue="; ".join(glue), confidence="medium" if reads else "high", decorator=True,
+                       "nowhere else", glue="; ".join(glue), confidence="medium" if reads or outside else "high", decorator=True,
                        goes=f"`{name} = None` (line {initial[0].lineno}), the `global` (line {body[0].lineno}) and the guard "
                        f"(line {body[1].lineno}); return the value directly",
                        places=((function.fromlineno, function.tolineno), (initial[0].lineno, initial[0].lineno)))
