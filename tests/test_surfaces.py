@@ -467,6 +467,24 @@ def test_a_plugin_whose_sibling_configuration_names_by_qualname_is_medium(tmp_pa
     assert found == {("app/tools/zoom_tool.py", "INFERENCE"), ("app/stale.py", "HIGH"), ("app/datasets/rm_dataset.py", "INFERENCE")}, found
 
 
+def test_an_attribute_of_a_class_object_reaches_its_metaclass_property(tmp_path: Path) -> None:
+    """`Config.padding = True` on a class whose metaclass defines the `padding` property runs the metaclass's
+    setter: the property is used; a metaclass method nothing names stays dead."""
+    files = {
+        "app/__init__.py": "",
+        "app/config.py": (
+            "class _ConfigMeta(type):\n    _values = {}\n\n"
+            "    @property\n    def padding(cls):\n        return cls._values.get('padding', False)\n\n"
+            "    @padding.setter\n    def padding(cls, enabled):\n        cls._values['padding'] = enabled\n\n"
+            "    def stale(cls):\n        return 0\n\n\n"
+            "class Config(metaclass=_ConfigMeta):\n    pass\n"
+        ),
+        "app/main.py": "from app.config import Config\n\n\nif __name__ == '__main__':\n    Config.padding = True\n    print(Config())\n",
+    }
+    root = write(tmp_path / "tree", files)
+    assert statuses(root, tmp_path / "tree") == {"app.config._ConfigMeta.stale": DEAD}
+
+
 def test_remote_services_module_functions_and_prose_are_judged_as_such(tmp_path: Path, cache_dir: Path) -> None:
     files = {
         "app/__init__.py": "",

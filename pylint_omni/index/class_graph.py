@@ -40,6 +40,7 @@ class ClassNode:
     upstream: list[str] = field(default_factory=list)  # third-party bases
     unresolved: list[str] = field(default_factory=list)  # project names the index cannot place
     stdlib: list[str] = field(default_factory=list)  # standard-library bases (neutral, but their hooks get called)
+    metaclass: str | None = None  # a project metaclass: attributes read or set on the class object are its own
 
 
 
@@ -84,6 +85,10 @@ class ClassGraph:
                 node.unresolved.append(target)
             elif "." in target and target.partition(".")[0] in sys.stdlib_module_names:
                 node.stdlib.append(target)
+        for written in data.get("bases_written", []):
+            if written.startswith("metaclass="):
+                kind, target = self._classify(node.definition, self._through_imports(facts, written.partition("=")[2]))
+                node.metaclass = target if kind == "project" else None
 
     @staticmethod
     def _through_imports(facts: PythonFacts, name: str) -> str:

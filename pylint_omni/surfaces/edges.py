@@ -42,6 +42,7 @@ from pylint_omni.surfaces.namesakes import namesake_in_docs
 from pylint_omni.surfaces.table import SURFACE_FACTS, SurfaceTable
 
 SKIPPED_VIAS = frozenset({"hop", "store", "attr-store"})
+STORE_VIAS = frozenset({"store", "attr-store"})  # `Cls.prop = v` (a code chain) and `obj.prop = v` (a known receiver)
 # How an unresolved name is mentioned: attribute-like (may name a method) or a bare name (classes, functions).
 ATTRIBUTE_VIAS = frozenset({"attr", "getattr", "str", "fstr", "resolver", "import_module", "yaml-key", "yaml-value", "json", "toml", "doc"})
 BARE_VIAS = frozenset({"name"})
@@ -161,7 +162,7 @@ class _FileReader:
                     continue
                 line = int(line_text)
                 resolved_tails.setdefault(line, set()).add(tail)
-                if via in SKIPPED_VIAS and not (via == "attr-store" and tail in self.setters):
+                if via in SKIPPED_VIAS and not (via in STORE_VIAS and tail in self.setters):
                     continue
                 owner = (owners[line if line <= last else last] or file_owner) if owners is not None else file_owner
                 out = out_of(owner)

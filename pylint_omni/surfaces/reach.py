@@ -52,6 +52,7 @@ class Reachability:
         self._queue: list[str] = []
         self._done_owners: set[str] = set()
         self._lineage: dict[str, frozenset[str]] = {}
+        self._instances: dict[str, list[str]] | None = None
 
     # -- state ---------------------------------------------------------------------------
     def live(self, dotted: str) -> bool:
@@ -66,10 +67,19 @@ class Reachability:
             self.why[dotted] = why
         self._queue.append(dotted)
 
+    def _made_by(self) -> dict[str, list[str]]:
+        """Project metaclass -> the classes that name it (`class Config(metaclass=Meta)`) and their subclasses."""
+        if self._instances is None:
+            self._instances = {}
+            for dotted, node in self.graph.nodes.items():
+                if node.metaclass:
+                    self._instances.setdefault(node.metaclass, []).extend([dotted, *self.graph.descendants(dotted)])
+        return self._instances
+
     def lineage(self, class_dotted: str) -> frozenset[str]:
-        """The classes whose method `self.m()` in `class_dotted` may run: its ancestors, its descendants, and the
+        """The classes whose method `self.m()` in `class_dotted` may run: its ancestors, its descendants, the
         other bases of every descendant (a mixin's `self.m()` runs the sibling mixin's `m` in a class that combines
-        both: Python looks `m` up along the combined class's MRO)."""
+        both: Python looks `m` up along the combined class's MRO), and its project metaclass with its bases."""
         found = self._lineage.get(class_dotted)
         if found is None:
             related = [class_dotted]
@@ -77,6 +87,12 @@ class Reachability:
                 descendants = self.graph.descendants(class_dotted)
                 related += self.graph.ancestors(class_dotted) + descendants
                 related += [base for d in descendants for base in self.graph.ancestors(d)]
+                # `Config.flag = True` on a class whose metaclass defines the `flag` property runs the metaclass's
+                # setter; and the other way round, a metaclass's member is reached through the classes it makes
+                metaclasses = [m for c in [class_dotted, *self.graph.ancestors(class_dotted)]
+                               if (m := self.graph.nodes[c].metaclass if c in self.graph.nodes else None)]
+                related += [a for m in metaclasses for a in [m, *self.graph.ancestors(m)]]
+                related += [c for m in [class_dotted, *descendants] for c in self._made_by().get(m, ())]
             found = self._lineage[class_dotted] = frozenset(related)
         return found
 
