@@ -379,7 +379,6 @@ def test_a_module_that_only_re_exports_names_is_an_export_table(tmp_path: Path, 
         ),
     }
     root = write(tmp_path / "tree", files)
-    found = {(f.line, f.confidence) for f in lint(root, cache_dir) if f.symbol == "unused-surface"}
     found = {(f.line, f.confidence) for f in lint(root, cache_dir, "--omni-granularity=member") if f.symbol == "unused-surface"}
     assert found == {(5, "INFERENCE"), (11, "HIGH"), (24, "HIGH")}, found
 
