@@ -4,6 +4,8 @@ Read from the class's own AST only (no analysed code is imported): a flag is an 
 assigned a bool constant, an event one created by `Event()` and moved by `.set()`/`.clear()`,
 a handle one assigned `None` and something else. A transition inside `except`/`finally`
 is marked: a flag set there records cleanup after partial failure, a different state.
+`helpers` is the class's own call graph (`self.m()`), so a transition made in a helper
+method counts for the methods that reach it.
 """
 
 from __future__ import annotations
@@ -27,12 +29,16 @@ CALLS = {
 
 @dataclass(frozen=True)
 class Transition:
-    """One move of a mechanism: in which method, what kind (`create`, `set`, `clear`), at which line."""
+    """One move of a mechanism: in which method, what kind (`create`, `set`, `clear`), at which line.
+
+    `blocks`: the statement lists it is in, innermost first (`block_of`).
+    """
 
     method: str
     kind: str
     line: int
     in_handler: bool
+    blocks: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -59,6 +65,23 @@ def _in_handler(node: nodes.NodeNG, method: nodes.FunctionDef) -> bool:
             return True
         child, parent = parent, parent.parent
     return False
+
+
+def block_of(node: nodes.NodeNG) -> tuple[str, ...]:
+    """The statement lists holding `node`'s statement, innermost first up to the method body.
+
+    Each is its owner's position and which of its bodies (`12:8:orelse`): two moves in one
+    list happen together; one under an `if` or a loop the other is not in may not.
+    """
+    found = []
+    statement = node.statement()
+    while not isinstance(statement, (nodes.FunctionDef, nodes.ClassDef, nodes.Module)):
+        owner = statement.parent
+        part = next((name for name in ("body", "orelse", "handlers", "finalbody")
+                     if statement in (getattr(owner, name, None) or ())), "")
+        found.append(f"{owner.lineno}:{owner.col_offset}:{part}")
+        statement = owner
+    return tuple(found)
 
 
 def _self_attr(node: nodes.NodeNG) -> str | None:
@@ -99,16 +122,16 @@ def class_mechanisms(cls: nodes.ClassDef) -> dict[str, Mechanism]:
             kind, move = _assignment_kind(assign.parent.value)
             kinds.setdefault(name, set()).add(kind)
             created.setdefault(name, assign.parent)
-            moves.setdefault(name, []).append(Transition(method.name, move, assign.lineno, _in_handler(assign, method)))
+            moves.setdefault(name, []).append(Transition(method.name, move, assign.lineno, _in_handler(assign, method), block_of(assign)))
         for call in method.nodes_of_class(nodes.Call):
             name = _self_attr(call.func.expr) if isinstance(call.func, nodes.Attribute) else None
             if name is not None and call.func.attrname in CALLS:
-                calls.setdefault(name, []).append(Transition(method.name, CALLS[call.func.attrname], call.lineno, _in_handler(call, method)))
+                calls.setdefault(name, []).append(Transition(method.name, CALLS[call.func.attrname], call.lineno, _in_handler(call, method), block_of(call)))
         for read in method.nodes_of_class(nodes.Attribute):
             name = _self_attr(read)
             # A bare read (`if self._started:`, `self._thread is None`), not a method call on the mechanism.
             if name is not None and not isinstance(read.parent, (nodes.Attribute, nodes.Call)):
-                moves.setdefault(name, []).append(Transition(method.name, "read", read.lineno, _in_handler(read, method)))
+                moves.setdefault(name, []).append(Transition(method.name, "read", read.lineno, _in_handler(read, method), block_of(read)))
     found = {}
     for name, seen in kinds.items():
         # An attribute assigned both a bool and something else is no clean flag: leave it out.
@@ -118,3 +141,33 @@ def class_mechanisms(cls: nodes.ClassDef) -> dict[str, Mechanism]:
             own_calls = calls.get(name, []) if kind in ("event", "lock", "queue") else []
             found[name] = Mechanism(name, kind, created[name], tuple(sorted([*moves.get(name, ()), *own_calls], key=lambda t: t.line)))
     return found
+
+
+def runs_now(call: nodes.Call, cls: nodes.ClassDef) -> bool:
+    """Whether `self.m()` runs `m` here: not handed to another call (`create_task(self.m())`), not an un-awaited coroutine."""
+    if isinstance(call.parent, nodes.Call) or (isinstance(call.parent, nodes.Keyword)):
+        return False
+    target = cls.locals.get(call.func.attrname, [None])[0]
+    return not isinstance(target, nodes.AsyncFunctionDef) or isinstance(call.parent, nodes.Await)
+
+
+def helpers(cls: nodes.ClassDef) -> dict[str, frozenset[str]]:
+    """Per method of `cls`: every method of `cls` it reaches through `self.m()` calls, transitively."""
+    own = {method.name for method in cls.mymethods()}
+    direct: dict[str, set[str]] = {}
+    for method in cls.mymethods():
+        called = direct.setdefault(method.name, set())
+        for call in method.nodes_of_class(nodes.Call):
+            if isinstance(call.func, nodes.Attribute) and _self_attr(call.func) in own and runs_now(call, cls):
+                called.add(call.func.attrname)
+    reached: dict[str, frozenset[str]] = {}
+    for name in direct:
+        seen: set[str] = set()
+        todo = list(direct[name])
+        while todo:
+            callee = todo.pop()
+            if callee not in seen:
+                seen.add(callee)
+                todo.extend(direct.get(callee, ()))
+        reached[name] = frozenset(seen - {name})
+    return reached
