@@ -64,5 +64,15 @@ def test_explain_prints_the_ownership_table(tmp_path: Path) -> None:
     env = {**os.environ, "PYLINT_OMNI_CACHE_DIR": str(tmp_path)}
     proc = subprocess.run([sys.executable, "-m", "pylint_omni", "explain", "EngineClient"], cwd=SAMPLE_REPO,
                           capture_output=True, text=True, env=env, timeout=300)
-    assert "    _started | flag | __init__:13 | start:22 | __init__:13, stop:33 | running:38\n" in proc.stdout
-    assert "    _thread | handle | __init__:15 | start:18 | __init__:15, stop:35 | start:25\n" in proc.stdout
+    assert "    _started | flag | __init__:13 | start:22 | __init__:13, stop:33 | running:38 | -\n" in proc.stdout
+    assert "    _thread | handle | __init__:15 | start:18 | __init__:15, stop:35 | start:25 | -\n" in proc.stdout
+
+
+def test_explain_leaves_plain_fields_out_and_shows_joins_and_terminations(tmp_path: Path) -> None:
+    env = {**os.environ, "PYLINT_OMNI_CACHE_DIR": str(tmp_path)}
+    tables = {name: subprocess.run([sys.executable, "-m", "pylint_omni", "explain", name], cwd=SAMPLE_REPO,
+                                   capture_output=True, text=True, env=env, timeout=300).stdout
+              for name in ("StageLauncher", "ModelSlot")}
+    assert "    _proc | handle | __init__:64 | launch:70 | __init__:64, shutdown:79 | shutdown:77 | shutdown:78\n" in tables["StageLauncher"]
+    assert "    model | handle | __init__:17 | load:21 | __init__:17, unload:25 | - | -\n" in tables["ModelSlot"]
+    assert "    name |" not in tables["ModelSlot"]  # set once in __init__: configuration, not a lifecycle

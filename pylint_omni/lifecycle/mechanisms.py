@@ -1,4 +1,4 @@
-"""Per class: its lifecycle mechanisms (events, flags, handles) and their transitions.
+"""Per class: its lifecycle mechanisms (events, flags, handles, locks, queues) and their transitions.
 
 Read from the class's own AST only (no analysed code is imported): a flag is an attribute
 assigned a bool constant, an event one created by `Event()` and moved by `.set()`/`.clear()`,
@@ -24,7 +24,15 @@ CALLS = {
     "set": "set", "clear": "clear", "wait": "wait", "is_set": "read",
     "acquire": "set", "release": "clear", "put": "set", "put_nowait": "set", "append": "set",
     "get": "clear", "get_nowait": "clear", "popleft": "clear",
+    "join": "wait", "result": "wait", "cancel": "abort", "terminate": "abort", "kill": "abort",
 }
+# Calls whose result is a running thing: the attribute holding it is a handle to a task, thread or process.
+RUNNERS = frozenset({"create_task", "ensure_future", "Thread", "Process", "Popen", "Timer", "submit",
+                     "run_in_executor", "start_background_task", "create_subprocess_exec"})
+QUEUE_CALLS = frozenset({"put", "put_nowait", "get", "get_nowait"})
+# What a call on a handle (a task, thread, process, field) says: waited for or aborted, never set or cleared
+# (`self.cache.clear()` empties a dict; only `self.x = None` clears a handle).
+HANDLE_MOVES = frozenset({"wait", "abort"})
 
 
 @dataclass(frozen=True)
@@ -49,6 +57,14 @@ class Mechanism:
     kind: str  # "event" | "flag" | "handle" | "lock" | "queue"
     created: nodes.NodeNG
     transitions: tuple[Transition, ...]
+    runner: bool = False  # a handle assigned a task, thread or process (`RUNNERS`), not a plain field
+
+    def has_lifecycle(self) -> bool:
+        """Not a plain field: a mechanism, a flag, a running handle, or a handle that goes back to None after `__init__`."""
+        if self.kind != "handle":
+            return True
+        cleared_later = any(t.kind == "clear" and t.method != "__init__" for t in self.transitions)
+        return bool(self.methods("clear")) and (self.runner or cleared_later or bool(self.methods("wait") | self.methods("abort")))
 
     def methods(self, kind: str) -> frozenset[str]:
         """The methods where the mechanism makes transitions of this kind."""
@@ -113,33 +129,43 @@ def class_mechanisms(cls: nodes.ClassDef) -> dict[str, Mechanism]:
     kinds: dict[str, set[str]] = {}
     created: dict[str, nodes.NodeNG] = {}
     moves: dict[str, list[Transition]] = {}
-    calls: dict[str, list[Transition]] = {}  # `.set()`, `.put()`...: transitions only of an event, lock or queue
+    calls: dict[str, list[Transition]] = {}  # `.set()`, `.put()`, `.join()`...: what a call on the mechanism does
+    queued: set[str] = set()  # attributes something is put on or got from
+    runners: set[str] = set()
     for method in cls.mymethods():
         for assign in method.nodes_of_class(nodes.AssignAttr):
             name = _self_attr(assign)
             if name is None or not isinstance(assign.parent, (nodes.Assign, nodes.AnnAssign)) or assign.parent.value is None:
                 continue
             kind, move = _assignment_kind(assign.parent.value)
+            if _called_name(assign.parent.value) in RUNNERS:
+                runners.add(name)
             kinds.setdefault(name, set()).add(kind)
             created.setdefault(name, assign.parent)
             moves.setdefault(name, []).append(Transition(method.name, move, assign.lineno, _in_handler(assign, method), block_of(assign)))
         for call in method.nodes_of_class(nodes.Call):
             name = _self_attr(call.func.expr) if isinstance(call.func, nodes.Attribute) else None
+            if name is not None and call.func.attrname in QUEUE_CALLS:
+                queued.add(name)
             if name is not None and call.func.attrname in CALLS:
                 calls.setdefault(name, []).append(Transition(method.name, CALLS[call.func.attrname], call.lineno, _in_handler(call, method), block_of(call)))
         for read in method.nodes_of_class(nodes.Attribute):
             name = _self_attr(read)
-            # A bare read (`if self._started:`, `self._thread is None`), not a method call on the mechanism.
-            if name is not None and not isinstance(read.parent, (nodes.Attribute, nodes.Call)):
+            # A bare read (`if self._started:`, `self._thread is None`, `kill(self._actor)`), not a call on or of it.
+            called = isinstance(read.parent, nodes.Attribute) or (isinstance(read.parent, nodes.Call) and read.parent.func is read)
+            if name is not None and not called:
                 moves.setdefault(name, []).append(Transition(method.name, "read", read.lineno, _in_handler(read, method), block_of(read)))
     found = {}
     for name, seen in kinds.items():
         # An attribute assigned both a bool and something else is no clean flag: leave it out.
         made = seen & {"event", "lock", "queue"}
         kind = next(iter(made)) if len(made) == 1 else next(iter(seen)) if len(seen) == 1 else ""
+        if kind == "handle" and name in queued:
+            kind = "queue"  # handed in (`self._in_q = in_q`), known by its puts and gets
         if kind:
-            own_calls = calls.get(name, []) if kind in ("event", "lock", "queue") else []
-            found[name] = Mechanism(name, kind, created[name], tuple(sorted([*moves.get(name, ()), *own_calls], key=lambda t: t.line)))
+            own_calls = [t for t in calls.get(name, []) if kind != "handle" or t.kind in HANDLE_MOVES]
+            transitions = tuple(sorted([*moves.get(name, ()), *own_calls], key=lambda t: t.line))
+            found[name] = Mechanism(name, kind, created[name], transitions, name in runners)
     return found
 
 

@@ -20,9 +20,6 @@ from astroid import nodes
 
 from pylint_omni.lifecycle.mechanisms import Mechanism, Transition, block_of, class_mechanisms, helpers, runs_now
 
-# Calls whose result is a running thing: the attribute holding it is a handle, not a field.
-RUNNERS = frozenset({"create_task", "ensure_future", "Thread", "Process", "Popen", "Timer", "submit",
-                     "run_in_executor", "start_background_task", "create_subprocess_exec"})
 MOVES = ("set", "clear")
 
 
@@ -98,17 +95,8 @@ def _match(cls: nodes.ClassDef, flag: Mechanism, other: Mechanism, move: str,
     return None
 
 
-def _kind(cls: nodes.ClassDef, other: Mechanism) -> str:
-    if other.kind == "event":
-        return "event"
-    for assign in cls.nodes_of_class(nodes.AssignAttr):
-        if assign.attrname == other.name and isinstance(assign.parent, nodes.Assign):
-            value = assign.parent.value
-            func = value.func if isinstance(value, nodes.Call) else None
-            name = func.attrname if isinstance(func, nodes.Attribute) else getattr(func, "name", "")
-            if name in RUNNERS:
-                return "handle"
-    return "field"
+def _kind(other: Mechanism) -> str:
+    return "event" if other.kind == "event" else "handle" if other.runner else "field"
 
 
 def _kept_apart(flag: Mechanism, other: Mechanism, clears: tuple[str, ...] | None) -> str:
@@ -143,10 +131,10 @@ def _pair(cls: nodes.ClassDef, flag: Mechanism, other: Mechanism, reach: dict[st
     sets, clears = _match(cls, flag, other, "set", reach), _match(cls, flag, other, "clear", reach)
     kept_apart = _kept_apart(flag, other, clears)
     if kept_apart:
-        return Pair(flag, other, _kind(cls, other), near, kept_apart)
+        return Pair(flag, other, _kind(other), near, kept_apart)
     if sets is None or clears is None:
         return None
-    return Pair(flag, other, _kind(cls, other), tuple(sorted({*sets, *clears})), "")
+    return Pair(flag, other, _kind(other), tuple(sorted({*sets, *clears})), "")
 
 
 def flag_pairs(cls: nodes.ClassDef) -> list[Pair]:
