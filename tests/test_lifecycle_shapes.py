@@ -116,7 +116,8 @@ def test_a_coroutine_handed_to_create_task_links_nothing(tmp_path: Path, cache_d
 
 
 def test_a_flag_set_where_the_handle_is_only_sometimes_assigned_is_silent(tmp_path: Path, cache_dir: Path) -> None:
-    source = HANDLE.replace("    def start(self):\n        self._task", "    def start(self, now=True):\n        if now:\n            self._task")
+    source = HANDLE.replace("    def start(self):\n        self._task",
+                            "    def start(self, now=True):\n        if now:\n            self._task")
     assert fired({"sometimes.py": source}, tmp_path, cache_dir) == ["mod.py"]
 
 
@@ -167,7 +168,8 @@ def test_two_locks_guarding_the_same_fields_is_high(tmp_path: Path, cache_dir: P
 
 
 def test_locks_the_audit_keeps_apart(tmp_path: Path, cache_dir: Path) -> None:
-    nested = LOCKS.replace("            self._owner[block] = rid\n", "            self._owner[block] = rid\n            self.release(block)\n")
+    nested = LOCKS.replace("            self._owner[block] = rid\n",
+                           "            self._owner[block] = rid\n            self.release(block)\n")
     mixed = LOCKS.replace("self._b = threading.Lock()", "self._b = asyncio.Lock()")
     other_fields = LOCKS.replace("            self._owner.pop(block, None)\n", "")
     found = lint({"nested.py": nested, "mixed.py": mixed, "fields.py": other_fields}, tmp_path, cache_dir, rejected=True)
@@ -207,3 +209,11 @@ class Stream:
                            "drain()): stop on the sentinel and drop the flag, unless items queued before it must be dropped")
     assert found[0][3].endswith("rejected, `_closed` is also read in push(), where nothing is got from `_q`: "
                                 "a sentinel inside the queue cannot answer there")
+
+
+def test_a_flag_written_from_another_module_is_rejected(tmp_path: Path, cache_dir: Path) -> None:
+    """Local vs remote ownership, through the reference graph: a peer sets the flag on its own message."""
+    peer = "from mod import StageLoop\n\n\ndef on_message(loop: StageLoop) -> None:\n    loop._running = True\n"
+    assert lint({"mod.py": HANDLE, "peer.py": peer}, tmp_path, cache_dir) == []
+    [(_, _, _, message)] = lint({"mod.py": HANDLE, "peer.py": peer}, tmp_path, cache_dir, rejected=True)
+    assert message.endswith("rejected, local vs remote ownership: `_running` is also written at peer.py:5, outside the class")

@@ -124,6 +124,10 @@ def _assignment_kind(value: nodes.NodeNG) -> tuple[str, str]:
     return "handle", "set"
 
 
+def _move(method: nodes.FunctionDef, kind: str, node: nodes.NodeNG) -> Transition:
+    return Transition(method.name, kind, node.lineno, _in_handler(node, method), block_of(node))
+
+
 def class_mechanisms(cls: nodes.ClassDef) -> dict[str, Mechanism]:
     """Every event, flag, handle, lock and queue of `cls`, keyed by attribute name."""
     kinds: dict[str, set[str]] = {}
@@ -142,19 +146,19 @@ def class_mechanisms(cls: nodes.ClassDef) -> dict[str, Mechanism]:
                 runners.add(name)
             kinds.setdefault(name, set()).add(kind)
             created.setdefault(name, assign.parent)
-            moves.setdefault(name, []).append(Transition(method.name, move, assign.lineno, _in_handler(assign, method), block_of(assign)))
+            moves.setdefault(name, []).append(_move(method, move, assign))
         for call in method.nodes_of_class(nodes.Call):
             name = _self_attr(call.func.expr) if isinstance(call.func, nodes.Attribute) else None
             if name is not None and call.func.attrname in QUEUE_CALLS:
                 queued.add(name)
             if name is not None and call.func.attrname in CALLS:
-                calls.setdefault(name, []).append(Transition(method.name, CALLS[call.func.attrname], call.lineno, _in_handler(call, method), block_of(call)))
+                calls.setdefault(name, []).append(_move(method, CALLS[call.func.attrname], call))
         for read in method.nodes_of_class(nodes.Attribute):
             name = _self_attr(read)
             # A bare read (`if self._started:`, `self._thread is None`, `kill(self._actor)`), not a call on or of it.
             called = isinstance(read.parent, nodes.Attribute) or (isinstance(read.parent, nodes.Call) and read.parent.func is read)
             if name is not None and not called:
-                moves.setdefault(name, []).append(Transition(method.name, "read", read.lineno, _in_handler(read, method), block_of(read)))
+                moves.setdefault(name, []).append(_move(method, "read", read))
     found = {}
     for name, seen in kinds.items():
         # An attribute assigned both a bool and something else is no clean flag: leave it out.

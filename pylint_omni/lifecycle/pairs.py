@@ -3,8 +3,11 @@
 The flag is set in exactly the methods where the Event is set / the handle (a task, thread,
 process) or field (a model, a session) is assigned, and cleared where the Event is cleared /
 the attribute goes back to `None`: `event.is_set()` or `attr is not None` says the same.
-A move made in a helper the method calls (`self._launch()`) still counts, but is weaker
-evidence (medium): the helper may be reached from elsewhere too.
+"Together" means in the same statement list (a move under an `if` or a loop the other is
+not in may not happen; a move in both branches of an `if`/`else` counts for the list that
+holds the `if`). A move made in a helper the method calls right away (`self._launch()`, not
+`create_task(self._loop())`) still counts, but is weaker evidence (medium): the helper may
+be reached from elsewhere too.
 
 Kept apart, with the reason (the audit's protected cases): moves in `except`/`finally`
 that the other mechanism does not make (publication vs rollback, cleanup after partial
@@ -104,9 +107,9 @@ def _kept_apart(flag: Mechanism, other: Mechanism, clears: tuple[str, ...] | Non
     ours, theirs = _handled(flag), _handled(other)
     if {(t.method, t.kind) for t in ours} != {(t.method, t.kind) for t in theirs}:
         moved, still = (flag, other) if ours else (other, flag)
-        line = (ours or theirs)[0].line
-        published = [t.line for t in flag.transitions if t.kind == "set" and not t.in_handler and t.method == (ours or theirs)[0].method]
-        first_other = [t.line for t in other.transitions if t.kind == "set" and t.method == (ours or theirs)[0].method]
+        line, method = (ours or theirs)[0].line, (ours or theirs)[0].method
+        published = [t.line for t in flag.transitions if t.kind == "set" and not t.in_handler and t.method == method]
+        first_other = [t.line for t in other.transitions if t.kind == "set" and t.method == method]
         if ours and published and first_other and min(published) < min(first_other):
             return (f"publication vs rollback: `{flag.name}` is published (line {min(published)}) before `{other.name}` "
                     f"exists (line {min(first_other)}) and rolled back in except/finally (line {line})")
