@@ -76,3 +76,11 @@ def test_explain_leaves_plain_fields_out_and_shows_joins_and_terminations(tmp_pa
     assert "    _proc | handle | __init__:64 | launch:70 | __init__:64, shutdown:79 | shutdown:77 | shutdown:78\n" in tables["StageLauncher"]
     assert "    model | handle | __init__:17 | load:21 | __init__:17, unload:25 | - | -\n" in tables["ModelSlot"]
     assert "    name |" not in tables["ModelSlot"]  # set once in __init__: configuration, not a lifecycle
+
+
+def test_explain_shows_where_each_lock_is_taken(tmp_path: Path) -> None:
+    env = {**os.environ, "PYLINT_OMNI_CACHE_DIR": str(tmp_path)}
+    table = subprocess.run([sys.executable, "-m", "pylint_omni", "explain", "BlockLedger"], cwd=SAMPLE_REPO,
+                           capture_output=True, text=True, env=env, timeout=300).stdout
+    assert "    _alloc_lock | lock | __init__:13 | allocate:19 | - | - | -\n" in table
+    assert "    _free_lock | lock | __init__:14 | release:25 | - | - | -\n" in table

@@ -217,3 +217,32 @@ def test_a_flag_written_from_another_module_is_rejected(tmp_path: Path, cache_di
     assert lint({"mod.py": HANDLE, "peer.py": peer}, tmp_path, cache_dir) == []
     [(_, _, _, message)] = lint({"mod.py": HANDLE, "peer.py": peer}, tmp_path, cache_dir, rejected=True)
     assert message.endswith("rejected, local vs remote ownership: `_running` is also written at peer.py:5, outside the class")
+
+
+NEGATION = """
+import asyncio
+
+
+class Loop:
+    def __init__(self):
+        self._sleeping = False
+        self._resume = asyncio.Event()
+        self._resume.set()
+
+    def sleep(self):
+        self._sleeping = True
+        self._resume.clear()
+
+    def wake(self):
+        self._sleeping = False
+        self._resume.set()
+"""
+
+
+def test_a_flag_negating_an_event_from_init_on_is_high(tmp_path: Path, cache_dir: Path) -> None:
+    """The same flag beside an event that starts clear disagrees with it until the first wake(): silent."""
+    starts_clear = NEGATION.replace("        self._resume.set()\n\n    def sleep", "\n    def sleep")
+    found = lint({"mod.py": NEGATION, "clear.py": starts_clear}, tmp_path, cache_dir, rejected=True)
+    assert [(path, line, confidence) for path, line, confidence, _ in found] == [("mod.py", 6, "HIGH")]
+    assert found[0][3] == ("[high] `_sleeping` is the negation of `_resume` (set where the event is cleared, cleared where "
+                           "it is set: set in sleep(), cleared in wake()): read `not _resume.is_set()` and drop the flag")

@@ -29,7 +29,8 @@ CALLS = {
 # Calls whose result is a running thing: the attribute holding it is a handle to a task, thread or process.
 RUNNERS = frozenset({"create_task", "ensure_future", "Thread", "Process", "Popen", "Timer", "submit",
                      "run_in_executor", "start_background_task", "create_subprocess_exec"})
-QUEUE_CALLS = frozenset({"put", "put_nowait", "get", "get_nowait"})
+# Calls only a queue answers (a dict has `get` too): an attribute handed in and called so is a queue.
+QUEUE_CALLS = frozenset({"put", "put_nowait", "get_nowait"})
 # What a call on a handle (a task, thread, process, field) says: waited for or aborted, never set or cleared
 # (`self.cache.clear()` empties a dict; only `self.x = None` clears a handle).
 HANDLE_MOVES = frozenset({"wait", "abort"})
@@ -134,8 +135,9 @@ def class_mechanisms(cls: nodes.ClassDef) -> dict[str, Mechanism]:
     created: dict[str, nodes.NodeNG] = {}
     moves: dict[str, list[Transition]] = {}
     calls: dict[str, list[Transition]] = {}  # `.set()`, `.put()`, `.join()`...: what a call on the mechanism does
-    queued: set[str] = set()  # attributes something is put on or got from
+    queued: set[str] = set()  # attributes something is put on or got from without waiting
     runners: set[str] = set()
+    taken: dict[str, list[Transition]] = {}  # `with self.x:` blocks
     for method in cls.mymethods():
         for assign in method.nodes_of_class(nodes.AssignAttr):
             name = _self_attr(assign)
@@ -153,10 +155,16 @@ def class_mechanisms(cls: nodes.ClassDef) -> dict[str, Mechanism]:
                 queued.add(name)
             if name is not None and call.func.attrname in CALLS:
                 calls.setdefault(name, []).append(_move(method, CALLS[call.func.attrname], call))
+        for block in method.nodes_of_class((nodes.With, nodes.AsyncWith)):
+            for item, _ in block.items:
+                name = _self_attr(item)
+                if name is not None:  # `with self._lock:` acquires it
+                    taken.setdefault(name, []).append(_move(method, "set", item))
         for read in method.nodes_of_class(nodes.Attribute):
             name = _self_attr(read)
             # A bare read (`if self._started:`, `self._thread is None`, `kill(self._actor)`), not a call on or of it.
-            called = isinstance(read.parent, nodes.Attribute) or (isinstance(read.parent, nodes.Call) and read.parent.func is read)
+            called = isinstance(read.parent, (nodes.Attribute, nodes.With, nodes.AsyncWith)) or (
+                isinstance(read.parent, nodes.Call) and read.parent.func is read)
             if name is not None and not called:
                 moves.setdefault(name, []).append(_move(method, "read", read))
     found = {}
@@ -168,6 +176,7 @@ def class_mechanisms(cls: nodes.ClassDef) -> dict[str, Mechanism]:
             kind = "queue"  # handed in (`self._in_q = in_q`), known by its puts and gets
         if kind:
             own_calls = [t for t in calls.get(name, []) if kind != "handle" or t.kind in HANDLE_MOVES]
+            own_calls += taken.get(name, []) if kind == "lock" else []
             transitions = tuple(sorted([*moves.get(name, ()), *own_calls], key=lambda t: t.line))
             found[name] = Mechanism(name, kind, created[name], transitions, name in runners)
     return found

@@ -2,7 +2,9 @@
 
 The flag is set in exactly the methods where the Event is set / the handle (a task, thread,
 process) or field (a model, a session) is assigned, and cleared where the Event is cleared /
-the attribute goes back to `None`: `event.is_set()` or `attr is not None` says the same.
+the attribute goes back to `None`: `event.is_set()` or `attr is not None` says the same. Or
+the flag is set where the Event is cleared and the reverse, from `__init__` on: it is
+`not event.is_set()`.
 "Together" means in the same statement list (a move under an `if` or a loop the other is
 not in may not happen; a move in both branches of an `if`/`else` counts for the list that
 holds the `if`). A move made in a helper the method calls right away (`self._launch()`, not
@@ -17,7 +19,7 @@ moved in a method where the other is not (first terminal outcome, remote message
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from astroid import nodes
 
@@ -35,6 +37,7 @@ class Pair:
     kind: str  # "event" | "handle" | "field"
     via: tuple[str, ...]
     kept_apart: str  # why the audit keeps the two apart (a rejected idea), or ""
+    negated: bool = False  # the flag is set where the Event is cleared and cleared where it is set
 
 
 def _plain(mechanism: Mechanism, move: str) -> frozenset[str]:
@@ -98,6 +101,14 @@ def _match(cls: nodes.ClassDef, flag: Mechanism, other: Mechanism, move: str,
     return None
 
 
+def _negated(event: Mechanism) -> Mechanism:
+    """The Event read as `not event.is_set()`: its sets are clears and its clears sets (created clear: set)."""
+    swap = {"set": "clear", "clear": "set"}
+    return replace(event, transitions=tuple(
+        replace(t, kind="set" if t.kind == "create" and t.method == "__init__" else swap.get(t.kind, t.kind))
+        for t in event.transitions))
+
+
 def _kind(other: Mechanism) -> str:
     return "event" if other.kind == "event" else "handle" if other.runner else "field"
 
@@ -141,7 +152,8 @@ def _pair(cls: nodes.ClassDef, flag: Mechanism, other: Mechanism, reach: dict[st
 
 
 def flag_pairs(cls: nodes.ClassDef) -> list[Pair]:
-    """Each flag of `cls` with the first mechanism it mirrors: an Event first, then a handle or field by line."""
+    """Each flag of `cls` with the first mechanism it mirrors: an Event first, then a handle or field by line,
+    then an Event it negates."""
     mechanisms = class_mechanisms(cls)
     reach = helpers(cls)
     others = sorted((m for m in mechanisms.values() if m.kind in ("event", "handle")),
@@ -149,6 +161,8 @@ def flag_pairs(cls: nodes.ClassDef) -> list[Pair]:
     found = []
     for flag in (m for m in mechanisms.values() if m.kind == "flag"):
         pairs = [p for p in (_pair(cls, flag, other, reach) for other in others) if p is not None]
+        negated = (_pair(cls, flag, _negated(event), reach) for event in others if event.kind == "event")
+        pairs.extend(replace(p, negated=True) for p in negated if p is not None)
         # A mirror the audit would merge wins over one it keeps apart; a rejected idea only when there is no other.
         found.extend(sorted(pairs, key=lambda p: bool(p.kept_apart))[:1])
     return found

@@ -24,6 +24,9 @@ def mirror_text(pair: Pair) -> str:
         f", cleared together in {_calls(clears)}" if clears else "")
     if pair.via:
         together += f", one of them through {_calls(pair.via)}"
+    if pair.negated:
+        return (f"`{flag}` is the negation of `{other}` (set where the event is cleared, cleared where it is set: "
+                f"{together.replace(' together', '')}): read `not {other}.is_set()` and drop the flag")
     if pair.kind == "event":
         return f"`{flag}` mirrors `{other}` ({together}): read `{other}.is_set()` and drop the flag"
     what = "handle" if pair.kind == "handle" else "field"
