@@ -26,6 +26,23 @@ class EngineClient:
         return self._started
 
 
+class SleepGate:
+    """`_sleeping` is `not _resume.is_set()`, from `__init__` on."""
+
+    def __init__(self) -> None:
+        self._sleeping = False  # [lifecycle-mechanism]
+        self._resume = threading.Event()
+        self._resume.set()
+
+    def sleep(self) -> None:
+        self._sleeping = True
+        self._resume.clear()
+
+    def wake(self) -> None:
+        self._sleeping = False
+        self._resume.set()
+
+
 class StageLoop:
     """`_running` says what `_task is not None` says."""
 
