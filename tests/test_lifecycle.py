@@ -73,7 +73,8 @@ def test_explain_leaves_plain_fields_out_and_shows_joins_and_terminations(tmp_pa
     tables = {name: subprocess.run([sys.executable, "-m", "pylint_omni", "explain", name], cwd=SAMPLE_REPO,
                                    capture_output=True, text=True, env=env, timeout=300).stdout
               for name in ("StageLauncher", "ModelSlot")}
-    assert "    _proc | handle | __init__:64 | launch:70 | __init__:64, shutdown:79 | shutdown:77 | shutdown:78\n" in tables["StageLauncher"]
+    launcher = tables["StageLauncher"]
+    assert "    _proc | handle | __init__:64 | launch:70 | __init__:64, shutdown:79 | shutdown:77 | shutdown:78\n" in launcher
     assert "    model | handle | __init__:17 | load:21 | __init__:17, unload:25 | - | -\n" in tables["ModelSlot"]
     assert "    name |" not in tables["ModelSlot"]  # set once in __init__: configuration, not a lifecycle
 

@@ -21,7 +21,7 @@ from pylint_omni.evidence.findings import FindingDetails
 from pylint_omni.index.graph.graph import graph_of
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.lifecycle.locks import lock_pairs
-from pylint_omni.lifecycle.mechanisms import Mechanism
+from pylint_omni.lifecycle.mechanisms import Mechanism, class_mechanisms, helpers
 from pylint_omni.lifecycle.pairs import flag_pairs
 from pylint_omni.lifecycle.sentinels import sentinel_pairs
 from pylint_omni.lifecycle.wording import locks_text, mirror_text, sentinel_text
@@ -56,15 +56,19 @@ class LifecycleMechanismChecker(OmniChecker):
         if found is None:
             return
         index, relpath = found
-        for pair in flag_pairs(node):
+        mechanisms = class_mechanisms(node)
+        if not any(m.kind in ("flag", "lock") for m in mechanisms.values()):
+            return  # every shape needs a flag or two locks
+        reach = helpers(node)
+        for pair in flag_pairs(node, mechanisms, reach):
             text = mirror_text(pair)
             why = pair.kept_apart or self._remote(index, relpath, node, pair.flag)
             self._report(node, pair.flag, why, "medium" if pair.via else "high", text,
                          f"lifecycle-flag-{pair.kind}", f"drop `{pair.flag.name}`")
-        for locks in lock_pairs(node):
+        for locks in lock_pairs(node, mechanisms, reach):
             self._report(node, locks.second, locks.kept_apart, "high", locks_text(locks),
                          "lifecycle-two-locks", f"drop `{locks.second.name}`")
-        for sentinel in sentinel_pairs(node):
+        for sentinel in sentinel_pairs(node, mechanisms):
             why = sentinel.kept_apart or self._remote(index, relpath, node, sentinel.flag)
             self._report(node, sentinel.flag, why, "medium", sentinel_text(sentinel),
                          "lifecycle-sentinel-flag", f"drop `{sentinel.flag.name}`")

@@ -31,7 +31,7 @@ def ownership_lines(path: Path, line: int) -> list[str]:
     mechanisms = {n: m for n, m in (class_mechanisms(cls) if cls is not None else {}).items() if m.has_lifecycle()}
     if not mechanisms:
         return []
-    rows = ["lifecycle ownership: mechanism | kind | created | set/put/acquire | clear/get/release | awaited/joined/read"
+    rows = ["lifecycle ownership: mechanism | kind | created | set/put/acquire/notify | clear/get/release | awaited/joined/read"
             " | cancelled/terminated"]
     for mechanism in sorted(mechanisms.values(), key=lambda m: m.created.lineno):
         created = next((f"{t.method}:{t.line}" for t in mechanism.transitions if t.line == mechanism.created.lineno), "-")

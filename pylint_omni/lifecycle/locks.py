@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from astroid import nodes
 
-from pylint_omni.lifecycle.mechanisms import Mechanism, class_mechanisms, helpers
+from pylint_omni.lifecycle.mechanisms import Mechanism
 
 MUTATORS = frozenset({"append", "extend", "insert", "pop", "popitem", "remove", "discard", "add", "update",
                       "setdefault", "clear", "appendleft", "popleft"})
@@ -88,14 +88,12 @@ def _nested(outer: list[tuple[str, nodes.NodeNG]], inner: list[tuple[str, nodes.
     return ""
 
 
-def lock_pairs(cls: nodes.ClassDef) -> list[LockPair]:
+def lock_pairs(cls: nodes.ClassDef, mechanisms: dict[str, Mechanism], reach: dict[str, frozenset[str]]) -> list[LockPair]:
     """Pairs of `Lock`/`RLock` attributes of `cls` whose blocks write the same non-empty set of fields."""
-    mechanisms = class_mechanisms(cls)
     locks = {name: m for name, m in mechanisms.items() if m.kind == "lock"
              and isinstance(getattr(m.created, "value", None), nodes.Call)
              and (m.created.value.func.as_string().rpartition(".")[2] in LOCKS)}
     blocks = _blocks(cls, set(locks))
-    reach = helpers(cls)
     guarded = {name: set().union(*(_written(b, set(locks)) for _, b in taken)) for name, taken in blocks.items()}
     found = []
     names = sorted(guarded, key=lambda n: locks[n].created.lineno)

@@ -25,6 +25,7 @@ CALLS = {
     "acquire": "set", "release": "clear", "put": "set", "put_nowait": "set", "append": "set",
     "get": "clear", "get_nowait": "clear", "popleft": "clear",
     "join": "wait", "result": "wait", "cancel": "abort", "terminate": "abort", "kill": "abort",
+    "wait_for": "wait", "notify": "set", "notify_all": "set",
 }
 # Calls whose result is a running thing: the attribute holding it is a handle to a task, thread or process.
 RUNNERS = frozenset({"create_task", "ensure_future", "Thread", "Process", "Popen", "Timer", "submit",

@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 
 from astroid import nodes
 
-from pylint_omni.lifecycle.mechanisms import Mechanism, Transition, block_of, class_mechanisms, helpers, runs_now
+from pylint_omni.lifecycle.mechanisms import Mechanism, Transition, block_of, runs_now
 
 MOVES = ("set", "clear")
 
@@ -151,11 +151,9 @@ def _pair(cls: nodes.ClassDef, flag: Mechanism, other: Mechanism, reach: dict[st
     return Pair(flag, other, _kind(other), tuple(sorted({*sets, *clears})), "")
 
 
-def flag_pairs(cls: nodes.ClassDef) -> list[Pair]:
+def flag_pairs(cls: nodes.ClassDef, mechanisms: dict[str, Mechanism], reach: dict[str, frozenset[str]]) -> list[Pair]:
     """Each flag of `cls` with the first mechanism it mirrors: an Event first, then a handle or field by line,
     then an Event it negates."""
-    mechanisms = class_mechanisms(cls)
-    reach = helpers(cls)
     others = sorted((m for m in mechanisms.values() if m.kind in ("event", "handle")),
                     key=lambda m: (m.kind != "event", m.created.lineno))
     found = []

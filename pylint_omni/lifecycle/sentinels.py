@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from astroid import nodes
 
-from pylint_omni.lifecycle.mechanisms import Mechanism, class_mechanisms
+from pylint_omni.lifecycle.mechanisms import Mechanism
 
 PUTS = frozenset({"put", "put_nowait"})
 GETS = frozenset({"get", "get_nowait"})
@@ -68,10 +68,10 @@ def _compares(method: nodes.FunctionDef, sentinel: str, names: set[str]) -> bool
     return False
 
 
-def sentinel_pairs(cls: nodes.ClassDef) -> list[SentinelPair]:
+def sentinel_pairs(cls: nodes.ClassDef, mechanisms: dict[str, Mechanism]) -> list[SentinelPair]:
     """Each closed flag of `cls` set where a sentinel is put on one of its queues, when a consumer checks both."""
     names = _sentinels(cls)
-    flags = {name: m for name, m in class_mechanisms(cls).items() if m.kind == "flag"}
+    flags = {name: m for name, m in mechanisms.items() if m.kind == "flag"}
     methods = {m.name: m for m in cls.mymethods()}
     found = []
     for closing in cls.mymethods():
