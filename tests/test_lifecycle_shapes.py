@@ -246,3 +246,16 @@ def test_a_flag_negating_an_event_from_init_on_is_high(tmp_path: Path, cache_dir
     assert [(path, line, confidence) for path, line, confidence, _ in found] == [("mod.py", 6, "HIGH")]
     assert found[0][3] == ("[high] `_sleeping` is the negation of `_resume` (set where the event is cleared, cleared where "
                            "it is set: set in sleep(), cleared in wake()): read `not _resume.is_set()` and drop the flag")
+
+
+def test_a_move_in_a_nested_callback_is_not_the_methods(tmp_path: Path, cache_dir: Path) -> None:
+    """The callback sets the flag when it runs, maybe after stop(): not where the handle is assigned."""
+    source = HANDLE.replace("        self._running = True\n",
+                            "        def started():\n            self._running = True\n        self._task.add_done_callback(started)\n", 1)
+    assert fired({"callback.py": source}, tmp_path, cache_dir) == ["mod.py"]
+
+
+def test_two_locks_taken_in_one_with_statement_are_nested(tmp_path: Path, cache_dir: Path) -> None:
+    source = LOCKS.replace("        with self._a:\n", "        with self._a, self._b:\n")
+    [(_, _, _, message)] = lint({"mod.py": source}, tmp_path, cache_dir, rejected=True)
+    assert message.endswith("rejected, nested acquisition: both are taken together in allocate(), so their order is the protocol")

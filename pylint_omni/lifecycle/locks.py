@@ -79,7 +79,7 @@ def _nested(outer: list[tuple[str, nodes.NodeNG]], inner: list[tuple[str, nodes.
     """Where a block of `inner` runs inside one of `outer` (lexically or through a helper the block calls), or ""."""
     inner_methods = {method for method, _ in inner}
     for method, block in outer:
-        if any(block.parent_of(b) for _, b in inner):
+        if any(block is b or block.parent_of(b) for _, b in inner):  # `with self._a, self._b:` nests too
             return f"{method}()"
         for call in block.nodes_of_class(nodes.Call):
             callee = _self_name(call.func) if isinstance(call.func, nodes.Attribute) else None

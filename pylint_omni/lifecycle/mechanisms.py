@@ -127,7 +127,11 @@ def _assignment_kind(value: nodes.NodeNG) -> tuple[str, str]:
 
 
 def _move(method: nodes.FunctionDef, kind: str, node: nodes.NodeNG) -> Transition:
-    return Transition(method.name, kind, node.lineno, _in_handler(node, method), block_of(node))
+    """A move in a function or lambda nested in the method runs later (a callback, a task's coroutine):
+    it is that function's move (`start.inner`), not the method's."""
+    scope = node.scope()
+    where = method.name if scope is method else f"{method.name}.{getattr(scope, 'name', '<lambda>')}"
+    return Transition(where, kind, node.lineno, _in_handler(node, method), block_of(node))
 
 
 def class_mechanisms(cls: nodes.ClassDef) -> dict[str, Mechanism]:
@@ -184,8 +188,10 @@ def class_mechanisms(cls: nodes.ClassDef) -> dict[str, Mechanism]:
 
 
 def runs_now(call: nodes.Call, cls: nodes.ClassDef) -> bool:
-    """Whether `self.m()` runs `m` here: not handed to another call (`create_task(self.m())`), not an un-awaited coroutine."""
-    if isinstance(call.parent, nodes.Call) or (isinstance(call.parent, nodes.Keyword)):
+    """Whether `self.m()` runs `m` here: not handed to another call (`create_task(self.m())`), not an un-awaited
+    coroutine, not inside a nested function or lambda (which runs later, if at all)."""
+    if isinstance(call.parent, (nodes.Call, nodes.Keyword)) or not isinstance(call.scope(), nodes.FunctionDef) \
+            or call.scope().parent is not cls:
         return False
     target = cls.locals.get(call.func.attrname, [None])[0]
     return not isinstance(target, nodes.AsyncFunctionDef) or isinstance(call.parent, nodes.Await)

@@ -74,7 +74,7 @@ def _call_blocks(cls: nodes.ClassDef, caller: str, callee: str, reach: dict[str,
     method = next((m for m in cls.mymethods() if m.name == caller), None)
     if method is None:
         return set()
-    return {block_of(call)[0] for call in method.nodes_of_class(nodes.Call)
+    return {block for call in method.nodes_of_class(nodes.Call) for block in block_of(call)[:1]
             if isinstance(call.func, nodes.Attribute) and isinstance(call.func.expr, nodes.Name) and call.func.expr.name == "self"
             and (call.func.attrname == callee or callee in reach.get(call.func.attrname, ())) and runs_now(call, cls)}
 
