@@ -259,3 +259,13 @@ def test_two_locks_taken_in_one_with_statement_are_nested(tmp_path: Path, cache_
     source = LOCKS.replace("        with self._a:\n", "        with self._a, self._b:\n")
     [(_, _, _, message)] = lint({"mod.py": source}, tmp_path, cache_dir, rejected=True)
     assert message.endswith("rejected, nested acquisition: both are taken together in allocate(), so their order is the protocol")
+
+
+def test_a_guard_that_skips_only_a_no_op_move_keeps_the_moves_together(tmp_path: Path, cache_dir: Path) -> None:
+    """`if self._task is not None: self._task = None` changes nothing when skipped; guarding the other way round
+    (`if self._task is not None:` around the assignment of a new task) leaves the flag True with no task: silent."""
+    guarded = HANDLE.replace("    def stop(self):\n        self._task = None\n",
+                             "    def stop(self):\n        if self._task is not None:\n            self._task = None\n")
+    wrong_way = HANDLE.replace("    def start(self):\n        self._task",
+                               "    def start(self):\n        if self._task is not None:\n            self._task")
+    assert fired({"guarded.py": guarded, "wrong_way.py": wrong_way}, tmp_path, cache_dir) == ["guarded.py", "mod.py"]

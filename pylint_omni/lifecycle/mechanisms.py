@@ -85,19 +85,38 @@ def _in_handler(node: nodes.NodeNG, method: nodes.FunctionDef) -> bool:
     return False
 
 
-def block_of(node: nodes.NodeNG) -> tuple[str, ...]:
+def _guard(owner: nodes.NodeNG, name: str) -> str:
+    """"present" for an `if` that only tests that `self.<name>` is set (`is not None`, truthy), "absent" for
+    one that tests it is not (`is None`, `not`), "" for any other statement."""
+    if not isinstance(owner, nodes.If) or not name:
+        return ""
+    negated = isinstance(owner.test, nodes.UnaryOp) and owner.test.op == "not"
+    test = owner.test.operand if negated else owner.test
+    if isinstance(test, nodes.Compare) and len(test.ops) == 1 and test.ops[0][0] in ("is", "is not") \
+            and isinstance(test.ops[0][1], nodes.Const) and test.ops[0][1].value is None:
+        negated ^= test.ops[0][0] == "is"
+        test = test.left
+    return ("absent" if negated else "present") if _self_attr(test) == name else ""
+
+
+def block_of(node: nodes.NodeNG, name: str = "", move: str = "") -> tuple[str, ...]:
     """The statement lists holding `node`'s statement, innermost first up to the method body.
 
     Each is its owner's position and which of its bodies (`12:8:orelse`): two moves in one
-    list happen together; one under an `if` or a loop the other is not in may not.
+    list happen together; one under an `if` or a loop the other is not in may not. An `if`
+    that only tests the moved attribute `name` itself and skips a move that would change
+    nothing (`if self._task is not None: self._task = None`, `if not self._on: self._on = True`)
+    is no level of its own.
     """
+    idle = {"clear": "present", "set": "absent"}.get(move)
     found = []
     statement = node.statement()
     while not isinstance(statement, (nodes.FunctionDef, nodes.ClassDef, nodes.Module)):
         owner = statement.parent
         part = next((name for name in ("body", "orelse", "handlers", "finalbody")
                      if statement in (getattr(owner, name, None) or ())), "")
-        found.append(f"{owner.lineno}:{owner.col_offset}:{part}")
+        if not (part == "body" and idle and _guard(owner, name) == idle):
+            found.append(f"{owner.lineno}:{owner.col_offset}:{part}")
         statement = owner
     return tuple(found)
 
@@ -126,12 +145,18 @@ def _assignment_kind(value: nodes.NodeNG) -> tuple[str, str]:
     return "handle", "set"
 
 
+def _moved_name(node: nodes.NodeNG) -> str:
+    """The attribute a move is made on: `self.x = ...`, `self.x.set()`, `with self.x:`."""
+    target = node.func.expr if isinstance(node, nodes.Call) and isinstance(node.func, nodes.Attribute) else node
+    return _self_attr(target) or ""
+
+
 def _move(method: nodes.FunctionDef, kind: str, node: nodes.NodeNG) -> Transition:
     """A move in a function or lambda nested in the method runs later (a callback, a task's coroutine):
     it is that function's move (`start.inner`), not the method's."""
     scope = node.scope()
     where = method.name if scope is method else f"{method.name}.{getattr(scope, 'name', '<lambda>')}"
-    return Transition(where, kind, node.lineno, _in_handler(node, method), block_of(node))
+    return Transition(where, kind, node.lineno, _in_handler(node, method), block_of(node, _moved_name(node), kind))
 
 
 def class_mechanisms(cls: nodes.ClassDef) -> dict[str, Mechanism]:
