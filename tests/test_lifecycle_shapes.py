@@ -269,3 +269,30 @@ def test_a_guard_that_skips_only_a_no_op_move_keeps_the_moves_together(tmp_path:
     wrong_way = HANDLE.replace("    def start(self):\n        self._task",
                                "    def start(self):\n        if self._task is not None:\n            self._task")
     assert fired({"guarded.py": guarded, "wrong_way.py": wrong_way}, tmp_path, cache_dir) == ["guarded.py", "mod.py"]
+
+
+def test_first_terminal_outcome_is_rejected_with_its_reason(tmp_path: Path, cache_dir: Path) -> None:
+    source = """
+import threading
+
+
+class Tracker:
+    def __init__(self):
+        self._done = threading.Event()
+        self._finished = False
+
+    def done(self):
+        if self._finished:
+            return
+        self._finished = True
+        self._done.set()
+
+    def abort(self):
+        if self._finished:
+            return
+        self._finished = True
+"""
+    assert lint({"mod.py": source}, tmp_path, cache_dir) == []
+    [(_, _, _, message)] = lint({"mod.py": source}, tmp_path, cache_dir, rejected=True)
+    assert message == ("[rejected] `_finished` and `_done` look like one state; rejected, first terminal outcome: `_finished` "
+                       "is tested and set in abort(), done(), `_done` only in done(): the flag arbitrates which came first")

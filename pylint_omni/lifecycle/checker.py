@@ -24,7 +24,7 @@ from pylint_omni.lifecycle.locks import lock_pairs
 from pylint_omni.lifecycle.mechanisms import Mechanism, class_mechanisms, helpers
 from pylint_omni.lifecycle.pairs import flag_pairs
 from pylint_omni.lifecycle.sentinels import sentinel_pairs
-from pylint_omni.lifecycle.wording import locks_text, mirror_text, sentinel_text
+from pylint_omni.lifecycle.wording import kept_apart_text, locks_text, mirror_text, sentinel_text
 
 SYMBOL = "lifecycle-mechanism"
 STORE_VIA = "attr-store"
@@ -61,17 +61,16 @@ class LifecycleMechanismChecker(OmniChecker):
             return  # every shape needs a flag or two locks
         reach = helpers(node)
         for pair in flag_pairs(node, mechanisms, reach):
-            text = mirror_text(pair)
             why = pair.kept_apart or self._remote(index, relpath, node, pair.flag)
-            self._report(node, pair.flag, why, "medium" if pair.via else "high", text,
-                         f"lifecycle-flag-{pair.kind}", f"drop `{pair.flag.name}`")
+            self._report(node, pair.flag, pair.other.name, why, "medium" if pair.via else "high", mirror_text(pair),
+                         f"lifecycle-flag-{pair.kind}")
         for locks in lock_pairs(node, mechanisms, reach):
-            self._report(node, locks.second, locks.kept_apart, "high", locks_text(locks),
-                         "lifecycle-two-locks", f"drop `{locks.second.name}`")
+            self._report(node, locks.second, locks.first.name, locks.kept_apart, "high", locks_text(locks),
+                         "lifecycle-two-locks")
         for sentinel in sentinel_pairs(node, mechanisms):
             why = sentinel.kept_apart or self._remote(index, relpath, node, sentinel.flag)
-            self._report(node, sentinel.flag, why, "medium", sentinel_text(sentinel),
-                         "lifecycle-sentinel-flag", f"drop `{sentinel.flag.name}`")
+            self._report(node, sentinel.flag, f"the `{sentinel.sentinel}` sentinel on `{sentinel.queue}`", why, "medium",
+                         sentinel_text(sentinel), "lifecycle-sentinel-flag")
 
     @staticmethod
     def _remote(index: ProjectIndex, relpath: str, owner: nodes.ClassDef, flag: Mechanism) -> str:
@@ -83,12 +82,14 @@ class LifecycleMechanismChecker(OmniChecker):
         where = _remote_write(index, relpath, owner, flag.name)
         return f"local vs remote ownership: `{flag.name}` is also written at {where}, outside the class" if where else ""
 
-    def _report(self, owner: nodes.ClassDef, dropped: Mechanism, kept_apart: str, confidence: str, text: str,
-                kind: str, change: str) -> None:
-        verdict = Verdict(Status.REJECTED, None, kept_apart) if kept_apart else Verdict(Status.CANDIDATE, confidence, text)
+    def _report(self, owner: nodes.ClassDef, dropped: Mechanism, other: str, kept_apart: str, confidence: str,
+                text: str, kind: str) -> None:
+        """A candidate says what to drop; a rejected idea names the two and why the audit keeps them apart."""
         if kept_apart:
-            text = f"{text}; rejected, {kept_apart}"
-        benefit = Benefit(len(dropped.transitions), BenefitKind.STATE, change, scope=owner.name)
+            verdict, text = Verdict(Status.REJECTED, None, kept_apart), kept_apart_text(dropped.name, other, kept_apart)
+        else:
+            verdict = Verdict(Status.CANDIDATE, confidence, text)
+        benefit = Benefit(len(dropped.transitions), BenefitKind.STATE, f"drop `{dropped.name}`", scope=owner.name)
         subject = f"{owner.qname()}.{dropped.name}"
         details = FindingDetails([subject], text, benefit, "a reader that needs the two apart", subject=subject, kind=kind)
         self.emit(SYMBOL, dropped.created, verdict, (text,), details)

@@ -13,8 +13,9 @@ be reached from elsewhere too.
 
 Kept apart, with the reason (the audit's protected cases): moves in `except`/`finally`
 that the other mechanism does not make (publication vs rollback, cleanup after partial
-failure), and a handle kept after the flag is cleared (joined or reused later). A flag
-moved in a method where the other is not (first terminal outcome, remote message) is no pair.
+failure), a handle kept after the flag is cleared (joined or reused later), and a flag
+tested and set in more methods than the other (first terminal outcome wins). Any other flag
+moved in a method where the other is not (a remote message) is no pair.
 """
 
 from __future__ import annotations
@@ -134,8 +135,24 @@ def _kept_apart(flag: Mechanism, other: Mechanism, clears: tuple[str, ...] | Non
     return ""
 
 
+def _first_outcome(flag: Mechanism, other: Mechanism) -> str:
+    """Why a flag set in more methods than the other, each time tested first, is kept apart, or ""."""
+    ours, theirs = _plain(flag, "set"), _plain(other, "set")
+    if not theirs or not theirs < ours:
+        return ""
+    for method in ours:
+        first_set = min(t.line for t in flag.transitions if t.kind == "set" and t.method == method)
+        if not any(t.kind == "read" and t.method == method and t.line < first_set for t in flag.transitions):
+            return ""
+    return (f"first terminal outcome: `{flag.name}` is tested and set in {', '.join(f'{m}()' for m in sorted(ours))}, "
+            f"`{other.name}` only in {', '.join(f'{m}()' for m in sorted(theirs))}: the flag arbitrates which came first")
+
+
 def _pair(cls: nodes.ClassDef, flag: Mechanism, other: Mechanism, reach: dict[str, frozenset[str]]) -> Pair | None:
     near = _match(cls, flag, other, "set", reach, strict=False)
+    first = _first_outcome(flag, other) if near is None else ""
+    if first:
+        return Pair(flag, other, _kind(other), (), first)
     if near is None or not _plain(flag, "set"):
         return None
     if _initial(flag) and _initial(other) and _initial(flag) != _initial(other):

@@ -48,3 +48,9 @@ def sentinel_text(pair: SentinelPair) -> str:
     return (f"`{pair.flag.name}` duplicates the `{pair.sentinel}` sentinel put on `{pair.queue}` (both in "
             f"{pair.closing}(), both checked in {_calls(pair.consumers)}): stop on the sentinel and drop the flag, "
             f"unless items queued before it must be dropped")
+
+
+def kept_apart_text(first: str, second: str, reason: str) -> str:
+    """`_loaded` and `_ready` look like one state; rejected, cleanup after partial failure: ..."""
+    name = second if second.startswith("the ") else f"`{second}`"
+    return f"`{first}` and {name} look like one state; rejected, {reason}"
