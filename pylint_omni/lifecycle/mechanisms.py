@@ -192,9 +192,11 @@ def class_mechanisms(cls: nodes.ClassDef) -> dict[str, Mechanism]:
                     taken.setdefault(name, []).append(_move(method, "set", item))
         for read in method.nodes_of_class(nodes.Attribute):
             name = _self_attr(read)
-            # A bare read (`if self._started:`, `self._thread is None`, `kill(self._actor)`), not a call on or of it.
-            called = isinstance(read.parent, (nodes.Attribute, nodes.With, nodes.AsyncWith)) or (
-                isinstance(read.parent, nodes.Call) and read.parent.func is read)
+            # A read (`if self._started:`, `kill(self._actor)`, `self._cfg.plugin`), not a call on or of it
+            # (`self._ev.set()`, `self._hook()`: those are its moves) nor a `with` (an acquisition).
+            parent = read.parent
+            called = isinstance(parent, (nodes.With, nodes.AsyncWith)) or (isinstance(parent, nodes.Call) and parent.func is read) \
+                or (isinstance(parent, nodes.Attribute) and isinstance(parent.parent, nodes.Call) and parent.parent.func is parent)
             if name is not None and not called:
                 moves.setdefault(name, []).append(_move(method, "read", read))
     found = {}
