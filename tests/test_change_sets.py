@@ -177,6 +177,37 @@ def test_a_finding_inside_code_a_dead_change_deletes_is_taken_in_not_emitted(tmp
     assert "duplicated-implementation" in {f.symbol for f in findings if f.path == "app/legacy.py"}
 
 
+def test_the_dead_modules_of_one_package_are_one_change(tmp_path: Path) -> None:
+    """A retired per-model patch leaves its modules behind together: one change at the package, its modules the
+    members, weighed as whole modules; a dead module of another package stays a change of its own."""
+    root = write(tmp_path / "proj", {
+        "app/__init__.py": "",
+        "app/main.py": """
+            from app.patches.live import patch
+
+
+            if __name__ == "__main__":
+                patch()
+        """,
+        "app/patches/__init__.py": "",
+        "app/patches/live.py": "def patch():\n    return 1\n",
+        "app/patches/llama.py": "def llama_forward(x):\n    y = x + 1\n    return y * 2\n",
+        "app/patches/qwen2.py": "def qwen2_forward(x):\n    y = x - 1\n    return y * 3\n",
+        "app/other/__init__.py": "",
+        "app/other/stale.py": "def helper():\n    return 0\n",
+    })
+    report = omni_json([*enable_args(["unused-surface"]), "app"], root, tmp_path / "cache")
+    package = at(report, "app/patches/__init__.py")
+    assert len(package) == 1, report["candidates"]
+    change = package[0]
+    assert change["confidence"] == "high" and change["message"].startswith("Package app.patches has 2 modules nothing imports (llama.py and qwen2.py)")
+    assert {m["path"] for m in change["members"]} == {"app/patches/llama.py", "app/patches/qwen2.py"}
+    lines = sum(m["lines"] for m in change["members"])
+    assert change["benefit_lines"] == lines and change["score"] == 2 * lines  # whole modules weigh twice
+    assert not at(report, "app/patches/llama.py")
+    assert any(c["path"].startswith("app/other/") for c in report["candidates"])  # another package: its own change
+
+
 def test_member_ids_are_the_ids_a_per_member_run_emits_and_a_per_member_baseline_holds(tmp_path: Path) -> None:
     files = {
         "pkg/__init__.py": "",

@@ -9,7 +9,7 @@ from packaging.specifiers import SpecifierSet
 from packaging.version import Version
 
 from conftest import enable_args, run_pylint, write_tree
-from pylint_omni.compat.declarations import read_declarations
+from pylint_omni.index.declarations import read_declarations
 from pylint_omni.compat.evaluate import decide
 from pylint_omni.compat.platforms import declared_platforms, platform_doubt
 from pylint_omni.compat.support import Floor, floor_of_specifiers

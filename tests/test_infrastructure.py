@@ -59,3 +59,409 @@ def test_tests_and_benchmarks_are_not_audited(tmp_path: Path, cache_dir: Path) -
         "pkg/benchmarks/bench_act.py": "import torch\n\n\ndef run(x):\n    return x * torch.sigmoid(x)\n",
     })
     assert lint(tmp_path, cache_dir) == []
+
+
+def test_torch_shapes_fire_with_what_stays_and_variants_stay_silent(tmp_path: Path, cache_dir: Path) -> None:
+    write(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/layers.py": """
+            import math
+
+            import torch
+
+
+            def gelu_tanh(x):
+                return x * 0.5 * (1 + torch.tanh(0.7978845608 * (x + 0.044715 * x ** 3)))
+
+
+            def gelu_erf(x):
+                return 0.5 * x * (1.0 + torch.erf(x / math.sqrt(2.0)))
+
+
+            def rms(self, x):
+                variance = x.pow(2).mean(-1, keepdim=True)
+                x = x * torch.rsqrt(variance + self.eps)
+                return self.weight * x
+
+
+            def rms_fp32_statistic(x, eps):
+                return x * torch.rsqrt(x.float().pow(2).mean(-1, keepdim=True) + eps)
+
+
+            def probabilities(x):
+                e = torch.exp(x - x.max(dim=-1, keepdim=True).values)
+                return e / e.sum(dim=-1, keepdim=True)
+
+
+            def attend(q, k, v, scale, mask):
+                scores = q @ k.transpose(-2, -1) * scale
+                scores = scores + mask
+                probs = scores.softmax(dim=-1)
+                return probs @ v
+
+
+            def gate(x, g):
+                return 0.5 * x * (1.0 + torch.tanh(g))
+
+
+            def rms_eps_outside(x, eps):
+                return x / (torch.sqrt(x.pow(2).mean(-1, keepdim=True)) + eps)
+
+
+            def rms_other_dim(x, eps):
+                return x * torch.rsqrt(x.pow(2).mean(1, keepdim=True) + eps)
+
+
+            def unshifted(x):
+                e = torch.exp(x)
+                return e / e.sum(dim=-1, keepdim=True)
+
+
+            def attend_fp32(q, k, v):
+                return torch.softmax(q @ k.transpose(-2, -1), dim=-1, dtype=torch.float32) @ v
+
+
+            def attend_dropout(q, k, v, drop):
+                return drop(torch.softmax(q @ k.transpose(-2, -1), dim=-1)) @ v
+
+
+            def test_reference(x):
+                return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6)
+
+
+            def fast_gelu(x):
+                return 0.5 * x * (1.0 + torch.tanh(x * 0.7978845608 * (1.0 + 0.044715 * x * x)))
+
+
+            def log_probabilities(logits):
+                return logits - torch.logsumexp(logits, dim=-1, keepdim=True)
+
+
+            def log_other(logits, other):
+                return logits - torch.logsumexp(other, dim=-1, keepdim=True)
+
+
+            def attend_qualified(q, k, v):
+                return torch.nn.functional.softmax(torch.matmul(q, k.mT), dim=-1) @ v
+        """,
+    })
+    found = {line: (confidence, message) for _, line, confidence, message in lint(tmp_path, cache_dir)}
+    assert {line: confidence for line, (confidence, _) in found.items()} == {
+        7: "HIGH", 11: "HIGH", 16: "HIGH", 21: "INFERENCE", 26: "HIGH", 33: "HIGH", 66: "HIGH", 70: "HIGH", 78: "HIGH"}
+    assert "approximate='tanh'" in found[7][1] and "torch 1.12" in found[7][1]
+    assert "torch.nn.functional.rms_norm" in found[16][1] and "torch 2.4" in found[16][1] and "lines 15-16" in found[16][1]
+    assert "float32 upcast" in found[16][1] and "only the statistic is float32" in found[21][1]
+    assert "torch.softmax" in found[26][1] and "dim=-1" in found[26][1]
+    assert "scaled_dot_product_attention(q, k, v, attn_mask=mask, scale=scale)" in found[33][1]
+    assert "approximate='tanh'" in found[66][1] and "rounds differently" in found[66][1]
+    assert "torch.log_softmax" in found[70][1] and "dim=-1" in found[70][1]
+    assert "lines 30-33" in found[33][1] and "dropout" in found[33][1] and "boolean mask" in found[33][1]
+
+
+def test_stdlib_shapes_fire_and_traps_stay_silent(tmp_path: Path, cache_dir: Path) -> None:
+    write(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/tables.py": """
+            from dataclasses import dataclass, fields
+
+            _TABLES = {}
+            _SHARED = {}
+            _NAMES = {}
+
+
+            def table(size, dtype):
+                key = (size, dtype)
+                if key in _TABLES:
+                    return _TABLES[key]
+                value = [size] * 3
+                _TABLES[key] = value
+                return value
+
+
+            def partial_key(size, dtype):
+                if size in _SHARED:
+                    return _SHARED[size]
+                value = [size, dtype]
+                _SHARED[size] = value
+                return value
+
+
+            def filled_on_miss(name):
+                if name not in _NAMES:
+                    _NAMES[name] = name.upper()
+                return _NAMES[name]
+
+
+            def early_exit(size):
+                if size in _SHARED:
+                    return _SHARED[size]
+                if size < 0:
+                    return None
+                _SHARED[size] = size
+                return size
+
+
+            class PerInstance:
+                def __init__(self):
+                    self._cache = {}
+
+                def get(self, size):
+                    if size in self._cache:
+                        return self._cache[size]
+                    self._cache[size] = size
+                    return size
+
+
+            @dataclass
+            class Inputs:
+                a: int = 0
+
+                def clone(self, **changes):
+                    out = {f.name: getattr(self, f.name) for f in fields(self)}
+                    out.update(changes)
+                    return type(self)(**out)
+
+                def clone_named(self, **changes):
+                    out = {f.name: getattr(self, f.name) for f in fields(self)}
+                    out.update(changes)
+                    return Inputs(**out)
+
+                def to_dict(self):
+                    return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+            class Derived(Inputs):
+                pass
+
+
+            @dataclass
+            class Leaf:
+                b: int = 0
+
+                def clone(self, **changes):
+                    out = {f.name: getattr(self, f.name) for f in fields(self)}
+                    out.update(changes)
+                    return Leaf(**out)
+        """,
+    })
+    found = {line: (confidence, message) for _, line, confidence, message in lint(tmp_path, cache_dir)}
+    assert {line: confidence for line, (confidence, _) in found.items()} == {8: "HIGH", 25: "HIGH", 55: "HIGH", 60: "INFERENCE", 77: "HIGH"}
+    assert "functools.cache" in found[8][1] and "Python 3.9" in found[8][1] and "unbounded" in found[8][1]
+    assert "`_TABLES` (line 3), the lookup (line 10) and the store (line 13)" in found[8][1]
+    assert "the lookup (line 26) and the store (line 27)" in found[25][1]
+    assert "dataclasses.replace(self, **changes)" in found[55][1] and "even for a subclass" in found[60][1]
+    assert "no class of the project subclasses it" in found[77][1]
+
+
+def test_layer_norm_and_lazy_property(tmp_path: Path, cache_dir: Path) -> None:
+    write(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/mixed.py": """
+            import torch
+
+
+            def ln(x, eps):
+                u = x.mean(-1, keepdim=True)
+                s = (x - u).pow(2).mean(-1, keepdim=True)
+                return (x - u) / torch.sqrt(s + eps)
+
+
+            def ln_var(x, eps):
+                return (x - x.mean(-1, keepdim=True)) * torch.rsqrt(x.var(-1, keepdim=True, unbiased=False) + eps)
+
+
+            def ln_unbiased(x, eps):
+                return (x - x.mean(-1, keepdim=True)) * torch.rsqrt(x.var(-1, keepdim=True) + eps)
+
+
+            def ln_channels_first(x, eps):
+                u = x.mean(1, keepdim=True)
+                s = (x - u).pow(2).mean(1, keepdim=True)
+                return (x - u) / torch.sqrt(s + eps)
+
+
+            class Tokenizer:
+                def __init__(self, model):
+                    self.model = model
+                    self._vocab = None
+                    self._reset = None
+                    self._peeked = None
+
+                @property
+                def vocab(self):
+                    if self._vocab is None:
+                        self._vocab = set(self.model.tokens())
+                    return self._vocab
+
+                @property
+                def reset(self):
+                    if self._reset is None:
+                        self._reset = 1
+                    return self._reset
+
+                def clear(self):
+                    self._reset = None
+
+                @property
+                def peeked(self):
+                    if self._peeked is None:
+                        self._peeked = 2
+                    return self._peeked
+
+                def has_peeked(self):
+                    return self._peeked is not None
+
+
+            class Defaulted:
+                _table = None
+
+                @property
+                def table(self):
+                    if self._table is None:
+                        self._table = {}
+                    return self._table
+
+
+            class Derived(Defaulted):
+                pass
+
+
+            class Slotted:
+                __slots__ = ("_rows",)
+
+                def __init__(self):
+                    self._rows = None
+
+                @property
+                def rows(self):
+                    if self._rows is None:
+                        self._rows = {}
+                    return self._rows
+
+
+            class Reset:
+                _names = None
+
+                @property
+                def names(self):
+                    if self._names is None:
+                        self._names = []
+                    return self._names
+        """,
+        "pkg/other.py": "def reset(obj):\n    obj._names = None\n",
+    })
+    found = {line: (confidence, message) for _, line, confidence, message in lint(tmp_path, cache_dir)}
+    assert {line: confidence for line, (confidence, _) in found.items()} == {
+        7: "HIGH", 11: "HIGH", 32: "HIGH", 47: "INFERENCE", 60: "HIGH", 87: "INFERENCE"}
+    assert "torch.nn.functional.layer_norm" in found[7][1] and "lines 5-7" in found[7][1]
+    assert "decorate it with `@functools.cached_property`" in found[32][1] and "Python 3.8" in found[32][1]
+    assert "`self._vocab = None` (line 27)" in found[32][1] and "also read directly (line 53)" in found[47][1]
+    assert "`_table = None` (line 57)" in found[60][1]
+    assert "`_names` is also named outside the class (pkg/other.py:2)" in found[87][1]
+
+
+def test_lazy_global_fires_only_for_a_compute_once_value(tmp_path: Path, cache_dir: Path) -> None:
+    write(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/singletons.py": """
+            _ENCODING = None
+            _GROUP = None
+            _CAPABILITY = None
+            _TOKENIZER = None
+
+
+            def get_encoding():
+                global _ENCODING
+                if _ENCODING is None:
+                    _ENCODING = object()
+                return _ENCODING
+
+
+            def get_group():
+                global _GROUP
+                if _GROUP is None:
+                    _GROUP = object()
+                return _GROUP
+
+
+            def destroy_group():
+                global _GROUP
+                _GROUP = None
+
+
+            async def get_tokenizer():
+                global _TOKENIZER
+                if _TOKENIZER is None:
+                    _TOKENIZER = object()
+                return _TOKENIZER
+
+
+            def capability():
+                global _CAPABILITY
+                if _CAPABILITY is None:
+                    _CAPABILITY = (8, 0)
+                return _CAPABILITY
+
+
+            def is_hopper():
+                return _CAPABILITY is not None and _CAPABILITY[0] == 9
+        """,
+    })
+    found = {line: (confidence, message) for _, line, confidence, message in lint(tmp_path, cache_dir)}
+    assert {line: confidence for line, (confidence, _) in found.items()} == {7: "HIGH", 33: "INFERENCE"}
+    assert "decorate it with `@functools.cache`" in found[7][1] and "`_ENCODING = None` (line 1)" in found[7][1]
+    assert "read it through `capability()`" in found[33][1]
+
+
+def test_a_name_rebound_between_its_value_and_the_use_breaks_the_shape(tmp_path: Path, cache_dir: Path) -> None:
+    write(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/norm.py": """
+            import torch
+
+
+            def statistic_before_cast(x, eps):
+                variance = x.pow(2).mean(-1, keepdim=True)
+                x = x.float()
+                return x * torch.rsqrt(variance + eps)
+
+
+            def cast_before_statistic(x, eps):
+                x = x.float()
+                variance = x.pow(2).mean(-1, keepdim=True)
+                return x * torch.rsqrt(variance + eps)
+        """,
+    })
+    assert [(line, confidence) for _, line, confidence, _ in lint(tmp_path, cache_dir)] == [(13, "HIGH")]
+
+
+def test_the_declared_floor_confirms_or_lowers_the_finding(tmp_path: Path, cache_dir: Path) -> None:
+    write_tree(tmp_path, {
+        "pyproject.toml": "[project]\nname = 'x'\nrequires-python = '>=3.8'\ndependencies = ['torch>=2.0']\n",
+        "pkg/__init__.py": "",
+        "pkg/mod.py": """
+            import torch
+
+            _ENCODING = None
+
+
+            def rms(x, eps):
+                return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps)
+
+
+            def activate(x):
+                return x * torch.sigmoid(x)
+
+
+            def get_encoding():
+                global _ENCODING
+                if _ENCODING is None:
+                    _ENCODING = object()
+                return _ENCODING
+        """,
+    })
+    found = {line: (confidence, message) for _, line, confidence, message in lint(tmp_path, cache_dir)}
+    assert {line: confidence for line, (confidence, _) in found.items()} == {7: "INFERENCE", 11: "HIGH", 14: "INFERENCE"}
+    assert "the project still supports torch 2.0 (`torch>=2.0` (pyproject.toml" in found[7][1]
+    assert "needs torch 1.7; the project requires `torch>=2.0` (pyproject.toml" in found[11][1]
+    assert "the project still supports python 3.8" in found[14][1]

@@ -265,6 +265,208 @@ def test_lazy_exports_and_function_level_imports(tmp_path: Path, kind: str) -> N
     assert statuses(root, tmp_path / kind) == {}
 
 
+def test_every_branch_of_a_conditional_re_export_is_live(tmp_path: Path) -> None:
+    """`if nvtx: from .nvtx import mark` / `elif npu: from .mstx import mark` / `else: from .base import mark`:
+    which branch runs depends on the machine, so a use of `profiler.mark` uses all three, and a `try`/`except
+    ImportError` fallback likewise; a name only the unused branch binds stays dead."""
+    files = {
+        "app/__init__.py": "",
+        "app/flags.py": "NVTX = True\nNPU = False\n",
+        "app/profiler/__init__.py": (
+            "from app.flags import NPU, NVTX\n\n"
+            "if NVTX:\n    from .nvtx import mark, only_nvtx\n"
+            "elif NPU:\n    from .mstx import mark\n"
+            "else:\n    from .base import mark\n\n"
+            "try:\n    from .fast import parse\nexcept ImportError:\n    from .base import parse\n"
+        ),
+        "app/profiler/nvtx.py": "def mark(name):\n    return name\n\n\ndef only_nvtx():\n    return 0\n",
+        "app/profiler/mstx.py": "def mark(name):\n    return name\n",
+        "app/profiler/fast.py": "def parse(text):\n    return text\n",
+        "app/profiler/base.py": "def mark(name):\n    return name\n\n\ndef parse(text):\n    return text\n",
+        "app/main.py": (
+            "from app.profiler import mark, parse\n\n\n"
+            "if __name__ == '__main__':\n    print(mark('step'), parse('x'))\n"
+        ),
+    }
+    root = write(tmp_path / "tree", files)
+    assert statuses(root, tmp_path / "tree") == {"app.profiler.nvtx.only_nvtx": DEAD}
+
+
+def test_a_method_a_framework_base_may_call_by_name_is_medium_on_duck_typed_classes(tmp_path: Path, cache_dir: Path) -> None:
+    """One class extends a base no index reads and defines `set_input_tensor`; the pipeline schedule behind that base
+    calls it by name on whatever model it is given, so the same method of another torch module is medium, not high;
+    a method no such class defines, and the same method of a plain object, stay high."""
+    files = {
+        "app/__init__.py": "",
+        "app/models.py": (
+            "from megatron.core import MegatronModule\nfrom torch import nn\n\n\n"
+            "class VisionModel(MegatronModule):\n"
+            "    def set_input_tensor(self, tensor):\n        self.tensor = tensor\n\n\n"
+            "class Cache:\n"
+            "    def set_input_tensor(self, tensor):\n        self.tensor = tensor\n\n\n"
+            "class LlamaForCausalLM(nn.Module):\n"
+            "    def forward(self, x):\n        return x\n\n"
+            "    def set_input_tensor(self, tensor):\n        self.tensor = tensor\n\n"
+            "    def stale_helper(self):\n        return 1\n"
+        ),
+        "app/main.py": (
+            "from app.models import LlamaForCausalLM, VisionModel\n\n\n"
+            "if __name__ == '__main__':\n    print(LlamaForCausalLM().forward(1), VisionModel())\n"
+        ),
+    }
+    root = write(tmp_path / "tree", files)
+    found = [f for f in lint(root, cache_dir) if f.symbol == "unused-surface"]
+    high = [f.message for f in found if f.confidence == "HIGH"]
+    assert not any("set_input_tensor" in m for m in high), high
+    assert any("LlamaForCausalLM.set_input_tensor" in f.message for f in found if f.confidence == "INFERENCE"), found
+    assert any("LlamaForCausalLM.stale_helper" in m for m in high), high
+    assert any("Cache" in m for m in high), high  # a plain object is not what a framework is handed
+
+
+def test_a_module_run_by_its_file_path_is_used(tmp_path: Path) -> None:
+    """A shipped asset module that production code loads with `spec_from_file_location` by its file name is used,
+    all its top-level definitions with it; a file name only tests write, one no loader names, or one several modules
+    have (`utils.py`), is not."""
+    files = {
+        "app/__init__.py": "",
+        "app/assets/__init__.py": "",
+        "app/assets/encoding_dsv4.py": "def encode(messages):\n    return messages\n\n\nclass Parser:\n    pass\n",
+        "app/assets/stale_codec.py": "def decode(text):\n    return text\n",
+        "app/assets/utils.py": "def unused_helper():\n    return 1\n",
+        "app/utils.py": "def used():\n    return 1\n",
+        "app/loader.py": (
+            "import importlib.util\nimport os\n\n\n"
+            "def load(folder):\n"
+            "    path = os.path.join(folder, 'encoding_dsv4.py')\n"
+            "    _ = os.path.join(folder, 'utils.py')\n"
+            "    spec = importlib.util.spec_from_file_location('encoding_dsv4', path)\n"
+            "    module = importlib.util.module_from_spec(spec)\n"
+            "    spec.loader.exec_module(module)\n"
+            "    return module\n"
+        ),
+        "app/main.py": (
+            "from app.loader import load\nfrom app.utils import used\n\n\n"
+            "if __name__ == '__main__':\n    print(load('.'), used())\n"
+        ),
+        "tests/test_codec.py": "def test_write(tmp_path):\n    (tmp_path / 'stale_codec.py').write_text('')\n",
+    }
+    root = write(tmp_path / "tree", files)
+    assert statuses(root, tmp_path / "tree") == {"app.assets.stale_codec": DEAD, "app.assets.utils": DEAD}
+
+
+def test_a_module_that_only_re_exports_names_is_an_export_table(tmp_path: Path, cache_dir: Path) -> None:
+    """`client/handlers.py` only imports handle classes under public names, for users: their unused public methods
+    are medium (users outside may call them); a private one, and a method of a class nothing exports, stay high."""
+    files = {
+        "app/__init__.py": "",
+        "app/client/__init__.py": "from .restful import Client\n",
+        "app/client/restful.py": (
+            "class ImageHandle:\n"
+            "    def text_to_image(self, prompt):\n        return self._post(prompt)\n\n"
+            "    def image_edit(self, image):\n        return image\n\n"
+            "    def _post(self, body):\n        return body\n\n"
+            "    def _stale(self):\n        return 0\n\n\n"
+            "class Client:\n"
+            "    def get_model(self):\n        return ImageHandle()\n\n\n"
+            "class Internal:\n"
+            "    def run(self):\n        return 1\n\n"
+            "    def unused(self):\n        return 2\n"
+        ),
+        "app/client/handlers.py": "from .restful import ImageHandle as ImageModelHandle  # noqa: F401\n",
+        "app/main.py": (
+            "from app.client import Client\nfrom app.client.restful import Internal\n\n\n"
+            "if __name__ == '__main__':\n    print(Client().get_model().text_to_image('x'), Internal().run())\n"
+        ),
+    }
+    root = write(tmp_path / "tree", files)
+    found = {(f.line, f.confidence) for f in lint(root, cache_dir) if f.symbol == "unused-surface"}
+    found = {(f.line, f.confidence) for f in lint(root, cache_dir, "--omni-granularity=member") if f.symbol == "unused-surface"}
+    assert found == {(5, "INFERENCE"), (11, "HIGH"), (24, "HIGH")}, found
+
+
+def test_a_computed_import_of_a_literal_table_loads_only_its_paths(tmp_path: Path, cache_dir: Path) -> None:
+    """`path, cls = _MLP_CLASSES[kind]; import_module(path)` loads one of the table's paths: a project module the
+    table names is used, and a dead module elsewhere is high, not "a computed import may load it"."""
+    files = {
+        "app/__init__.py": "",
+        "app/patch.py": (
+            "import importlib\n\n"
+            "_MLP_CLASSES = {\n    'llama': ('transformers.models.llama.modeling_llama', 'LlamaMLP'),\n"
+            "    'local': ('app.local_mlp', 'LocalMLP'),\n}\n\n\n"
+            "def patch(kind):\n    path, name = _MLP_CLASSES[kind]\n"
+            "    return getattr(importlib.import_module(path), name)\n"
+        ),
+        "app/local_mlp.py": "class LocalMLP:\n    pass\n",
+        "app/stale.py": "def helper():\n    return 1\n",
+        "app/main.py": "from app.patch import patch\n\n\nif __name__ == '__main__':\n    print(patch('llama'))\n",
+    }
+    root = write(tmp_path / "tree", files)
+    found = {(f.path, f.confidence) for f in lint(root, cache_dir) if f.symbol == "unused-surface"}
+    assert found == {("app/stale.py", "HIGH")}, found
+
+
+def test_a_computed_import_loads_what_its_glob_matches_and_a_configured_name_is_no_doubt(tmp_path: Path, cache_dir: Path) -> None:
+    """`import_module(f"app.models.{name}.modeling_{name}")` may load `app.models.llama.modeling_llama` (medium), not
+    every module under `app.models`, and a local built from literal text counts as that text;
+    `import_module(self.config.external_lib)` or `import_module(name)` of a parameter loads what the configuration or
+    the callers name, whose strings are references already: none makes `app.models.stale` "unsure"."""
+    files = {
+        "app/__init__.py": "",
+        "app/models/__init__.py": "",
+        "app/models/llama/__init__.py": "",
+        "app/models/llama/modeling_llama.py": "class Llama:\n    pass\n",
+        "app/models/stale.py": "def helper():\n    return 1\n",
+        "app/loader.py": (
+            "import importlib\n\n\n"
+            "def load(name):\n    return importlib.import_module(f'app.models.{name}.modeling_{name}')\n\n\n"
+            "class Trainer:\n    def __init__(self, config):\n        self.config = config\n\n"
+            "    def setup(self):\n        importlib.import_module(self.config.external_lib)\n\n\n"
+            "def load_plugin(name):\n    return importlib.import_module(name)\n\n\n"
+            "def load_backend(kind):\n    module = f'app.backends.{kind}_backend'\n    return importlib.import_module(module)\n"
+        ),
+        "app/backends/__init__.py": "",
+        "app/backends/fast_backend.py": "class Fast:\n    pass\n",
+        "app/main.py": (
+            "from app.loader import Trainer, load, load_backend, load_plugin\n\n\n"
+            "if __name__ == '__main__':\n    print(load('llama'), Trainer(None).setup(), load_plugin('x'), load_backend('fast'))\n"
+        ),
+    }
+    root = write(tmp_path / "tree", files)
+    found = {(f.path, f.confidence) for f in lint(root, cache_dir) if f.symbol == "unused-surface"}
+    assert found == {("app/models/llama/modeling_llama.py", "INFERENCE"), ("app/backends/fast_backend.py", "INFERENCE"),
+                     ("app/models/stale.py", "HIGH")}, found
+
+
+def test_a_plugin_whose_sibling_configuration_names_by_qualname_is_medium(tmp_path: Path, cache_dir: Path) -> None:
+    """`class_name: app.tools.search_tool.SearchTool` in an example YAML loads one `BaseTool`; an unused sibling tool
+    module may be named by a user's configuration the same way: medium, saying so. A dead module whose class its
+    package exports is medium too (code outside may import it); a dead module of neither kind stays high."""
+    files = {
+        "app/__init__.py": "",
+        "app/tools/__init__.py": "",
+        "app/tools/base_tool.py": "class BaseTool:\n    def run(self):\n        raise NotImplementedError\n",
+        "app/tools/search_tool.py": (
+            "from app.tools.base_tool import BaseTool\n\n\nclass SearchTool(BaseTool):\n    def run(self):\n        return 1\n"
+        ),
+        "app/tools/zoom_tool.py": (
+            "from app.tools.base_tool import BaseTool\n\n\nclass ZoomTool(BaseTool):\n    def run(self):\n        return 2\n"
+        ),
+        "app/stale.py": "class Helper:\n    pass\n",
+        "app/datasets/__init__.py": "from .rm_dataset import RMDataset\n\n__all__ = ['RMDataset']\n",
+        "app/datasets/rm_dataset.py": "class RMDataset:\n    pass\n",
+        "app/main.py": (
+            "import importlib\n\nimport yaml\n\nimport app.datasets\nfrom app.tools.base_tool import BaseTool\n\n\n"
+            "def load(path) -> BaseTool:\n    spec = yaml.safe_load(open(path))['class_name']\n"
+            "    module, _, name = spec.rpartition('.')\n    return getattr(importlib.import_module(module), name)().run()\n\n\n"
+            "if __name__ == '__main__':\n    print(load('tool.yaml'))\n"
+        ),
+        "examples/tool_config.yaml": "tools:\n  - class_name: app.tools.search_tool.SearchTool\n",
+    }
+    root = write(tmp_path / "tree", files)
+    found = {(f.path, f.confidence) for f in lint(root, cache_dir) if f.symbol == "unused-surface"}
+    assert found == {("app/tools/zoom_tool.py", "INFERENCE"), ("app/stale.py", "HIGH"), ("app/datasets/rm_dataset.py", "INFERENCE")}, found
+
+
 def test_remote_services_module_functions_and_prose_are_judged_as_such(tmp_path: Path, cache_dir: Path) -> None:
     files = {
         "app/__init__.py": "",

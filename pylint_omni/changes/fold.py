@@ -10,7 +10,9 @@
    definitions it points to.
 4. **Module helpers**: the dead code left in one module (functions, classes, methods of
    live classes; high), with the imports only they use.
-5. Every other member is a change of its own; after the lost features are named
+5. **Dead modules**: the whole modules nothing imports in one package, by confidence
+   (a retired mechanism leaves its per-model modules behind together).
+6. Every other member is a change of its own; after the lost features are named
    (`lost`), the **small cleanups**: micro dead definitions left alone (a few-line
    dead method) in one package, by confidence, are one change (`small_cleanups`).
 Then a change inside the code a high-confidence dead change deletes goes with it.
@@ -298,6 +300,36 @@ def module_helpers(index: ProjectIndex, left: _Left) -> list[ChangeSet]:
     return sets
 
 
+def dead_modules(index: ProjectIndex, left: _Left) -> list[ChangeSet]:
+    """The whole modules nothing imports in one package, by confidence: one change (two modules or more)."""
+    by_folder: dict[tuple[str, str], list[Member]] = {}
+    for member in left.candidates():
+        if member.symbol == UNUSED and member.status == "dead" and member.unit == "module":
+            by_folder.setdefault((member.path.rpartition("/")[0], member.confidence or ""), []).append(member)
+    sets: list[ChangeSet] = []
+    for (folder, confidence), members in sorted(by_folder.items()):
+        if len(members) < 2:
+            continue
+        members.sort(key=lambda m: m.path)
+        left.take(members)
+        init = f"{folder}/__init__.py" if folder else "__init__.py"
+        package = index.entries.get(init, {}).get("module") or folder.replace("/", ".") or "(root)"
+        names = [m.path.rpartition("/")[2] for m in members]
+        lines = sum(m.lines for m in members)
+        what = f"Package {package} has {counted(len(names), 'module')} nothing imports ({named(names)})"
+        sure = confidence == HIGH
+        planned = change_planned(
+            (UNUSED, 1, MODULE), what, f"delete them ({lines} lines)",
+            Verdict(Status.CANDIDATE, HIGH, "no consumer found", []) if sure else _verdict_of(members, confidence),
+            members,
+            (f"{package}.<{'' if sure else 'unsure '}dead modules>", "dead-modules" + ("" if sure else "-unsure"),
+             f"Delete the modules {', '.join(names)} of {package}."),
+            (lines, BenefitKind.API, f"{lines} lines: {counted(len(names), 'module')} of {package}", Heat.NEVER, NEVER["dead"]))
+        sets.append(ChangeSet(planned, init if init in index.entries else members[0].path, "dead-modules", tuple(members),
+                              tuple(s for m in members for s in m.spans)))
+    return sets
+
+
 def small_cleanups(index: ProjectIndex, sets: list[ChangeSet]) -> list[ChangeSet]:
     """Micro dead definitions left alone (a 3-line dead method, a one-line helper) in one package, by confidence: one
     cleanup, as the audit bundles small cleanups, rather than a line of the audit each. Run on the folded sets after
@@ -364,6 +396,7 @@ def _with_members(change: ChangeSet, extra: list[Member]) -> ChangeSet:
 def fold(index: ProjectIndex, members: list[Member]) -> list[ChangeSet]:
     """Every member in one change set (see the module docstring)."""
     left = _Left([never_runs(m) for m in members])
-    sets = [*class_clusters(index, left), *config_classes(index, left), *tables(index, left), *module_helpers(index, left)]
+    sets = [*class_clusters(index, left), *config_classes(index, left), *tables(index, left), *module_helpers(index, left),
+            *dead_modules(index, left)]
     sets += [single(m) for m in left.free()]
     return _take_in(sets)

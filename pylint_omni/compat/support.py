@@ -26,30 +26,18 @@ import sys
 from dataclasses import dataclass
 from typing import Any
 
-from packaging.specifiers import SpecifierSet
 from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
-from pylint_omni.compat.declarations import Declarations, Declared, declarations_of
 from pylint_omni.compat.runtime import DistMetadata, RuntimeMetadata
 from pylint_omni.compat.platforms import DeclaredPlatforms, declared_platforms, platform_doubt, platform_guarantee
 from pylint_omni.compat.stdlib import name_added, stdlib_module_since
+from pylint_omni.index.declarations import Declarations, declarations_of
+from pylint_omni.index.floors import Floor, declared_floor, floor_of_specifiers
 from pylint_omni.index.project_index import ProjectIndex
 
 SCANNER_KEY = "compat.conditions"
 MAX_IMPORT_DEPTH = 30  # project modules followed through imports before an import's safety is unknown
-
-
-@dataclass(frozen=True)
-class Floor:
-    """The oldest supported version of one thing, and what says so."""
-
-    version: Version
-    inclusive: bool
-    exact: bool  # only this version (an `==` pin, or an installed version)
-    source: str  # "`torch>=2.4.1` (setup.py:28)"
-    confidence: str  # "high" | "medium"
-    note: str = ""  # for medium: why the evidence is weaker
 
 
 @dataclass(frozen=True)
@@ -58,29 +46,6 @@ class Guarantee:
 
     reason: str
     confidence: str
-
-
-def floor_of_specifiers(specifiers: SpecifierSet) -> tuple[Version, bool, bool] | None:
-    """(lowest allowed version, inclusive, exact) of a specifier set; None without a lower bound."""
-    best: tuple[Version, bool, bool] | None = None
-    for spec in specifiers:
-        text = spec.version
-        wildcard = text.endswith(".*")
-        try:
-            version = Version(text[:-2] if wildcard else text)
-        except InvalidVersion:
-            continue
-        if spec.operator in (">=", "~=") or (spec.operator in ("==", "===") and wildcard):
-            found = (version, True, False)
-        elif spec.operator in ("==", "==="):
-            found = (version, True, True)
-        elif spec.operator == ">":
-            found = (version, False, False)
-        else:
-            continue
-        if best is None or found[0] > best[0]:
-            best = found
-    return best
 
 
 class Support:
@@ -96,34 +61,13 @@ class Support:
         self.platforms: DeclaredPlatforms | None = declared_platforms(self.declarations.classifiers)
 
     # -- floors ------------------------------------------------------------------------
-    @staticmethod
-    def _declared_floor(declared: list[Declared]) -> Floor | None:
-        bounded = [d for d in declared if d.spec]
-        if not bounded:
-            return None
-        lowest: tuple[Version, bool, bool, Declared] | None = None
-        for item in bounded:
-            specifiers = item.specifiers()
-            found = floor_of_specifiers(specifiers) if specifiers is not None else None
-            if found is None:
-                return None  # this declaration allows every older version
-            if lowest is None or found[0] < lowest[0] or (found[0] == lowest[0] and item.primary and not lowest[3].primary):
-                lowest = (*found, item)
-        assert lowest is not None
-        version, inclusive, exact, item = lowest
-        exact = exact and all(floor_of_specifiers(d.specifiers() or SpecifierSet()) == (version, True, True) for d in bounded)
-        others = [d for d in bounded if d is not item]
-        note = "" if item.primary else f"{item.source.partition(':')[0]} may list the requirements of one device or extra"
-        source = f"`{item.text}` ({item.source})" + (f" and {len(others)} more declaration(s)" if others else "")
-        return Floor(version, inclusive, exact, source, "high" if item.primary else "medium", note)
-
     def python_floor(self) -> Floor | None:
-        return self._declared_floor(list(self.declarations.python))
+        return declared_floor(list(self.declarations.python))
 
     def floor(self, dist: str) -> Floor | None:
         dist = canonicalize_name(dist)
         if dist not in self._floors:
-            self._floors[dist] = self._declared_floor(self.declarations.runtime(dist)) or self._runtime_floor(dist)
+            self._floors[dist] = declared_floor(self.declarations.runtime(dist)) or self._runtime_floor(dist)
         return self._floors[dist]
 
     def _runtime_floor(self, dist: str) -> Floor | None:

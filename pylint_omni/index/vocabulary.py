@@ -79,6 +79,9 @@ def hands_on(decorator: str) -> bool:
     return bool(HANDING_ON_DECORATOR.search(decorator_tail(decorator)))
 # Upstream modules that exist only in some platform builds of a package (a reimplementation of their code may be
 # the project's portable version): vLLM's compiled extensions.
+# calls that run a Python file by its path (`importlib.util.spec_from_file_location(name, path)` and its loader,
+# `runpy.run_path`, `imp.load_source`): the file's definitions are used though nothing imports its module
+PATH_LOADERS: tuple[str, ...] = ("spec_from_file_location", "SourceFileLoader", "run_path", "load_source")
 PLATFORM_ONLY_MODULES: frozenset[str] = frozenset({"vllm_flash_attn", "_C", "_custom_ops", "_rocm_C", "_moe_C", "_flashmla_C", "cumem"})
 
 DEFAULT_HOT_PATH_NAMES: tuple[str, ...] = (

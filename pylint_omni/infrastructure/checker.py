@@ -1,46 +1,125 @@
 """`replaceable-infrastructure` (R7313): a hand-written primitive a dependency already provides.
 
-Tests, benchmarks and examples are never audited (`audited_index_for`).
+Tests, benchmarks and examples are never audited (`audited_index_for`), nor the
+reference implementations a kernel module keeps to check itself against (functions
+named `test_*`/`bench_*` or nested in them, and the `if __name__ == "__main__":` block):
+they are written out on purpose.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import replace
+
 from astroid import nodes
+from packaging.version import Version
 from pylint.lint import PyLinter
 
 from pylint_omni.evidence.benefit import Benefit, BenefitKind
 from pylint_omni.evidence.checker import OmniChecker
 from pylint_omni.evidence.consumers import Status, Verdict
 from pylint_omni.evidence.findings import FindingDetails
-from pylint_omni.infrastructure.shapes import silu
+from pylint_omni.index.class_graph import class_graph
+from pylint_omni.index.floors import Floor, project_floor
+from pylint_omni.infrastructure.shapes import Replaceable
+from pylint_omni.infrastructure.shapes_norms import layer_norm, rms_norm
+from pylint_omni.infrastructure.shapes_stdlib import dataclass_replace, lazy_global, lazy_property, memo_dict
+from pylint_omni.infrastructure.shapes_torch import attention, gelu, log_softmax, silu, softmax
 from pylint_omni.infrastructure.wording import replaceable_text
 
 SYMBOL = "replaceable-infrastructure"
+EXPRESSION_SHAPES: tuple[Callable[[nodes.BinOp], Replaceable | None], ...] = (
+    silu, gelu, rms_norm, layer_norm, softmax, log_softmax, attention)
+REFERENCE_PREFIXES = ("test_", "bench_", "_test_", "benchmark_")
+MAX_NAMED_PLACES = 3  # places named in a message where a lazy value's field is also mentioned
+
+
+def _reference_code(node: nodes.NodeNG) -> bool:
+    """Inside a `test_*`/`bench_*` function or the `__main__` block: a reference kept on purpose."""
+    parent = node.parent
+    while parent is not None:
+        if isinstance(parent, nodes.FunctionDef) and parent.name.startswith(REFERENCE_PREFIXES):
+            return True
+        if isinstance(parent, nodes.If) and "__main__" in parent.test.as_string() and "__name__" in parent.test.as_string():
+            return True
+        parent = parent.parent
+    return False
+
+
+def _within_floor(found: Replaceable, floor: Floor | None) -> tuple[Replaceable, str]:
+    """The finding and the declaration that guarantees its replacement; medium, saying so, when the project still
+    supports a version without it. No declared floor: the message gives the version and claims nothing."""
+    if floor is None:
+        return found, ""
+    dist, version = found.requirement
+    if floor.version >= Version(version):
+        return found, floor.source
+    older = (f"the project still supports {dist} {floor.version} ({floor.source}): raise that floor first "
+             "or keep a fallback")
+    return replace(found, confidence="medium", glue=f"{found.glue}; {older}" if found.glue else older), ""
 
 
 class ReplaceableInfrastructureChecker(OmniChecker):
-    """Flags hand-written code that a call into a dependency the project has replaces with the same numerics."""
+    """Flags hand-written code that a call into PyTorch or the standard library replaces, saying what stays in glue."""
 
     msgs = {
         "R7313": (
             "%s",
             SYMBOL,
-            "Hand-written code that a dependency the project already has provides (a PyTorch activation, "
-            "a standard-library helper). Call the library instead and delete the hand-written lines.",
+            "Hand-written code that PyTorch or the standard library provides (an activation, norm, softmax or "
+            "attention; a memo dict, a lazy property or global, a dataclass copy). Call the library instead and "
+            "delete the hand-written lines; the message says what stays in glue code or differs.",
         ),
     }
 
     def visit_binop(self, node: nodes.BinOp) -> None:
-        found = silu(node)
-        if found is None or self.audited_index_for(node.root()) is None:
+        self._report(node, [shape(node) for shape in EXPRESSION_SHAPES])
+
+    def visit_call(self, node: nodes.Call) -> None:
+        if node.func.as_string() in ("torch.matmul", "torch.bmm"):
+            self._report(node, [attention(node)])
+
+    def visit_functiondef(self, node: nodes.FunctionDef) -> None:
+        self._report(node, [memo_dict(node), dataclass_replace(node, self._subclassed),
+                            lazy_property(node, self._named_outside), lazy_global(node, self._named_outside)])
+
+    # No `visit_asyncfunctiondef`: `functools.cache` on a coroutine function caches the coroutine, awaitable once.
+
+    def _subclassed(self, cls: nodes.ClassDef) -> bool:
+        """Whether a project class derives from `cls` (unknown counts as yes)."""
+        found = self.audited_index_for(cls.root())
+        return found is None or bool(class_graph(found[0]).descendants(cls.qname()))
+
+    def _named_outside(self, owner: nodes.NodeNG, name: str) -> list[str]:
+        """Where the project names `name` outside `owner`'s lines (a class or a module), from the index's mentions."""
+        found = self.audited_index_for(owner.root())
+        if found is None:
+            return ["(no index)"]
+        index, relpath = found
+        inside = (owner.fromlineno, owner.tolineno) if not isinstance(owner, nodes.Module) else (0, 1 << 30)
+        return sorted({f"{hit.path}:{hit.line}" for hit in index.hits(name)
+                       if hit.path != relpath or not inside[0] <= hit.line <= inside[1]})[:MAX_NAMED_PLACES]
+
+    def _report(self, node: nodes.NodeNG, candidates: list[Replaceable | None]) -> None:
+        found = next((c for c in candidates if c is not None), None)
+        audited = self.audited_index_for(node.root()) if found is not None else None
+        if found is None or audited is None or _reference_code(node):
             return
-        scope = node.scope().qname()
+        found, declared = _within_floor(found, project_floor(audited[0], found.requirement[0]))
+        scope = (node.parent if isinstance(node, nodes.FunctionDef) else node).scope().qname()
         # The id's subject: the enclosing function and the expression, never the line (ids survive edits above it).
-        details = FindingDetails([f"{scope}: {found.written}"], f"call `{found.replacement}`",
+        subject = f"{scope}: {found.written}"
+        # The surface: every span of lines that goes, so a reviewer (and a label) finds all of them.
+        places = found.places or ((node.fromlineno, node.tolineno),)
+        surface = [f"{audited[1]}:{first}-{last} {subject if index == 0 else 'goes with it'}"
+                   for index, (first, last) in enumerate(places)]
+        risk = found.glue or "none: the library computes the same function"
+        details = FindingDetails(surface, f"call `{found.replacement}`",
                                  Benefit(1, BenefitKind.COPIES, f"a hand-written {found.name} replaced by the library one"),
-                                 "none: the library computes the same function", proof=found.evidence,
-                                 subject=f"{scope}: {found.written}", kind=f"library-{found.name.lower()}")
-        self.emit(SYMBOL, node, Verdict(Status.CANDIDATE, "high", found.evidence), (replaceable_text(found),), details)
+                                 risk, proof=found.evidence, subject=subject,
+                                 kind=f"library-{found.name.lower().replace(' ', '-').replace('(', '').replace(')', '')}")
+        self.emit(SYMBOL, node, Verdict(Status.CANDIDATE, found.confidence, found.evidence),
+                  (replaceable_text(found, declared),), details)
 
 
 def register(linter: PyLinter) -> None:

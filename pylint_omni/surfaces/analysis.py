@@ -121,3 +121,39 @@ def analysis_of(index: ProjectIndex) -> SurfaceAnalysis:
     found.seconds = time.perf_counter() - started
     index.derived["surface_analysis"] = found
     return found
+
+
+def short_name(analysis: SurfaceAnalysis, dotted: str) -> str:
+    """`pkg.mod.Cls.meth` -> `Cls.meth`; a module stays dotted; a shadowed definition keeps its line."""
+    surface = analysis.table.surfaces[dotted]
+    if surface.kind == "module":
+        return dotted
+    module = analysis.table.module_of_path.get(surface.path, "")
+    return dotted[len(module) + 1:] if module and dotted.startswith(module + ".") else dotted
+
+
+def names_of(analysis: SurfaceAnalysis, dotted: list[str], most: int = 3, home: str = "") -> str:
+    """`A.x, B.y, C.z and 2 more`; a name defined outside the file `home` says its module (`helper (in pkg.util)`):
+    a short name alone would send the reader looking in the wrong file."""
+    def named(name: str) -> str:
+        surface = analysis.table.surfaces[name]
+        if not home or surface.path == home or surface.kind == "module":
+            return short_name(analysis, name)
+        return f"{short_name(analysis, name)} (in {analysis.table.module_of_path.get(surface.path) or surface.path})"
+    shown = ", ".join(named(d) for d in dotted[:most])
+    return shown + (f" and {len(dotted) - most} more" if len(dotted) > most else "")
+
+
+def chain_surfaces(analysis: SurfaceAnalysis, chain: Chain) -> list[str]:
+    """The chain's units, the overrides that go with them and everything they contain."""
+    units = [*chain.units, *chain.overrides]
+    return [*units, *(c for u in units for c in analysis.table.contained(u))]
+
+
+def owner_at(analysis: SurfaceAnalysis, relpath: str, line: int) -> str | None:
+    """The innermost surface of a file whose span holds `line`."""
+    best: tuple[int, str] | None = None
+    for first, last, dotted in analysis.table.spans.get(relpath, ()):
+        if first <= line <= last and (best is None or first >= best[0]):
+            best = (first, dotted)
+    return best[1] if best is not None else None

@@ -42,6 +42,7 @@ import re
 import sys
 from dataclasses import dataclass, field
 
+from pylint_omni.evidence.consumers import CONFIG_VIAS
 from pylint_omni.evidence.frameworks import framework_method
 from pylint_omni.evidence.upstream_readers import upstream_kinds, upstream_readers
 from pylint_omni.index.class_graph import ClassGraph, class_graph
@@ -291,9 +292,47 @@ class Conventions:
         kinds = self.kinds(class_dotted)
         if kinds.unknown:
             return f"it may override a method of {kinds.unknown[0]}, which no index reads"
+        # only objects of a third-party lineage (a torch module, an upstream class) are the kind handed to frameworks
+        third_party = kinds.torch_module or kinds.upstream
+        duck = self.duck_typed(class_dotted, method) if third_party and not method.startswith("_") else None
+        if duck:
+            return duck
         stale = self.stale_upstream() if kinds.upstream and not method.startswith("_") else None
         if stale:
             return f"its class extends an upstream class, and {stale}; that version may call it"
+        return None
+
+    def duck_typed(self, class_dotted: str, method: str) -> str | None:
+        """Another project class defines the same public method and extends a base no index reads: the framework
+        behind that base may call the method by name on any object handed to it (Megatron's pipeline schedule
+        calls `model.set_input_tensor(...)` on `MegatronModule`s and on plain `nn.Module`s alike)."""
+        for other in self.table.methods_by_name.get(method, ()):
+            owner = self.table.surfaces[other].container
+            if owner is None or owner == class_dotted or self.table.surfaces[owner].kind != "class":
+                continue
+            unknown = self.kinds(owner).unknown
+            if unknown:
+                return (f"{owner.rpartition('.')[2]} defines {method} too and extends {unknown[0]}, which no index "
+                        "reads: that framework may call it by name")
+        return None
+
+    def configured_sibling(self, class_dotted: str) -> str | None:
+        """Another subclass of one of the class's project bases is loaded by its qualname from configuration
+        (`class_name: pkg.tools.gsm8k_tool.Gsm8kTool` in a shipped or example YAML): the family is a plugin point,
+        and a user's configuration may name this class the same way."""
+        if class_dotted not in self.graph.nodes:
+            return None
+        graph = graph_of(self.index)
+        for base in self.graph.ancestors(class_dotted):
+            if base not in self.graph.nodes:
+                continue
+            for sibling in sorted(self.graph.descendants(base)):
+                if sibling == class_dotted:
+                    continue
+                for ref in graph.refs_to(sibling):
+                    if ref.via in CONFIG_VIAS:
+                        return (f"{sibling.rpartition('.')[2]}, another {base.rpartition('.')[2]}, is named by qualname "
+                                f"in configuration ({ref.path}:{ref.line}): a user's configuration may name this one")
         return None
 
     def stale_upstream(self) -> str | None:

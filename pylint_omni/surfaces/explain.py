@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from pylint_omni.evidence.heat import callers_of
 from pylint_omni.index.project_index import ProjectIndex
-from pylint_omni.surfaces.analysis import DEAD, analysis_of
+from pylint_omni.surfaces.analysis import DEAD, analysis_of, short_name
 from pylint_omni.surfaces.reach import PRODUCTION
-from pylint_omni.surfaces.verdicts import judge_chain, short_name
+from pylint_omni.surfaces.verdicts import judge_chain
 
 MAX_STEPS = 8  # steps of a reachability path shown
 

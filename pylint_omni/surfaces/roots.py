@@ -13,6 +13,10 @@ Production roots:
 - what a widely used framework loads by name (`evidence.frameworks`): pytest's
   `pytest_*` hooks in `conftest.py` and `pytest11` plugins, classes an `auto_map`
   names, Ray Serve deployments, Django `AppConfig` subclasses;
+- modules run by their file path: a production file that calls a path loader
+  (`spec_from_file_location`, `runpy.run_path`) and names the module's file
+  (`"encoding_dsv4.py"`, a name no other module of the project has) makes the module
+  and its top-level definitions used;
 - the extra roots the user declares (`omni-extra-roots`), as knip's `entry`: a
   list of path globs (`.gitignore` semantics, `!` excludes) makes every definition
   of the matching files used (code outside loads them), a pattern of dotted names
@@ -25,8 +29,10 @@ modules are judged.
 Validation roots: every surface of a validation file (tests, benchmarks, examples,
 tools) and what docs and other validation files name. Archived design pages are
 history, not roots.
-Names a subpackage lists in `__all__` may be used by outside code: such surfaces are
-candidates of medium confidence at most (`capped`).
+Names a subpackage exports (its `__init__` imports them or lists them in `__all__`), or
+a module that only re-exports names, may be used by outside code: such surfaces, and
+the public methods of such classes, are candidates of medium confidence at most
+(`capped`).
 """
 
 from __future__ import annotations
@@ -39,6 +45,7 @@ from pylint_omni.evidence.frameworks import framework_roots
 from pylint_omni.index.graph import ReferenceGraph
 from pylint_omni.index.paths import Location, matches_any
 from pylint_omni.index.project_index import ProjectIndex
+from pylint_omni.index.vocabulary import PATH_LOADERS
 from pylint_omni.surfaces.edges import Edges
 from pylint_omni.surfaces.table import SURFACE_FACTS, SurfaceTable
 
@@ -81,13 +88,19 @@ def _module_roots(index: ProjectIndex, graph: ReferenceGraph, table: SurfaceTabl
             why = "a top-level package users import" if rel.endswith("__init__.py") else "a module outside any package (a script)"
         if why is not None:
             roots.production.append((module, why))
-        if rel.endswith("__init__.py"):
+        if rel.endswith("__init__.py") or _only_reexports(index, rel):
             exported = _exports(index, graph, table, module, rel)
             if surface.container is None:
                 roots.production += [(d, f"public API of {module}") for d in exported]
             else:
                 for dotted in exported:
                     roots.capped.setdefault(dotted, f"exported by {module}: code outside may import it")
+
+
+def _only_reexports(index: ProjectIndex, rel: str) -> bool:
+    """A module whose top level only imports names (`handlers.py`: `from .client import ImageHandle as
+    ImageModelHandle`): an export table under a public name, as a package's `__init__` is."""
+    return bool((index.facts(rel).get("links") or {}).get("only_imports"))
 
 
 def _library_roots(index: ProjectIndex, table: SurfaceTable, roots: Roots) -> None:
@@ -130,6 +143,28 @@ def _registry_roots(index: ProjectIndex, graph: ReferenceGraph, table: SurfaceTa
                 roots.registered.setdefault(f"{rel}:{registry['name']}", []).append(dotted)
 
 
+def _path_loaded_roots(index: ProjectIndex, table: SurfaceTable, roots: Roots) -> None:
+    """Modules a production file runs by their path: it calls a path loader and names the module's file."""
+    loaders = {hit.path for name in PATH_LOADERS for hit in index.hits(name) if index.location(hit.path) is Location.PRODUCTION}
+    if not loaders:
+        return
+    by_file: dict[str, list[str]] = {}
+    for rel, module in table.module_of_path.items():
+        if not rel.endswith("__init__.py"):
+            by_file.setdefault(rel.rpartition("/")[2], []).append(module)
+    for loader in sorted(loaders):
+        for token, mentions in index.file_occurrences(loader):
+            named = by_file.get(token, ())
+            if len(named) != 1 or not any(via == "str" for _, via in mentions):
+                continue  # `"utils.py"` names no one module of the project
+            for module in named:
+                line = next(line for line, via in mentions if via == "str")
+                why = f"run by its file path ({loader}:{line} names {token})"
+                roots.production.append((module, why))
+                roots.production += [(child, why) for child in table.children.get(module, ())
+                                     if table.surfaces[child].kind in ("class", "function")]
+
+
 def _extra_roots(index: ProjectIndex, table: SurfaceTable, roots: Roots) -> None:
     patterns = index.settings.extra_roots
     by_path = tuple(p for p in patterns if "/" in p or p.endswith(".py"))
@@ -160,6 +195,7 @@ def find_roots(index: ProjectIndex, graph: ReferenceGraph, table: SurfaceTable, 
     # A test's conftest hooks are validation roots already: every surface of a validation file is one.
     roots.production += [(dotted, why) for dotted, why in framework_roots(index)
                          if dotted in table.surfaces and table.surfaces[dotted].production]
+    _path_loaded_roots(index, table, roots)
     _extra_roots(index, table, roots)
     roots.validation = [(d, "validation code") for d, s in table.surfaces.items() if not s.production]
     return roots

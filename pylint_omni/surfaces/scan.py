@@ -10,7 +10,14 @@ Read with `ast` once per file version and cached with the file's other facts:
   `__import__(name)`, `pkgutil.iter_modules`/`walk_packages`): they may load any
   module whose dotted name starts with `prefix` (empty: any). `__name__` and
   `__package__` count as the module's own names (`import_module(f"{__name__}.{x}")`),
-  and a walk over `__path__` loads the package's own submodules;
+  and a walk over `__path__` loads the package's own submodules; a name read from a
+  module-level table of literal paths (`path, cls = _MLP_CLASSES[kind]`, `for path in
+  _BACKENDS`) loads one of those paths: one entry each; a name built with literal parts
+  after its first computed one is a glob (`f"pkg.models.{m}.modeling_{m}"` ->
+  `pkg.models.*.modeling_*`: `surfaces.table.may_load`); a name read from an object's
+  field (`import_module(self.config.external_lib)`), a parameter or a split of another
+  string is what the configuration or the callers pass, whose strings are references
+  already: no entry; a local built from literal text counts as that text;
 - `attr_prefixes`: `[prefix, line]` attribute names built at run time
   (`getattr(self, f"_handle_{kind}")`): methods whose name starts with the prefix
   may be called;
@@ -28,6 +35,7 @@ from __future__ import annotations
 
 import ast
 import re
+from dataclasses import dataclass
 from typing import Any
 
 from pylint_omni.index.scan.ast_helpers import FastVisitor, dotted, literal_str, walk_nodes
@@ -96,19 +104,124 @@ def _literal_prefix(node: ast.AST, names: dict[str, str]) -> str | None:
     return None
 
 
+def _literal_rows(value: ast.AST) -> list[tuple[str | None, ...]] | None:
+    """The rows of a literal table: a dict's values or a list/tuple/set's items, each a string or a tuple of them."""
+    items = value.values if isinstance(value, ast.Dict) else value.elts if isinstance(value, (ast.List, ast.Tuple, ast.Set)) else None
+    if not items:
+        return None
+    rows: list[tuple[str | None, ...]] = []
+    for item in items:
+        if isinstance(item, (ast.Tuple, ast.List)):
+            rows.append(tuple(literal_str(e) for e in item.elts))
+        else:
+            text = literal_str(item)
+            if text is None:
+                return None
+            rows.append((text,))
+    return rows
+
+
+def _literal_tables(tree: ast.Module) -> dict[str, list[tuple[str | None, ...]]]:
+    """Module-level tables of literal strings: name -> rows."""
+    found: dict[str, list[tuple[str | None, ...]]] = {}
+    for stmt in tree.body:
+        target = stmt.targets[0] if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 else getattr(stmt, "target", None)
+        value = getattr(stmt, "value", None)
+        if isinstance(target, ast.Name) and value is not None:
+            rows = _literal_rows(value)
+            if rows:
+                found[target.id] = rows
+    return found
+
+
+@dataclass(frozen=True)
+class _Origins:
+    """What one function's local names hold, for the computed imports it makes."""
+
+    paths: dict[str, list[str]]  # read from a module-level table of literal paths: the paths it can hold
+    built: dict[str, ast.expr]  # built from literal text (`name = f"pkg.models.{arch}"`): that expression
+
+
+def _local_origins(function: ast.AST, tables: dict[str, list[tuple[str | None, ...]]]) -> _Origins:
+    """Local names a function reads from a literal table (`a, b = T[k]`, `a = T.get(k)`, `for a in T`) or builds
+    from literal text."""
+    origins = _Origins({}, {})
+
+    def bind(target: ast.AST, table: str) -> None:
+        names = [target] if isinstance(target, ast.Name) else target.elts if isinstance(target, (ast.Tuple, ast.List)) else []
+        for position, name in enumerate(names):
+            if isinstance(name, ast.Name):
+                texts = [row[position] for row in tables[table] if position < len(row) and row[position]]
+                held = origins.paths.setdefault(name.id, [])
+                held.extend(t for t in texts if t not in held)
+
+    for node in walk_nodes(function):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            value = node.value
+            if isinstance(value, (ast.JoinedStr, ast.BinOp)) and isinstance(node.targets[0], ast.Name):
+                origins.built[node.targets[0].id] = value
+                continue
+            source = value.value if isinstance(value, ast.Subscript) else value.func.value if (
+                isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr == "get") else None
+            if isinstance(source, ast.Name) and source.id in tables:
+                bind(node.targets[0], source.id)
+        elif isinstance(node, (ast.For, ast.AsyncFor)) and isinstance(node.iter, ast.Name) and node.iter.id in tables:
+            bind(node.target, node.iter.id)
+    return origins
+
+
+def _module_glob(node: ast.AST, names: dict[str, str]) -> str | None:
+    """A built module name as a glob (`f"pkg.{a}.mod_{b}"` -> `pkg.*.mod_*`) when literal text follows a computed
+    part; None otherwise (the literal prefix says all there is)."""
+    parts: list[str | None] = []
+    if isinstance(node, ast.JoinedStr):
+        for part in node.values:
+            text = literal_str(part)
+            if text is None and isinstance(part, ast.FormattedValue) and isinstance(part.value, ast.Name):
+                text = names.get(part.value.id)
+            parts.append(text)
+    elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        for side in (node.left, node.right):
+            text = literal_str(side) if not isinstance(side, ast.Name) else names.get(side.id)
+            parts.append(text if text is not None else _module_glob(side, names) if isinstance(side, ast.BinOp) else None)
+    if None not in parts or not any(parts[parts.index(None):]):
+        return None
+    return "".join("*" if text is None else text for text in parts)
+
+
 class _Visitor(FastVisitor):
-    def __init__(self, context: ModuleContext) -> None:
+    def __init__(self, context: ModuleContext, tree: ast.Module) -> None:
         package = context.module if context.is_package else context.module.rpartition(".")[0]
         self.names = {"__name__": context.module, "__package__": package}
         self.package = package
+        self.tables = _literal_tables(tree)
+        self.origins: list[_Origins] = []  # per enclosing function
         self.dyn_imports: list[list[Any]] = []
         self.attr_prefixes: list[list[Any]] = []
         self.entry_specs: list[list[Any]] = []
 
+    def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        self.origins.append(_local_origins(node, self.tables))
+        self.generic_visit(node)
+        self.origins.pop()
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
     def visit_Call(self, node: ast.Call) -> None:
         tail = (dotted(node.func) or "").rpartition(".")[2]
-        if tail in DYNAMIC_IMPORTS and node.args and literal_str(node.args[0]) is None:
-            self.dyn_imports.append([node.lineno, self._absolute(_literal_prefix(node.args[0], self.names) or "", node)])
+        read = node.args[0] if node.args and isinstance(node.args[0], ast.Name) and self.origins else None
+        if tail in DYNAMIC_IMPORTS and read is not None:
+            origins = self.origins[-1]
+            if read.id in origins.paths:
+                self.dyn_imports += [[node.lineno, self._absolute(path, node)] for path in origins.paths[read.id]]
+            elif read.id in origins.built:
+                self._computed_import(origins.built[read.id], node)
+            # else: a parameter, a field or a split of another string holds it: what callers or the configuration
+            # pass, whose strings are references already
+        elif tail in DYNAMIC_IMPORTS and node.args and isinstance(node.args[0], ast.Attribute):
+            pass  # a name the configuration gives: its YAML and defaults are references already
+        elif tail in DYNAMIC_IMPORTS and node.args and literal_str(node.args[0]) is None:
+            self._computed_import(node.args[0], node)
         elif tail in PACKAGE_WALKS:
             walked = node.args[0] if node.args else None
             own = isinstance(walked, ast.Name) and walked.id == "__path__"
@@ -118,6 +231,10 @@ class _Visitor(FastVisitor):
             if prefix and IDENTIFIER_PREFIX.match(prefix):
                 self.attr_prefixes.append([prefix, node.lineno])
         self.generic_visit(node)
+
+    def _computed_import(self, written: ast.expr, node: ast.Call) -> None:
+        glob = _module_glob(written, self.names)
+        self.dyn_imports.append([node.lineno, self._absolute(glob or _literal_prefix(written, self.names) or "", node)])
 
     def _absolute(self, prefix: str, node: ast.Call) -> str:
         """A relative prefix (`"." + name` with `package=__name__`) made absolute."""
@@ -164,7 +281,7 @@ def scan_surface_facts(tree: ast.Module, context: ModuleContext) -> dict[str, An
     """The surfaces family's facts of one module (see the module docstring)."""
     shadowed: list[list[Any]] = []
     _shadowed(tree.body, "", shadowed)
-    visitor = _Visitor(context)
+    visitor = _Visitor(context, tree)
     visitor.visit(tree)
     return {
         "main": _has_main_block(tree),

@@ -12,6 +12,7 @@ their references are evidence too.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
 from typing import Any
 
 from pylint_omni.index.paths import Location
@@ -42,6 +43,12 @@ class Surface:
     @property
     def lines(self) -> int:
         return self.end - self.line + 1
+
+
+def may_load(written: str, module: str) -> bool:
+    """A computed import written as `written` (a literal head `pkg.models.`, or a glob `pkg.*.modeling_*` when
+    literal text follows the computed part) may load `module`."""
+    return fnmatchcase(module, written) if "*" in written else module.startswith(written)
 
 
 @dataclass
@@ -76,8 +83,8 @@ class SurfaceTable:
         return owned
 
     def modules_under(self, prefix: str) -> list[str]:
-        """Modules whose dotted name starts with `prefix` (a computed import's known head)."""
-        return [m for m in self.module_of_path.values() if m.startswith(prefix) and m != prefix.rstrip(".")]
+        """Modules a computed import of `prefix` may load (`may_load`)."""
+        return [m for m in self.module_of_path.values() if may_load(prefix, m) and m != prefix.rstrip(".")]
 
     def methods(self, class_dotted: str) -> list[str]:
         return [c for c in self.children.get(class_dotted, ()) if self.surfaces[c].kind == "method"]

@@ -25,11 +25,11 @@ from pylint_omni.evidence.findings import FindingDetails
 from pylint_omni.evidence.wording import evidence_clause, short_message
 from pylint_omni.index.paths import matches_any
 from pylint_omni.index.project_index import ProjectIndex
-from pylint_omni.surfaces.analysis import DEAD, TEST_ONLY, SurfaceAnalysis
+from pylint_omni.surfaces.analysis import DEAD, TEST_ONLY, SurfaceAnalysis, names_of
 from pylint_omni.surfaces.lines import file_lines
 from pylint_omni.surfaces.reach import PRODUCTION, VALIDATION
 from pylint_omni.surfaces.chains import Chain
-from pylint_omni.surfaces.verdicts import TEST_GLOBS, Judged, judge_chain, names_of, tests_going
+from pylint_omni.surfaces.verdicts import TEST_GLOBS, Judged, judge_chain, tests_going
 
 REFERENCE = re.compile(r"\bref\b|_ref\b|\bref_|reference", re.IGNORECASE)
 MEMBER_NOISE = ("tests only mention the name", "besides tests, only", "only dead code uses it", "production code names it")

@@ -31,14 +31,14 @@ from dataclasses import dataclass, field
 
 from pylint_omni.evidence.consumers import Consumer, ConsumerKind, Status, Verdict, listed
 from pylint_omni.evidence.contracts import contracts_of, is_design_page
-from pylint_omni.evidence.heat import callers_of
 from pylint_omni.evidence.provenance import copied_code
 from pylint_omni.index.graph import graph_of
-from pylint_omni.index.paths import Location, key_matches_patterns, matches_any
+from pylint_omni.index.paths import Location, matches_any
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.index.vocabulary import decorator_tail
-from pylint_omni.surfaces.analysis import DEAD, SurfaceAnalysis
+from pylint_omni.surfaces.analysis import DEAD, SurfaceAnalysis, chain_surfaces, names_of, short_name
 from pylint_omni.surfaces.chains import Chain
+from pylint_omni.surfaces.dead_doubts import API_LISTING, dead_doubts
 from pylint_omni.surfaces.edges import ATTRIBUTE_VIAS, BARE_VIAS
 from pylint_omni.surfaces.lines import file_line, names_as_code
 from pylint_omni.surfaces.namesakes import namesake_in_docs
@@ -46,13 +46,11 @@ from pylint_omni.surfaces.leftovers import leftover_imports
 from pylint_omni.surfaces.outside import OUTSIDE_DOUBTS, outside_caller_doubt
 from pylint_omni.surfaces.reach import PRODUCTION
 from pylint_omni.surfaces.roles import role_of
-from pylint_omni.surfaces.table import SURFACE_FACTS, Surface
+from pylint_omni.surfaces.table import Surface
 
-MISSING_ROOT_SURFACES = 25  # surfaces hanging off one unreached root: more likely a missing root
 EXAMPLE_GLOBS = ("examples/**", "**/examples/**", "benchmarks/**", "**/benchmarks/**", "**/example_*.py")
 TEST_GLOBS = ("tests/**", "test/**", "**/tests/**", "**/test_*.py", "**/*_test.py", "**/conftest.py")
 EXCEPTION_SUFFIXES = ("Error", "Exception", "Warning", "Interrupt", "Exit")
-API_LISTING = re.compile(r"^[-*\s]*(?::::\s*)?\[?`?[\w.:]+`?\]?(?:\[\]|\([^)]*\))?\s*$")
 
 
 @dataclass
@@ -70,27 +68,6 @@ class Judged:
     test_lines: int = 0
     fix: str = ""  # the fix a role gives instead of deleting (`roles`)
     leftovers: list[str] = field(default_factory=list)  # production imports that go with it (`leftovers`)
-
-
-def short_name(analysis: SurfaceAnalysis, dotted: str) -> str:
-    """`pkg.mod.Cls.meth` -> `Cls.meth`; a module stays dotted; a shadowed definition keeps its line."""
-    surface = analysis.table.surfaces[dotted]
-    if surface.kind == "module":
-        return dotted
-    module = analysis.table.module_of_path.get(surface.path, "")
-    return dotted[len(module) + 1:] if module and dotted.startswith(module + ".") else dotted
-
-
-def names_of(analysis: SurfaceAnalysis, dotted: list[str], most: int = 3, home: str = "") -> str:
-    """`A.x, B.y, C.z and 2 more`; a name defined outside the file `home` says its module (`helper (in pkg.util)`):
-    a short name alone would send the reader looking in the wrong file."""
-    def named(name: str) -> str:
-        surface = analysis.table.surfaces[name]
-        if not home or surface.path == home or surface.kind == "module":
-            return short_name(analysis, name)
-        return f"{short_name(analysis, name)} (in {analysis.table.module_of_path.get(surface.path) or surface.path})"
-    shown = ", ".join(named(d) for d in dotted[:most])
-    return shown + (f" and {len(dotted) - most} more" if len(dotted) > most else "")
 
 
 def _is_exception(analysis: SurfaceAnalysis, dotted: str) -> bool:
@@ -114,16 +91,11 @@ def label_of(analysis: SurfaceAnalysis, surface: Surface) -> str:
     return {"module": "Module", "function": "Function", "method": "Method", "shadowed": "Definition"}[surface.kind]
 
 
-def _chain_surfaces(analysis: SurfaceAnalysis, chain: Chain) -> list[str]:
-    units = [*chain.units, *chain.overrides]
-    return [*units, *(c for u in units for c in analysis.table.contained(u))]
-
-
 def _validation_consumers(index: ProjectIndex, analysis: SurfaceAnalysis, chain: Chain) -> list[Consumer]:
     """Resolved references and name mentions of the chain from validation files (tests, examples, docs)."""
     graph = graph_of(index)
     history = contracts_of(index).history
-    surfaces = _chain_surfaces(analysis, chain)
+    surfaces = chain_surfaces(analysis, chain)
     found: dict[tuple[str, int], Consumer] = {}
     for dotted in surfaces:
         for ref in graph.refs_to(dotted):
@@ -197,7 +169,7 @@ def _validation_role_doubts(index: ProjectIndex, analysis: SurfaceAnalysis, chai
     if any(REFERENCE_USE.search(file_line(index, c.path, c.line)) for c in tests):
         doubts.append("a test compares against it (a reference implementation): move it into the tests")
     graph, table = graph_of(index), analysis.table
-    members = _chain_surfaces(analysis, chain)
+    members = chain_surfaces(analysis, chain)
     spans = [(table.surfaces[d].path, table.surfaces[d].line, table.surfaces[d].line + table.surfaces[d].lines)
              for d in members if d in table.surfaces]
     outside = outside_caller_doubt(index, table, root, spans)
@@ -218,28 +190,10 @@ def _validation_role_doubts(index: ProjectIndex, analysis: SurfaceAnalysis, chai
 
 
 TOOL_FILE = re.compile(r"tun(e|ing)|bench|profil", re.IGNORECASE)
-RELEASE_PAIRS = {"destroy": ("init", "initialize", "create", "build"), "close": ("open", "create", "connect"),
-                 "stop": ("start", "run"), "teardown": ("setup", "set_up"), "shutdown": ("start", "startup", "init"),
-                 "release": ("acquire", "alloc", "allocate"), "free": ("alloc", "allocate"), "disconnect": ("connect",),
-                 "unregister": ("register",), "clear": ("set", "init")}
-
-
 def _same_named(analysis: SurfaceAnalysis, root: Surface) -> list[str]:
     """Surfaces with the root's name: functions and classes, or methods for a method."""
     table = analysis.table
     return (table.methods_by_name if root.kind == "method" else table.by_name).get(root.name, [])
-
-
-def _live_partner(analysis: SurfaceAnalysis, root: Surface) -> str | None:
-    """`destroy_x` beside a reached `init_x` (same container, or the module): the other half of a lifecycle."""
-    verb, _, rest = root.name.lstrip("_").partition("_")
-    for partner_verb in RELEASE_PAIRS.get(verb.lower(), ()):
-        for name in ({f"{partner_verb}_{rest}", partner_verb} if rest else {partner_verb}):
-            for prefix in ("", "_"):
-                dotted = f"{root.dotted.rpartition('.')[0]}.{prefix}{name}"
-                if dotted in analysis.table.surfaces and analysis.reach.phase.get(dotted) == PRODUCTION:
-                    return short_name(analysis, dotted)
-    return None
 
 
 def _is_script(index: ProjectIndex, relpath: str) -> bool:
@@ -248,21 +202,11 @@ def _is_script(index: ProjectIndex, relpath: str) -> bool:
     return "__main__" in text and re.search(r"^\s*(?:async\s+)?def test_", text, re.MULTILINE) is None
 
 
-def _api_listing(index: ProjectIndex, class_dotted: str) -> str | None:
-    """`path:line` of an API reference listing that names the class (`- [pkg.mod.Cls][]`, `::: pkg.mod.Cls`)."""
-    history = contracts_of(index).history
-    for ref in graph_of(index).refs_to(class_dotted):
-        if (index.entries.get(ref.path, {}).get("kind") == "doc" and ref.path not in history and not is_design_page(ref.path)
-                and API_LISTING.match(file_line(index, ref.path, ref.line))):
-            return f"{ref.path}:{ref.line}"
-    return None
-
-
 def tests_going(index: ProjectIndex, analysis: SurfaceAnalysis, chain: Chain, consumers: list[Consumer]) -> tuple[list[str], int]:
     """Test functions and classes that exist for the chain: named after its root (`test_<name>`), or
     whose every project reference is to the chain. They go with it."""
     table = analysis.table
-    inside = set(_chain_surfaces(analysis, chain))
+    inside = set(chain_surfaces(analysis, chain))
     going: list[str] = []
     lines = 0
     owners: set[str] = set()
@@ -287,105 +231,13 @@ def tests_going(index: ProjectIndex, analysis: SurfaceAnalysis, chain: Chain, co
     return going, lines
 
 
-def _live_call(index: ProjectIndex, analysis: SurfaceAnalysis, root: Surface) -> str | None:
-    """A production call of the root's name from code production reaches, when the name is the root's own (defined
-    once in the project): the walk missed a path its call sites show (`self.m()` from a sibling mixin, a factory's
-    return), so the finding must not say nothing calls it (SPEC §5: a candidate never contradicts its own facts)."""
-    if len(index.definitions_named(root.name)) != 1:
-        return None
-    for caller in callers_of(index, root.name) or ():
-        owner = _owner_at(analysis, caller.path, caller.function["line"])
-        if owner is not None and analysis.reach.phase.get(owner) == PRODUCTION:
-            return (f"a production call of `{root.name}` in {caller.label} ({caller.path}:{caller.function['line']}) "
-                    "may reach it; the reference graph did not resolve that call")
-    return None
-
-
-MENTION_VIAS = frozenset({"attr", "call", "getattr"})
-
-
-def _unreached_mention(index: ProjectIndex, analysis: SurfaceAnalysis, chain: Chain, root: Surface) -> str | None:
-    """Production code calls the method's name on an object of unknown class, from code no root reaches (a live
-    caller would have reached it): it goes with that code, which is the finding to decide (`.invoke()` in an override
-    of a framework's hook whose base no index reads), so it is not "no consumer"."""
-    spans = [(analysis.table.surfaces[d].path, analysis.table.surfaces[d].line, analysis.table.surfaces[d].end)
-             for d in _chain_surfaces(analysis, chain) if d in analysis.table.surfaces]
-    for hit in graph_of(index).name_only(root.name, set(_chain_surfaces(analysis, chain))):
-        if hit.via not in MENTION_VIAS or index.location(hit.path) is not Location.PRODUCTION:
-            continue
-        if any(hit.path == path and first <= hit.line <= last for path, first, last in spans):
-            continue
-        owner = _owner_at(analysis, hit.path, hit.line)
-        where = f" in {short_name(analysis, owner)}" if owner and owner in analysis.table.surfaces else ""
-        return (f"code no root reaches calls `.{root.name}` on an object of unknown class ({hit.path}:{hit.line}{where}): "
-                "it may be this one; it goes with that code")
-    return None
-
-
-def _owner_at(analysis: SurfaceAnalysis, relpath: str, line: int) -> str | None:
-    """The innermost surface of a file whose span holds `line`."""
-    best: tuple[int, str] | None = None
-    for first, last, dotted in analysis.table.spans.get(relpath, ()):
-        if first <= line <= last and (best is None or first >= best[0]):
-            best = (first, dotted)
-    return best[1] if best is not None else None
-
-
-def _dead_doubts(index: ProjectIndex, analysis: SurfaceAnalysis, chain: Chain, root: Surface) -> list[str]:
-    doubts: list[str] = []
-    if chain.used_by:
-        shown = ", ".join(short_name(analysis, d) for d in chain.used_by[:3])
-        doubts.append(f"only dead code uses it ({shown}); it goes when they do")
-    capped = analysis.roots.capped.get(root.dotted) or next(
-        (analysis.roots.capped[u] for u in chain.units if u in analysis.roots.capped), None)
-    if capped:
-        doubts.append(capped)
-    provenance = copied_code(index, root.path, root.line)
-    if provenance is not None and provenance.scope == "vendored":  # pruning a vendored tree turns each resync into a merge
-        doubts.append(f"{provenance.describe()}: prune it when the vendored code is resynced, or drop the unused vendored package")
-    if root.kind == "method" and root.container:
-        cap = analysis.conventions.cap(root.container, root.name)
-        if cap:
-            doubts.append(cap)
-        public_api = next((w for d, w in analysis.roots.production if d == root.container and w.startswith("public API")), None)
-        if public_api and not root.name.startswith("_"):
-            doubts.append(f"a public method of the {public_api}: users outside may call it")
-        listing = _api_listing(index, root.container) if not root.name.startswith("_") else None
-        if listing:
-            doubts.append(f"a public method of a class the API reference lists ({listing}): users outside may call it")
-    call = _live_call(index, analysis, root) if root.kind in ("function", "method") else None
-    if call:
-        doubts.append(call)
-    mention = _unreached_mention(index, analysis, chain, root) if root.kind == "method" and not chain.used_by else None
-    if mention:
-        doubts.append(mention)
-    partner = _live_partner(analysis, root) if root.kind in ("function", "method") else None
-    if partner:
-        doubts.append(f"the release half of {partner}, which production uses: a missing teardown call, or delete it")
-    if root.kind == "class" and key_matches_patterns(root.name, index.settings.external_key_patterns):
-        doubts.append("outside data (model checkpoints, model_index.json) may name this class")
-    if root.kind == "module":
-        for rel in analysis.table.module_of_path:
-            for line, prefix in (index.extra(rel, SURFACE_FACTS) or {}).get("dyn_imports", []):
-                if root.dotted.startswith(prefix) and index.location(rel) is Location.PRODUCTION:
-                    doubts.append(f"a computed import at {rel}:{line} may load it")
-                    break
-            if len(doubts) > 0 and doubts[-1].startswith("a computed import"):
-                break
-    count = len(_chain_surfaces(analysis, chain))
-    if count >= MISSING_ROOT_SURFACES:
-        doubts.append(f"suspected missing root: {count} surfaces hang off {short_name(analysis, root.dotted)}; "
-                      "if code outside the repository loads it, declare it in omni-extra-roots")
-    return doubts
-
-
 def judge_chain(index: ProjectIndex, analysis: SurfaceAnalysis, status: str, chain: Chain) -> Judged:
     """The verdict of one chain (see the module docstring)."""
     root = analysis.table.surfaces[chain.root]
     label = label_of(analysis, root)
     kind = "shadowed" if root.kind == "shadowed" else "cycle" if chain.cycle else "chain" if chain.members else "unused"
     if status == DEAD:
-        doubts = _dead_doubts(index, analysis, chain, root)
+        doubts = dead_doubts(index, analysis, chain, root)
         if root.kind == "shadowed":
             doubts = []  # Python itself replaces the first definition: nothing can reach it
         if any(d.startswith("suspected missing root") for d in doubts):
@@ -411,7 +263,7 @@ def judge_chain(index: ProjectIndex, analysis: SurfaceAnalysis, status: str, cha
     if docs:
         doubts.append(f"the docs name it ({listed(docs)})")
     doubts += _validation_role_doubts(index, analysis, chain, tests)
-    doubts += [d for d in _dead_doubts(index, analysis, chain, root) if not d.startswith("only dead code")]
+    doubts += [d for d in dead_doubts(index, analysis, chain, root) if not d.startswith("only dead code")]
     # A caller outside the repository explains it better than any role the code gives it.
     role = None if any(d.startswith(OUTSIDE_DOUBTS) for d in doubts) else role_of(index, analysis, root)
     if role:

@@ -34,6 +34,9 @@ class Target:
     dotted: str
     kind: str
     hops: tuple[str, ...] = ()  # re-exports and lazy exports passed on the way (`pkg.Name`)
+    # what the other branches of a conditional re-export reach (`if nvtx: from .nvtx import mark` / `else: from
+    # .base import mark`): which one runs depends on the machine, so a use of the name uses each of them
+    alternatives: tuple[str, ...] = ()
 
 
 @dataclass
@@ -44,6 +47,7 @@ class ModuleTable:
     lazy: dict[str, str]
     stars: list[str]
     digest: str
+    alternatives: dict[str, list[str]] = field(default_factory=dict)
 
     @classmethod
     def of(cls, links: dict[str, Any], digest: str | None = None) -> "ModuleTable":
@@ -53,10 +57,11 @@ class ModuleTable:
         if stars:
             bindings = {k: v for k, v in bindings.items() if k != "*"}
         lazy = links.get("lazy") or {}
+        alternatives = links.get("alternatives") or {}
         if digest is None:
-            text = json.dumps([bindings, lazy, stars], sort_keys=True, separators=(",", ":"))
+            text = json.dumps([bindings, lazy, stars, alternatives], sort_keys=True, separators=(",", ":"))
             digest = hashlib.sha1(text.encode()).hexdigest()[:12]
-        return cls(bindings, lazy, list(stars), digest)
+        return cls(bindings, lazy, list(stars), digest, alternatives)
 
 
 @dataclass
@@ -85,10 +90,13 @@ class Resolver:
     def resolve(self, dotted: str) -> Target:
         """The target of a dotted path (`pkg.mod.Cls.meth`, `pkg.Name`)."""
         hops: list[str] = []
-        target = self._resolve(dotted, hops, 0)
-        return Target(target.dotted, target.kind, tuple(hops)) if hops else target
+        alternatives: list[str] = []
+        target = self._resolve(dotted, hops, 0, alternatives)
+        if not hops and not alternatives:
+            return target
+        return Target(target.dotted, target.kind, tuple(hops), tuple(a for a in alternatives if a != target.dotted))
 
-    def _resolve(self, dotted: str, hops: list[str], depth: int) -> Target:
+    def _resolve(self, dotted: str, hops: list[str], depth: int, alternatives: list[str] | None = None) -> Target:
         parts = dotted.split(".")
         size = self.module_prefix(parts)
         if size == 0:
@@ -99,10 +107,10 @@ class Resolver:
             parent = self._table(".".join(parts[:-1]))
             binding = parent.bindings.get(parts[-1]) if parent is not None else None
             if binding is not None and binding[0] in ("import", "alias") and binding[1] and binding[1] != dotted:
-                return self._walk(".".join(parts[:-1]), parts[-1:], hops, depth)
-        return self._walk(".".join(parts[:size]), parts[size:], hops, depth)
+                return self._walk(".".join(parts[:-1]), parts[-1:], hops, depth, alternatives)
+        return self._walk(".".join(parts[:size]), parts[size:], hops, depth, alternatives)
 
-    def _walk(self, module: str, rest: list[str], hops: list[str], depth: int) -> Target:
+    def _walk(self, module: str, rest: list[str], hops: list[str], depth: int, alternatives: list[str] | None = None) -> Target:
         if not rest:
             return Target(module, "module")
         table = self._table(module)
@@ -127,7 +135,12 @@ class Resolver:
             if target == here:
                 return Target(".".join([module, *rest]), "attribute")
             hops.append(here)
-            return self._resolve(".".join([target, *tail]), hops, depth + 1)
+            if alternatives is not None:
+                for other in table.alternatives.get(name, ()):
+                    reached = self._resolve(".".join([other, *tail]), hops, depth + 1, alternatives)
+                    if reached.kind != "external" and reached.dotted not in alternatives:
+                        alternatives.append(reached.dotted)
+            return self._resolve(".".join([target, *tail]), hops, depth + 1, alternatives)
         if kind == "class":
             if tail:
                 return Target(f"{here}.{tail[0]}", "member")

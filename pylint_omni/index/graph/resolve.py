@@ -48,6 +48,8 @@ class FileResolver:
             self._add(target.dotted.rpartition(".")[0], line, "load" if via in ("call", "getattr") else via)
         for hop in target.hops:
             self._add(hop, line, "hop")
+        for other in target.alternatives:
+            self._add(other, line, via)
 
     def _add(self, target: str, line: int, via: str) -> None:
         item = f"{line},{via}"

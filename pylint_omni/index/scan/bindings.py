@@ -4,7 +4,11 @@
   `import` (target: the dotted path it binds), `alias` (`X = pkg.mod.Y`: target the
   chain), `var` (anything else: tables, constants). Names bound inside a top-level
   `if`/`try` (optional imports, `TYPE_CHECKING` blocks) count too.
+- `alternatives`: name -> the other import targets of a name that exclusive top-level
+  branches bind (`if nvtx: from .nvtx import mark ... else: from .base import mark`):
+  `bindings` keeps the last one, and a use of the name uses each of them.
 - `all`: the names `__all__` lists (re-exports, not uses).
+- `only_imports`: the top level is nothing but imports (a re-export module).
 - `lazy`: a lazy-export package's names -> the dotted path its `__getattr__` loads:
   `{"Name": ".module"}` / `{"Name": "pkg.mod:Attr"}` tables read by `__getattr__`, and
   `if name == "Name": from .mod import Name` chains.
@@ -46,6 +50,52 @@ def top_level_statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
             yield from top_level_statements(stmt.body)
         else:
             yield stmt
+
+
+def branch_alternatives(body: list[ast.stmt], package: str) -> dict[str, list[str]]:
+    """Names that the branches of one top-level `if`/`try` import from different places: name -> the targets
+    before the last one (which `module_bindings` keeps). Only one of the branches runs, and which depends on the
+    machine, so every target is live when the name is."""
+    found: dict[str, list[str]] = {}
+    for stmt in top_level_statements_with_branches(body):
+        branches = [stmt.body, stmt.orelse] if isinstance(stmt, ast.If) else [stmt.body, *(h.body for h in stmt.handlers)]
+        targets: dict[str, list[str]] = {}
+        for branch in branches:
+            for name, target in _branch_imports(branch, package):
+                if target not in targets.setdefault(name, []):
+                    targets[name].append(target)
+        for name, seen in targets.items():
+            if len(seen) > 1:
+                found.setdefault(name, []).extend(t for t in seen[:-1] if t not in found[name])
+    return found
+
+
+def top_level_statements_with_branches(body: list[ast.stmt]) -> Iterator[ast.If | ast.Try]:
+    """Top-level `if`/`try` statements, nested ones included (an `elif` is an `if` in the `else`)."""
+    for stmt in body:
+        if isinstance(stmt, ast.If):
+            yield stmt
+            yield from top_level_statements_with_branches(stmt.body)
+            yield from top_level_statements_with_branches(stmt.orelse)
+        elif isinstance(stmt, ast.Try):
+            yield stmt
+            yield from top_level_statements_with_branches(stmt.body)
+            for handler in stmt.handlers:
+                yield from top_level_statements_with_branches(handler.body)
+
+
+def _branch_imports(branch: list[ast.stmt], package: str) -> Iterator[tuple[str, str]]:
+    """(local name, dotted target) of the imports one branch runs, nested branches included."""
+    for stmt in top_level_statements(branch):
+        if isinstance(stmt, ast.ImportFrom):
+            base = absolute_module(stmt.module, stmt.level, package)
+            for alias in stmt.names:
+                if alias.name != "*":
+                    yield alias.asname or alias.name, f"{base}.{alias.name}" if base else alias.name
+        elif isinstance(stmt, ast.Import):
+            for alias in stmt.names:
+                if alias.asname:
+                    yield alias.asname, alias.name
 
 
 def _resolve(imports: dict[str, str], module: str, defined: set[str], written: str) -> str:
@@ -114,6 +164,18 @@ def rebound_imports(tree: ast.Module) -> dict[str, int]:
         elif isinstance(stmt, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name in imported:
             rebound[stmt.name] = stmt.lineno
     return rebound
+
+
+def only_imports(tree: ast.Module) -> bool:
+    """The module's top level is imports, a docstring and `__all__`, nothing else: an export table."""
+    def export_statement(stmt: ast.stmt) -> bool:
+        if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            return True
+        if isinstance(stmt, ast.Expr):
+            return isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, str)
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target] if isinstance(stmt, (ast.AnnAssign, ast.AugAssign)) else []
+        return bool(targets) and all(isinstance(t, ast.Name) and t.id == "__all__" for t in targets)
+    return any(isinstance(s, (ast.Import, ast.ImportFrom)) for s in tree.body) and all(map(export_statement, tree.body))
 
 
 def all_names(tree: ast.Module) -> list[str] | None:

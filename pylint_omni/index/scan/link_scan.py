@@ -27,7 +27,7 @@ One pass over the module records, each with its line:
 - `imported`: every dotted path an `import` statement names, module- or function-level;
   an import inside a function binds its name there from that statement on, so two
   branches importing one name from two modules each resolve to their own;
-- `bindings`, `all`, `lazy`: the module's export table (`scan.bindings`).
+- `bindings`, `alternatives`, `all`, `lazy`: the module's export table (`scan.bindings`).
 """
 
 from __future__ import annotations
@@ -37,7 +37,9 @@ from typing import Any
 
 from pylint_omni.index.scan.ast_helpers import FastVisitor, dotted, literal_str, strip_annotation, walk_nodes
 from pylint_omni.index.scan.attribute_types import BOUND_DECORATORS, assigned_classes, attribute_types
-from pylint_omni.index.scan.bindings import absolute_module, all_names, lazy_exports, module_bindings, rebound_imports
+from pylint_omni.index.scan.bindings import (
+    absolute_module, all_names, branch_alternatives, lazy_exports, module_bindings, only_imports, rebound_imports,
+)
 from pylint_omni.index.scan.key_sources import FunctionScope, argument_summary
 from pylint_omni.index.scan.link_dynamic import CLS_SLOT, DynamicReferences
 from pylint_omni.index.scan.table_uses import TableUses, writer_params
@@ -407,7 +409,9 @@ class LinkScanner(DynamicReferences, TableUses, FastVisitor):
         return {
             "bindings": self.bindings,
             "all": all_names(tree),
+            **({"only_imports": True} if only_imports(tree) else {}),
             "lazy": lazy_exports(tree, self.package),
+            **({"alternatives": alternatives} if (alternatives := branch_alternatives(tree.body, self.package)) else {}),
             "chains": {k: "|".join(v) for k, v in self.chains.items()},
             "attrs": {k: "|".join(v) for k, v in self.attrs.items()},
             "calls": self.calls,

@@ -342,9 +342,9 @@ def _matching(root: Path, pattern: str) -> list[str]:
 
 def declarations_of(index: ProjectIndex) -> Declarations:
     """The project's declarations, read once per run."""
-    found = index.derived.get("compat_declarations")
+    found = index.derived.get("declarations")
     if found is None:
-        found = index.derived["compat_declarations"] = read_declarations(index.root)
+        found = index.derived["declarations"] = read_declarations(index.root)
     return found
 
 

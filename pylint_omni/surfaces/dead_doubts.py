@@ -1,0 +1,146 @@
+"""Why a dead chain may still be used: the doubts that keep an unused-surface finding medium.
+
+Each doubt is a fact the reference graph could not settle: only dead code uses it, a
+package exports it, it is vendored, a framework may call it by name, an API reference
+lists its class, a production call of its name was not resolved, code no root reaches
+calls its name, it is the release half of a live lifecycle, a sibling plugin is named
+by configuration, outside data may name it, a computed import may load it, or so much
+hangs off it that a root is more likely missing.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pylint_omni.evidence.contracts import contracts_of, is_design_page
+from pylint_omni.evidence.heat import callers_of
+from pylint_omni.evidence.provenance import copied_code
+from pylint_omni.index.graph import graph_of
+from pylint_omni.index.paths import Location, key_matches_patterns
+from pylint_omni.index.project_index import ProjectIndex
+from pylint_omni.surfaces.analysis import SurfaceAnalysis, chain_surfaces, owner_at, short_name
+from pylint_omni.surfaces.chains import Chain
+from pylint_omni.surfaces.lines import file_line
+from pylint_omni.surfaces.reach import PRODUCTION
+from pylint_omni.surfaces.table import SURFACE_FACTS, Surface, may_load
+
+MISSING_ROOT_SURFACES = 25  # surfaces hanging off one unreached root: more likely a missing root
+API_LISTING = re.compile(r"^[-*\s]*(?::::\s*)?\[?`?[\w.:]+`?\]?(?:\[\]|\([^)]*\))?\s*$")
+RELEASE_PAIRS = {"destroy": ("init", "initialize", "create", "build"), "close": ("open", "create", "connect"),
+                 "stop": ("start", "run"), "teardown": ("setup", "set_up"), "shutdown": ("start", "startup", "init"),
+                 "release": ("acquire", "alloc", "allocate"), "free": ("alloc", "allocate"), "disconnect": ("connect",),
+                 "unregister": ("register",), "clear": ("set", "init")}
+
+
+def _live_partner(analysis: SurfaceAnalysis, root: Surface) -> str | None:
+    """`destroy_x` beside a reached `init_x` (same container, or the module): the other half of a lifecycle."""
+    verb, _, rest = root.name.lstrip("_").partition("_")
+    for partner_verb in RELEASE_PAIRS.get(verb.lower(), ()):
+        for name in ({f"{partner_verb}_{rest}", partner_verb} if rest else {partner_verb}):
+            for prefix in ("", "_"):
+                dotted = f"{root.dotted.rpartition('.')[0]}.{prefix}{name}"
+                if dotted in analysis.table.surfaces and analysis.reach.phase.get(dotted) == PRODUCTION:
+                    return short_name(analysis, dotted)
+    return None
+
+
+def _api_listing(index: ProjectIndex, class_dotted: str) -> str | None:
+    """`path:line` of an API reference listing that names the class (`- [pkg.mod.Cls][]`, `::: pkg.mod.Cls`)."""
+    history = contracts_of(index).history
+    for ref in graph_of(index).refs_to(class_dotted):
+        if (index.entries.get(ref.path, {}).get("kind") == "doc" and ref.path not in history and not is_design_page(ref.path)
+                and API_LISTING.match(file_line(index, ref.path, ref.line))):
+            return f"{ref.path}:{ref.line}"
+    return None
+
+
+def _live_call(index: ProjectIndex, analysis: SurfaceAnalysis, root: Surface) -> str | None:
+    """A production call of the root's name from code production reaches, when the name is the root's own (defined
+    once in the project): the walk missed a path its call sites show (`self.m()` from a sibling mixin, a factory's
+    return), so the finding must not say nothing calls it (SPEC §5: a candidate never contradicts its own facts)."""
+    if len(index.definitions_named(root.name)) != 1:
+        return None
+    for caller in callers_of(index, root.name) or ():
+        owner = owner_at(analysis, caller.path, caller.function["line"])
+        if owner is not None and analysis.reach.phase.get(owner) == PRODUCTION:
+            return (f"a production call of `{root.name}` in {caller.label} ({caller.path}:{caller.function['line']}) "
+                    "may reach it; the reference graph did not resolve that call")
+    return None
+
+
+MENTION_VIAS = frozenset({"attr", "call", "getattr"})
+
+
+def _unreached_mention(index: ProjectIndex, analysis: SurfaceAnalysis, chain: Chain, root: Surface) -> str | None:
+    """Production code calls the method's name on an object of unknown class, from code no root reaches (a live
+    caller would have reached it): it goes with that code, which is the finding to decide (`.invoke()` in an override
+    of a framework's hook whose base no index reads), so it is not "no consumer"."""
+    spans = [(analysis.table.surfaces[d].path, analysis.table.surfaces[d].line, analysis.table.surfaces[d].end)
+             for d in chain_surfaces(analysis, chain) if d in analysis.table.surfaces]
+    for hit in graph_of(index).name_only(root.name, set(chain_surfaces(analysis, chain))):
+        if hit.via not in MENTION_VIAS or index.location(hit.path) is not Location.PRODUCTION:
+            continue
+        if any(hit.path == path and first <= hit.line <= last for path, first, last in spans):
+            continue
+        owner = owner_at(analysis, hit.path, hit.line)
+        where = f" in {short_name(analysis, owner)}" if owner and owner in analysis.table.surfaces else ""
+        return (f"code no root reaches calls `.{root.name}` on an object of unknown class ({hit.path}:{hit.line}{where}): "
+                "it may be this one; it goes with that code")
+    return None
+
+
+def dead_doubts(index: ProjectIndex, analysis: SurfaceAnalysis, chain: Chain, root: Surface) -> list[str]:
+    doubts: list[str] = []
+    if chain.used_by:
+        shown = ", ".join(short_name(analysis, d) for d in chain.used_by[:3])
+        doubts.append(f"only dead code uses it ({shown}); it goes when they do")
+    # a dead module goes with what it defines: a definition a package exports caps the module too
+    inside = analysis.table.children.get(root.dotted, []) if root.kind == "module" else []
+    capped = analysis.roots.capped.get(root.dotted) or next(
+        (analysis.roots.capped[u] for u in [*chain.units, *inside] if u in analysis.roots.capped), None)
+    if capped:
+        doubts.append(capped)
+    provenance = copied_code(index, root.path, root.line)
+    if provenance is not None and provenance.scope == "vendored":  # pruning a vendored tree turns each resync into a merge
+        doubts.append(f"{provenance.describe()}: prune it when the vendored code is resynced, or drop the unused vendored package")
+    if root.kind == "method" and root.container:
+        cap = analysis.conventions.cap(root.container, root.name)
+        if cap:
+            doubts.append(cap)
+        public_api = next((w for d, w in analysis.roots.production if d == root.container and w.startswith("public API")), None)
+        if public_api and not root.name.startswith("_"):
+            doubts.append(f"a public method of the {public_api}: users outside may call it")
+        elif root.container in analysis.roots.capped and not root.name.startswith("_"):
+            doubts.append(f"a public method of a class {analysis.roots.capped[root.container]}")
+        listing = _api_listing(index, root.container) if not root.name.startswith("_") else None
+        if listing:
+            doubts.append(f"a public method of a class the API reference lists ({listing}): users outside may call it")
+    call = _live_call(index, analysis, root) if root.kind in ("function", "method") else None
+    if call:
+        doubts.append(call)
+    mention = _unreached_mention(index, analysis, chain, root) if root.kind == "method" and not chain.used_by else None
+    if mention:
+        doubts.append(mention)
+    partner = _live_partner(analysis, root) if root.kind in ("function", "method") else None
+    if partner:
+        doubts.append(f"the release half of {partner}, which production uses: a missing teardown call, or delete it")
+    classes = [root.dotted] if root.kind == "class" else [
+        c for c in analysis.table.children.get(root.dotted, ()) if analysis.table.surfaces[c].kind == "class"] if root.kind == "module" else []
+    plugin = next(filter(None, map(analysis.conventions.configured_sibling, classes)), None)
+    if plugin:
+        doubts.append(plugin)
+    if root.kind == "class" and key_matches_patterns(root.name, index.settings.external_key_patterns):
+        doubts.append("outside data (model checkpoints, model_index.json) may name this class")
+    if root.kind == "module":
+        for rel in analysis.table.module_of_path:
+            for line, prefix in (index.extra(rel, SURFACE_FACTS) or {}).get("dyn_imports", []):
+                if may_load(prefix, root.dotted) and index.location(rel) is Location.PRODUCTION:
+                    doubts.append(f"a computed import at {rel}:{line} may load it")
+                    break
+            if len(doubts) > 0 and doubts[-1].startswith("a computed import"):
+                break
+    count = len(chain_surfaces(analysis, chain))
+    if count >= MISSING_ROOT_SURFACES:
+        doubts.append(f"suspected missing root: {count} surfaces hang off {short_name(analysis, root.dotted)}; "
+                      "if code outside the repository loads it, declare it in omni-extra-roots")
+    return doubts
