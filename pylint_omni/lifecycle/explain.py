@@ -17,8 +17,9 @@ COLUMNS = (("set",), ("clear",), ("wait", "read"), ("abort",))
 
 
 def _cell(mechanism: Mechanism, kinds: tuple[str, ...]) -> str:
-    moves = sorted({(t.method, t.line) for t in mechanism.transitions if t.kind in kinds}, key=lambda m: m[1])
-    return ", ".join(f"{method}:{line}" for method, line in moves) or "-"
+    """`method:line` of each move of these kinds; a wait bounded by a timeout says so."""
+    moves = sorted({(t.method, t.line, t.timed) for t in mechanism.transitions if t.kind in kinds}, key=lambda m: m[1])
+    return ", ".join(f"{method}:{line}" + (" (timeout)" if timed else "") for method, line, timed in moves) or "-"
 
 
 def ownership_lines(path: Path, line: int) -> list[str]:

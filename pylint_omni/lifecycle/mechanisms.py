@@ -41,7 +41,8 @@ HANDLE_MOVES = frozenset({"wait", "abort"})
 class Transition:
     """One move of a mechanism: in which method, what kind (`create`, `set`, `clear`), at which line.
 
-    `blocks`: the statement lists it is in, innermost first (`block_of`).
+    `blocks`: the statement lists it is in, innermost first (`block_of`); `timed`: a wait, join,
+    get or acquire bounded by a timeout (`join(timeout=5)`, `asyncio.wait_for(self._ev.wait(), 3)`).
     """
 
     method: str
@@ -49,6 +50,7 @@ class Transition:
     line: int
     in_handler: bool
     blocks: tuple[str, ...]
+    timed: bool = False
 
 
 @dataclass(frozen=True)
@@ -151,12 +153,24 @@ def _moved_name(node: nodes.NodeNG) -> str:
     return _self_attr(target) or ""
 
 
+def _timed(node: nodes.NodeNG) -> bool:
+    """Whether a call on a mechanism is bounded by a timeout: a `timeout=` argument, a first positional one
+    of `join`/`wait`/`result`, or the call handed to `wait_for`."""
+    if not isinstance(node, nodes.Call):
+        return False
+    positional = isinstance(node.func, nodes.Attribute) and node.func.attrname in ("join", "wait", "result") and bool(node.args)
+    outer = node.parent.func if isinstance(node.parent, nodes.Call) else None
+    handed = getattr(outer, "attrname", getattr(outer, "name", "")) == "wait_for"
+    return positional or handed or any(k.arg == "timeout" for k in node.keywords or ())
+
+
 def _move(method: nodes.FunctionDef, kind: str, node: nodes.NodeNG) -> Transition:
     """A move in a function or lambda nested in the method runs later (a callback, a task's coroutine):
     it is that function's move (`start.inner`), not the method's."""
     scope = node.scope()
     where = method.name if scope is method else f"{method.name}.{getattr(scope, 'name', '<lambda>')}"
-    return Transition(where, kind, node.lineno, _in_handler(node, method), block_of(node, _moved_name(node), kind))
+    blocks = block_of(node, _moved_name(node), kind)
+    return Transition(where, kind, node.lineno, _in_handler(node, method), blocks, _timed(node))
 
 
 def class_mechanisms(cls: nodes.ClassDef) -> dict[str, Mechanism]:
