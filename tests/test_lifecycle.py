@@ -64,5 +64,46 @@ def test_explain_prints_the_ownership_table(tmp_path: Path) -> None:
     env = {**os.environ, "PYLINT_OMNI_CACHE_DIR": str(tmp_path)}
     proc = subprocess.run([sys.executable, "-m", "pylint_omni", "explain", "EngineClient"], cwd=SAMPLE_REPO,
                           capture_output=True, text=True, env=env, timeout=300)
-    assert "    _started | flag | __init__:13 | start:22 | __init__:13, stop:33 | running:38\n" in proc.stdout
-    assert "    _thread | handle | __init__:15 | start:18 | __init__:15, stop:35 | start:25\n" in proc.stdout
+    assert "    _started | flag | __init__:13 | start:22 | __init__:13, stop:33 | running:38 | -\n" in proc.stdout
+    assert "    _thread | handle | __init__:15 | start:18 | __init__:15, stop:35 | start:25 | -\n" in proc.stdout
+
+
+def test_explain_leaves_plain_fields_out_and_shows_joins_and_terminations(tmp_path: Path) -> None:
+    env = {**os.environ, "PYLINT_OMNI_CACHE_DIR": str(tmp_path)}
+    tables = {name: subprocess.run([sys.executable, "-m", "pylint_omni", "explain", name], cwd=SAMPLE_REPO,
+                                   capture_output=True, text=True, env=env, timeout=300).stdout
+              for name in ("StageLauncher", "ModelSlot")}
+    launcher = tables["StageLauncher"]
+    assert "    _proc | handle | __init__:64 | launch:70 | __init__:64, shutdown:79 | shutdown:77 | shutdown:78\n" in launcher
+    assert "    model | handle | __init__:17 | load:21 | __init__:17, unload:25 | - | -\n" in tables["ModelSlot"]
+    assert "    name |" not in tables["ModelSlot"]  # set once in __init__: configuration, not a lifecycle
+
+
+def test_explain_shows_where_each_lock_is_taken(tmp_path: Path) -> None:
+    env = {**os.environ, "PYLINT_OMNI_CACHE_DIR": str(tmp_path)}
+    table = subprocess.run([sys.executable, "-m", "pylint_omni", "explain", "BlockLedger"], cwd=SAMPLE_REPO,
+                           capture_output=True, text=True, env=env, timeout=300).stdout
+    assert "    _alloc_lock | lock | __init__:13 | allocate:19 | - | - | -\n" in table
+    assert "    _free_lock | lock | __init__:14 | release:25 | - | - | -\n" in table
+
+
+def test_explain_marks_a_wait_bounded_by_a_timeout(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'case'\n")
+    (tmp_path / "mod.py").write_text(HEADER + """class Pump:
+    def __init__(self):
+        self._thread = None
+        self._stopped = threading.Event()
+
+    def start(self):
+        self._thread = threading.Thread(target=print)
+
+    def stop(self):
+        self._stopped.set()
+        self._thread.join(timeout=5)
+        self._thread = None
+""")
+    env = {**os.environ, "PYLINT_OMNI_CACHE_DIR": str(tmp_path / "cache")}
+    table = subprocess.run([sys.executable, "-m", "pylint_omni", "explain", "Pump"], cwd=tmp_path,
+                           capture_output=True, text=True, env=env, timeout=300).stdout
+    assert "    _thread | handle | __init__:6 | start:10 | __init__:6, stop:15 | stop:14 (timeout) | -\n" in table
+    assert "    _stopped | event | __init__:7 | stop:13 | - | - | -\n" in table

@@ -1,6 +1,10 @@
-"""An engine client whose `_started` flag mirrors its `_ready` event."""
+"""Lifecycle mechanisms that hold one state twice: a flag beside an Event, a handle or a field; two locks; a flag beside a sentinel."""
 
+import asyncio
+import queue
 import threading
+
+_END = object()
 
 
 class EngineClient:
@@ -20,3 +24,102 @@ class EngineClient:
 
     def is_running(self) -> bool:
         return self._started
+
+
+class SleepGate:
+    """`_sleeping` is `not _resume.is_set()`, from `__init__` on."""
+
+    def __init__(self) -> None:
+        self._sleeping = False  # [lifecycle-mechanism]
+        self._resume = threading.Event()
+        self._resume.set()
+
+    def sleep(self) -> None:
+        self._sleeping = True
+        self._resume.clear()
+
+    def wake(self) -> None:
+        self._sleeping = False
+        self._resume.set()
+
+
+class StageLoop:
+    """`_running` says what `_task is not None` says."""
+
+    def __init__(self) -> None:
+        self._task: asyncio.Task[None] | None = None
+        self._running = False  # [lifecycle-mechanism]
+
+    async def _serve(self) -> None:
+        await asyncio.sleep(0)
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._serve())
+        self._running = True
+
+    def stop(self) -> None:
+        self._task = None
+        self._running = False
+
+    def is_running(self) -> bool:
+        return self._running
+
+
+class ModelSlot:
+    """`ready` says what `model is not None` says."""
+
+    def __init__(self) -> None:
+        self.model: object | None = None
+        self.ready = False  # [lifecycle-mechanism]
+
+    def load(self) -> None:
+        self.model = object()
+        self.ready = True
+
+    def unload(self) -> None:
+        self.model = None
+        self.ready = False
+
+    def is_ready(self) -> bool:
+        return self.ready
+
+
+class BlockLedger:
+    """Two locks, each guarding the same two fields, never taken together."""
+
+    def __init__(self) -> None:
+        self._alloc_lock = threading.Lock()
+        self._free_lock = threading.Lock()  # [lifecycle-mechanism]
+        self._free: list[int] = []
+        self._owner: dict[int, str] = {}
+
+    def allocate(self, request_id: str) -> int:
+        with self._alloc_lock:
+            block = self._free.pop()
+            self._owner[block] = request_id
+        return block
+
+    def release(self, block: int) -> None:
+        with self._free_lock:
+            self._free.append(block)
+            self._owner.pop(block, None)
+
+
+class StepStream:
+    """`_closed` is set where `_END` is put, and the consumer checks both."""
+
+    def __init__(self) -> None:
+        self._queue: queue.Queue[object] = queue.Queue()
+        self._closed = False  # [lifecycle-mechanism]
+
+    def close(self) -> None:
+        self._closed = True
+        self._queue.put(_END)
+
+    def drain(self) -> list[object]:
+        items = []
+        while True:
+            item = self._queue.get()
+            if item is _END or self._closed:
+                return items
+            items.append(item)

@@ -1,5 +1,6 @@
-"""The same client reading its event; a second client whose flag records cleanup after a partial failure."""
+"""One mechanism per state; and the pairs the audit keeps apart, each for its reason."""
 
+import asyncio
 import threading
 
 
@@ -40,3 +41,57 @@ class Worker:
 
     def is_running(self) -> bool:
         return self._started
+
+
+class StageLoop:
+    """The handle alone says whether the loop runs."""
+
+    def __init__(self) -> None:
+        self._task: asyncio.Task[None] | None = None
+
+    async def _serve(self) -> None:
+        await asyncio.sleep(0)
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._serve())
+
+    def stop(self) -> None:
+        self._task = None
+
+    def is_running(self) -> bool:
+        return self._task is not None
+
+
+class OutputPump:
+    """stop() clears `_running` and keeps `_thread` for join(): two states, kept apart."""
+
+    def __init__(self) -> None:
+        self._thread: threading.Thread | None = None
+        self._running = False
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=print, daemon=True)
+        self._running = True
+
+    def stop(self) -> None:
+        self._running = False
+
+    def join(self) -> None:
+        if self._thread is not None and not self._running:
+            self._thread.join()
+            self._thread = None
+
+
+class SwapLedger:
+    """`_swap_lock` is taken inside `_table_lock`: the order is the protocol."""
+
+    def __init__(self) -> None:
+        self._table_lock = threading.Lock()
+        self._swap_lock = threading.Lock()
+        self._swapped: dict[int, int] = {}
+
+    def swap_out(self, block: int, slot: int) -> None:
+        with self._table_lock:
+            self._swapped[block] = slot
+            with self._swap_lock:
+                self._swapped[-block] = slot

@@ -1,9 +1,12 @@
-"""`lifecycle-mechanism` (R7312): a bool flag set and cleared in exactly the methods an Event is.
+"""`lifecycle-mechanism` (R7312): two lifecycle mechanisms of one class that hold one state.
 
-The flag mirrors the Event's state with the same failure boundary: read `event.is_set()` and
-drop the flag. A flag also moved in an `except`/`finally` clause records cleanup after a
-partial failure, which the Event does not: that pair is a rejected idea, with that reason.
-HIGH when every set and clear of each has a matching one of the other in the same method.
+Shapes (each in its own module): a bool flag that mirrors an Event, a handle or a field
+(`pairs`); two locks guarding the same fields (`locks`); a closed flag beside a sentinel put
+on a queue (`sentinels`). The cases the audit keeps apart are rejected ideas with their
+reason, and so is a flag also written from outside its class (the reference graph's stores:
+local vs remote ownership). HIGH when every move is in the same method; MEDIUM when a
+helper method carries one of them, or for a sentinel (drain vs drop). Tests, benchmarks and
+examples are never audited.
 """
 
 from __future__ import annotations
@@ -15,52 +18,81 @@ from pylint_omni.evidence.benefit import Benefit, BenefitKind
 from pylint_omni.evidence.checker import OmniChecker
 from pylint_omni.evidence.consumers import Status, Verdict
 from pylint_omni.evidence.findings import FindingDetails
-from pylint_omni.lifecycle.mechanisms import Mechanism, class_mechanisms
-from pylint_omni.lifecycle.wording import mirror_text
+from pylint_omni.index.graph.graph import graph_of
+from pylint_omni.index.project_index import ProjectIndex
+from pylint_omni.lifecycle.locks import lock_pairs
+from pylint_omni.lifecycle.mechanisms import Mechanism, class_mechanisms, helpers
+from pylint_omni.lifecycle.pairs import flag_pairs
+from pylint_omni.lifecycle.sentinels import sentinel_pairs
+from pylint_omni.lifecycle.wording import kept_apart_text, locks_text, mirror_text, sentinel_text
 
 SYMBOL = "lifecycle-mechanism"
+STORE_VIA = "attr-store"
 
 
-def _mirrors(flag: Mechanism, event: Mechanism) -> bool:
-    """Whether the flag is set and cleared in exactly the methods where the event is (and is set somewhere)."""
-    sets = flag.methods("set")
-    return bool(sets) and sets == event.methods("set") and flag.methods("clear") - {"__init__"} == event.methods("clear")
+def _remote_write(index: ProjectIndex, relpath: str, owner: nodes.ClassDef, name: str) -> str:
+    """`path:line` of a store to `owner.name` outside the class (another owner moves it), or ""."""
+    for ref in graph_of(index).refs_to(f"{owner.qname()}.{name}"):
+        if ref.via == STORE_VIA and not (ref.path == relpath and owner.fromlineno <= ref.line <= (owner.tolineno or 0)):
+            return f"{ref.path}:{ref.line}"
+    return ""
 
 
 class LifecycleMechanismChecker(OmniChecker):
-    """Flags a bool flag that mirrors an Event of the same class."""
+    """Flags two mechanisms of one class (flag and Event/handle/field, two locks, flag and sentinel) holding one state."""
 
     msgs = {
         "R7312": (
             "%s",
             SYMBOL,
             "Two lifecycle mechanisms of one class hold one state with the same failure boundary: a bool "
-            "flag set and cleared in exactly the methods where an Event is set and cleared. Read the Event "
-            "and drop the flag.",
+            "flag moved exactly where an Event, a task/thread handle or a field is; two locks guarding the "
+            "same fields; a closed flag set where a sentinel is put on a queue. Keep one and drop the other.",
         ),
     }
 
     def visit_classdef(self, node: nodes.ClassDef) -> None:
+        found = self.audited_index_for(node.root())
+        if found is None:
+            return
+        index, relpath = found
         mechanisms = class_mechanisms(node)
-        events = [m for m in mechanisms.values() if m.kind == "event"]
-        for flag in (m for m in mechanisms.values() if m.kind == "flag"):
-            for event in events:
-                if _mirrors(flag, event):
-                    self._report(node, flag, event)
-                    break
+        if not any(m.kind in ("flag", "lock") for m in mechanisms.values()):
+            return  # every shape needs a flag or two locks
+        reach = helpers(node)
+        for pair in flag_pairs(node, mechanisms, reach):
+            why = pair.kept_apart or self._remote(index, relpath, node, pair.flag)
+            self._report(node, pair.flag, pair.other.name, why, "medium" if pair.via else "high", mirror_text(pair),
+                         f"lifecycle-flag-{pair.kind}")
+        for locks in lock_pairs(node, mechanisms, reach):
+            self._report(node, locks.second, locks.first.name, locks.kept_apart, "high", locks_text(locks),
+                         "lifecycle-two-locks")
+        for sentinel in sentinel_pairs(node, mechanisms):
+            why = sentinel.kept_apart or self._remote(index, relpath, node, sentinel.flag)
+            self._report(node, sentinel.flag, f"the `{sentinel.sentinel}` sentinel on `{sentinel.queue}`", why, "medium",
+                         sentinel_text(sentinel), "lifecycle-sentinel-flag")
 
-    def _report(self, owner: nodes.ClassDef, flag: Mechanism, event: Mechanism) -> None:
-        cleanup = [t.line for t in flag.transitions if t.in_handler]
-        text = mirror_text(flag, event)
-        if cleanup:
-            why = f"`{flag.name}` is also moved in except/finally (line {cleanup[0]}): it records cleanup after partial failure"
-            verdict = Verdict(Status.REJECTED, None, why)
+    @staticmethod
+    def _remote(index: ProjectIndex, relpath: str, owner: nodes.ClassDef, flag: Mechanism) -> str:
+        """Why the flag is not this class's alone to drop (a base class or another object writes it), or ""."""
+        base = next((b for b in owner.ancestors() if flag.name in b.instance_attrs), None)
+        if base is not None:
+            return (f"local vs remote ownership: `{flag.name}` belongs to the base class {base.name}, "
+                    "whose readers serve every subclass")
+        where = _remote_write(index, relpath, owner, flag.name)
+        return f"local vs remote ownership: `{flag.name}` is also written at {where}, outside the class" if where else ""
+
+    def _report(self, owner: nodes.ClassDef, dropped: Mechanism, other: str, kept_apart: str, confidence: str,
+                text: str, kind: str) -> None:
+        """A candidate says what to drop; a rejected idea names the two and why the audit keeps them apart."""
+        if kept_apart:
+            verdict, text = Verdict(Status.REJECTED, None, kept_apart), kept_apart_text(dropped.name, other, kept_apart)
         else:
-            verdict = Verdict(Status.CANDIDATE, "high", text)
-        benefit = Benefit(len(flag.transitions), BenefitKind.STATE, f"drop `{flag.name}`", scope=owner.name)
-        details = FindingDetails([f"{owner.qname()}.{flag.name}"], text, benefit, "a reader that needs the flag apart from the event",
-                                 subject=f"{owner.qname()}.{flag.name}", kind="lifecycle-flag-event")
-        self.emit(SYMBOL, flag.created, verdict, (text,), details)
+            verdict = Verdict(Status.CANDIDATE, confidence, text)
+        benefit = Benefit(len(dropped.transitions), BenefitKind.STATE, f"drop `{dropped.name}`", scope=owner.name)
+        subject = f"{owner.qname()}.{dropped.name}"
+        details = FindingDetails([subject], text, benefit, "a reader that needs the two apart", subject=subject, kind=kind)
+        self.emit(SYMBOL, dropped.created, verdict, (text,), details)
 
 
 def register(linter: PyLinter) -> None:

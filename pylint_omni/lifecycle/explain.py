@@ -13,12 +13,13 @@ from astroid import nodes
 
 from pylint_omni.lifecycle.mechanisms import Mechanism, class_mechanisms
 
-COLUMNS = (("set",), ("clear",), ("wait", "read"))
+COLUMNS = (("set",), ("clear",), ("wait", "read"), ("abort",))
 
 
 def _cell(mechanism: Mechanism, kinds: tuple[str, ...]) -> str:
-    moves = sorted({(t.method, t.line) for t in mechanism.transitions if t.kind in kinds}, key=lambda m: m[1])
-    return ", ".join(f"{method}:{line}" for method, line in moves) or "-"
+    """`method:line` of each move of these kinds; a wait bounded by a timeout says so."""
+    moves = sorted({(t.method, t.line, t.timed) for t in mechanism.transitions if t.kind in kinds}, key=lambda m: m[1])
+    return ", ".join(f"{method}:{line}" + (" (timeout)" if timed else "") for method, line, timed in moves) or "-"
 
 
 def ownership_lines(path: Path, line: int) -> list[str]:
@@ -28,10 +29,11 @@ def ownership_lines(path: Path, line: int) -> list[str]:
     except (OSError, astroid.AstroidSyntaxError):
         return []
     cls = next((c for c in module.nodes_of_class(nodes.ClassDef) if c.lineno == line), None)
-    mechanisms = class_mechanisms(cls) if cls is not None else {}
+    mechanisms = {n: m for n, m in (class_mechanisms(cls) if cls is not None else {}).items() if m.has_lifecycle()}
     if not mechanisms:
         return []
-    rows = ["lifecycle ownership: mechanism | kind | created | set/put/acquire | clear/get/release | awaited/read"]
+    rows = ["lifecycle ownership: mechanism | kind | created | set/put/acquire/notify | clear/get/release | awaited/joined/read"
+            " | cancelled/terminated"]
     for mechanism in sorted(mechanisms.values(), key=lambda m: m.created.lineno):
         created = next((f"{t.method}:{t.line}" for t in mechanism.transitions if t.line == mechanism.created.lineno), "-")
         cells = " | ".join(_cell(mechanism, kinds) for kinds in COLUMNS)

@@ -1,13 +1,56 @@
-"""The `lifecycle-mechanism` message: what mirrors what, the fix, and one clause of evidence."""
+"""The `lifecycle-mechanism` messages: what mirrors what, the fix, and one clause of evidence."""
 
 from __future__ import annotations
 
-from pylint_omni.lifecycle.mechanisms import Mechanism
+from pylint_omni.lifecycle.locks import LockPair
+from pylint_omni.lifecycle.pairs import Pair
+from pylint_omni.lifecycle.sentinels import SentinelPair
 
 
-def mirror_text(flag: Mechanism, event: Mechanism) -> str:
+def _calls(methods: set[str] | frozenset[str] | tuple[str, ...]) -> str:
+    return ", ".join(f"{m}()" for m in sorted(methods))
+
+
+def _moves(pair: Pair, move: str) -> set[str]:
+    return {t.method for t in (*pair.flag.transitions, *pair.other.transitions)
+            if t.kind == move and t.method != "__init__" and not t.in_handler}
+
+
+def mirror_text(pair: Pair) -> str:
     """`_started` mirrors `_ready` (set together in start(), ...): read `_ready.is_set()` and drop the flag."""
-    sets = ", ".join(f"{m}()" for m in sorted(flag.methods("set")))
-    clears = ", ".join(f"{m}()" for m in sorted(event.methods("clear")))
-    evidence = f"set together in {sets}" + (f", cleared together in {clears}" if clears else "")
-    return f"`{flag.name}` mirrors `{event.name}` ({evidence}): read `{event.name}.is_set()` and drop the flag"
+    flag, other = pair.flag.name, pair.other.name
+    clears = _moves(pair, "clear") - set(pair.via)
+    together = f"set together in {_calls(_moves(pair, 'set') - set(pair.via))}" + (
+        f", cleared together in {_calls(clears)}" if clears else "")
+    if pair.via:
+        together += f", one of them through {_calls(pair.via)}"
+    if pair.negated:
+        return (f"`{flag}` is the negation of `{other}` (set where the event is cleared, cleared where it is set: "
+                f"{together.replace(' together', '')}): read `not {other}.is_set()` and drop the flag")
+    if pair.kind == "event":
+        return f"`{flag}` mirrors `{other}` ({together}): read `{other}.is_set()` and drop the flag"
+    what = "handle" if pair.kind == "handle" else "field"
+    gone = " and back to None" if clears else ""
+    return (f"`{flag}` is derivable from the {what} `{other}` (assigned{gone} where the flag moves: {together}): "
+            f"test `{other} is not None` and drop the flag")
+
+
+def locks_text(pair: LockPair) -> str:
+    """`_stats_lock` guards the fields `_free_lock` does: take one lock."""
+    a, b = pair.first.name, pair.second.name
+    fields = ", ".join(f"`{f}`" for f in pair.fields)
+    return (f"`{b}` guards exactly the fields `{a}` does ({fields}; taken in {_calls(pair.methods)}, never together): "
+            f"take `{a}` and drop `{b}`")
+
+
+def sentinel_text(pair: SentinelPair) -> str:
+    """`_closed` duplicates the `_STOP` put on `_queue`: keep the sentinel, drop the flag."""
+    return (f"`{pair.flag.name}` duplicates the `{pair.sentinel}` sentinel put on `{pair.queue}` (both in "
+            f"{pair.closing}(), both checked in {_calls(pair.consumers)}): stop on the sentinel and drop the flag, "
+            f"unless items queued before it must be dropped")
+
+
+def kept_apart_text(first: str, second: str, reason: str) -> str:
+    """`_loaded` and `_ready` look like one state; rejected, cleanup after partial failure: ..."""
+    name = second if second.startswith("the ") else f"`{second}`"
+    return f"`{first}` and {name} look like one state; rejected, {reason}"

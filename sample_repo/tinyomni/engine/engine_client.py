@@ -59,3 +59,44 @@ class RequestTracker:
     def wait(self) -> bool:
         self._done.wait()
         return self._finished
+
+
+class SleepGate:
+    """`_sleeping` is `not _resume.is_set()` from the start (planted): set where the event is cleared and back."""
+
+    def __init__(self) -> None:
+        self._sleeping = False
+        self._resume = threading.Event()
+        self._resume.set()
+
+    def sleep(self) -> None:
+        self._sleeping = True
+        self._resume.clear()
+
+    def wake(self) -> None:
+        self._sleeping = False
+        self._resume.set()
+
+    def step(self) -> None:
+        if self._sleeping:
+            self._resume.wait()
+
+
+class DrainGate:
+    """Trap: `_draining` starts False while the event starts clear: before the first open() they disagree."""
+
+    def __init__(self) -> None:
+        self._draining = False
+        self._open = threading.Event()
+
+    def close(self) -> None:
+        self._draining = True
+        self._open.clear()
+
+    def open(self) -> None:
+        self._draining = False
+        self._open.set()
+
+    def step(self) -> None:
+        if self._draining:
+            self._open.wait()

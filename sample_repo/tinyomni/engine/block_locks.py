@@ -1,0 +1,62 @@
+"""Pools of KV blocks shared by the scheduler thread and the output thread."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+
+class BlockLedger:
+    """`_free_lock` guards the same fields as `_alloc_lock` and is never taken with it (planted)."""
+
+    def __init__(self, blocks: int) -> None:
+        self._alloc_lock = threading.Lock()
+        self._free_lock = threading.Lock()
+        self._free: list[int] = list(range(blocks))
+        self._owner: dict[int, str] = {}
+
+    def allocate(self, request_id: str) -> int:
+        with self._alloc_lock:
+            block = self._free.pop()
+            self._owner[block] = request_id
+        return block
+
+    def release(self, block: int) -> None:
+        with self._free_lock:
+            self._free.append(block)
+            self._owner.pop(block, None)
+
+
+class SwapLedger:
+    """Trap: `_swap_lock` is always taken inside `_table_lock`; the order is the protocol."""
+
+    def __init__(self) -> None:
+        self._table_lock = threading.Lock()
+        self._swap_lock = threading.Lock()
+        self._swapped: dict[int, int] = {}
+
+    def swap_out(self, block: int, slot: int) -> None:
+        with self._table_lock:
+            self._swapped[block] = slot
+            self._record(block, slot)
+
+    def _record(self, block: int, slot: int) -> None:
+        with self._swap_lock:
+            self._swapped[block] = slot
+
+
+class StreamLedger:
+    """Trap: an asyncio lock for the serving coroutines beside a threading lock for the engine thread."""
+
+    def __init__(self) -> None:
+        self._loop_lock = asyncio.Lock()
+        self._thread_lock = threading.Lock()
+        self._streams: dict[str, int] = {}
+
+    async def open(self, request_id: str) -> None:
+        async with self._loop_lock:
+            self._streams[request_id] = 0
+
+    def close(self, request_id: str) -> None:
+        with self._thread_lock:
+            self._streams[request_id] = -1
