@@ -12,6 +12,7 @@ from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.options import settings_for_root
 from pylint_omni.plugin import register_scanners
 from pylint_omni.surfaces.analysis import DEAD, TEST_ONLY, analysis_of
+from pylint_omni.surfaces.table import SURFACE_FACTS
 
 SYMBOLS = ["unused-surface", "test-only-surface"]
 
@@ -325,12 +326,14 @@ def test_a_method_a_framework_base_may_call_by_name_is_medium_on_duck_typed_clas
 
 def test_a_module_run_by_its_file_path_is_used(tmp_path: Path) -> None:
     """A shipped asset module that production code loads with `spec_from_file_location` by its file name is used,
-    all its top-level definitions with it; a file name only tests write, one no loader names, or one several modules
+    its public top-level definitions with it (a private one stays dead); a file name only tests write, one no loader names, or one several modules
     have (`utils.py`), is not."""
     files = {
         "app/__init__.py": "",
         "app/assets/__init__.py": "",
-        "app/assets/encoding_dsv4.py": "def encode(messages):\n    return messages\n\n\nclass Parser:\n    pass\n",
+        "app/assets/encoding_dsv4.py": (
+            "def encode(messages):\n    return messages\n\n\nclass Parser:\n    pass\n\n\ndef _stale():\n    return 0\n"
+        ),
         "app/assets/stale_codec.py": "def decode(text):\n    return text\n",
         "app/assets/utils.py": "def unused_helper():\n    return 1\n",
         "app/utils.py": "def used():\n    return 1\n",
@@ -351,7 +354,8 @@ def test_a_module_run_by_its_file_path_is_used(tmp_path: Path) -> None:
         "tests/test_codec.py": "def test_write(tmp_path):\n    (tmp_path / 'stale_codec.py').write_text('')\n",
     }
     root = write(tmp_path / "tree", files)
-    assert statuses(root, tmp_path / "tree") == {"app.assets.stale_codec": DEAD, "app.assets.utils": DEAD}
+    assert statuses(root, tmp_path / "tree") == {
+        "app.assets.stale_codec": DEAD, "app.assets.utils": DEAD, "app.assets.encoding_dsv4._stale": DEAD}
 
 
 def test_a_module_that_only_re_exports_names_is_an_export_table(tmp_path: Path, cache_dir: Path) -> None:
@@ -482,6 +486,27 @@ def test_an_attribute_of_a_class_object_reaches_its_metaclass_property(tmp_path:
     }
     root = write(tmp_path / "tree", files)
     assert statuses(root, tmp_path / "tree") == {"app.config._ConfigMeta.stale": DEAD}
+
+
+def test_a_computed_import_without_a_literal_head_marks_nothing_live(tmp_path: Path) -> None:
+    """`full_name = f"{package}.{name}"; import_module(full_name)` names no place: it loads no test module into
+    production, so what only tests use stays test-only."""
+    files = {
+        "app/__init__.py": "",
+        "app/loader.py": (
+            "import importlib\n\n\ndef load(package, names):\n    for name in names:\n"
+            "        full_name = f'{package}.{name}'\n        importlib.import_module(full_name)\n"
+        ),
+        "app/stale.py": "def helper():\n    return 1\n",
+        "app/main.py": "from app.loader import load\n\n\nif __name__ == '__main__':\n    print(load('a', ['b']))\n",
+        "tests/test_stale.py": "from app.stale import helper\n\n\ndef test_helper():\n    assert helper() == 1\n",
+    }
+    root = write(tmp_path / "tree", files)
+    assert statuses(root, tmp_path / "tree") == {"app.stale.helper": TEST_ONLY}
+    register_scanners()
+    index = ProjectIndex(root, replace(settings_for_root(root), cache_dir=tmp_path / "c2"))
+    index.refresh()
+    assert (index.extra("app/loader.py", SURFACE_FACTS) or {}).get("dyn_imports") == [[7, ""]]  # any module: no glob
 
 
 def test_remote_services_module_functions_and_prose_are_judged_as_such(tmp_path: Path, cache_dir: Path) -> None:

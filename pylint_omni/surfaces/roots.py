@@ -16,7 +16,7 @@ Production roots:
 - modules run by their file path: a production file that calls a path loader
   (`spec_from_file_location`, `runpy.run_path`) and names the module's file
   (`"encoding_dsv4.py"`, a name no other module of the project has) makes the module
-  and its top-level definitions used;
+  and its public top-level definitions used (what the loader calls is not known);
 - the extra roots the user declares (`omni-extra-roots`), as knip's `entry`: a
   list of path globs (`.gitignore` semantics, `!` excludes) makes every definition
   of the matching files used (code outside loads them), a pattern of dotted names
@@ -161,8 +161,9 @@ def _path_loaded_roots(index: ProjectIndex, table: SurfaceTable, roots: Roots) -
                 line = next(line for line, via in mentions if via == "str")
                 why = f"run by its file path ({loader}:{line} names {token})"
                 roots.production.append((module, why))
-                roots.production += [(child, why) for child in table.children.get(module, ())
-                                     if table.surfaces[child].kind in ("class", "function")]
+                roots.production += [(child, why) for child in table.children.get(module, ())  # its public API
+                                     if table.surfaces[child].kind in ("class", "function")
+                                     and not table.surfaces[child].name.startswith("_")]
 
 
 def _extra_roots(index: ProjectIndex, table: SurfaceTable, roots: Roots) -> None:

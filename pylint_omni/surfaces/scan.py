@@ -171,8 +171,8 @@ def _local_origins(function: ast.AST, tables: dict[str, list[tuple[str | None, .
 
 
 def _module_glob(node: ast.AST, names: dict[str, str]) -> str | None:
-    """A built module name as a glob (`f"pkg.{a}.mod_{b}"` -> `pkg.*.mod_*`) when literal text follows a computed
-    part; None otherwise (the literal prefix says all there is)."""
+    """A built module name as a glob (`f"pkg.{a}.mod_{b}"` -> `pkg.*.mod_*`) when it starts with literal text and
+    literal text follows a computed part; None otherwise (the literal prefix says all there is)."""
     parts: list[str | None] = []
     if isinstance(node, ast.JoinedStr):
         for part in node.values:
@@ -184,8 +184,8 @@ def _module_glob(node: ast.AST, names: dict[str, str]) -> str | None:
         for side in (node.left, node.right):
             text = literal_str(side) if not isinstance(side, ast.Name) else names.get(side.id)
             parts.append(text if text is not None else _module_glob(side, names) if isinstance(side, ast.BinOp) else None)
-    if None not in parts or not any(parts[parts.index(None):]):
-        return None
+    if None not in parts or not parts[0] or not any(parts[parts.index(None):]):
+        return None  # all literal, no literal head (`f"{pkg}.{name}"` names no place), or nothing after the computed part
     return "".join("*" if text is None else text for text in parts)
 
 
