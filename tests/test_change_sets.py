@@ -208,6 +208,38 @@ def test_the_dead_modules_of_one_package_are_one_change(tmp_path: Path) -> None:
     assert any(c["path"].startswith("app/other/") for c in report["candidates"])  # another package: its own change
 
 
+def test_one_dead_function_repeated_in_sibling_packages_is_one_change(tmp_path: Path) -> None:
+    """`load_downloaded_models` in `model/<kind>/__init__.py` of three kinds, none called: one change naming the
+    kinds; the same name dead in only two places stays two changes."""
+    kinds = {f"app/model/{kind}/__init__.py": "def load_downloaded_models():\n    found = []\n    return found\n\n\n"
+             "def live():\n    return 1\n" for kind in ("audio", "image", "video")}
+    root = write(tmp_path / "proj", {
+        "app/__init__.py": "",
+        "app/model/__init__.py": "",
+        **kinds,
+        "app/util/__init__.py": "",
+        "app/util/a/__init__.py": "def stale():\n    return 0\n\n\ndef live():\n    return 1\n",
+        "app/util/b/__init__.py": "def stale():\n    return 0\n\n\ndef live():\n    return 1\n",
+        "app/main.py": """
+            from app.model.audio import live as a
+            from app.model.image import live as b
+            from app.model.video import live as c
+            from app.util.a import live as d
+            from app.util.b import live as e
+
+
+            if __name__ == "__main__":
+                print(a(), b(), c(), d(), e())
+        """,
+    })
+    report = omni_json([*enable_args(["unused-surface"]), "app"], root, tmp_path / "cache")
+    repeated = [c for c in report["candidates"] if c["kind"] == "repeated-dead-function"]
+    assert len(repeated) == 1, report["candidates"]
+    assert repeated[0]["message"].startswith("load_downloaded_models() is dead in 3 sibling packages (audio, image and video;")
+    assert {m["path"] for m in repeated[0]["members"]} == set(kinds)
+    assert len([c for c in report["candidates"] if "stale" in c["message"]]) == 2
+
+
 def test_member_ids_are_the_ids_a_per_member_run_emits_and_a_per_member_baseline_holds(tmp_path: Path) -> None:
     files = {
         "pkg/__init__.py": "",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from conftest import enable_args, run_pylint, write_tree
@@ -13,10 +14,20 @@ def write(root: Path, files: dict[str, str]) -> Path:
     return write_tree(root, {"pyproject.toml": "[project]\nname = 'x'\ndependencies = ['torch>=2.4']\n", **files})
 
 
+CONFIDENCE = {"high": "HIGH", "medium": "INFERENCE"}
+
+
 def lint(root: Path, cache_dir: Path) -> list[tuple[str, int, str, str]]:
-    _, findings, stderr = run_pylint([*enable_args([SYMBOL]), "pkg"], cwd=root, cache_dir=cache_dir)
+    """(path, line, pylint confidence, text) per finding: the message, then what the report adds in full (what stays
+    in glue or differs, and why the shape matches), which the message may cut to keep its budget."""
+    report = cache_dir / "findings.json"
+    _, findings, stderr = run_pylint([*enable_args([SYMBOL]), f"--output-format=omni-json:{report}", "pkg"],
+                                     cwd=root, cache_dir=cache_dir)
     assert "Traceback" not in stderr, stderr
-    return [(f.path, f.line, f.confidence, f.message) for f in findings if f.symbol == SYMBOL]
+    assert all(len(f.message) <= 320 for f in findings), [f.message for f in findings]  # "[high] " and the budget
+    candidates = json.loads(report.read_text())["candidates"]
+    return [(c["path"], c["line"], CONFIDENCE[c["confidence"]], " ".join([c["message"], c.get("risk") or "", c.get("proof") or ""]))
+            for c in candidates if c["symbol"] == SYMBOL]
 
 
 def test_silu_shapes_fire_and_traps_stay_silent(tmp_path: Path, cache_dir: Path) -> None:
@@ -463,5 +474,5 @@ def test_the_declared_floor_confirms_or_lowers_the_finding(tmp_path: Path, cache
     found = {line: (confidence, message) for _, line, confidence, message in lint(tmp_path, cache_dir)}
     assert {line: confidence for line, (confidence, _) in found.items()} == {7: "INFERENCE", 11: "HIGH", 14: "INFERENCE"}
     assert "the project still supports torch 2.0 (`torch>=2.0` (pyproject.toml" in found[7][1]
-    assert "needs torch 1.7; the project requires `torch>=2.0` (pyproject.toml" in found[11][1]
+    assert "needs torch 1.7, declared" in found[11][1] and "the project requires `torch>=2.0` (pyproject.toml" in found[11][1]
     assert "the project still supports python 3.8" in found[14][1]

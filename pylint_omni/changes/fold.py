@@ -10,8 +10,8 @@
    definitions it points to.
 4. **Module helpers**: the dead code left in one module (functions, classes, methods of
    live classes; high), with the imports only they use.
-5. **Dead modules**: the whole modules nothing imports in one package, by confidence
-   (a retired mechanism leaves its per-model modules behind together).
+5. **Spread changes** (`changes.spread`): the whole modules nothing imports in one
+   package; one dead function repeated in sibling packages.
 6. Every other member is a change of its own; after the lost features are named
    (`lost`), the **small cleanups**: micro dead definitions left alone (a few-line
    dead method) in one package, by confidence, are one change (`small_cleanups`).
@@ -22,7 +22,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from pylint_omni.changes.model import ChangeSet, Member, Span
+from pylint_omni.changes.model import (
+    ENTRY, HIGH, NEVER, UNREAD, UNUSED, ChangeSet, Member, Span, merged_verdict,
+)
+from pylint_omni.changes.spread import dead_modules, repeated_functions
 from pylint_omni.changes.state import FieldGoing, fields_going, inside
 from pylint_omni.changes.wording import change_planned, counted, named
 from pylint_omni.evidence.benefit import BenefitKind, Heat
@@ -30,11 +33,8 @@ from pylint_omni.evidence.consumers import ConsumerKind, Status, Verdict
 from pylint_omni.evidence.memo import DEFINITION, MODULE
 from pylint_omni.index.project_index import ProjectIndex
 
-UNUSED, TEST_ONLY, UNREAD, ENTRY = "unused-surface", "test-only-surface", "unread-config-option", "unused-registry-entry"
 DELETING = frozenset({"dead", "test-only"})  # statuses whose change deletes the member's code
 METHOD_UNITS = frozenset({"method"})  # a shadowed definition keeps its own, sharper message
-NEVER = {"dead": "never: no production path reaches it", "test-only": "never in production: only validation code runs it"}
-HIGH = "high"
 
 
 @dataclass
@@ -140,13 +140,6 @@ def _grouped(members: list[Member], symbol: str, units: frozenset[str]) -> dict[
     return groups
 
 
-def _verdict_of(members: list[Member], confidence: str) -> Verdict:
-    if confidence == HIGH:
-        return Verdict(Status.CANDIDATE, HIGH, members[0].planned.verdict.reason, [])
-    doubts = list(dict.fromkeys(d for m in members for d in m.planned.verdict.unknowns))
-    return Verdict(Status.CANDIDATE, "medium", doubts[0] if doubts else members[0].planned.verdict.reason, [], doubts)
-
-
 def config_classes(index: ProjectIndex, left: _Left) -> list[ChangeSet]:
     sets: list[ChangeSet] = []
     for (owner, confidence), members in sorted(_grouped(left.candidates(), UNREAD, frozenset({"field"})).items()):
@@ -164,7 +157,7 @@ def config_classes(index: ProjectIndex, left: _Left) -> list[ChangeSet]:
         fix = "remove the class and what builds it, or wire it" if every else "remove them and what sets them"
         lines = sum(m.lines for m in members)
         planned = change_planned(
-            (UNREAD, line, anchor), what, fix, _verdict_of(members, confidence), members,
+            (UNREAD, line, anchor), what, fix, merged_verdict(members, confidence), members,
             (f"{owner}.<unread fields>", "unread-fields" if confidence == HIGH else "unread-fields-unsure",
              f"Remove the unread fields of {name} ({', '.join(fields)}) and every place that sets them."),
             (lines, BenefitKind.CONFIG, f"{counted(len(fields), 'field')} of {name}", Heat.UNKNOWN, ""))
@@ -178,7 +171,7 @@ def config_classes(index: ProjectIndex, left: _Left) -> list[ChangeSet]:
         planned = change_planned(
             (UNREAD, members[0].line, members[0].planned.anchor),
             f"{counted(len(keys), 'key')} of {config_file} reach no reader ({named(keys)})",
-            "remove them from the config files, or read them", _verdict_of(members, confidence), members,
+            "remove them from the config files, or read them", merged_verdict(members, confidence), members,
             (f"{config_file}::<unread keys>", "unread-keys" if confidence == HIGH else "unread-keys-unsure",
              f"Remove the keys {', '.join(keys)} from the config files that set them ({config_file} and the others "
              "the surface lists), or read them where they belong."),
@@ -232,7 +225,7 @@ def _table(members: list[Member], table: str, confidence: str, whole: bool) -> C
     else:
         what = f"{counted(len(keys), 'entry')} of {name} {'has' if len(keys) == 1 else 'have'} no production lookup ({named(keys)})"
         fix = "remove them from the table"
-        verdict = _verdict_of(members, confidence)
+        verdict = merged_verdict(members, confidence)
     line, anchor = first.container_at if whole and first.container_at else (first.line, first.planned.anchor)
     spans = tuple(s for m in members for s in m.spans) + (tuple(s for _, s in first.parts) if whole else ())
     simplification = (f"Delete {name}" + (f" and its {', '.join(parts)}" if parts else "")
@@ -289,7 +282,7 @@ def module_helpers(index: ProjectIndex, left: _Left) -> list[ChangeSet]:
         sure = confidence == HIGH
         planned = change_planned(
             (UNUSED, 1, MODULE), what, fix,
-            Verdict(Status.CANDIDATE, HIGH, "no consumer found", []) if sure else _verdict_of(members, confidence),
+            Verdict(Status.CANDIDATE, HIGH, "no consumer found", []) if sure else merged_verdict(members, confidence),
             members,
             (f"{module}.<{'' if sure else 'unsure '}unused definitions>", "dead-definitions" + ("" if sure else "-unsure"),
              f"Delete {', '.join(names)} from {module}" + (f", and the imports only they use ({', '.join(n for n, _ in dying)})" if dying else "") + "."),
@@ -297,36 +290,6 @@ def module_helpers(index: ProjectIndex, left: _Left) -> list[ChangeSet]:
             tuple(f"{members[0].path}:{line} import {n} (only the deleted code uses it)" for n, line in dying))
         sets.append(ChangeSet(planned, members[0].path, "module-helpers", tuple(members),
                               tuple(deleted) + tuple((members[0].path, line, line) for _, line in dying)))
-    return sets
-
-
-def dead_modules(index: ProjectIndex, left: _Left) -> list[ChangeSet]:
-    """The whole modules nothing imports in one package, by confidence: one change (two modules or more)."""
-    by_folder: dict[tuple[str, str], list[Member]] = {}
-    for member in left.candidates():
-        if member.symbol == UNUSED and member.status == "dead" and member.unit == "module":
-            by_folder.setdefault((member.path.rpartition("/")[0], member.confidence or ""), []).append(member)
-    sets: list[ChangeSet] = []
-    for (folder, confidence), members in sorted(by_folder.items()):
-        if len(members) < 2:
-            continue
-        members.sort(key=lambda m: m.path)
-        left.take(members)
-        init = f"{folder}/__init__.py" if folder else "__init__.py"
-        package = index.entries.get(init, {}).get("module") or folder.replace("/", ".") or "(root)"
-        names = [m.path.rpartition("/")[2] for m in members]
-        lines = sum(m.lines for m in members)
-        what = f"Package {package} has {counted(len(names), 'module')} nothing imports ({named(names)})"
-        sure = confidence == HIGH
-        planned = change_planned(
-            (UNUSED, 1, MODULE), what, f"delete them ({lines} lines)",
-            Verdict(Status.CANDIDATE, HIGH, "no consumer found", []) if sure else _verdict_of(members, confidence),
-            members,
-            (f"{package}.<{'' if sure else 'unsure '}dead modules>", "dead-modules" + ("" if sure else "-unsure"),
-             f"Delete the modules {', '.join(names)} of {package}."),
-            (lines, BenefitKind.API, f"{lines} lines: {counted(len(names), 'module')} of {package}", Heat.NEVER, NEVER["dead"]))
-        sets.append(ChangeSet(planned, init if init in index.entries else members[0].path, "dead-modules", tuple(members),
-                              tuple(s for m in members for s in m.spans)))
     return sets
 
 
@@ -355,7 +318,7 @@ def small_cleanups(index: ProjectIndex, sets: list[ChangeSet]) -> list[ChangeSet
         lines = sum(m.lines for m in members)
         what = f"Package {folder or '(root)'} has {counted(len(names), 'small dead definition')} ({named(names)})"
         planned = change_planned(
-            (UNUSED, 1, MODULE), what, f"delete them ({lines} lines)", _verdict_of(members, confidence), members,
+            (UNUSED, 1, MODULE), what, f"delete them ({lines} lines)", merged_verdict(members, confidence), members,
             (f"{folder}/<small dead definitions>", "small-cleanups" if confidence == HIGH else "small-cleanups-unsure",
              "One cleanup: " + " ".join(m.details.simplification for m in members if m.details is not None)),
             (lines, BenefitKind.API, f"{lines} lines: {counted(len(names), 'small dead definition')} in {folder}",
@@ -396,7 +359,9 @@ def _with_members(change: ChangeSet, extra: list[Member]) -> ChangeSet:
 def fold(index: ProjectIndex, members: list[Member]) -> list[ChangeSet]:
     """Every member in one change set (see the module docstring)."""
     left = _Left([never_runs(m) for m in members])
-    sets = [*class_clusters(index, left), *config_classes(index, left), *tables(index, left), *module_helpers(index, left),
-            *dead_modules(index, left)]
+    sets = [*class_clusters(index, left), *config_classes(index, left), *tables(index, left), *module_helpers(index, left)]
+    spread = [*dead_modules(index, left.candidates()), *repeated_functions(index, left.candidates())]
+    left.take([member for change in spread for member in change.members])
+    sets += spread
     sets += [single(m) for m in left.free()]
     return _take_in(sets)

@@ -22,9 +22,9 @@ import re
 from collections import Counter
 from dataclasses import dataclass, replace
 
-from pylint_omni.changes.fold import DELETING, HIGH, UNUSED
+from pylint_omni.changes.fold import DELETING
 from pylint_omni.changes.history import History
-from pylint_omni.changes.model import ChangeSet, Feed, feed_sources
+from pylint_omni.changes.model import HIGH, UNUSED, ChangeSet, Feed, feed_sources
 from pylint_omni.changes.state import inside
 from pylint_omni.changes.wording import named
 from pylint_omni.evidence.benefit import BenefitKind

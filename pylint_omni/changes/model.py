@@ -12,12 +12,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
+from pylint_omni.evidence.consumers import Status, Verdict
 from pylint_omni.evidence.findings import FindingDetails, MemberRef
 from pylint_omni.evidence.identity import finding_id
 from pylint_omni.evidence.memo import Planned
 from pylint_omni.index.project_index import ProjectIndex
 
 Span = tuple[str, int, int]  # (relpath, first line, last line) of code a change deletes
+UNUSED, UNREAD, ENTRY = "unused-surface", "unread-config-option", "unused-registry-entry"
+HIGH = "high"
+NEVER = {"dead": "never: no production path reaches it", "test-only": "never in production: only validation code runs it"}
 
 
 @dataclass(frozen=True)
@@ -154,3 +158,11 @@ def register_feeds(name: str, symbols: frozenset[str], feeds: Feeds) -> None:
 
 def feed_sources() -> list[tuple[str, frozenset[str], Feeds]]:
     return [(name, symbols, feeds) for name, (symbols, feeds) in sorted(_FEEDS.items())]
+
+
+def merged_verdict(members: list[Member], confidence: str) -> Verdict:
+    """One verdict for members of one confidence: the first reason when high, every doubt when medium."""
+    if confidence == HIGH:
+        return Verdict(Status.CANDIDATE, HIGH, members[0].planned.verdict.reason, [])
+    doubts = list(dict.fromkeys(d for m in members for d in m.planned.verdict.unknowns))
+    return Verdict(Status.CANDIDATE, "medium", doubts[0] if doubts else members[0].planned.verdict.reason, [], doubts)

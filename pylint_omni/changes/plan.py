@@ -17,9 +17,9 @@ import datetime
 from dataclasses import dataclass, field, replace
 from typing import Callable
 
-from pylint_omni.changes.fold import DELETING, HIGH, fold, never_runs, single, small_cleanups
+from pylint_omni.changes.fold import DELETING, fold, never_runs, single, small_cleanups
 from pylint_omni.changes.lost import lost_features
-from pylint_omni.changes.model import ChangeSet, Member, sources
+from pylint_omni.changes.model import HIGH, ChangeSet, Member, sources
 from pylint_omni.evidence.baseline import BaselineError, load_baseline
 from pylint_omni.evidence.keep import keep_list
 from pylint_omni.evidence.memo import Planned

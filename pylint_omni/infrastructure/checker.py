@@ -116,7 +116,8 @@ class ReplaceableInfrastructureChecker(OmniChecker):
         risk = found.glue or "none: the library computes the same function"
         details = FindingDetails(surface, f"call `{found.replacement}`",
                                  Benefit(1, BenefitKind.COPIES, f"a hand-written {found.name} replaced by the library one"),
-                                 risk, proof=found.evidence, subject=subject,
+                                 risk, proof=found.evidence + (f"; the project requires {declared}" if declared else ""),
+                                 subject=subject,
                                  kind=f"library-{found.name.lower().replace(' ', '-').replace('(', '').replace(')', '')}")
         self.emit(SYMBOL, node, Verdict(Status.CANDIDATE, found.confidence, found.evidence),
                   (replaceable_text(found, declared),), details)

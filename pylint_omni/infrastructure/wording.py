@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+from pylint_omni.evidence.wording import short_message
 from pylint_omni.infrastructure.shapes import Replaceable
+
+MAX_WRITTEN = 60  # characters of the hand-written code quoted in the message (the report quotes it whole)
 
 
 def replaceable_text(found: Replaceable, declared: str = "") -> str:
-    """One line: the code, the replacement with the version that has it (and the declaration that guarantees it),
-    what goes, why it matches, what stays."""
-    kept = f"; what stays or differs: {found.glue}" if found.glue else ""
+    """`What; fix (what stays or differs).` in the budget of every message: the code, the replacement with the
+    version that has it (and the declaration that guarantees it) and what goes; then what stays in glue or differs
+    (cut first when long), else why it matches. The report carries both in full (the finding's risk and proof)."""
     use = f"decorate it with `@{found.replacement}`" if found.decorator else f"call `{found.replacement}(...)`"
-    guaranteed = f"; the project requires {declared}" if declared else ""
-    return (f"`{found.written}` is hand-written {found.name}; {use} (needs {found.since}{guaranteed}) "
-            f"and delete {found.goes}: {found.evidence}{kept}")
+    guaranteed = ", declared" if declared else ""  # the declaration itself is in the finding's proof
+    written = found.written if len(found.written) <= MAX_WRITTEN else found.written[:MAX_WRITTEN - 1] + "…"
+    return short_message(f"`{written}` is hand-written {found.name}",
+                         f"{use} (needs {found.since}{guaranteed}) and delete {found.goes}",
+                         f"differs: {found.glue}" if found.glue else found.evidence)

@@ -1,0 +1,80 @@
+"""Changes spread over several modules: the members one change deletes live in more than one file.
+
+- **Dead modules**: the whole modules nothing imports in one package, by confidence (a
+  retired mechanism leaves its per-model modules behind together): one change at the
+  package.
+- **Repeated functions**: one dead function of one name in the same-named module of
+  sibling packages (`model/video/__init__.py`, `model/image/__init__.py`: a per-kind
+  `load_downloaded_models` nothing calls any more), by confidence: one change, three
+  modules or more.
+"""
+
+from __future__ import annotations
+
+from pylint_omni.changes.model import HIGH, NEVER, UNUSED, ChangeSet, Member, merged_verdict
+from pylint_omni.changes.wording import change_planned, counted, named
+from pylint_omni.evidence.benefit import BenefitKind, Heat
+from pylint_omni.evidence.consumers import Status, Verdict
+from pylint_omni.evidence.memo import MODULE
+from pylint_omni.index.project_index import ProjectIndex
+
+MIN_REPEATS = 3  # sibling packages holding one dead function of one name before it is one change
+
+
+def dead_modules(index: ProjectIndex, candidates: list[Member]) -> list[ChangeSet]:
+    """The whole modules nothing imports in one package, by confidence: one change (two modules or more)."""
+    by_folder: dict[tuple[str, str], list[Member]] = {}
+    for member in candidates:
+        if member.symbol == UNUSED and member.status == "dead" and member.unit == "module":
+            by_folder.setdefault((member.path.rpartition("/")[0], member.confidence or ""), []).append(member)
+    sets: list[ChangeSet] = []
+    for (folder, confidence), members in sorted(by_folder.items()):
+        if len(members) < 2:
+            continue
+        members.sort(key=lambda m: m.path)
+        init = f"{folder}/__init__.py" if folder else "__init__.py"
+        package = index.entries.get(init, {}).get("module") or folder.replace("/", ".") or "(root)"
+        names = [m.path.rpartition("/")[2] for m in members]
+        lines = sum(m.lines for m in members)
+        what = f"Package {package} has {counted(len(names), 'module')} nothing imports ({named(names)})"
+        sure = confidence == HIGH
+        planned = change_planned(
+            (UNUSED, 1, MODULE), what, f"delete them ({lines} lines)",
+            Verdict(Status.CANDIDATE, HIGH, "no consumer found", []) if sure else merged_verdict(members, confidence),
+            members,
+            (f"{package}.<{'' if sure else 'unsure '}dead modules>", "dead-modules" + ("" if sure else "-unsure"),
+             f"Delete the modules {', '.join(names)} of {package}."),
+            (lines, BenefitKind.API, f"{lines} lines: {counted(len(names), 'module')} of {package}", Heat.NEVER, NEVER["dead"]))
+        sets.append(ChangeSet(planned, init if init in index.entries else members[0].path, "dead-modules", tuple(members),
+                              tuple(s for m in members for s in m.spans)))
+    return sets
+
+
+
+
+def repeated_functions(index: ProjectIndex, candidates: list[Member]) -> list[ChangeSet]:
+    """One dead function of one name in the same-named module of sibling packages, by confidence: one change."""
+    by_name: dict[tuple[str, str, str], list[Member]] = {}
+    for member in candidates:
+        if member.symbol == UNUSED and member.status == "dead" and member.unit == "function":
+            folder, _, file = member.path.rpartition("/")
+            key = (member.named[0], f"{folder.rpartition('/')[0]}/*/{file}", member.confidence or "")
+            by_name.setdefault(key, []).append(member)
+    sets: list[ChangeSet] = []
+    for (name, shape, confidence), members in sorted(by_name.items()):
+        if len({m.path for m in members}) < MIN_REPEATS:
+            continue
+        members.sort(key=lambda m: m.path)
+        places = [m.path.rpartition("/")[0].rpartition("/")[2] for m in members]
+        lines = sum(m.lines for m in members)
+        what = f"{name}() is dead in {counted(len(members), 'sibling package')} ({named(places)}; {shape})"
+        sure = confidence == HIGH
+        planned = change_planned(
+            (UNUSED, members[0].line, MODULE), what, f"delete every copy ({lines} lines)",
+            Verdict(Status.CANDIDATE, HIGH, "no consumer found", []) if sure else merged_verdict(members, confidence),
+            members,
+            (f"{name}@{shape}", "repeated-dead-function" + ("" if sure else "-unsure"),
+             f"Delete {name}() from {', '.join(m.path for m in members)}."),
+            (lines, BenefitKind.API, f"{lines} lines: {counted(len(members), 'copy')} of {name}()", Heat.NEVER, NEVER["dead"]))
+        sets.append(ChangeSet(planned, members[0].path, "repeated-functions", tuple(members), tuple(s for m in members for s in m.spans)))
+    return sets
