@@ -476,3 +476,29 @@ def test_the_declared_floor_confirms_or_lowers_the_finding(tmp_path: Path, cache
     assert "the project still supports torch 2.0 (`torch>=2.0` (pyproject.toml" in found[7][1]
     assert "needs torch 1.7, declared" in found[11][1] and "the project requires `torch>=2.0` (pyproject.toml" in found[11][1]
     assert "the project still supports python 3.8" in found[14][1]
+
+
+def test_a_mean_centred_norm_is_no_rms_norm(tmp_path: Path, cache_dir: Path) -> None:
+    """`(h - h.mean()) * rsqrt(var + eps)` subtracts the mean first: a LayerNorm without bias (F.layer_norm), never
+    F.rms_norm."""
+    write(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/norm.py": """
+            import torch
+
+
+            def centred(hidden_states, eps):
+                mean = hidden_states.mean(-1, keepdim=True)
+                centred_states = hidden_states - mean
+                variance = centred_states.pow(2).mean(-1, keepdim=True)
+                return centred_states * torch.rsqrt(variance + eps)
+
+
+            def rms(hidden_states, eps):
+                variance = hidden_states.pow(2).mean(-1, keepdim=True)
+                return hidden_states * torch.rsqrt(variance + eps)
+        """,
+    })
+    found = {line: text for _, line, _, text in lint(tmp_path, cache_dir)}
+    assert sorted(found) == [8, 13], found
+    assert "hand-written LayerNorm" in found[8] and "hand-written RMSNorm" in found[13], found

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from astroid import nodes
 
-from pylint_omni.infrastructure.shapes import Lines, Replaceable, call_name, constant, method_operand, pure, reduced, same
+from pylint_omni.infrastructure.shapes import (
+    Lines, Replaceable, bound_value, call_name, constant, method_operand, pure, reduced, same,
+)
 
 
 def _upcast(node: nodes.NodeNG) -> nodes.NodeNG | None:
@@ -36,6 +38,13 @@ def _squared(node: nodes.NodeNG) -> nodes.NodeNG | None:
     return None
 
 
+def _centred(x: nodes.NodeNG) -> bool:
+    """`x` holds a tensor minus its mean (`h - h.mean(-1, keepdim=True)`, or a name bound to that mean); read
+    without widening the lines that go."""
+    value = bound_value(x)
+    return isinstance(value, nodes.BinOp) and value.op == "-" and reduced(bound_value(value.right), "mean") is not None
+
+
 RMS_GLUE = ("F.rms_norm computes in the input's dtype and needs eps passed (its default is the dtype's epsilon); "
             "a float32 upcast before it, the cast back and a weight multiply in another dtype stay in glue")
 
@@ -57,6 +66,8 @@ def rms_norm(node: nodes.BinOp) -> Replaceable | None:
             base = _squared(lines.value(averaged[0]))
             if base is None:
                 continue
+            if _centred(x):
+                continue  # `(x - x.mean()) * rsqrt(var + eps)` subtracts the mean: a LayerNorm without bias
             if same(x, base):
                 return Replaceable("RMSNorm", node.as_string(), "torch.nn.functional.rms_norm", "torch 2.4",
                                    f"`{x.as_string()}` over the root of its mean square over the last dim plus "
