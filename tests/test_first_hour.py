@@ -181,12 +181,17 @@ def test_without_a_report_the_summary_says_how_to_get_one_and_an_editor_buffer_g
     assert "R7301" in editor.stdout and "pylint-omni:" not in editor.stderr
 
 
-def test_a_missing_upstream_is_a_check_that_could_not_run_in_the_report(tmp_path: Path, cache_dir: Path) -> None:
+def test_a_missing_upstream_or_submodule_is_a_check_that_could_not_run_in_the_report(tmp_path: Path, cache_dir: Path) -> None:
     project = tmp_path / "shop"
     (project / "shop").mkdir(parents=True)
     (project / "pyproject.toml").write_text("[project]\nname = 'shop'\n")
     (project / "shop" / "__init__.py").write_text("")
     (project / "shop" / "engine.py").write_text("from vllm.config import ModelConfig\n\n\nclass ShopConfig(ModelConfig):\n    pass\n")
+    # A git submodule the clone did not check out (`recipe/` missing) may hold consumers no index read.
+    (project / ".gitmodules").write_text('[submodule "recipe"]\n\tpath = recipe\n\turl = https://example.invalid/recipe.git\n'
+                                         '[submodule "docs/theme"]\n\tpath = docs/theme\n\turl = https://example.invalid/theme.git\n')
+    (project / "docs" / "theme").mkdir(parents=True)
+    (project / "docs" / "theme" / "conf.py").write_text("")
     out = tmp_path / "audit.json"
     proc = subprocess.run([sys.executable, "-m", "pylint_omni", "report", "shop", "-o", str(tmp_path / "audit.md"), "--json", str(out)],
                           cwd=project, capture_output=True, text=True, timeout=600,
@@ -197,3 +202,6 @@ def test_a_missing_upstream_is_a_check_that_could_not_run_in_the_report(tmp_path
     assert "- `upstream vllm`: imported by the project, but not installed" in (tmp_path / "audit.md").read_text()
     assert "  not indexed: vllm (imported, but not installed here nor in omni-upstream-paths): upstream-reimplementation " \
            "cannot compare with it" in proc.stderr
+    [recipe] = [item for item in json.loads(out.read_text())["not_run"] if item["what"].startswith("git submodule")]
+    assert recipe["what"] == "git submodule recipe" and "may use what is reported unused" in recipe["reason"]  # docs/theme is there
+    assert "  not indexed: git submodule recipe (not checked out): code there may use" in proc.stderr

@@ -6,6 +6,7 @@ import re
 
 from pylint_omni.evidence.consumers import Status, Verdict
 from pylint_omni.index.project_index import ProjectIndex
+from pylint_omni.index.submodules import unchecked_submodules
 from pylint_omni.index.upstream import upstream_of
 
 
@@ -79,6 +80,12 @@ def confidence_tagged(text: str, verdict: Verdict) -> str:
 def untagged(message: str) -> str:
     """A printed message without its confidence tag (the text its record holds)."""
     return CONFIDENCE_TAG.sub("", message, count=1)
+
+
+def missing_submodules(index: ProjectIndex) -> list[tuple[str, str]]:
+    """(submodule path, what its absence weakens) for each git submodule the checkout lacks."""
+    return [(path, "code there may use what is reported unused or test-only; `git submodule update --init`, then run again")
+            for path in unchecked_submodules(index.root)]
 
 
 def missing_upstreams(index: ProjectIndex) -> list[tuple[str, str]]:

@@ -19,7 +19,7 @@ from typing import Any, Iterable
 from pylint.lint import PyLinter
 from pylint.message import Message
 
-from pylint_omni.evidence.wording import missing_upstreams, searched_summary, untagged
+from pylint_omni.evidence.wording import missing_submodules, missing_upstreams, searched_summary, untagged
 from pylint_omni.evidence.benefit import Benefit
 from pylint_omni.evidence.contracts import contracts_of
 from pylint_omni.evidence.consumers import ConsumerKind
@@ -273,6 +273,7 @@ def _project_facts(root: Path, linter: PyLinter) -> tuple[dict[str, Any], dict[s
     not_run = [{"what": f"upstream {name}", "reason": f"imported by the project, but not installed where pylint ran nor in "
                 f"omni-upstream-paths: {weakens} (install it, or point omni-upstream-paths at its source)"}
                for name, weakens in missing_upstreams(index)]
+    not_run += [{"what": f"git submodule {path}", "reason": f"not checked out: {weakens}"} for path, weakens in missing_submodules(index)]
     not_run += [{"what": path, "reason": reason} for path, reason in counts["problems"].items()]
     if index.cache_note:
         not_run.append({"what": "index cache", "reason": index.cache_note})

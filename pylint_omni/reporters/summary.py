@@ -21,7 +21,7 @@ from typing import Any, Callable
 from pylint.lint import PyLinter
 from pylint.message import Message
 
-from pylint_omni.evidence.wording import missing_upstreams
+from pylint_omni.evidence.wording import missing_submodules, missing_upstreams
 from pylint_omni.index.live import get_index, take_builds
 from pylint_omni.index.scan.data_scan import InputProblem
 from pylint_omni.options import RunOptions, project_roots
@@ -68,8 +68,7 @@ def summary_lines(counts: Counts, modules: int, indexed: list[str], missing: lis
     if counts.notes:
         lines.append(f"  {counts.notes} note(s) on project files the index could not read (omni-unreadable-input/-inputs)")
     lines += [f"  {line}" for line in indexed]
-    lines += [f"  not indexed: {name} (imported, but not installed here nor in omni-upstream-paths): {weakens}"
-              for name, weakens in missing]
+    lines += [f"  not indexed: {what}: {weakens}" for what, weakens in missing]
     lines.append(f"  {report}")
     return lines
 
@@ -94,6 +93,7 @@ def _indexed(builds: dict[Path, Any]) -> list[str]:
 
 
 def _missing(linter: PyLinter) -> list[tuple[str, str]]:
+    """(what, the line after it) for each upstream package and git submodule no index could read."""
     found: dict[str, str] = {}
     run = RunOptions.of(linter.config)
     for root in project_roots(linter.config):
@@ -102,7 +102,9 @@ def _missing(linter: PyLinter) -> list[tuple[str, str]]:
         except (InputProblem, OSError):
             continue  # the report says why; the summary has nothing to add
         for name, weakens in missing_upstreams(index):
-            found.setdefault(name, weakens)
+            found.setdefault(f"{name} (imported, but not installed here nor in omni-upstream-paths)", weakens)
+        for path, weakens in missing_submodules(index):
+            found.setdefault(f"git submodule {path} (not checked out)", weakens)
     return sorted(found.items())
 
 
