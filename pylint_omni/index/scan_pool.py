@@ -35,7 +35,7 @@ PARALLEL_MIN_FILES = 200
 MAX_WORKERS = 4
 WORKER_NICENESS = 10
 PR_SET_PDEATHSIG = 1  # prctl(2): the signal this process gets when its parent ends
-Job = tuple[str, SourceFile, str, int, bool]  # root, file, module name, size cap, audited (not validation)
+Job = tuple[str, SourceFile, str, int, bool | None]  # root, file, module name, size cap, audited (`scanners.python_scanners`)
 Entries = list[dict[str, Any]]
 
 

@@ -269,9 +269,9 @@ def module_imports(tree: ast.Module, module: str, is_package: bool) -> dict[str,
     return visitor.imports
 
 
-def scan_python(source: str, module: str, is_package: bool, filename: str = "<unknown>", audited: bool = True) -> PythonFacts:
+def scan_python(source: str, module: str, is_package: bool, filename: str = "<unknown>", audited: bool | None = True) -> PythonFacts:
     """Facts of one Python source text; a syntax error gives facts with `error` set. A file the audit does
-    not report on (a test, `audited` false) gets only the scanners that read consumers."""
+    not report on (a test, `audited` false) gets only the scanners that read consumers; `audited` None: none."""
     try:
         tree = ast.parse(source, filename=filename)
     except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:

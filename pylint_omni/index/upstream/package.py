@@ -1,19 +1,23 @@
 """One upstream package read from source: per-file facts and the summary the evidence asks.
 
 The package's `.py` files go through the same per-file scan as project files
-(`scan.dispatch.scan_file`: references, definitions, link facts and every scanner a
-message family registered), then through the same resolver (`graph.exports`), over
-the package's own modules. Two cache files per distribution name and version (and
-scanner digest), built once:
+(`scan.dispatch.scan_file`: references, definitions and link facts), then through the
+same resolver (`graph.exports`), over the package's own modules. Three cache files
+per distribution name and version (and scanner digest), built once and shared by
+every project on the machine that builds on that version (`_cache_file`):
 - `summary`: classes (bases resolved; a bare base name is first looked up in its
   class's own module), methods), attribute reads, writes and calls by
   owner class (`self.x` in a class, `p.x` on a parameter annotated with the class,
   `Cls.x`, a local bound to `Cls(...)`), `torch.ops.NS.NAME` uses, and the names
   read as attributes anywhere (`obj.name`, `getattr(obj, "name")`) whatever the
   object: a duck-typed reader of a name on objects it receives;
-- `facts`: every file's facts, loaded only when a family asks for them.
-A third part, `names` (`upstream.names`: names read, names accepted, names each module
-binds), is built from the facts on the first question that needs it.
+- `names` (`upstream.names`: names read, names accepted, names each module binds);
+- `files`: each file's relpath, module and imports, in scan order.
+The per-file facts are not kept: they would hold every file of vLLM, diffusers and
+transformers in memory (hundreds of MB) while the project reaches a few hundred of
+them. A family that compares project code with upstream code (the copies' fingerprints)
+asks `facts_of(relpath)` for the files it reaches: that file is scanned then, with every
+family's scanner, and kept for the process.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from __future__ import annotations
 import hashlib
 import os
 import time
+from importlib import metadata
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
@@ -30,12 +35,12 @@ from pylint_omni.index.discovery import SourceFile
 from pylint_omni.index.graph.exports import ModuleTable, Resolver
 from pylint_omni.index.graph.resolve import resolve_file
 from pylint_omni.index.graph.store import GRAPH_CODE_DIGEST
-from pylint_omni.index.scan_pool import scan_entries
+from pylint_omni.index.scan_pool import scan_entries, scan_entry
 from pylint_omni.index.scanners import scanners_digest
 from pylint_omni.index.upstream.locate import Located
 from pylint_omni.index.upstream.names import NAMES_VERSION, defined_in, summarize_names
 
-SUMMARY_VERSION = 3
+SUMMARY_VERSION = 4
 MAX_FILE_BYTES = 3_000_000
 OPS_PREFIX = "torch.ops."
 
@@ -65,7 +70,20 @@ class UpstreamClass:
     methods: list[str]
 
 
-def _walk(folder: Path, name: str) -> Iterator[tuple[str, str, SourceFile]]:
+def _module_of(rel: str) -> str:
+    parts = rel[:-3].split("/")
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _source_file(parent: Path, rel: str) -> SourceFile | None:
+    try:
+        stat = (parent / rel).stat()
+    except OSError:
+        return None
+    return SourceFile(rel, "python", stat.st_size, stat.st_mtime_ns)
+
+
+def _walk(folder: Path) -> Iterator[tuple[str, str, SourceFile]]:
     """(relpath under the parent folder, module, file) of every `.py` file of the package."""
     parent = folder.parent
     for current, dirs, files in os.walk(folder):
@@ -73,15 +91,23 @@ def _walk(folder: Path, name: str) -> Iterator[tuple[str, str, SourceFile]]:
         for file in sorted(files):
             if not file.endswith(".py"):
                 continue
-            full = Path(current) / file
-            rel = full.relative_to(parent).as_posix()
-            parts = rel[:-3].split("/")
-            module = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
-            try:
-                stat = full.stat()
-            except OSError:
-                continue
-            yield rel, module, SourceFile(rel, "python", stat.st_size, stat.st_mtime_ns)
+            rel = (Path(current) / file).relative_to(parent).as_posix()
+            found = _source_file(parent, rel)
+            if found is not None:
+                yield rel, _module_of(rel), found
+
+
+def _stamp(located: Located) -> str:
+    """What tells two copies of one version apart in the cache key: the wheel's RECORD (its files' hashes, the same
+    for every install of that wheel: a second project, in another environment, reuses the cache), else the folder."""
+    try:
+        if located.metadata is not None:
+            record: str | None = (located.metadata / "RECORD").read_text(encoding="utf-8", errors="replace")
+        else:
+            record = metadata.distribution(located.name).read_text("RECORD") if located.source == "installed" else None
+    except (OSError, metadata.PackageNotFoundError):
+        record = None
+    return "record-" + hashlib.sha1(record.encode()).hexdigest()[:12] if record else str(located.folder)
 
 
 @dataclass
@@ -91,7 +117,8 @@ class UpstreamPackage:
     located: Located
     cache_dir: Path | None
     _summary: dict[str, Any] | None = None
-    _facts: dict[str, dict[str, Any]] | None = None
+    _files: list[list[Any]] | None = None
+    _file_facts: dict[str, dict[str, Any]] = field(default_factory=dict)
     _classes: dict[str, UpstreamClass] | None = None
     _by_name: dict[str, list[str]] | None = None
     _names: dict[str, Any] | None = None
@@ -109,55 +136,65 @@ class UpstreamPackage:
     def _cache_file(self, part: str) -> Path | None:
         if self.cache_dir is None:
             return None
-        key = f"{SUMMARY_VERSION}|{NAMES_VERSION}|{self.located.folder}|{scanners_digest()}|{GRAPH_CODE_DIGEST}|{SCANNER_FINGERPRINT}"
+        key = f"{SUMMARY_VERSION}|{NAMES_VERSION}|{_stamp(self.located)}|{scanners_digest()}|{GRAPH_CODE_DIGEST}|{SCANNER_FINGERPRINT}"
         digest = hashlib.sha1(key.encode()).hexdigest()[:12]
         return self.cache_dir / f"upstream-{self.name}-{self.version}-{digest}-{part}.json"
 
     # -- building -------------------------------------------------------------------------
     def _build(self) -> None:
+        """Every part at once, from one scan; the scan's facts are dropped when the parts are made."""
         started = time.perf_counter()
-        walked = list(_walk(self.located.folder, self.name))
+        walked = list(_walk(self.located.folder))
         root = str(self.located.folder.parent)
-        jobs = [(root, f, module, MAX_FILE_BYTES, True) for _, module, f in walked]  # every scanner: copies compare against it
-        entries = {f.relpath: entry for (_, _, f), entry in zip(walked, scan_entries(jobs))}
-        facts = {rel: {"module": e["module"], "facts": e["facts"]} for rel, e in entries.items() if not e.get("problem")}
-        self._facts = facts
+        jobs = [(root, f, module, MAX_FILE_BYTES, None) for _, module, f in walked]  # no family scanner: `facts_of`
+        facts = {f.relpath: {"module": e["module"], "facts": e["facts"]}
+                 for (_, _, f), e in zip(walked, scan_entries(jobs)) if not e.get("problem")}
         self._summary = summarize(self.name, facts)
+        self._names = summarize_names(facts)
+        self._files = [[rel, e["module"], e["facts"].get("imports", {})] for rel, e in facts.items()]
+        del facts
         self.build_seconds = time.perf_counter() - started
-        for part, data in (("facts", facts), ("summary", self._summary)):
+        for part, data in (("summary", self._summary), ("names", self._names), ("files", {"files": self._files})):
             path = self._cache_file(part)
             if path is not None:
                 _save(path, data)
 
+    def _part(self, part: str) -> dict[str, Any]:
+        """One cached part, or every part built now when it is missing."""
+        path = self._cache_file(part)
+        found = _load(path) if path is not None else None
+        if found is None:
+            self._build()
+            found = {"summary": self._summary, "names": self._names, "files": {"files": self._files}}[part]
+        assert found is not None
+        return found
+
     def summary(self) -> dict[str, Any]:
         if self._summary is None:
-            path = self._cache_file("summary")
-            self._summary = _load(path) if path is not None else None
-            if self._summary is None:
-                self._build()
-        assert self._summary is not None
+            self._summary = self._part("summary")
         return self._summary
 
-    def facts(self) -> dict[str, dict[str, Any]]:
-        """relpath -> {"module", "facts"} of every file (the same facts a project file has)."""
-        if self._facts is None:
-            path = self._cache_file("facts")
-            self._facts = _load(path) if path is not None else None
-            if self._facts is None:
-                self._build()
-        assert self._facts is not None
-        return self._facts
-
     def names(self) -> dict[str, Any]:
-        """The `names` part (`upstream.names`), built from the facts the first time any run asks."""
+        """The `names` part (`upstream.names`)."""
         if self._names is None:
-            path = self._cache_file("names")
-            self._names = _load(path) if path is not None else None
-            if self._names is None:
-                self._names = summarize_names(self.facts())
-                if path is not None:
-                    _save(path, self._names)
+            self._names = self._part("names")
         return self._names
+
+    def files(self) -> list[list[Any]]:
+        """[relpath, module, its imports (local name -> dotted)] of every file scanned, in scan order."""
+        if self._files is None:
+            self._files = self._part("files")["files"]
+        return self._files
+
+    def facts_of(self, relpath: str) -> dict[str, Any]:
+        """One file's facts, every family's scanner included (what a project file has), scanned on first ask;
+        empty for a file that is not there or cannot be read."""
+        if relpath not in self._file_facts:
+            parent = self.located.folder.parent
+            source = _source_file(parent, relpath) if relpath.endswith(".py") else None
+            entry = scan_entry((str(parent), source, _module_of(relpath), MAX_FILE_BYTES, True)) if source else {"problem": ""}
+            self._file_facts[relpath] = {} if "problem" in entry else entry["facts"]
+        return self._file_facts[relpath]
 
     # -- questions --------------------------------------------------------------------------
     def reads(self, name: str) -> UpstreamRef | None:
