@@ -23,26 +23,19 @@ family's scanner, and kept for the process.
 from __future__ import annotations
 
 import hashlib
-import os
 import time
-from importlib import metadata
 from dataclasses import dataclass, field
+from importlib import metadata
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from pylint_omni.index.cache import SCANNER_FINGERPRINT, read_json, write_json
-from pylint_omni.index.discovery import SourceFile
-from pylint_omni.index.graph.exports import ModuleTable, Resolver
-from pylint_omni.index.graph.resolve import resolve_file
 from pylint_omni.index.graph.store import GRAPH_CODE_DIGEST
-from pylint_omni.index.scan_pool import scan_entries, scan_entry
+from pylint_omni.index.scan_pool import scan_entry
 from pylint_omni.index.scanners import scanners_digest
+from pylint_omni.index.upstream.build import MAX_FILE_BYTES, SUMMARY_VERSION, build_parts, module_of, source_file
 from pylint_omni.index.upstream.locate import Located
-from pylint_omni.index.upstream.names import NAMES_VERSION, defined_in, summarize_names
-
-SUMMARY_VERSION = 4
-MAX_FILE_BYTES = 3_000_000
-OPS_PREFIX = "torch.ops."
+from pylint_omni.index.upstream.names import NAMES_VERSION, defined_in
 
 
 @dataclass(frozen=True)
@@ -68,33 +61,6 @@ class UpstreamClass:
     line: int
     bases: list[str]
     methods: list[str]
-
-
-def _module_of(rel: str) -> str:
-    parts = rel[:-3].split("/")
-    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
-
-
-def _source_file(parent: Path, rel: str) -> SourceFile | None:
-    try:
-        stat = (parent / rel).stat()
-    except OSError:
-        return None
-    return SourceFile(rel, "python", stat.st_size, stat.st_mtime_ns)
-
-
-def _walk(folder: Path) -> Iterator[tuple[str, str, SourceFile]]:
-    """(relpath under the parent folder, module, file) of every `.py` file of the package."""
-    parent = folder.parent
-    for current, dirs, files in os.walk(folder):
-        dirs[:] = sorted(d for d in dirs if not d.startswith((".", "__pycache__")) and (Path(current) / d / "__init__.py").is_file())
-        for file in sorted(files):
-            if not file.endswith(".py"):
-                continue
-            rel = (Path(current) / file).relative_to(parent).as_posix()
-            found = _source_file(parent, rel)
-            if found is not None:
-                yield rel, _module_of(rel), found
 
 
 def _stamp(located: Located) -> str:
@@ -142,17 +108,9 @@ class UpstreamPackage:
 
     # -- building -------------------------------------------------------------------------
     def _build(self) -> None:
-        """Every part at once, from one scan; the scan's facts are dropped when the parts are made."""
+        """Every part at once, from one scan (`upstream.build`)."""
         started = time.perf_counter()
-        walked = list(_walk(self.located.folder))
-        root = str(self.located.folder.parent)
-        jobs = [(root, f, module, MAX_FILE_BYTES, None) for _, module, f in walked]  # no family scanner: `facts_of`
-        facts = {f.relpath: {"module": e["module"], "facts": e["facts"]}
-                 for (_, _, f), e in zip(walked, scan_entries(jobs)) if not e.get("problem")}
-        self._summary = summarize(self.name, facts)
-        self._names = summarize_names(facts)
-        self._files = [[rel, e["module"], e["facts"].get("imports", {})] for rel, e in facts.items()]
-        del facts
+        self._summary, self._names, self._files = build_parts(self.name, self.located.folder)
         self.build_seconds = time.perf_counter() - started
         for part, data in (("summary", self._summary), ("names", self._names), ("files", {"files": self._files})):
             path = self._cache_file(part)
@@ -191,8 +149,8 @@ class UpstreamPackage:
         empty for a file that is not there or cannot be read."""
         if relpath not in self._file_facts:
             parent = self.located.folder.parent
-            source = _source_file(parent, relpath) if relpath.endswith(".py") else None
-            entry = scan_entry((str(parent), source, _module_of(relpath), MAX_FILE_BYTES, True)) if source else {"problem": ""}
+            source = source_file(parent, relpath) if relpath.endswith(".py") else None
+            entry = scan_entry((str(parent), source, module_of(relpath), MAX_FILE_BYTES, True)) if source else {"problem": ""}
             self._file_facts[relpath] = {} if "problem" in entry else entry["facts"]
         return self._file_facts[relpath]
 
@@ -270,68 +228,6 @@ class UpstreamPackage:
                 path, line, via = item.split(",")
                 found.append(UpstreamRef(self.name, self.version, path, int(line), via))
         return found
-
-
-def _base_of(resolver: Resolver, module: str, written: str) -> str:
-    """A base class as its defining path: a bare name (a class of the same module) is looked up there first."""
-    if "." not in written:
-        local = resolver.resolve(f"{module}.{written}")
-        if local.kind == "class":
-            return local.dotted
-    return resolver.canonical_class(written)
-
-
-def summarize(name: str, files: dict[str, dict[str, Any]]) -> dict[str, Any]:
-    """Classes, attribute uses by owner class, op uses and re-export aliases of one package."""
-    links_by_module = {e["module"]: e["facts"].get("links") or {} for e in files.values()}
-    resolver = Resolver({m: ModuleTable.of(links) for m, links in links_by_module.items()})
-    tops = frozenset({name})
-    classes: dict[str, list[Any]] = {}
-    uses: list[tuple[str, str, str]] = []  # (target, "rel,line,via")
-    attrs: dict[str, list[str]] = {}
-    ops: dict[str, list[str]] = {}
-    aliases: dict[str, str] = {}
-    attr_names: set[str] = set()
-    for rel, entry in files.items():
-        facts, module = entry["facts"], entry["module"]
-        attr_names.update(token for token, encoded in facts.get("refs", {}).items()
-                          if ",attr" in encoded and _read_as_attribute(encoded))
-        for data in facts.get("classes", []):
-            bases = [_base_of(resolver, module, b) for b in data.get("bases", [])]
-            classes[f"{module}.{data['qual']}"] = [rel, data["line"], bases, data.get("methods", [])]
-        resolved = resolve_file(facts, resolver, tops)
-        for target, encoded in resolved["refs"].items():
-            for item in encoded.split("|"):
-                line, _, via = item.partition(",")
-                if via.startswith("attr-") or via in ("load", "call", "store"):
-                    uses.append((target, f"{rel},{line},{via}"))
-        for chain, encoded in (facts.get("links") or {}).get("chains", {}).items():
-            if chain.startswith(OPS_PREFIX) and chain.count(".") == 3:
-                line = encoded.partition(",")[0]
-                ops.setdefault(chain[len(OPS_PREFIX):], []).append(f"{rel},{line},op")
-        for local, binding in (links_by_module[module].get("bindings") or {}).items():
-            kind, target = (binding + ["", ""])[:2] if local != "*" else ("", "")
-            if kind in ("import", "alias") and target:
-                found = resolver.resolve(target)
-                if found.kind == "class":
-                    aliases[f"{module}.{local}"] = found.dotted
-    for target, where in uses:
-        owner, _, attr = target.rpartition(".")
-        if owner in classes or where.endswith(("attr-load", "attr-call", "attr-store")):
-            attrs.setdefault(f"{owner}|{attr}", []).append(where)
-    return {
-        "version": SUMMARY_VERSION,
-        "classes": classes,
-        "attrs": {k: ";".join(v[:20]) for k, v in attrs.items()},
-        "ops": {k: ";".join(v[:20]) for k, v in ops.items()},
-        "aliases": aliases,
-        "attr_names": sorted(attr_names),
-    }
-
-
-def _read_as_attribute(encoded: str) -> bool:
-    """Whether one token's hits (`"line,via|..."`) include an attribute read or a `getattr` string."""
-    return any(item.partition(",")[2] in ("attr", "getattr") for item in encoded.split("|"))
 
 
 def _load(path: Path) -> dict[str, Any] | None:
