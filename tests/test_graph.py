@@ -195,7 +195,7 @@ def test_upstream_summary_is_built_once_per_version(tmp_path: Path) -> None:
     assert package is not None
     package.summary()
     assert package.build_seconds is not None
-    cached = [p.name for p in tmp_path.glob("upstream-tinyupstream-*")]
+    cached = [p.name for p in tmp_path.glob("upstream-tinyupstream-*.json")]
     assert len(cached) == 3  # summary, names and the files' modules and imports: no per-file facts
     again = type(package)(package.located, tmp_path)
     again.summary()

@@ -9,6 +9,9 @@ family asks about, and are the very facts a scan of the whole package made befor
 from __future__ import annotations
 
 import shutil
+import subprocess
+import sys
+import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -131,3 +134,31 @@ def test_a_second_project_on_another_copy_of_the_same_wheel_reuses_the_cache(tmp
     patched = UpstreamPackage(reused.located, cache)
     patched.summary()
     assert patched.build_seconds is not None
+
+
+def test_a_version_another_process_is_building_is_waited_for_and_read_not_built_again(tmp_path: Path) -> None:
+    register_scanners()
+    upstream = _wheel(tmp_path / "wheel")
+    package = upstream_of(_project(tmp_path / "proj", upstream, tmp_path / "built")).package("lazyup")
+    assert package is not None
+    package.summary()  # the parts the other process will write, built beforehand in another folder
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    waiting = UpstreamPackage(package.located, cache)
+    lock = waiting._cache_file("build", ".lock")  # pylint: disable=protected-access  # the lock the other process holds
+    assert lock is not None
+    ready = tmp_path / "locked"
+    # The other process: holds the build lock, "builds" for a second, writes the parts, ends.
+    script = (f"import fcntl, pathlib, shutil, time; h = open({str(lock)!r}, 'a+b'); fcntl.flock(h.fileno(), fcntl.LOCK_EX); "
+              f"pathlib.Path({str(ready)!r}).touch(); time.sleep(1); "
+              f"[shutil.copy(p, {str(cache)!r}) for p in pathlib.Path({str(tmp_path / 'built')!r}).glob('upstream-*.json')]")
+    other = subprocess.Popen([sys.executable, "-c", script])
+    try:
+        while not ready.exists():
+            time.sleep(0.02)
+        started = time.perf_counter()
+        waiting.summary()
+        assert time.perf_counter() - started > 0.5  # it waited for the lock
+    finally:
+        other.wait()
+    assert waiting.build_seconds is None  # then read what the other process wrote, not built again

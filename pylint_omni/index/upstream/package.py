@@ -24,10 +24,11 @@ from __future__ import annotations
 
 import hashlib
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from pylint_omni.index.cache import SCANNER_FINGERPRINT, read_json, write_json
 from pylint_omni.index.graph.store import GRAPH_CODE_DIGEST
@@ -36,6 +37,11 @@ from pylint_omni.index.scanners import scanners_digest
 from pylint_omni.index.upstream.build import MAX_FILE_BYTES, SUMMARY_VERSION, build_parts, module_of, source_file
 from pylint_omni.index.upstream.locate import Located
 from pylint_omni.index.upstream.names import NAMES_VERSION, defined_in
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows
+    fcntl = None  # type: ignore[assignment]
 
 
 @dataclass(frozen=True)
@@ -85,6 +91,7 @@ class UpstreamPackage:
     _summary: dict[str, Any] | None = None
     _files: list[list[Any]] | None = None
     _file_facts: dict[str, dict[str, Any]] = field(default_factory=dict)
+    _digest: str | None = None
     _classes: dict[str, UpstreamClass] | None = None
     _by_name: dict[str, list[str]] | None = None
     _names: dict[str, Any] | None = None
@@ -99,12 +106,13 @@ class UpstreamPackage:
     def version(self) -> str:
         return self.located.version
 
-    def _cache_file(self, part: str) -> Path | None:
+    def _cache_file(self, part: str, suffix: str = ".json") -> Path | None:
         if self.cache_dir is None:
             return None
-        key = f"{SUMMARY_VERSION}|{NAMES_VERSION}|{_stamp(self.located)}|{scanners_digest()}|{GRAPH_CODE_DIGEST}|{SCANNER_FINGERPRINT}"
-        digest = hashlib.sha1(key.encode()).hexdigest()[:12]
-        return self.cache_dir / f"upstream-{self.name}-{self.version}-{digest}-{part}.json"
+        if self._digest is None:
+            key = f"{SUMMARY_VERSION}|{NAMES_VERSION}|{_stamp(self.located)}|{scanners_digest()}|{GRAPH_CODE_DIGEST}|{SCANNER_FINGERPRINT}"
+            self._digest = hashlib.sha1(key.encode()).hexdigest()[:12]
+        return self.cache_dir / f"upstream-{self.name}-{self.version}-{self._digest}-{part}{suffix}"
 
     # -- building -------------------------------------------------------------------------
     def _build(self) -> None:
@@ -118,12 +126,16 @@ class UpstreamPackage:
                 _save(path, data)
 
     def _part(self, part: str) -> dict[str, Any]:
-        """One cached part, or every part built now when it is missing."""
+        """One cached part, or every part built now when it is missing. Another process building the same version
+        (the cold scan's child, a `-j` worker, another project's run) is waited for, then read: never built twice."""
         path = self._cache_file(part)
         found = _load(path) if path is not None else None
         if found is None:
-            self._build()
-            found = {"summary": self._summary, "names": self._names, "files": {"files": self._files}}[part]
+            with _exclusive(self._cache_file("build", ".lock")):
+                found = _load(path) if path is not None else None
+                if found is None:
+                    self._build()
+                    found = {"summary": self._summary, "names": self._names, "files": {"files": self._files}}[part]
         assert found is not None
         return found
 
@@ -228,6 +240,26 @@ class UpstreamPackage:
                 path, line, via = item.split(",")
                 found.append(UpstreamRef(self.name, self.version, path, int(line), via))
         return found
+
+
+@contextmanager
+def _exclusive(lock: Path | None) -> Iterator[None]:
+    """Hold an exclusive lock on `lock` (none without a cache folder, or where `fcntl` is missing: then two
+    processes may both build, as before); the system releases it when its holder dies."""
+    if lock is None or fcntl is None:
+        yield
+        return
+    try:
+        lock.parent.mkdir(parents=True, exist_ok=True)
+        handle = open(lock, "a+b")  # pylint: disable=consider-using-with  # closed below, after the unlock
+    except OSError:
+        yield
+        return
+    try:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+        yield
+    finally:
+        handle.close()  # closing releases the lock
 
 
 def _load(path: Path) -> dict[str, Any] | None:
