@@ -11,7 +11,7 @@ family asks for that file. The
 dist-info folder found beside a package in a path (`Located.metadata`) gives the
 version and the `Requires-Dist` pins of what the project runs on.
 
-Public API: `upstream_of`, `UpstreamIndex` (`packages`, `unknowns`, `classes_named`,
+Public API: `upstream_of`, `build_upstream` (every package into the cache, for a cold run's child), `UpstreamIndex` (`packages`, `unknowns`, `classes_named`,
 `ancestors`, `attribute_uses`, `reading_attribute`, `op_uses`, `reads`, `accepts`, `defines`,
 `package`), `UpstreamPackage` (`files`, `facts_of(relpath)` for one file's facts, `reads`, `accepts`, `defines`),
 the records `UpstreamRef`, `UpstreamClass`, `Located`, and `version_doubts` (why the indexed
@@ -19,8 +19,9 @@ version may not be the one the project runs on: another pin in its install files
 names it imports that the indexed version lacks).
 """
 
-from pylint_omni.index.upstream.index import UpstreamIndex, upstream_of, version_doubts
+from pylint_omni.index.upstream.index import UpstreamIndex, build_upstream, upstream_of, version_doubts
 from pylint_omni.index.upstream.locate import Located
 from pylint_omni.index.upstream.package import UpstreamClass, UpstreamPackage, UpstreamRef
 
-__all__ = ["Located", "UpstreamClass", "UpstreamIndex", "UpstreamPackage", "UpstreamRef", "upstream_of", "version_doubts"]
+__all__ = ["Located", "UpstreamClass", "UpstreamIndex", "UpstreamPackage", "UpstreamRef", "build_upstream", "upstream_of",
+           "version_doubts"]
