@@ -107,7 +107,7 @@ def pylint_cmd(args: list[str], target: list[str], launcher: list[str] = PYLINT)
     return [*launcher, "--persistent=n", "--score=n", "-j", "1", *args, *target]
 
 
-def measure(tree: Path, package: str, repeat: int, upstream_paths: str = "") -> dict[str, object]:
+def measure(tree: Path, package: str, repeat: int, upstream_paths: str = "", findings: Path | None = None) -> dict[str, object]:
     env = dict(os.environ)
     cache = Path(tempfile.mkdtemp(prefix="omni-bench-cache-"))
     env["PYLINT_OMNI_CACHE_DIR"] = str(cache)
@@ -207,7 +207,7 @@ def measure(tree: Path, package: str, repeat: int, upstream_paths: str = "") -> 
     results.update(_graph_and_upstream(tree, settings, cache, package))
 
     # 4. Seconds and memory per phase of one cold run (`phases.py`), everything cold.
-    results["phases_cold"] = _phases(tree, package, env, plugin_only)
+    results["phases_cold"] = _phases(tree, package, env, plugin_only, findings)
 
     # 5. The editor: one file on stdin, warm cache.
     target = _a_module(tree / package)
@@ -271,12 +271,14 @@ def _graph_and_upstream(tree: Path, settings, cache: Path, package: str) -> dict
     return out
 
 
-def _phases(tree: Path, package: str, env: dict[str, str], plugin_only: list[str]) -> dict[str, object]:
-    """`phases.py`'s record of one cold `-j 1` run (its own empty cache folder)."""
+def _phases(tree: Path, package: str, env: dict[str, str], plugin_only: list[str], findings: Path | None) -> dict[str, object]:
+    """`phases.py`'s record of one cold `-j 1` run (its own empty cache folder); its findings in `findings`
+    (omni-json, for `same_findings.py`) when given."""
     out = Path(tempfile.mkdtemp(prefix="omni-bench-phases-"))
     phase_env = {**env, "PYLINT_OMNI_CACHE_DIR": str(out / "cache")}
     launcher = [sys.executable, str(Path(__file__).resolve().parent / "phases.py"), str(out / "phases.json")]
-    timed_child(pylint_cmd(plugin_only, [package], launcher), tree, phase_env)
+    output = [f"--output-format=omni-json:{findings.resolve()}"] if findings else []
+    timed_child(pylint_cmd([*plugin_only, *output], [package], launcher), tree, phase_env)
     found: dict[str, object] = json.loads((out / "phases.json").read_text(encoding="utf-8"))
     shutil.rmtree(out, ignore_errors=True)
     return found
@@ -349,13 +351,14 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=2)
     parser.add_argument("--json", type=Path)
     parser.add_argument("--upstream-paths", default="", help="folders of upstream sources (omni-upstream-paths) for every plugin run")
+    parser.add_argument("--findings", type=Path, help="the findings of the cold run, as omni-json (benchmarks/same_findings.py)")
     args = parser.parse_args()
     if args.tree is None:
         tree = generate(Path(tempfile.mkdtemp(prefix="omni-synth-")), args.synthetic)
         package = "synthomni"
     else:
         tree, package = args.tree.resolve(), args.package or args.tree.name
-    results = measure(tree, package, args.repeat, args.upstream_paths)
+    results = measure(tree, package, args.repeat, args.upstream_paths, args.findings)
     for key, value in results.items():
         if key != "phases_cold":
             print(f"{key:32} {value}")
