@@ -1,6 +1,7 @@
 """Speed and memory of pylint-omni, as ratios measured back to back in one run.
 
     python benchmarks/run.py [TREE PACKAGE] [--synthetic N] [--repeat K] [--json OUT] [--upstream-paths DIRS]
+                             [--findings COLD.json]
 
 Without TREE it generates a synthetic corpus (`benchmarks/synthetic.py`, 1,200 modules
 by default) in a temporary folder. Measured, each as the best of K runs:
@@ -19,7 +20,7 @@ by default) in a temporary folder. Measured, each as the best of K runs:
    Targets (SPEC §8): warm <= 1.2-1.3x the floor, cold <= 1.6x, extra peak <= 300 MB,
    `-j 2` gain >= 0.95x the tuned floor's (issue 33). A cold run again with the upstream
    indexes already cached (`cold, upstream cached`: a second project on that machine,
-   or any later project run after an upstream upgrade's first).
+   or any run after the first on one upstream version: they are cached per version).
    With `--upstream-paths` (folders of unpacked wheels) every plugin run reads them.
 2. the project index built cold (no cache) and warm (from the cache), in-process;
    cold against `vulture` on the same tree when vulture is installed; warm target:
@@ -28,7 +29,8 @@ by default) in a temporary folder. Measured, each as the best of K runs:
    edited editor buffer (what is re-resolved), and each upstream package's index
    built cold and loaded warm (`omni-upstream-paths` / installed packages);
 4. one cold run through `phases.py`: seconds and memory per phase (project index, each
-   upstream package, graph, reachability, copies), printed as a table;
+   upstream package, graph, reachability, copies), printed as a table after the figures
+   of issue 33; its findings (`--findings`) for `same_findings.py`;
 5. the editor case: one file through `--from-stdin`, plain pylint vs pylint with the
    plugin, same enabled messages plus the plugin's, warm cache: target ratio <= 1.3;
    again with one line added to the buffer (a new project state: judged again);
