@@ -112,6 +112,10 @@ def test_only_the_reached_files_get_family_facts_and_they_equal_a_full_scan(tmp_
     accepted = package.accepts("unreached_parameter")
     assert accepted is not None and accepted.path == "lazyup/unreached.py"
     assert package.facts_of("lazyup/missing.py") == {}
+    # Another run on this version reads the reached file's facts from the cache instead of scanning it again.
+    scanned.clear()
+    assert UpstreamPackage(package.located, tmp_path / "cache").facts_of("lazyup/reached.py") == full
+    assert scanned == []
 
 
 def test_a_second_project_on_another_copy_of_the_same_wheel_reuses_the_cache(tmp_path: Path) -> None:

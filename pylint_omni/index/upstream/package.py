@@ -17,7 +17,7 @@ The per-file facts are not kept: they would hold every file of vLLM, diffusers a
 transformers in memory (hundreds of MB) while the project reaches a few hundred of
 them. A family that compares project code with upstream code (the copies' fingerprints)
 asks `facts_of(relpath)` for the files it reaches: that file is scanned then, with every
-family's scanner, and kept for the process.
+family's scanner, kept for the process and cached in a file of its own.
 """
 
 from __future__ import annotations
@@ -157,13 +157,20 @@ class UpstreamPackage:
         return self._files
 
     def facts_of(self, relpath: str) -> dict[str, Any]:
-        """One file's facts, every family's scanner included (what a project file has), scanned on first ask;
-        empty for a file that is not there or cannot be read."""
+        """One file's facts, every family's scanner included (what a project file has): scanned on the first ask of
+        any run on this version, then read from its own cache file; empty for a file that is not there or cannot be
+        read."""
         if relpath not in self._file_facts:
-            parent = self.located.folder.parent
-            source = source_file(parent, relpath) if relpath.endswith(".py") else None
-            entry = scan_entry((str(parent), source, module_of(relpath), MAX_FILE_BYTES, True)) if source else {"problem": ""}
-            self._file_facts[relpath] = {} if "problem" in entry else entry["facts"]
+            path = self._cache_file("file-" + hashlib.sha1(relpath.encode()).hexdigest()[:12])
+            found = _load(path) if path is not None else None
+            if found is None:
+                parent = self.located.folder.parent
+                source = source_file(parent, relpath) if relpath.endswith(".py") else None
+                entry = scan_entry((str(parent), source, module_of(relpath), MAX_FILE_BYTES, True)) if source else {"problem": ""}
+                found = {} if "problem" in entry else entry["facts"]
+                if path is not None:
+                    _save(path, found)
+            self._file_facts[relpath] = found
         return self._file_facts[relpath]
 
     # -- questions --------------------------------------------------------------------------
