@@ -33,6 +33,7 @@ from pylint_omni.evidence.checker import OmniChecker
 from pylint_omni.evidence.split_run import note_targets
 from pylint_omni.index.background import register_background_judgement
 from pylint_omni.index.scanners import register_python_scanner
+from pylint_omni.index.upstream import build_upstream
 from pylint_omni.infrastructure import checker as infrastructure
 from pylint_omni.inputs import checker as inputs
 from pylint_omni.lifecycle import checker as lifecycle
@@ -69,6 +70,8 @@ def register_scanners() -> None:
         if hasattr(family, "FEEDS"):
             register_feeds(*family.FEEDS)
     register_background_judgement("changes.plan", plan_ahead, stage_symbols(), in_child=False, per_messages=True)
+    # The upstream packages, built beside pylint's build too (after the copies', which need only what they compare).
+    register_background_judgement("index.upstream", build_upstream, stage_symbols())
     OmniChecker.absorber = absorbing
 
 

@@ -161,7 +161,7 @@ def test_upstream_index_reads_the_fake_package_without_importing_it() -> None:
     reads = [(r.path, r.via) for r in package.attribute_uses("tinyupstream.scheduler.Request", "priority_hint")]
     assert ("tinyupstream/scheduler.py", "attr-load") in reads
     assert [r.path for r in package.op_uses("tinyomni", "fused_add_norm")] == ["tinyupstream/ops.py"]
-    facts = package.facts()["tinyupstream/models.py"]["facts"]
+    facts = package.facts_of("tinyupstream/models.py")
     assert {c["name"] for c in facts["classes"]} == {"UpstreamVideoTransformer", "UpstreamAudioTransformer", "Qwen9MoeDecoderLayer",
                                                     "Qwen9DecoderLayer", "ThinkerForConditionalGeneration"}
 
@@ -195,8 +195,8 @@ def test_upstream_summary_is_built_once_per_version(tmp_path: Path) -> None:
     assert package is not None
     package.summary()
     assert package.build_seconds is not None
-    cached = [p.name for p in tmp_path.glob("upstream-tinyupstream-*")]
-    assert len(cached) == 2  # summary and per-file facts
+    cached = [p.name for p in tmp_path.glob("upstream-tinyupstream-*.json")]
+    assert len(cached) == 3  # summary, names and the files' modules and imports: no per-file facts
     again = type(package)(package.located, tmp_path)
     again.summary()
     assert again.build_seconds is None  # loaded, not rebuilt

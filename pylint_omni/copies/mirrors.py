@@ -75,7 +75,7 @@ def mirrored_override(index: ProjectIndex, member: Member, project: FileCopies |
     block = project.headers(member.first, member.last)
     for method in _upstream_methods(index, member.path, owner, name):
         package = upstream_of(index).package(method.package)
-        fact = package.facts().get(method.relpath, {}).get("facts", {}).get("extra", {}).get(FACT_KEY) if package else None
+        fact = package.facts_of(method.relpath).get("extra", {}).get(FACT_KEY) if package else None
         theirs = _shape(FileCopies(method.relpath, fact), f"{method.owner.rpartition('.')[2]}.{name}") if fact else None
         if theirs is None:
             continue

@@ -35,7 +35,7 @@ PARALLEL_MIN_FILES = 200
 MAX_WORKERS = 4
 WORKER_NICENESS = 10
 PR_SET_PDEATHSIG = 1  # prctl(2): the signal this process gets when its parent ends
-Job = tuple[str, SourceFile, str, int, bool]  # root, file, module name, size cap, audited (not validation)
+Job = tuple[str, SourceFile, str, int, bool | None]  # root, file, module name, size cap, audited (`scanners.python_scanners`)
 Entries = list[dict[str, Any]]
 
 
@@ -117,14 +117,23 @@ class PendingScan:
 
     def entries(self) -> list[dict[str, Any]]:
         """Entries for the jobs, in order (waits for the pool; scans here when there is none)."""
+        return list(self.stream())
+
+    def stream(self) -> Iterator[dict[str, Any]]:
+        """Entries for the jobs, in order, each as soon as it is ready: a caller that keeps only part of each
+        never holds them all. A pool that breaks midway hands the rest over scanned here."""
+        done = 0
         if self._results is not None:
             try:
-                return list(self._results)
+                for entry in self._results:
+                    done += 1
+                    yield entry
             except (OSError, RuntimeError, BrokenProcessPool):
-                pass  # scan here instead
+                pass  # scan the rest here instead
             finally:
                 self._close()
-        return [scan_entry(job) for job in self._jobs]
+        for job in self._jobs[done:]:
+            yield scan_entry(job)
 
     def _close(self) -> None:
         if self._pool is not None:
@@ -136,6 +145,11 @@ class PendingScan:
 def scan_entries(jobs: list[Job]) -> list[dict[str, Any]]:
     """Entries for `jobs`, in order; in parallel when there are many and cores to spare."""
     return PendingScan(jobs).entries()
+
+
+def stream_entries(jobs: list[Job]) -> Iterator[dict[str, Any]]:
+    """Entries for `jobs`, in order, one at a time (`PendingScan.stream`)."""
+    return PendingScan(jobs).stream()
 
 
 def start_scan(jobs: list[Job], then: Callable[[Entries], None] | None) -> PendingScan | BackgroundScan:

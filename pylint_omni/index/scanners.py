@@ -45,8 +45,11 @@ def register_python_scanner(key: str, scanner: PythonScanner, audited_only: bool
         _AUDITED_ONLY.discard(key)
 
 
-def python_scanners(audited: bool = True) -> dict[str, PythonScanner]:
-    """The scanners of a file the audit reports on (`audited`), or of a validation file."""
+def python_scanners(audited: bool | None = True) -> dict[str, PythonScanner]:
+    """The scanners of a file the audit reports on (`audited`), or of a validation file; none for an upstream
+    file (`audited` None): its families' facts are made per file when asked (`upstream.package`)."""
+    if audited is None:
+        return {}
     return {key: scanner for key, scanner in _PYTHON_SCANNERS.items() if audited or key not in _AUDITED_ONLY}
 
 

@@ -12,7 +12,7 @@ from pylint_omni.evidence.consumers import Consumer, ConsumerKind
 from pylint_omni.index.paths import Location
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.index.upstream import upstream_of
-from pylint_omni.index.upstream.package import OPS_PREFIX
+from pylint_omni.index.upstream.build import OPS_PREFIX
 
 
 def _project_op_uses(index: ProjectIndex) -> dict[str, list[tuple[str, int]]]:

@@ -17,9 +17,9 @@ from pylint_omni.index.scan.python_scan import scan_python
 OWN_OUTPUT_MARKS = ('{"format": "pylint-omni-', '{\n  "format": "pylint-omni-', "# pylint-omni audit report")
 
 
-def scan_file(kind: str, text: str, relpath: str, module: str, audited: bool = True) -> dict[str, Any]:
+def scan_file(kind: str, text: str, relpath: str, module: str, audited: bool | None = True) -> dict[str, Any]:
     """Facts of one file's text, by kind (raises InputProblem for unreadable content); `audited` false for a
-    validation file (`scan_python`)."""
+    validation file, None for an upstream file (`scan_python`)."""
     if kind != "python" and text.lstrip("\ufeff").startswith(OWN_OUTPUT_MARKS):
         return {"kind": kind if kind in ("json", "doc") else "doc", "refs": {}}
     if kind == "python":

@@ -269,9 +269,9 @@ def module_imports(tree: ast.Module, module: str, is_package: bool) -> dict[str,
     return visitor.imports
 
 
-def scan_python(source: str, module: str, is_package: bool, filename: str = "<unknown>", audited: bool = True) -> PythonFacts:
+def scan_python(source: str, module: str, is_package: bool, filename: str = "<unknown>", audited: bool | None = True) -> PythonFacts:
     """Facts of one Python source text; a syntax error gives facts with `error` set. A file the audit does
-    not report on (a test, `audited` false) gets only the scanners that read consumers."""
+    not report on (a test, `audited` false) gets only the scanners that read consumers; `audited` None: none."""
     try:
         tree = ast.parse(source, filename=filename)
     except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
@@ -282,10 +282,7 @@ def scan_python(source: str, module: str, is_package: bool, filename: str = "<un
         visitor.visit(tree)
     except RecursionError:
         return {"kind": "python", "module": module, "error": "nesting too deep to scan", "refs": {}}
-    registries = find_registries(tree, visitor.imports, module, is_package)
-    context = ModuleContext(module, filename, is_package, visitor.imports, source)
-    extra = {key: _run_scanner(scanner, tree, context) for key, scanner in python_scanners(audited).items()}
-    return {
+    facts: PythonFacts = {
         "kind": "python",
         "module": module,
         "error": None,
@@ -293,9 +290,15 @@ def scan_python(source: str, module: str, is_package: bool, filename: str = "<un
         "imports": visitor.imports,
         "classes": visitor.classes,
         "functions": visitor.functions,
-        "registries": registries,
         "links": scan_links(tree, module, is_package, visitor.imports),
+    }
+    if audited is None:  # an upstream file: what the upstream index reads of every file, no more (a seventh of its scan)
+        return facts
+    context = ModuleContext(module, filename, is_package, visitor.imports, source)
+    return {
+        **facts,
+        "registries": find_registries(tree, visitor.imports, module, is_package),
         **scan_state(tree),
         "provenance": scan_provenance(source, tree),
-        "extra": extra,
+        "extra": {key: _run_scanner(scanner, tree, context) for key, scanner in python_scanners(audited).items()},
     }

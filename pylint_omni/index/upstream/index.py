@@ -129,6 +129,15 @@ def upstream_of(index: ProjectIndex) -> UpstreamIndex:
     return upstream
 
 
+def build_upstream(index: ProjectIndex) -> None:
+    """Every upstream package of the project built into the cache, when it is not there yet: registered to run in a
+    cold run's child beside pylint's own tree building (`plugin.register_scanners`), where the main process would
+    otherwise build each package after that build, on the first question; it then reads the parts, or waits for the
+    one the child is building (`UpstreamPackage._part`)."""
+    for package in upstream_of(index).packages():
+        package.summary()
+
+
 STALE_IMPORTS = 5  # project imports of upstream names the indexed version lacks, before it counts as another version
 
 

@@ -1,8 +1,7 @@
 """What an upstream package does with names, from its per-file facts: the `names` part of its summary.
 
-Built on the first question that needs it (from the package's cached facts, never by
-reading the source again) and cached per distribution name and version beside the
-other parts. Three tables, each name -> the first place (`path,line,via`):
+Built with the summary (`upstream.build`), from the same scan, and cached per
+distribution name and version beside the other parts. Three tables, each name -> the first place (`path,line,via`):
 - `reads`: names upstream code reads off objects — attribute reads (`x.name`) and
   literal `getattr`/`hasattr` names — whatever the receiver;
 - `accepts`: names upstream code takes — parameters (a keyword a caller may hand in)
@@ -15,7 +14,7 @@ Test, benchmark and example folders shipped inside a package are left out.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterable
 
 from pylint_omni.index.scan.tokens import decode_hits
 
@@ -40,13 +39,12 @@ def _accepted(facts: dict[str, Any]) -> list[tuple[str, int, str]]:
     return found
 
 
-def summarize_names(files: dict[str, dict[str, Any]]) -> dict[str, Any]:
-    """The `names` part of a package's summary, from its files' facts (`relpath -> {"module", "facts"}`)."""
+def summarize_names(files: Iterable[tuple[str, str, dict[str, Any]]]) -> dict[str, Any]:
+    """The `names` part of a package's summary, from its files' (relpath, module, facts) in relpath order."""
     reads: dict[str, str] = {}
     accepts: dict[str, str] = {}
     modules: dict[str, dict[str, Any]] = {}
-    for rel in sorted(files):
-        facts, module = files[rel]["facts"], files[rel]["module"]
+    for rel, module, facts in files:
         links = facts.get("links") or {}
         bindings = links.get("bindings") or {}
         lines = {d["name"]: d["line"] for key in ("classes", "functions") for d in facts.get(key, []) if "." not in d["qual"]}

@@ -1,43 +1,47 @@
 """One upstream package read from source: per-file facts and the summary the evidence asks.
 
 The package's `.py` files go through the same per-file scan as project files
-(`scan.dispatch.scan_file`: references, definitions, link facts and every scanner a
-message family registered), then through the same resolver (`graph.exports`), over
-the package's own modules. Two cache files per distribution name and version (and
-scanner digest), built once:
+(`scan.dispatch.scan_file`: references, definitions and link facts), then through the
+same resolver (`graph.exports`), over the package's own modules. Three cache files
+per distribution name and version (and scanner digest), built once and shared by
+every project on the machine that builds on that version (`_cache_file`):
 - `summary`: classes (bases resolved; a bare base name is first looked up in its
   class's own module), methods), attribute reads, writes and calls by
   owner class (`self.x` in a class, `p.x` on a parameter annotated with the class,
   `Cls.x`, a local bound to `Cls(...)`), `torch.ops.NS.NAME` uses, and the names
   read as attributes anywhere (`obj.name`, `getattr(obj, "name")`) whatever the
   object: a duck-typed reader of a name on objects it receives;
-- `facts`: every file's facts, loaded only when a family asks for them.
-A third part, `names` (`upstream.names`: names read, names accepted, names each module
-binds), is built from the facts on the first question that needs it.
+- `names` (`upstream.names`: names read, names accepted, names each module binds);
+- `files`: each file's relpath, module and imports, in scan order.
+The per-file facts are not kept: they would hold every file of vLLM, diffusers and
+transformers in memory (hundreds of MB) while the project reaches a few hundred of
+them. A family that compares project code with upstream code (the copies' fingerprints)
+asks `facts_of(relpath)` for the files it reaches: that file is scanned then, with every
+family's scanner, kept for the process and cached in a file of its own.
 """
 
 from __future__ import annotations
 
 import hashlib
-import os
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from importlib import metadata
 from pathlib import Path
 from typing import Any, Iterator
 
 from pylint_omni.index.cache import SCANNER_FINGERPRINT, read_json, write_json
-from pylint_omni.index.discovery import SourceFile
-from pylint_omni.index.graph.exports import ModuleTable, Resolver
-from pylint_omni.index.graph.resolve import resolve_file
 from pylint_omni.index.graph.store import GRAPH_CODE_DIGEST
-from pylint_omni.index.scan_pool import scan_entries
+from pylint_omni.index.scan_pool import scan_entry
 from pylint_omni.index.scanners import scanners_digest
+from pylint_omni.index.upstream.build import MAX_FILE_BYTES, SUMMARY_VERSION, build_parts, module_of, source_file
 from pylint_omni.index.upstream.locate import Located
-from pylint_omni.index.upstream.names import NAMES_VERSION, defined_in, summarize_names
+from pylint_omni.index.upstream.names import NAMES_VERSION, defined_in
 
-SUMMARY_VERSION = 3
-MAX_FILE_BYTES = 3_000_000
-OPS_PREFIX = "torch.ops."
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows
+    fcntl = None  # type: ignore[assignment]
 
 
 @dataclass(frozen=True)
@@ -65,23 +69,17 @@ class UpstreamClass:
     methods: list[str]
 
 
-def _walk(folder: Path, name: str) -> Iterator[tuple[str, str, SourceFile]]:
-    """(relpath under the parent folder, module, file) of every `.py` file of the package."""
-    parent = folder.parent
-    for current, dirs, files in os.walk(folder):
-        dirs[:] = sorted(d for d in dirs if not d.startswith((".", "__pycache__")) and (Path(current) / d / "__init__.py").is_file())
-        for file in sorted(files):
-            if not file.endswith(".py"):
-                continue
-            full = Path(current) / file
-            rel = full.relative_to(parent).as_posix()
-            parts = rel[:-3].split("/")
-            module = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
-            try:
-                stat = full.stat()
-            except OSError:
-                continue
-            yield rel, module, SourceFile(rel, "python", stat.st_size, stat.st_mtime_ns)
+def _stamp(located: Located) -> str:
+    """What tells two copies of one version apart in the cache key: the wheel's RECORD (its files' hashes, the same
+    for every install of that wheel: a second project, in another environment, reuses the cache), else the folder."""
+    try:
+        if located.metadata is not None:
+            record: str | None = (located.metadata / "RECORD").read_text(encoding="utf-8", errors="replace")
+        else:
+            record = metadata.distribution(located.name).read_text("RECORD") if located.source == "installed" else None
+    except (OSError, metadata.PackageNotFoundError):
+        record = None
+    return "record-" + hashlib.sha1(record.encode()).hexdigest()[:12] if record else str(located.folder)
 
 
 @dataclass
@@ -91,7 +89,9 @@ class UpstreamPackage:
     located: Located
     cache_dir: Path | None
     _summary: dict[str, Any] | None = None
-    _facts: dict[str, dict[str, Any]] | None = None
+    _files: list[list[Any]] | None = None
+    _file_facts: dict[str, dict[str, Any]] = field(default_factory=dict)
+    _digest: str | None = None
     _classes: dict[str, UpstreamClass] | None = None
     _by_name: dict[str, list[str]] | None = None
     _names: dict[str, Any] | None = None
@@ -106,58 +106,72 @@ class UpstreamPackage:
     def version(self) -> str:
         return self.located.version
 
-    def _cache_file(self, part: str) -> Path | None:
+    def _cache_file(self, part: str, suffix: str = ".json") -> Path | None:
         if self.cache_dir is None:
             return None
-        key = f"{SUMMARY_VERSION}|{NAMES_VERSION}|{self.located.folder}|{scanners_digest()}|{GRAPH_CODE_DIGEST}|{SCANNER_FINGERPRINT}"
-        digest = hashlib.sha1(key.encode()).hexdigest()[:12]
-        return self.cache_dir / f"upstream-{self.name}-{self.version}-{digest}-{part}.json"
+        if self._digest is None:
+            key = f"{SUMMARY_VERSION}|{NAMES_VERSION}|{_stamp(self.located)}|{scanners_digest()}|{GRAPH_CODE_DIGEST}|{SCANNER_FINGERPRINT}"
+            self._digest = hashlib.sha1(key.encode()).hexdigest()[:12]
+        return self.cache_dir / f"upstream-{self.name}-{self.version}-{self._digest}-{part}{suffix}"
 
     # -- building -------------------------------------------------------------------------
     def _build(self) -> None:
+        """Every part at once, from one scan (`upstream.build`)."""
         started = time.perf_counter()
-        walked = list(_walk(self.located.folder, self.name))
-        root = str(self.located.folder.parent)
-        jobs = [(root, f, module, MAX_FILE_BYTES, True) for _, module, f in walked]  # every scanner: copies compare against it
-        entries = {f.relpath: entry for (_, _, f), entry in zip(walked, scan_entries(jobs))}
-        facts = {rel: {"module": e["module"], "facts": e["facts"]} for rel, e in entries.items() if not e.get("problem")}
-        self._facts = facts
-        self._summary = summarize(self.name, facts)
+        self._summary, self._names, self._files = build_parts(self.name, self.located.folder)
         self.build_seconds = time.perf_counter() - started
-        for part, data in (("facts", facts), ("summary", self._summary)):
+        for part, data in (("summary", self._summary), ("names", self._names), ("files", {"files": self._files})):
             path = self._cache_file(part)
             if path is not None:
                 _save(path, data)
 
+    def _part(self, part: str) -> dict[str, Any]:
+        """One cached part, or every part built now when it is missing. Another process building the same version
+        (the cold scan's child, a `-j` worker, another project's run) is waited for, then read: never built twice."""
+        path = self._cache_file(part)
+        found = _load(path) if path is not None else None
+        if found is None:
+            with _exclusive(self._cache_file("build", ".lock")):
+                found = _load(path) if path is not None else None
+                if found is None:
+                    self._build()
+                    found = {"summary": self._summary, "names": self._names, "files": {"files": self._files}}[part]
+        assert found is not None
+        return found
+
     def summary(self) -> dict[str, Any]:
         if self._summary is None:
-            path = self._cache_file("summary")
-            self._summary = _load(path) if path is not None else None
-            if self._summary is None:
-                self._build()
-        assert self._summary is not None
+            self._summary = self._part("summary")
         return self._summary
 
-    def facts(self) -> dict[str, dict[str, Any]]:
-        """relpath -> {"module", "facts"} of every file (the same facts a project file has)."""
-        if self._facts is None:
-            path = self._cache_file("facts")
-            self._facts = _load(path) if path is not None else None
-            if self._facts is None:
-                self._build()
-        assert self._facts is not None
-        return self._facts
-
     def names(self) -> dict[str, Any]:
-        """The `names` part (`upstream.names`), built from the facts the first time any run asks."""
+        """The `names` part (`upstream.names`)."""
         if self._names is None:
-            path = self._cache_file("names")
-            self._names = _load(path) if path is not None else None
-            if self._names is None:
-                self._names = summarize_names(self.facts())
-                if path is not None:
-                    _save(path, self._names)
+            self._names = self._part("names")
         return self._names
+
+    def files(self) -> list[list[Any]]:
+        """[relpath, module, its imports (local name -> dotted)] of every file scanned, in scan order."""
+        if self._files is None:
+            self._files = self._part("files")["files"]
+        return self._files
+
+    def facts_of(self, relpath: str) -> dict[str, Any]:
+        """One file's facts, every family's scanner included (what a project file has): scanned on the first ask of
+        any run on this version, then read from its own cache file; empty for a file that is not there or cannot be
+        read."""
+        if relpath not in self._file_facts:
+            path = self._cache_file("file-" + hashlib.sha1(relpath.encode()).hexdigest()[:12])
+            found = _load(path) if path is not None else None
+            if found is None:
+                parent = self.located.folder.parent
+                source = source_file(parent, relpath) if relpath.endswith(".py") else None
+                entry = scan_entry((str(parent), source, module_of(relpath), MAX_FILE_BYTES, True)) if source else {"problem": ""}
+                found = {} if "problem" in entry else entry["facts"]
+                if path is not None:
+                    _save(path, found)
+            self._file_facts[relpath] = found
+        return self._file_facts[relpath]
 
     # -- questions --------------------------------------------------------------------------
     def reads(self, name: str) -> UpstreamRef | None:
@@ -235,66 +249,24 @@ class UpstreamPackage:
         return found
 
 
-def _base_of(resolver: Resolver, module: str, written: str) -> str:
-    """A base class as its defining path: a bare name (a class of the same module) is looked up there first."""
-    if "." not in written:
-        local = resolver.resolve(f"{module}.{written}")
-        if local.kind == "class":
-            return local.dotted
-    return resolver.canonical_class(written)
-
-
-def summarize(name: str, files: dict[str, dict[str, Any]]) -> dict[str, Any]:
-    """Classes, attribute uses by owner class, op uses and re-export aliases of one package."""
-    links_by_module = {e["module"]: e["facts"].get("links") or {} for e in files.values()}
-    resolver = Resolver({m: ModuleTable.of(links) for m, links in links_by_module.items()})
-    tops = frozenset({name})
-    classes: dict[str, list[Any]] = {}
-    uses: list[tuple[str, str, str]] = []  # (target, "rel,line,via")
-    attrs: dict[str, list[str]] = {}
-    ops: dict[str, list[str]] = {}
-    aliases: dict[str, str] = {}
-    attr_names: set[str] = set()
-    for rel, entry in files.items():
-        facts, module = entry["facts"], entry["module"]
-        attr_names.update(token for token, encoded in facts.get("refs", {}).items()
-                          if ",attr" in encoded and _read_as_attribute(encoded))
-        for data in facts.get("classes", []):
-            bases = [_base_of(resolver, module, b) for b in data.get("bases", [])]
-            classes[f"{module}.{data['qual']}"] = [rel, data["line"], bases, data.get("methods", [])]
-        resolved = resolve_file(facts, resolver, tops)
-        for target, encoded in resolved["refs"].items():
-            for item in encoded.split("|"):
-                line, _, via = item.partition(",")
-                if via.startswith("attr-") or via in ("load", "call", "store"):
-                    uses.append((target, f"{rel},{line},{via}"))
-        for chain, encoded in (facts.get("links") or {}).get("chains", {}).items():
-            if chain.startswith(OPS_PREFIX) and chain.count(".") == 3:
-                line = encoded.partition(",")[0]
-                ops.setdefault(chain[len(OPS_PREFIX):], []).append(f"{rel},{line},op")
-        for local, binding in (links_by_module[module].get("bindings") or {}).items():
-            kind, target = (binding + ["", ""])[:2] if local != "*" else ("", "")
-            if kind in ("import", "alias") and target:
-                found = resolver.resolve(target)
-                if found.kind == "class":
-                    aliases[f"{module}.{local}"] = found.dotted
-    for target, where in uses:
-        owner, _, attr = target.rpartition(".")
-        if owner in classes or where.endswith(("attr-load", "attr-call", "attr-store")):
-            attrs.setdefault(f"{owner}|{attr}", []).append(where)
-    return {
-        "version": SUMMARY_VERSION,
-        "classes": classes,
-        "attrs": {k: ";".join(v[:20]) for k, v in attrs.items()},
-        "ops": {k: ";".join(v[:20]) for k, v in ops.items()},
-        "aliases": aliases,
-        "attr_names": sorted(attr_names),
-    }
-
-
-def _read_as_attribute(encoded: str) -> bool:
-    """Whether one token's hits (`"line,via|..."`) include an attribute read or a `getattr` string."""
-    return any(item.partition(",")[2] in ("attr", "getattr") for item in encoded.split("|"))
+@contextmanager
+def _exclusive(lock: Path | None) -> Iterator[None]:
+    """Hold an exclusive lock on `lock` (none without a cache folder, or where `fcntl` is missing: then two
+    processes may both build, as before); the system releases it when its holder dies."""
+    if lock is None or fcntl is None:
+        yield
+        return
+    try:
+        lock.parent.mkdir(parents=True, exist_ok=True)
+        handle = open(lock, "a+b")  # pylint: disable=consider-using-with  # closed below, after the unlock
+    except OSError:
+        yield
+        return
+    try:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+        yield
+    finally:
+        handle.close()  # closing releases the lock
 
 
 def _load(path: Path) -> dict[str, Any] | None:

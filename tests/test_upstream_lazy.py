@@ -1,0 +1,168 @@
+"""The upstream index scans a family's facts only for the files the project reaches, and is shared per version.
+
+The whole package is still read once for the questions about all of it (who reads a
+name, which classes exist: `upstream.names`, the summary); the per-file facts of
+the families (the copies' fingerprints, the heaviest) are made only for the files a
+family asks about, and are the very facts a scan of the whole package made before.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from pylint_omni.copies.fingerprints import FACT_KEY
+from pylint_omni.copies.members import FileCopies
+from pylint_omni.copies.upstream import upstream_files
+from pylint_omni.index import scan_pool
+from pylint_omni.index.project_index import ProjectIndex
+from pylint_omni.index.scan.dispatch import scan_file
+from pylint_omni.index.upstream import UpstreamPackage, upstream_of
+from pylint_omni.index.upstream import package as upstream_package
+from pylint_omni.options import settings_for_root
+from pylint_omni.plugin import register_scanners
+
+REACHED = '''
+class Base:
+    def forward(self, batch):
+        total = 0
+        for item in batch.items:
+            total += item.weight * self.scale
+        self.last = total
+        return total
+
+
+def helper(config):
+    return config.reached_option
+'''
+
+UNREACHED = '''
+class Spare:
+    def forward(self, batch):
+        return [item.only_read_here for item in batch.items]
+
+
+def other(unreached_parameter):
+    return unreached_parameter
+'''
+
+RECORD = "lazyup/__init__.py,sha256=abc,0\nlazyup/reached.py,sha256=def,1\nlazyup/unreached.py,sha256=ghi,2\n"
+
+
+def _wheel(folder: Path) -> Path:
+    """An unpacked wheel of `lazyup` 1.0 in `folder` (package and dist-info)."""
+    (folder / "lazyup").mkdir(parents=True)
+    (folder / "lazyup/__init__.py").write_text("")
+    (folder / "lazyup/reached.py").write_text(REACHED)
+    (folder / "lazyup/unreached.py").write_text(UNREACHED)
+    info = folder / "lazyup-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: lazyup\nVersion: 1.0\n")
+    (info / "RECORD").write_text(RECORD)
+    return folder
+
+
+def _project(root: Path, upstream: Path, cache: Path) -> ProjectIndex:
+    (root / "pkg").mkdir(parents=True)
+    (root / "pyproject.toml").write_text("[project]\nname = 'pkg'\n")
+    (root / "pkg/__init__.py").write_text("")
+    (root / "pkg/model.py").write_text("from lazyup.reached import Base\n\n\nclass Mine(Base):\n    scale = 2\n")
+    settings = replace(settings_for_root(root), upstream_packages=("lazyup",), upstream_paths=(str(upstream),),
+                       reimplementation_upstreams=("lazyup",), cache_dir=cache)
+    index = ProjectIndex(root, settings)
+    index.refresh()
+    return index
+
+
+def test_only_the_reached_files_get_family_facts_and_they_equal_a_full_scan(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    register_scanners()
+    upstream = _wheel(tmp_path / "wheel")
+    index = _project(tmp_path / "proj", upstream, tmp_path / "cache")
+    scanned: list[tuple[str, bool | None]] = []
+    real_entry = scan_pool.scan_entry
+
+    def counting(job: scan_pool.Job) -> dict:  # type: ignore[type-arg]
+        scanned.append((job[1].relpath, job[4]))
+        return real_entry(job)
+
+    monkeypatch.setattr(scan_pool, "scan_entry", counting)
+    monkeypatch.setattr(upstream_package, "scan_entry", counting)
+    monkeypatch.setattr(scan_pool, "PARALLEL_MIN_FILES", 10**6)  # in this process, so that the count sees every file
+    package = upstream_of(index).package("lazyup")
+    assert package is not None
+    files = upstream_files(index, ["lazyup"])
+    # The whole package was read once without any family's scanner; only the reached file with all of them.
+    assert sorted(rel for rel, audited in scanned if audited is None) == ["lazyup/__init__.py", "lazyup/reached.py", "lazyup/unreached.py"]
+    assert [rel for rel, audited in scanned if audited] == ["lazyup/reached.py"]
+    assert [f.relpath for f in files] == ["lazyup/reached.py"]
+    # The facts of the reached file are those of a whole-package scan with every scanner (what was kept before).
+    full = scan_file("python", REACHED, "lazyup/reached.py", "lazyup.reached", True)
+    assert package.facts_of("lazyup/reached.py") == full
+    assert [u.exact for u in files[0].copies.units] == [u.exact for u in FileCopies("lazyup/reached.py", full["extra"][FACT_KEY]).units]
+    # Questions about the whole package still see the unreached module.
+    assert "lazyup.unreached.Spare" in package.classes()
+    read = package.reads("only_read_here")
+    assert read is not None and read.path == "lazyup/unreached.py"
+    accepted = package.accepts("unreached_parameter")
+    assert accepted is not None and accepted.path == "lazyup/unreached.py"
+    assert package.facts_of("lazyup/missing.py") == {}
+    # Another run on this version reads the reached file's facts from the cache instead of scanning it again.
+    scanned.clear()
+    assert UpstreamPackage(package.located, tmp_path / "cache").facts_of("lazyup/reached.py") == full
+    assert scanned == []
+
+
+def test_a_second_project_on_another_copy_of_the_same_wheel_reuses_the_cache(tmp_path: Path) -> None:
+    register_scanners()
+    first = _wheel(tmp_path / "env1")
+    second = tmp_path / "env2"
+    shutil.copytree(first, second)
+    cache = tmp_path / "cache"
+    built = upstream_of(_project(tmp_path / "one", first, cache)).package("lazyup")
+    assert built is not None
+    built.summary()
+    assert built.build_seconds is not None
+    reused = upstream_of(_project(tmp_path / "two", second, cache)).package("lazyup")
+    assert reused is not None and reused.located.folder != built.located.folder
+    reused.summary()
+    reused.names()
+    assert reused.build_seconds is None  # same name, version and RECORD: read from the first project's build
+    # Another build of that version (its RECORD differs) is indexed on its own.
+    (second / "lazyup-1.0.dist-info/RECORD").write_text(RECORD + "lazyup/patched.py,sha256=x,3\n")
+    patched = UpstreamPackage(reused.located, cache)
+    patched.summary()
+    assert patched.build_seconds is not None
+
+
+def test_a_version_another_process_is_building_is_waited_for_and_read_not_built_again(tmp_path: Path) -> None:
+    register_scanners()
+    upstream = _wheel(tmp_path / "wheel")
+    package = upstream_of(_project(tmp_path / "proj", upstream, tmp_path / "built")).package("lazyup")
+    assert package is not None
+    package.summary()  # the parts the other process will write, built beforehand in another folder
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    waiting = UpstreamPackage(package.located, cache)
+    lock = waiting._cache_file("build", ".lock")  # pylint: disable=protected-access  # the lock the other process holds
+    assert lock is not None
+    ready = tmp_path / "locked"
+    # The other process: holds the build lock, "builds" for a second, writes the parts, ends.
+    script = (f"import fcntl, pathlib, shutil, time; h = open({str(lock)!r}, 'a+b'); fcntl.flock(h.fileno(), fcntl.LOCK_EX); "
+              f"pathlib.Path({str(ready)!r}).touch(); time.sleep(1); "
+              f"[shutil.copy(p, {str(cache)!r}) for p in pathlib.Path({str(tmp_path / 'built')!r}).glob('upstream-*.json')]")
+    other = subprocess.Popen([sys.executable, "-c", script])
+    try:
+        while not ready.exists():
+            time.sleep(0.02)
+        started = time.perf_counter()
+        waiting.summary()
+        assert time.perf_counter() - started > 0.5  # it waited for the lock
+    finally:
+        other.wait()
+    assert waiting.build_seconds is None  # then read what the other process wrote, not built again
