@@ -21,6 +21,7 @@ modules); the checker evaluates them against what the project declares.
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from typing import Any
 
@@ -65,24 +66,22 @@ class _Scope:
 
     def __init__(self, body: list[ast.stmt]) -> None:
         self.body = body
-        self._values: dict[str, list[ast.AST]] | None = None
 
-    @property
+    @functools.cached_property
     def values(self) -> dict[str, list[ast.AST]]:
-        if self._values is None:
-            self._values = {}
-            stack: list[ast.AST] = list(self.body)
-            while stack:
-                node = stack.pop()
-                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-                    continue
-                if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-                    self._values.setdefault(node.targets[0].id, []).append(node.value)
-                elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value is not None:
-                    self._values.setdefault(node.target.id, []).append(node.value)
-                if isinstance(node, ast.stmt):
-                    stack.extend(n for n in child_nodes(node) if isinstance(n, ast.stmt))
-        return self._values
+        values: dict[str, list[ast.AST]] = {}
+        stack: list[ast.AST] = list(self.body)
+        while stack:
+            node = stack.pop()
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+                continue
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+                values.setdefault(node.targets[0].id, []).append(node.value)
+            elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value is not None:
+                values.setdefault(node.target.id, []).append(node.value)
+            if isinstance(node, ast.stmt):
+                stack.extend(n for n in child_nodes(node) if isinstance(n, ast.stmt))
+        return values
 
 
 class _Reader:

@@ -9,6 +9,7 @@ workers fork it finishes it, and each worker starts its run from that index.
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 from pathlib import Path
@@ -21,7 +22,6 @@ from pylint_omni.index.settings import OmniSettings
 TRACE_ENV = "PYLINT_OMNI_TRACE"  # a file: each index refresh appends "pid root scanned reused" (debugging, tests)
 _BUILDS: dict[Path, BuildStats] = {}  # root -> what this process's refreshes of it read, until `take_builds`
 _CACHE_WARNED: set[Path] = set()
-_LIVE: dict[tuple[Path, OmniSettings], ProjectIndex] = {}
 _FRESH: set[tuple[Path, OmniSettings]] = set()
 _FRESH_FOR_WORKERS: set[tuple[Path, OmniSettings]] = set()  # refreshed by this run's parent just before its workers fork
 
@@ -57,12 +57,10 @@ def prefetch_indexes(wanted: list[tuple[Path, OmniSettings]], for_workers: bool,
             _live(root, settings).start_refresh(judgements_for(enabled), judgements_for(enabled, in_child=False))
 
 
+@functools.cache  # one index per (root, settings) for the life of the process: a run lints a few roots
 def _live(root: Path, settings: OmniSettings) -> ProjectIndex:
     """This process's index of `root` with these settings, made on first use."""
-    key = (root, settings)
-    if key not in _LIVE:
-        _LIVE[key] = ProjectIndex(root, settings)
-    return _LIVE[key]
+    return ProjectIndex(root, settings)
 
 
 def get_index(root: Path, settings: OmniSettings) -> ProjectIndex:

@@ -142,11 +142,6 @@ class PendingScan:
         self._results = None
 
 
-def scan_entries(jobs: list[Job]) -> list[dict[str, Any]]:
-    """Entries for `jobs`, in order; in parallel when there are many and cores to spare."""
-    return PendingScan(jobs).entries()
-
-
 def stream_entries(jobs: list[Job]) -> Iterator[dict[str, Any]]:
     """Entries for `jobs`, in order, one at a time (`PendingScan.stream`)."""
     return PendingScan(jobs).stream()
