@@ -12,6 +12,7 @@ from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.options import settings_for_root
 from pylint_omni.plugin import register_scanners
 from pylint_omni.surfaces.analysis import DEAD, TEST_ONLY, analysis_of
+from pylint_omni.surfaces.explain import reachability_lines
 from pylint_omni.surfaces.table import SURFACE_FACTS
 
 SYMBOLS = ["unused-surface", "test-only-surface"]
@@ -507,6 +508,24 @@ def test_a_computed_import_without_a_literal_head_marks_nothing_live(tmp_path: P
     index = ProjectIndex(root, replace(settings_for_root(root), cache_dir=tmp_path / "c2"))
     index.refresh()
     assert (index.extra("app/loader.py", SURFACE_FACTS) or {}).get("dyn_imports") == [[7, ""]]  # any module: no glob
+
+
+def test_explain_says_a_test_only_surfaces_production_use_is_dead_code(tmp_path: Path) -> None:
+    """A helper only tests reach, whose one production call sits in a dead function: explain lists the call as a
+    production consumer and says which dead code holds it, as the finding's "only tests use it" implies."""
+    files = {
+        "app/__init__.py": "",
+        "app/parse.py": "def parse(text):\n    return text\n\n\ndef stale(text):\n    return parse(text)\n",
+        "app/main.py": "import app.parse\n\n\nif __name__ == '__main__':\n    print(app.parse)\n",
+        "tests/test_parse.py": "from app.parse import parse\n\n\ndef test_parse():\n    assert parse('a') == 'a'\n",
+    }
+    root = write(tmp_path / "tree", files)
+    register_scanners()
+    index = ProjectIndex(root, replace(settings_for_root(root), cache_dir=tmp_path / "c"))
+    index.refresh()
+    lines = reachability_lines(index, "app.parse.parse")
+    assert lines[0] == "reachability: reached from validation code only (test-only-surface)", lines
+    assert "  its production use at app/parse.py:6 is in stale, which no production root reaches (it goes with that code)" in lines
 
 
 def test_remote_services_module_functions_and_prose_are_judged_as_such(tmp_path: Path, cache_dir: Path) -> None:

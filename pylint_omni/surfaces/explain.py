@@ -12,8 +12,10 @@ still run it).
 from __future__ import annotations
 
 from pylint_omni.evidence.heat import callers_of
+from pylint_omni.index.graph import graph_of
+from pylint_omni.index.paths import Location
 from pylint_omni.index.project_index import ProjectIndex
-from pylint_omni.surfaces.analysis import DEAD, analysis_of, short_name
+from pylint_omni.surfaces.analysis import DEAD, analysis_of, owner_at, short_name
 from pylint_omni.surfaces.reach import PRODUCTION
 from pylint_omni.surfaces.verdicts import judge_chain
 
@@ -29,6 +31,20 @@ def lineage_targets(index: ProjectIndex, dotted: str) -> list[str]:
         return [dotted]
     return [dotted, *sorted(f"{owner}.{surface.name}" for owner in analysis.reach.lineage(surface.container)
                             if f"{owner}.{surface.name}" != dotted)]
+
+
+def _dead_production_uses(index: ProjectIndex, dotted: str) -> list[str]:
+    """Production uses of a test-only surface sit in code no production root reaches: say so, since the consumer
+    list shows them as production consumers."""
+    analysis = analysis_of(index)
+    lines: list[str] = []
+    for ref in graph_of(index).refs_to(dotted):
+        owner = owner_at(analysis, ref.path, ref.line)
+        if (ref.via != "import" and index.location(ref.path) is Location.PRODUCTION and owner is not None
+                and analysis.reach.phase.get(owner) != PRODUCTION):
+            lines.append(f"  its production use at {ref.path}:{ref.line} is in {short_name(analysis, owner)}, "
+                         "which no production root reaches (it goes with that code)")
+    return lines
 
 
 def reachability_lines(index: ProjectIndex, dotted: str) -> list[str]:
@@ -51,6 +67,8 @@ def reachability_lines(index: ProjectIndex, dotted: str) -> list[str]:
             if not previous or previous == current:
                 break
             current, steps = previous, steps + 1
+        if phase != PRODUCTION:
+            lines += _dead_production_uses(index, dotted)
         return lines
     for root, (status, chain) in analysis.chains.items():
         members = {root, *chain.units, *chain.overrides, *(c for u in chain.units for c in analysis.table.contained(u))}
