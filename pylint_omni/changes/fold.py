@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from pylint_omni.changes.model import (
-    ENTRY, HIGH, NEVER, UNREAD, UNUSED, ChangeSet, Member, Span, merged_verdict,
+    ENTRY, HIGH, NEVER, UNREAD, UNUSED, ChangeSet, Member, Span, dead_code_verdict, merged_verdict,
 )
 from pylint_omni.changes.spread import dead_modules, repeated_functions
 from pylint_omni.changes.state import FieldGoing, fields_going, inside
@@ -282,7 +282,7 @@ def module_helpers(index: ProjectIndex, left: _Left) -> list[ChangeSet]:
         sure = confidence == HIGH
         planned = change_planned(
             (UNUSED, 1, MODULE), what, fix,
-            Verdict(Status.CANDIDATE, HIGH, "no consumer found", []) if sure else merged_verdict(members, confidence),
+            dead_code_verdict(members, confidence),
             members,
             (f"{module}.<{'' if sure else 'unsure '}unused definitions>", "dead-definitions" + ("" if sure else "-unsure"),
              f"Delete {', '.join(names)} from {module}" + (f", and the imports only they use ({', '.join(n for n, _ in dying)})" if dying else "") + "."),

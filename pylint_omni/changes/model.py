@@ -166,3 +166,8 @@ def merged_verdict(members: list[Member], confidence: str) -> Verdict:
         return Verdict(Status.CANDIDATE, HIGH, members[0].planned.verdict.reason, [])
     doubts = list(dict.fromkeys(d for m in members for d in m.planned.verdict.unknowns))
     return Verdict(Status.CANDIDATE, "medium", doubts[0] if doubts else members[0].planned.verdict.reason, [], doubts)
+
+
+def dead_code_verdict(members: list[Member], confidence: str) -> Verdict:
+    """The verdict of a change that deletes code nothing reaches: "no consumer found" when high, else every doubt."""
+    return Verdict(Status.CANDIDATE, HIGH, "no consumer found", []) if confidence == HIGH else merged_verdict(members, confidence)

@@ -11,10 +11,9 @@
 
 from __future__ import annotations
 
-from pylint_omni.changes.model import HIGH, NEVER, UNUSED, ChangeSet, Member, merged_verdict
+from pylint_omni.changes.model import HIGH, NEVER, UNUSED, ChangeSet, Member, dead_code_verdict
 from pylint_omni.changes.wording import change_planned, counted, named
 from pylint_omni.evidence.benefit import BenefitKind, Heat
-from pylint_omni.evidence.consumers import Status, Verdict
 from pylint_omni.evidence.memo import MODULE
 from pylint_omni.index.project_index import ProjectIndex
 
@@ -40,7 +39,7 @@ def dead_modules(index: ProjectIndex, candidates: list[Member]) -> list[ChangeSe
         sure = confidence == HIGH
         planned = change_planned(
             (UNUSED, 1, MODULE), what, f"delete them ({lines} lines)",
-            Verdict(Status.CANDIDATE, HIGH, "no consumer found", []) if sure else merged_verdict(members, confidence),
+            dead_code_verdict(members, confidence),
             members,
             (f"{package}.<{'' if sure else 'unsure '}dead modules>", "dead-modules" + ("" if sure else "-unsure"),
              f"Delete the modules {', '.join(names)} of {package}."),
@@ -71,7 +70,7 @@ def repeated_functions(index: ProjectIndex, candidates: list[Member]) -> list[Ch
         sure = confidence == HIGH
         planned = change_planned(
             (UNUSED, members[0].line, MODULE), what, f"delete every copy ({lines} lines)",
-            Verdict(Status.CANDIDATE, HIGH, "no consumer found", []) if sure else merged_verdict(members, confidence),
+            dead_code_verdict(members, confidence),
             members,
             (f"{name}@{shape}", "repeated-dead-function" + ("" if sure else "-unsure"),
              f"Delete {name}() from {', '.join(m.path for m in members)}."),

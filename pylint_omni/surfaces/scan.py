@@ -34,6 +34,7 @@ Read with `ast` once per file version and cached with the file's other facts:
 from __future__ import annotations
 
 import ast
+import itertools
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -84,24 +85,32 @@ def _shadowed(body: list[ast.stmt], prefix: str, out: list[list[Any]]) -> None:
         out.append([prefix + stmt.name, first.lineno, first.end_lineno or first.lineno, stmt.lineno])
 
 
-def _literal_prefix(node: ast.AST, names: dict[str, str]) -> str | None:
-    """The constant head of a built string (`f"pkg.{x}"`, `"pkg." + x`, `f"{__name__}.{x}"`); None when not built."""
+def _built_parts(node: ast.AST, names: dict[str, str]) -> list[str | None] | None:
+    """The parts of a built string (`f"pkg.{x}"`, `"pkg." + x`), each its text (a literal, or a name `names` knows:
+    `__name__`) or None when computed; None when the node is not built."""
     if isinstance(node, ast.JoinedStr):
-        head = ""
+        parts: list[str | None] = []
         for part in node.values:
             text = literal_str(part)
             if text is None and isinstance(part, ast.FormattedValue) and isinstance(part.value, ast.Name):
                 text = names.get(part.value.id)
-            if text is None:
-                break
-            head += text
-        return head
+            parts.append(text)
+        return parts
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-        left = literal_str(node.left)
-        if left is None and isinstance(node.left, ast.Name):
-            left = names.get(node.left.id)
-        return left if left is not None else _literal_prefix(node.left, names) or ""
+        found: list[str | None] = []
+        for side in (node.left, node.right):
+            text = names.get(side.id) if isinstance(side, ast.Name) else literal_str(side)
+            found += [text] if text is not None else _built_parts(side, names) or [None]
+        return found
     return None
+
+
+def _literal_prefix(node: ast.AST, names: dict[str, str]) -> str | None:
+    """The constant head of a built string (`f"pkg.{x}"`, `"pkg." + x`, `f"{__name__}.{x}"`); None when not built."""
+    parts = _built_parts(node, names)
+    if parts is None:
+        return None
+    return "".join(itertools.takewhile(lambda text: text is not None, parts))  # type: ignore[arg-type]
 
 
 def _literal_rows(value: ast.AST) -> list[tuple[str | None, ...]] | None:
@@ -173,17 +182,7 @@ def _local_origins(function: ast.AST, tables: dict[str, list[tuple[str | None, .
 def _module_glob(node: ast.AST, names: dict[str, str]) -> str | None:
     """A built module name as a glob (`f"pkg.{a}.mod_{b}"` -> `pkg.*.mod_*`) when it starts with literal text and
     literal text follows a computed part; None otherwise (the literal prefix says all there is)."""
-    parts: list[str | None] = []
-    if isinstance(node, ast.JoinedStr):
-        for part in node.values:
-            text = literal_str(part)
-            if text is None and isinstance(part, ast.FormattedValue) and isinstance(part.value, ast.Name):
-                text = names.get(part.value.id)
-            parts.append(text)
-    elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-        for side in (node.left, node.right):
-            text = literal_str(side) if not isinstance(side, ast.Name) else names.get(side.id)
-            parts.append(text if text is not None else _module_glob(side, names) if isinstance(side, ast.BinOp) else None)
+    parts = _built_parts(node, names) or []
     if None not in parts or not parts[0] or not any(parts[parts.index(None):]):
         return None  # all literal, no literal head (`f"{pkg}.{name}"` names no place), or nothing after the computed part
     return "".join("*" if text is None else text for text in parts)

@@ -84,18 +84,24 @@ def top_level_statements_with_branches(body: list[ast.stmt]) -> Iterator[ast.If 
                 yield from top_level_statements_with_branches(handler.body)
 
 
+def imported_names(stmt: ast.Import | ast.ImportFrom, package: str) -> Iterator[tuple[str, str]]:
+    """(local name, dotted target) each alias of an import binds; `from x import *` binds no one name."""
+    if isinstance(stmt, ast.Import):
+        for alias in stmt.names:
+            head = alias.name.split(".")[0]
+            yield (alias.asname, alias.name) if alias.asname else (head, head)
+        return
+    base = absolute_module(stmt.module, stmt.level, package)
+    for alias in stmt.names:
+        if alias.name != "*":
+            yield alias.asname or alias.name, f"{base}.{alias.name}" if base else alias.name
+
+
 def _branch_imports(branch: list[ast.stmt], package: str) -> Iterator[tuple[str, str]]:
     """(local name, dotted target) of the imports one branch runs, nested branches included."""
     for stmt in top_level_statements(branch):
-        if isinstance(stmt, ast.ImportFrom):
-            base = absolute_module(stmt.module, stmt.level, package)
-            for alias in stmt.names:
-                if alias.name != "*":
-                    yield alias.asname or alias.name, f"{base}.{alias.name}" if base else alias.name
-        elif isinstance(stmt, ast.Import):
-            for alias in stmt.names:
-                if alias.asname:
-                    yield alias.asname, alias.name
+        if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            yield from imported_names(stmt, package)
 
 
 def _resolve(imports: dict[str, str], module: str, defined: set[str], written: str) -> str:
@@ -114,21 +120,12 @@ def module_bindings(tree: ast.Module, module: str, package: str) -> tuple[dict[s
     statements = list(top_level_statements(tree.body))
     defined = {s.name for s in statements if isinstance(s, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))}
     for stmt in statements:
-        if isinstance(stmt, ast.Import):
-            for alias in stmt.names:
-                local = alias.asname or alias.name.split(".")[0]
-                target = alias.name if alias.asname else alias.name.split(".")[0]
+        if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            if isinstance(stmt, ast.ImportFrom) and any(alias.name == "*" for alias in stmt.names):
+                bindings.setdefault("*", []).append(absolute_module(stmt.module, stmt.level, package))
+            for local, target in imported_names(stmt, package):
                 imports[local] = target
                 bindings[local] = ["import", target]
-        elif isinstance(stmt, ast.ImportFrom):
-            base = absolute_module(stmt.module, stmt.level, package)
-            for alias in stmt.names:
-                if alias.name == "*":
-                    bindings.setdefault("*", []).append(base)
-                    continue
-                target = f"{base}.{alias.name}" if base else alias.name
-                imports[alias.asname or alias.name] = target
-                bindings[alias.asname or alias.name] = ["import", target]
         elif isinstance(stmt, ast.ClassDef):
             bindings[stmt.name] = ["class", ""]
         elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
