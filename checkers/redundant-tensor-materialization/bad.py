@@ -78,3 +78,19 @@ def repeated_host_copies(lengths: torch.Tensor):
     for i in range(3):
         print(i, starts.tolist())  # [redundant-tensor-materialization]
     return first
+
+
+def lengths_read_one_by_one(mask: torch.Tensor, values: torch.Tensor):
+    lens = mask.sum(dim=1)
+    rows = []
+    for i in range(lens.numel()):
+        rows.append(values[i, : lens[i].item()])  # [redundant-tensor-materialization]
+    return rows
+
+
+def host_reads_one_call_does(loss: torch.Tensor, buffer: torch.Tensor, saved: torch.Tensor):
+    value = loss.mean().cpu().item()  # [redundant-tensor-materialization]
+    buffer.copy_(saved.to(buffer.device))  # [redundant-tensor-materialization]
+    snapshot = buffer.clone().pin_memory()  # [redundant-tensor-materialization]
+    mask = torch.zeros_like(buffer).bool()  # [redundant-tensor-materialization]
+    return value, snapshot, mask

@@ -110,3 +110,11 @@ def branches(x: torch.Tensor, flag: bool):
     else:
         value = -x.item()
     return value
+
+
+def host_reads_that_differ(metrics: dict, lens: torch.Tensor, batch: torch.Tensor, device: torch.device):
+    logged = {key: value.item() for key, value in metrics.items()}  # a different tensor each time
+    for i in range(lens.numel()):
+        lens[i] = lens[i].item() + 1  # the loop writes what it reads: no list taken before it stays true
+    staged = batch.cpu().pin_memory().to(device, non_blocking=True)  # `batch` is on the host: one pinned copy
+    return logged, staged

@@ -14,6 +14,7 @@ from pylint_omni.tensors.local_flow import (
 )
 from pylint_omni.tensors.facts import (
     DEVICE_KEEPING_METHODS,
+    DEVICE_METHODS,
     DTYPE_KEEPING_METHODS,
     LIKE_FACTORIES,
     RANDOM_FACTORIES,
@@ -29,6 +30,7 @@ from pylint_omni.tensors.facts import (
 LOOPS = (nodes.For, nodes.While, nodes.Comprehension)
 # Factories whose result is the same whether built on the target or converted after.
 CONVERTIBLE_FACTORIES = (SHAPE_FACTORIES | LIKE_FACTORIES) - RANDOM_FACTORIES - {"tensor"}
+JOINING_FUNCTIONS = frozenset({"cat", "concat", "concatenate", "stack"})
 DEVICE_ONLY_FACTORIES = frozenset({"arange", "linspace", "logspace"})  # low-precision accumulation differs
 
 
@@ -242,10 +244,25 @@ def _no_op(call: nodes.Call, inner: nodes.NodeNG, kind: str, arg: nodes.NodeNG) 
     )
 
 
+def late_cast(call: nodes.Call) -> CopyFinding | None:
+    """`torch.zeros_like(x).int()`, `torch.ones(n).cuda()`: a factory converted by a cast or device method."""
+    step = method_call(call, *CASTING_METHODS, *DEVICE_METHODS)
+    if step is None or step.keywords and any(kw.arg != "non_blocking" for kw in step.keywords):
+        return None
+    kind = "dtype" if step.func.attrname in CASTING_METHODS else "device"
+    if kind == "dtype" and step.args:
+        return None  # `.int(memory_format=...)`-like: more than a cast
+    return _late_factory(call, receiver(call), kind, Strength.PROVEN)
+
+
 def _late_factory(call: nodes.Call, inner: nodes.NodeNG, kind: str, strength: Strength) -> CopyFinding | None:
     """`torch.zeros(n).to(device)`: built on the default device (or dtype), then converted."""
     factory = torch_function(inner)
-    if factory not in CONVERTIBLE_FACTORIES or keyword_named(inner, kind) is not None:
+    if factory is None or keyword_named(inner, kind) is not None:
+        return None
+    # `torch.tensor(data)` builds on the host either way; `device=` only spares the extra call and host tensor.
+    host_built = factory == "tensor" and kind == "device"
+    if factory not in CONVERTIBLE_FACTORIES and not host_built:
         return None
     if kind == "dtype" and factory in DEVICE_ONLY_FACTORIES:
         return None
@@ -255,20 +272,24 @@ def _late_factory(call: nodes.Call, inner: nodes.NodeNG, kind: str, strength: St
     else:
         where = f"with `{template}`'s dtype" if template else "in the default dtype"
     cost = "2 allocations and a host→device copy" if kind == "device" else "2 allocations and a conversion"
+    saved = "1 allocation and 1 host→device copy" if kind == "device" else "1 allocation and 1 dtype conversion"
+    if host_built:
+        cost, saved = "a host tensor handed to a second call", "1 call (the host→device copy stays)"
     # Built on the target, nothing is copied: a `non_blocking=True` of the `.to()` has no copy left to apply to.
     async_note = " (no copy is left for its `non_blocking=True`)" if keyword_named(call, "non_blocking") is not None else ""
     return CopyFinding(
         node=call,
         surface=code_span(call),
         problem=f"allocates {where} and converts right after",
-        cost=f"{cost} where one allocation on the target suffices",
+        cost=cost if host_built else f"{cost} where one allocation on the target suffices",
         fix=f"pass `{kind}=` to `torch.{factory}(...)`{async_note}",
-        evidence=f"`torch.{factory}` has no `{kind}=` argument and its result goes straight to `.to()`",
+        evidence=f"`torch.{factory}` has no `{kind}=` argument and its result goes straight to `.{call.func.attrname}()`",
         strength=strength,
-        saved="1 allocation and 1 host→device copy" if kind == "device" else "1 allocation and 1 dtype conversion",
+        saved=saved,
         risk=f"values built directly in the target {kind} can differ in the last bits from values converted after",
         unknown="" if strength >= Strength.PROVEN else f"the `.to()` argument is a {kind} by its name only",
         pattern=f"factory converted after the fact ({kind})",
+        micro=host_built,
     )
 
 
@@ -283,10 +304,15 @@ def contiguous_of_contiguous(call: nodes.Call) -> CopyFinding | None:
             return None  # an in-place transpose or a callee could change the layout
         through, subject = f" (`{subject.name}`, bound at line {value.lineno})", value
     factory = torch_function(subject)
+    strength, unknown = Strength.PROVEN, ""
     if factory in SHAPE_FACTORIES and keyword_named(subject, "memory_format") is None:
         reason = f"`torch.{factory}` returns a contiguous tensor"
     elif method_call(subject, "contiguous") is not None:
         reason = "the receiver is already `.contiguous()`"
+    elif factory in JOINING_FUNCTIONS:
+        reason = f"`torch.{factory}` returns new storage in the default layout"
+        strength = Strength.HEURISTIC
+        unknown = f"`torch.{factory}` keeps its inputs' memory format when all share one (channels_last 4-D inputs)"
     else:
         return None
     return CopyFinding(
@@ -296,7 +322,8 @@ def contiguous_of_contiguous(call: nodes.Call) -> CopyFinding | None:
         cost="no copy: `.contiguous()` returns its receiver unchanged, a check and a line of noise",
         fix="drop the no-op `.contiguous()`",
         evidence=reason,
-        strength=Strength.PROVEN,
+        strength=strength,
+        unknown=unknown,
         saved="1 no-op `.contiguous()` call (no copy)",
         risk="none at run time: `.contiguous()` returned its receiver unchanged",
         pattern="no-op `.contiguous()` call",

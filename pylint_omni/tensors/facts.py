@@ -124,7 +124,9 @@ def tensor_strength(expr: nodes.NodeNG, depth: int = 0) -> Strength:
             inner = tensor_strength(receiver(call), depth + 1)
             if inner:
                 return inner
-        return Strength.HEURISTIC if method in TENSOR_ONLY_METHODS else Strength.NONE
+        # `dim=` is torch's keyword (NumPy and pandas say `axis=`): `x.sum(dim=1)` is a tensor by its call.
+        dim_keyword = method in TENSOR_METHODS and keyword_named(call, "dim") is not None
+        return Strength.HEURISTIC if method in TENSOR_ONLY_METHODS or dim_keyword else Strength.NONE
     if isinstance(expr, nodes.Name):
         value = single_binding_value(expr)
         if isinstance(value, nodes.AssignName):  # a parameter: its annotation decides

@@ -10,7 +10,9 @@ Each pattern is proven inside one function (see `tensors.facts` and `tensors.loc
 - chained conversions: `.to(device).to(dtype)`, a no-op `.to(x.device)` on `*_like(x)` or
   on `x` itself, a factory built on the wrong device or dtype then converted,
   `.contiguous()` of a freshly created (contiguous) tensor;
-- the same `.item()` / `.tolist()` / `.cpu()` of one value twice on one path.
+- the same `.item()` / `.tolist()` / `.cpu()` of one value twice on one path;
+- host reads one call does already (`tensors.host_reads`): a loop reading a tensor's elements
+  one at a time, `.cpu()` before `.item()`, a move before `.copy_()`, a copy before `.pin_memory()`.
 `.to()`, `.float()`, `.cuda()` are never "fresh" (they return the receiver when nothing
 changes), `.to(low).to(orig)` is rounding, and receivers named `*_cpu` are host copies.
 """
@@ -21,7 +23,8 @@ from astroid import nodes
 from pylint.lint import PyLinter
 
 from pylint_omni.tensors.copy_findings import CopyChecker, CopyFinding, code_span
-from pylint_omni.tensors.conversions import chained_conversion, clone_of_fresh, contiguous_of_contiguous
+from pylint_omni.tensors.conversions import chained_conversion, clone_of_fresh, contiguous_of_contiguous, late_cast
+from pylint_omni.tensors.host_reads import copy_before_pin, copy_of_moved, per_element_host_reads, read_of_host_copy
 from pylint_omni.tensors.local_flow import single_binding_value, unchanged_after_binding
 from pylint_omni.tensors.repeated_values import repeated_pairs
 from pylint_omni.tensors.facts import (
@@ -161,6 +164,7 @@ def tensor_of_tensor(call: nodes.Call) -> CopyFinding | None:
 
 PATTERNS = (
     round_trip_to_tensor, device_round_trip, tensor_of_tensor, clone_of_fresh, chained_conversion, contiguous_of_contiguous,
+    late_cast, read_of_host_copy, copy_of_moved, copy_before_pin,
 )
 
 
@@ -234,6 +238,15 @@ class TensorMaterializationChecker(CopyChecker):
                 self.report(finding)
 
     visit_asyncfunctiondef = visit_functiondef
+
+    def visit_for(self, node: nodes.For) -> None:
+        if self.skipping:
+            return
+        finding = per_element_host_reads(node)
+        if finding is not None:
+            self.report(finding)
+
+    visit_comprehension = visit_for
 
 
 def register(linter: PyLinter) -> None:
