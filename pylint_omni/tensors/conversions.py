@@ -258,8 +258,8 @@ def late_cast(call: nodes.Call) -> CopyFinding | None:
 def _late_factory(call: nodes.Call, inner: nodes.NodeNG, kind: str, strength: Strength) -> CopyFinding | None:
     """`torch.zeros(n).to(device)`: built on the default device (or dtype), then converted."""
     factory = torch_function(inner)
-    if factory is None or keyword_named(inner, kind) is not None:
-        return None
+    if factory is None or keyword_named(inner, kind) is not None or isinstance(call.parent, nodes.Expr):
+        return None  # a result nobody keeps: the transfer is the point (a device health probe, a warm-up)
     # `torch.tensor(data)` builds on the host either way; `device=` only spares the extra call and host tensor.
     host_built = factory == "tensor" and kind == "device"
     if factory not in CONVERTIBLE_FACTORIES and not host_built:
