@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from pylint_omni.evidence.consumers import ConsumerKind, consumer_kind
-from pylint_omni.index.project_index import ProjectIndex
+from pylint_omni.index.discovery import SourceFile
+from pylint_omni.index.project_index import ProjectIndex, _module_names
 from pylint_omni.index.paths import Location, find_project_root
 from pylint_omni.index.settings import OmniSettings
 
@@ -338,3 +339,16 @@ def test_the_test_suite_never_writes_the_users_cache() -> None:
     import tempfile
 
     assert os.environ["PYLINT_OMNI_CACHE_DIR"].startswith(tempfile.gettempdir())
+
+
+def test_a_namespace_folder_inside_a_package_keeps_the_package_name(tmp_path: Path) -> None:
+    """PEP 420: `pkg/vendored/activation/torch/__init__.py` (no `__init__.py` in `vendored/` or `activation/`) is
+    `pkg.vendored.activation.torch`, so it never shadows the installed `torch` a guarded import names."""
+    relpaths = ["pkg/__init__.py", "pkg/vendored/activation/torch/__init__.py", "pkg/vendored/activation/torch/resample.py",
+                "scripts/tool.py", "lib/__init__.py", "lib/util.py"]
+    files = [SourceFile(relpath, "python", 0, 0) for relpath in relpaths]
+    names = _module_names(files)
+    assert names["pkg/vendored/activation/torch/__init__.py"] == "pkg.vendored.activation.torch"
+    assert names["pkg/vendored/activation/torch/resample.py"] == "pkg.vendored.activation.torch.resample"
+    assert names["scripts/tool.py"] == "tool"  # a folder outside any package is a source root of its own
+    assert names["lib/util.py"] == "lib.util"

@@ -80,6 +80,16 @@ def _module_names(files: list[SourceFile]) -> dict[str, str]:
     packages = {f.relpath.rpartition("/")[0] for f in files if f.relpath.endswith("/__init__.py")}
     if any(f.relpath == "__init__.py" for f in files):
         packages.add("")
+    # A folder without `__init__.py` inside a package is a namespace package (PEP 420): `pkg/sub/mod.py` is
+    # `pkg.sub.mod`, never a top-level `mod` that could shadow an installed distribution (`.../activation/torch`).
+    below: dict[str, bool] = {}
+
+    def below_package(folder: str) -> bool:
+        if folder not in below:
+            parent = folder.rpartition("/")[0]
+            below[folder] = bool(parent) and (parent in packages or below_package(parent))
+        return below[folder]
+
     names: dict[str, str] = {}
     for f in files:
         if f.kind != "python":
@@ -87,7 +97,7 @@ def _module_names(files: list[SourceFile]) -> dict[str, str]:
         folder, _, filename = f.relpath.rpartition("/")
         stem = filename.rsplit(".", 1)[0]
         parts = [] if stem == "__init__" else [stem]
-        while folder and folder in packages:
+        while folder and (folder in packages or below_package(folder)):
             folder, _, name = folder.rpartition("/")
             parts.insert(0, name)
         names[f.relpath] = ".".join(parts) or stem
