@@ -287,3 +287,42 @@ def test_platform_classifiers_from_setup_py_and_setup_cfg(tmp_path: Path) -> Non
     assert platform_doubt("fcntl", declared_platforms(found.classifiers)) == ""
     assert "winreg is Windows-only and the project declares `Operating System :: POSIX :: Linux` (setup.py:3)" == \
         platform_doubt("winreg", declared_platforms(found.classifiers))
+
+
+def test_extras_floors_and_guards_that_call_what_they_import_are_medium(tmp_path: Path, cache_dir: Path) -> None:
+    """A version check below the floor every extra declares is dead for installs through the project (medium: a
+    hand-installed older copy is not bounded); a check above that floor stays. A guard whose body also calls what
+    it imported is dead too, but that call could raise ImportError itself: medium."""
+    root = write_tree(tmp_path, {
+        "pyproject.toml": """
+            [project]
+            name = "pkg"
+            requires-python = ">=3.10"
+            dependencies = ["setproctitle"]
+            [project.optional-dependencies]
+            llama = ["xllamacpp>=0.2.0"]
+        """,
+        "pkg/__init__.py": "",
+        "pkg/engine.py": """
+            from packaging import version
+
+
+            def load():
+                from xllamacpp import __version__
+
+                if version.parse(__version__) < version.parse("0.2.0"):
+                    raise RuntimeError("update xllamacpp")
+                if version.parse(__version__) < version.parse("0.2.2"):
+                    raise RuntimeError("update xllamacpp for reranking")
+
+
+            def title():
+                try:
+                    import setproctitle
+
+                    setproctitle.setproctitle("model")
+                except ImportError:
+                    pass
+        """,
+    })
+    assert lint(root, cache_dir) == [("pkg/engine.py", 7, "INFERENCE"), ("pkg/engine.py", 18, "INFERENCE")]  # 18: the handler

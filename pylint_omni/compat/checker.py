@@ -114,12 +114,17 @@ class DeadCompatBranchChecker(OmniChecker):
             guarantees += [found] if found is not None else []
             doubts += [doubt] if doubt else []
         why, confidence = (doubts, "") if doubts else guarantee_why(guarantees)
+        notes = []
+        if site.get("calls") and confidence == "high":
+            # The body also calls what it imported: an ImportError raised inside that call would reach the fallback.
+            confidence = "medium"
+            notes = [f"the try body also makes {site['calls']} call(s) of the imported module, which could raise ImportError itself"]
         first, last = site["handlers"][0][0], site["handlers"][-1][3]
         imported = f"`{site['imports'][0][3]}`" + (f" (+{len(site['imports']) - 1} more)" if len(site["imports"]) > 1 else "")
         extra = sorted({line for lines in site.get("checks", {}).values() for line in lines})
         live = (site["line"] + 1, site["orelse"][1] if site.get("orelse") else site["handlers"][0][0] - 1)
         return DeadBranch("fallback", relpath, site["handlers"][0][0], imported, (first, last), live,
-                          why, confidence, [], extra, site["col"] == 0, rejected=bool(doubts))
+                          why, confidence, notes, extra, site["col"] == 0, rejected=bool(doubts))
 
 
 def register(linter: PyLinter) -> None:

@@ -230,18 +230,34 @@ def _catches_only_import_errors(handler: ast.ExceptHandler) -> bool:
 
 
 def _import_only(statements: list[ast.stmt]) -> bool:
-    """A try body that can raise ImportError only through its imports."""
+    """A try body that can raise ImportError only through its imports (and the calls of what they bound)."""
     saw_import = False
+    imported: set[str] = set()
     for stmt in statements:
         if isinstance(stmt, (ast.Import, ast.ImportFrom)):
             saw_import = True
+            imported.update((alias.asname or alias.name).partition(".")[0] for alias in stmt.names)
         elif isinstance(stmt, ast.Pass) or (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant)):
             continue
         elif isinstance(stmt, (ast.Assign, ast.AnnAssign)) and isinstance(stmt.value, (ast.Constant, ast.Name)):
             continue
-        else:
+        elif not _uses_only(stmt, imported):
             return False
     return saw_import
+
+
+def _uses_only(stmt: ast.stmt, imported: set[str]) -> bool:
+    """`setproctitle.setproctitle("x")` after `import setproctitle`: one call of what the try imported."""
+    value = stmt.value if isinstance(stmt, (ast.Expr, ast.Assign)) else None
+    if not isinstance(value, ast.Call):
+        return False
+    head = dotted(value.func)
+    return head is not None and head.partition(".")[0] in imported
+
+
+def _calls_after_imports(statements: list[ast.stmt]) -> int:
+    """How many statements of an import-only try body call what it imported (each could raise ImportError itself)."""
+    return sum(1 for stmt in statements if isinstance(stmt, (ast.Expr, ast.Assign)) and isinstance(stmt.value, ast.Call))
 
 
 def _absolute(node: ast.ImportFrom, module: str, is_package: bool) -> str:
@@ -319,6 +335,7 @@ def _sites(tree: ast.Module, reader: _Reader, context: ModuleContext) -> list[di
                     "imports": import_facts(node.body, context.module, context.is_package),
                     "handlers": [[h.lineno, h.col_offset, *(_span(h.body) or [h.lineno, h.lineno])] for h in handlers],
                     "orelse": _span(node.orelse), "fallback": sorted(fallback), "checks": {k: v for k, v in checks.items() if v},
+                    **({"calls": calls} if (calls := _calls_after_imports(node.body)) else {}),
                 })
         for child in child_nodes(node):
             walk(child)

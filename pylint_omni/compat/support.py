@@ -23,7 +23,7 @@ supported future, not the unsupported past.
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from packaging.utils import canonicalize_name
@@ -67,8 +67,20 @@ class Support:
     def floor(self, dist: str) -> Floor | None:
         dist = canonicalize_name(dist)
         if dist not in self._floors:
-            self._floors[dist] = declared_floor(self.declarations.runtime(dist)) or self._runtime_floor(dist)
+            self._floors[dist] = declared_floor(self.declarations.runtime(dist)) or self._extras_floor(dist) or self._runtime_floor(dist)
         return self._floors[dist]
+
+    def _extras_floor(self, dist: str) -> Floor | None:
+        """The floor every extra (or marker-bound line) that installs `dist` declares: the code using it runs with
+        one of them installed, but a hand-installed older `dist` is not bounded, so it is medium."""
+        declared = self.declarations.of(dist)
+        if not declared or any(not d.optional and not d.conditional for d in declared):
+            return None  # a hard declaration without a lower bound leaves every older version possible
+        found = declared_floor(declared)
+        if found is None:
+            return None
+        return replace(found, confidence="medium",
+                       note=f"{dist} is declared only by extras or environment markers; an older {dist} installed by hand is not bounded")
 
     def _runtime_floor(self, dist: str) -> Floor | None:
         declared = self.declarations.of(dist)
