@@ -479,3 +479,59 @@ def test_a_private_name_in_json_or_a_tests_reflection_reads_no_field(tmp_path: P
     found = [f for f in lint(tmp_path, cache_dir) if f.path == "pkg/engine.py"]
     assert [(f.line, f.confidence) for f in found] == [(7, "HIGH")], [f.message for f in found]
     assert "Engine._last_batch" in found[0].message
+
+
+def test_two_names_bound_to_one_object_at_construction(tmp_path: Path, cache_dir: Path) -> None:
+    """`self.model_family = model_spec` and `self._model_spec = model_spec`, neither rebound: one object, two names.
+    Not when one is rebound later (a reload), when the second is derived from the first (`spec.items[0]`), or
+    in a torch module (tied weights are one module registered under two names on purpose)."""
+    write_project(tmp_path, {"pkg/models.py": ALIASES})
+    found = [(f.line, f.confidence) for f in lint(tmp_path, cache_dir)]
+    assert found == [(ALIASES.splitlines().index("        self._model_spec = model_spec") + 1, "HIGH")]
+
+
+ALIASES = '''\
+import torch
+
+
+class WhisperModel:
+    def __init__(self, model_uid: str, model_spec, device=None):
+        self.model_family = model_spec
+        self._model_uid = model_uid
+        self._model_spec = model_spec
+        self._device = device
+
+    def describe(self):
+        return self.model_family.name, self._model_spec.path, self._model_uid, self._device
+
+
+class EmbeddingModel:
+    def __init__(self, model_family):
+        self.model_family = model_family
+        self._model_spec = model_family.model_specs[0]
+
+    def describe(self):
+        return self.model_family, self._model_spec
+
+
+class Reloading:
+    def __init__(self, spec):
+        self.spec = spec
+        self._spec = spec
+
+    def reload(self, spec):
+        self._spec = spec
+
+    def describe(self):
+        return self.spec, self._spec
+
+
+class Tied(torch.nn.Module):
+    def __init__(self, emb):
+        super().__init__()
+        self.embed = emb
+        self.lm_head = emb
+
+    def forward(self, x):
+        return self.lm_head(self.embed(x))
+'''

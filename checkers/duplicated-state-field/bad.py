@@ -65,3 +65,12 @@ def build_topology(config: ParallelConfig) -> Topology:
     topology = Topology()
     topology.world_size = config.world_size
     return topology
+
+
+class SpeechModel:
+    def __init__(self, model_spec: ParallelConfig) -> None:
+        self.model_family = model_spec
+        self._model_spec = model_spec  # [duplicated-state-field]
+
+    def describe(self) -> tuple[ParallelConfig, int]:
+        return self.model_family, self._model_spec.world_size

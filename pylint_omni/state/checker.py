@@ -43,6 +43,7 @@ from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.evidence.upstream_readers import indexed_bases, upstream_consumers
 from pylint_omni.state.evidence import OwnerFacts, OwnerLookup, field_readers, provisional_overwrites
 from pylint_omni.state.hierarchy import attribute_hook, class_graph, hierarchy_claims, is_exception
+from pylint_omni.state.aliases import Alias, alias_details, alias_text, find_aliases
 from pylint_omni.state.maps import MapPair, find_map_pairs
 from pylint_omni.state.unread import MIN_CLUSTER, local_handover, value_doubts, worth
 from pylint_omni.state.patterns import (
@@ -114,6 +115,10 @@ class DuplicatedStateChecker(OmniChecker):
                 continue  # one finding per field: the mirror already names it
             reported.add(derived.name)
             self._report_derived(derived, owner, state)
+        for alias in find_aliases(state):
+            if reported.isdisjoint(alias.fields):
+                reported.update(alias.fields)
+                self._report_alias(alias, owner, state)
         for pair in find_map_pairs(state):
             if pair.derived not in reported:
                 reported.update((pair.primary, pair.derived))
@@ -302,6 +307,25 @@ class DuplicatedStateChecker(OmniChecker):
         self._emit(state.first_write(derived.name).node, verdict, derived_text(klass.name, derived, changed, verdict),
                    derived_details(self._relpath, klass.name, derived, derived_proof(derived, changed)),
                    f"{klass.qname()}.{derived.name}", "derived", derived.sites)
+
+    def _report_alias(self, alias: Alias, owner: OwnerFacts, state: ClassState) -> None:
+        assert self._lookup is not None
+        klass = state.node
+        rejects = owner_rejections(owner, snapshot=False) + self._base_rejections(owner, alias.fields)
+        rejects += self._hierarchy_rejections(klass, alias.fields)
+        if owner.torch_module:  # `self.embed = self.lm_head = emb`: tied weights are one module under two names
+            rejects.append(f"{klass.name} is a torch module: both names may be registered on purpose (tied weights)")
+        compat = self._compat_note(klass, alias.fields[-1], [w.node.lineno for w in alias.writes])
+        rejects += [compat] if compat else []
+        rejects += [f"{klass.name} reads itself by reflection ({state.dynamic_self[0]})"] if state.dynamic_self else []
+        family = self._family(klass)
+        outside = [f"{n} ({w})" for n in alias.fields for w in self._lookup.foreign_writes(n, family)[:1]]
+        mediums = [f"also assigned outside {klass.name} on an object that may be one: " + ", ".join(outside[:2])] if outside else []
+        verdict = self._verdict(rejects, mediums, "each name is bound once, at construction, to the same object")
+        proof = f"{' and '.join(alias.fields)} are both `{alias.source}` and never rebound in {klass.name} or its family"
+        self._emit(alias.writes[1].node, verdict, alias_text(klass.name, alias, verdict),
+                   alias_details(self._relpath, klass.name, alias, proof),
+                   f"{klass.qname()}.{'+'.join(alias.fields)}", "alias", list(alias.writes))
 
     def _report_maps(self, pair: MapPair, owner: OwnerFacts, state: ClassState) -> None:
         assert self._index is not None and self._lookup is not None
