@@ -671,3 +671,46 @@ def test_a_base_other_code_checks_or_types_a_field_with_is_a_contract(tmp_path: 
     found = [f for f in findings if f.symbol == SYMBOL and f.path == "pkg/tokenizers.py"]
     assert [(f.line, f.confidence) for f in found] == [(4, "INFERENCE")], found
     assert "a field is typed with it (pkg/config.py:7)" in found[0].message
+
+
+def test_a_validating_model_typed_as_a_field_elsewhere_is_built_from_input(tmp_path: Path) -> None:
+    """A pydantic data holder with one subclass is still created by pydantic wherever another model types a field
+    with it (`short: BackendConfig`): rejected, naming that field. The holder nothing types stays a candidate."""
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "schemas.py").write_text(dedent('''
+        from pydantic import BaseModel
+
+
+        class BackendConfig(BaseModel):
+            model_uid: str
+            max_context_tokens: int = 0
+
+
+        class DynamicBackendConfig(BackendConfig):
+            id: str
+
+
+        class BackendsConfig(BaseModel):
+            short: BackendConfig
+
+
+        class PromptBase(BaseModel):
+            model: str
+            prompt: str
+
+
+        class Completion(PromptBase):
+            max_tokens: int = 16
+    ''').lstrip())
+    (tmp_path / "pkg" / "use.py").write_text(
+        "from pkg.schemas import BackendsConfig, Completion, DynamicBackendConfig\n\n\n"
+        "def load(data):\n    return BackendsConfig(**data), Completion(**data), DynamicBackendConfig(**data)\n"
+    )
+    _, findings, stderr = run_pylint([*enable_args([SYMBOL]), "--omni-include-rejected=y", "pkg"], cwd=tmp_path,
+                                     cache_dir=tmp_path / ".omni-cache")
+    assert "Traceback" not in stderr, stderr
+    found = {f.line: f for f in findings if f.symbol == SYMBOL}
+    assert found[4].confidence == "UNDEFINED"
+    assert "(rejected: BackendConfig is the annotated type at" in found[4].message
+    assert found[18].confidence == "HIGH"

@@ -77,6 +77,19 @@ def instantiated_at(index: ProjectIndex, definition: Definition) -> str | None:
     return None
 
 
+def annotated_at(index: ProjectIndex, definition: Definition, graph: ClassGraph) -> str | None:
+    """A production annotation naming the class outside its own body and its subclasses' (a field, a parameter)."""
+    spans = [(d.path, d.data["line"], d.data["end"]) for d in (
+        definition, *(graph.nodes[c].definition for c in graph.descendants(definition.dotted)))]
+    for ref in graph_of(index).refs_to(definition.dotted):
+        if ref.via != "annot" or index.location(ref.path) is Location.VALIDATION:
+            continue
+        if any(ref.path == path and first <= ref.line <= last for path, first, last in spans):
+            continue
+        return f"{ref.path}:{ref.line}"
+    return None
+
+
 def handed_out_at(index: ProjectIndex, definition: Definition) -> str | None:
     """A production place that uses the class as a value (returned, passed, stored), not as a type."""
     name = definition.data["name"]

@@ -27,7 +27,8 @@ from dataclasses import dataclass, field
 from astroid import nodes
 
 from pylint_omni.abstractions.implementations import (
-    Implementations, collapse_chain, empty_methods, handed_out_at, implementations_of, instantiated_at, is_abstraction,
+    Implementations, annotated_at, collapse_chain, empty_methods, handed_out_at, implementations_of, instantiated_at,
+    is_abstraction,
 )
 from pylint_omni.abstractions.shapes import restated_class, static_member, stored_attributes
 from pylint_omni.evidence.consumers import Status, Verdict
@@ -38,6 +39,7 @@ from pylint_omni.index.class_graph import ClassGraph, abstract_methods, class_gr
 from pylint_omni.index.graph import graph_of
 from pylint_omni.index.paths import Location
 from pylint_omni.index.project_index import Definition, ProjectIndex
+from pylint_omni.index.vocabulary import VALIDATING_MODEL_BASES
 
 OUTSIDE_UNKNOWN = "subclasses outside this repository (plugins, user code)"
 
@@ -165,6 +167,12 @@ def _judge_holder(index: ProjectIndex, graph: ClassGraph, base: Definition, node
     single = production[0]
     created = instantiated_at(index, base) or handed_out_at(index, base)
     rejects = [f"{base.data['name']} is created or handed out as a class at {created}: a class in its own right"] if created else []
+    lineage = [base.dotted, *graph.ancestors(base.dotted)]
+    outside = [b for name in lineage for b in (*graph.nodes[name].upstream, *graph.nodes[name].unresolved)]
+    validating = next((b for b in outside if b.rpartition(".")[2] in VALIDATING_MODEL_BASES), None)
+    typed = annotated_at(index, base, graph) if validating and not created else None
+    if typed:  # `short: RouterBackendConfig` in another model: the library builds it from input by that type
+        rejects.append(f"{base.data['name']} is the annotated type at {typed}, and {validating} builds instances from input by it")
     doubts = _test_doubles([d for d in subclasses if d not in production])
     high = "nothing creates it, names it by a string or picks among its subclasses"
     verdict = decide(index, [base, single], rejects, doubts, high)

@@ -34,6 +34,8 @@ KERNEL_FOLDERS: tuple[str, ...] = ("triton", "kernels", "kernel", "ops", "csrc")
 # A folder of other projects' code kept in the tree (pip's `_vendor`, a `third_party/` copy of a model's repository).
 VENDORED_FOLDERS: tuple[str, ...] = ("third_party", "thirdparty", "third-party", "_vendor", "vendored")
 VENDORED_FOLDER = re.compile(rf"^(.*?(?:^|/)(?:{'|'.join(re.escape(w) for w in VENDORED_FOLDERS)}))/")
+# Model bases whose library builds instances from input by the annotated type (a request body, a nested field).
+VALIDATING_MODEL_BASES: frozenset[str] = frozenset({"BaseModel", "RootModel", "BaseSettings", "Struct"})
 # `torch.<name>` probes whose presence says how torch was built (a platform's module, or torch's own build parts).
 TORCH_BUILD_PARTS: tuple[str, ...] = ("_C", "ops", "backends", "version", "distributed", "compiler")
 
