@@ -713,4 +713,4 @@ def test_a_validating_model_typed_as_a_field_elsewhere_is_built_from_input(tmp_p
     found = {f.line: f for f in findings if f.symbol == SYMBOL}
     assert found[4].confidence == "UNDEFINED"
     assert "(rejected: BackendConfig is the annotated type at" in found[4].message
-    assert found[18].confidence == "HIGH"
+    assert found[17].confidence == "HIGH"
