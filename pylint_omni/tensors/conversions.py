@@ -260,6 +260,8 @@ def _late_factory(call: nodes.Call, inner: nodes.NodeNG, kind: str, strength: St
     factory = torch_function(inner)
     if factory is None or keyword_named(inner, kind) is not None or isinstance(call.parent, nodes.Expr):
         return None  # a result nobody keeps: the transfer is the point (a device health probe, a warm-up)
+    if keyword_named(inner, "pin_memory") is not None:
+        return None  # built in pinned host memory for an asynchronous upload: the host tensor is the point
     # `torch.tensor(data)` builds on the host either way; `device=` only spares the extra call and host tensor.
     host_built = factory == "tensor" and kind == "device"
     if factory not in CONVERTIBLE_FACTORIES and not host_built:

@@ -21,7 +21,6 @@ from dataclasses import dataclass
 
 from astroid import nodes
 
-from pylint_omni.tensors.conversions import CASTING_METHODS
 from pylint_omni.tensors.copy_findings import CopyFinding, code_span
 from pylint_omni.tensors.facts import (
     DEVICE_METHODS,
@@ -32,8 +31,9 @@ from pylint_omni.tensors.facts import (
     receiver,
     tensor_strength,
     to_arguments,
+    torch_function,
 )
-from pylint_omni.tensors.local_flow import enclosing_function, single_binding_value, uses_of
+from pylint_omni.tensors.local_flow import enclosing_function, keyword_named, single_binding_value, uses_of
 
 
 @dataclass(frozen=True)
@@ -92,11 +92,10 @@ def copy_of_moved(call: nodes.Call) -> CopyFinding | None:
         if not isinstance(value, nodes.Call) or function is None or len(uses_of(function, source.name)) != 1:
             return None
         through, source = f" (`{source.name}`, bound at line {value.lineno} and used only here)", value
-    step = method_call(source, "to", "cpu", *DEVICE_METHODS, *CASTING_METHODS)
-    if step is None or step.func.attrname in CASTING_METHODS and step.args:
+    step = method_call(source, "to", "cpu", *DEVICE_METHODS)
+    if step is None or step.func.attrname == "to" and set(to_arguments(step) or ()) != {"device"}:
+        # A cast before `.copy_()` is rounding (`x.copy_(x.to(torch.bfloat16))`): `.copy_()` alone would not round.
         return None
-    if step.func.attrname == "to" and to_arguments(step) is None:
-        return None  # `copy=`, `memory_format=` or another tensor: more than a move
     src = receiver(step).as_string()
     blocking = " (with its `non_blocking=True`)" if any(kw.arg == "non_blocking" for kw in step.keywords or ()) else ""
     return CopyFinding(
@@ -242,6 +241,11 @@ def _iterated_tensor(loop: nodes.For | nodes.Comprehension) -> tuple[set[str], n
     return {name for name, _ in tensors}, tensors[0][1]
 
 
+def _built_on_host(tensor: nodes.NodeNG) -> bool:
+    """`torch.linspace(0, 1, n)`: a factory given no `device=` builds on the default device, the host."""
+    return torch_function(tensor) is not None and keyword_named(tensor, "device") is None
+
+
 def per_element_host_reads(loop: nodes.For | nodes.Comprehension) -> CopyFinding | None:
     """A loop reading the elements of one tensor on the host, one at a time."""
     body = _loop_body(loop)
@@ -256,7 +260,7 @@ def per_element_host_reads(loop: nodes.For | nodes.Comprehension) -> CopyFinding
         tensor, reads = indexed
     if not reads:
         return None
-    on_host = host_named(tensor) or _to_host(tensor) is not None
+    on_host = host_named(tensor) or _to_host(tensor) is not None or _built_on_host(tensor)
     strength = tensor_strength(tensor)
     node = reads[0].node
     per = f"{len(reads)} read{'s' if len(reads) > 1 else ''} per element"
@@ -273,4 +277,5 @@ def per_element_host_reads(loop: nodes.For | nodes.Comprehension) -> CopyFinding
         risk="none for the values; the list holds Python numbers, so code that needs tensors keeps using the tensor",
         unknown="" if strength >= Strength.PROVEN else f"`{tensor.as_string()[:40]}` is a tensor by annotation or method only",
         pattern="per-element host reads in a loop",
+        micro=on_host,
     )
