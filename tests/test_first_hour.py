@@ -205,3 +205,25 @@ def test_a_missing_upstream_or_submodule_is_a_check_that_could_not_run_in_the_re
     [recipe] = [item for item in json.loads(out.read_text())["not_run"] if item["what"].startswith("git submodule")]
     assert recipe["what"] == "git submodule recipe" and "may use what is reported unused" in recipe["reason"]  # docs/theme is there
     assert "  not indexed: git submodule recipe (not checked out): code there may use" in proc.stderr
+
+
+def test_a_folder_pylint_skips_is_named_until_the_run_is_recursive(tmp_path: Path, cache_dir: Path) -> None:
+    """`pylint shop` walks `__init__.py` folders only: `shop/experimental/async_policy/` (none) is never linted, so
+    nothing of it is reported. The summary and the report say so, and stop once `--recursive=y` lints it."""
+    project = tmp_path / "shop"
+    (project / "shop" / "experimental" / "async_policy").mkdir(parents=True)
+    (project / "pyproject.toml").write_text("[project]\nname = 'shop'\n")
+    (project / "shop" / "__init__.py").write_text("")
+    (project / "shop" / "experimental" / "__init__.py").write_text("")
+    for name in ("utils.py", "more.py"):
+        (project / "shop" / "experimental" / "async_policy" / name).write_text("VALUE = 1\n")
+    env = {**os.environ, "PYLINT_OMNI_CACHE_DIR": str(cache_dir)}
+    out = tmp_path / "audit.json"
+    proc = subprocess.run([sys.executable, "-m", "pylint_omni", "report", "shop", "-o", str(tmp_path / "audit.md"), "--json", str(out)],
+                          cwd=project, capture_output=True, text=True, timeout=600, env=env)
+    assert proc.returncode == 0, proc.stderr
+    [skipped] = [item for item in json.loads(out.read_text())["not_run"] if item["reason"].startswith("not linted")]
+    assert skipped["what"] == "shop/experimental/async_policy/ (2 Python files)" and "--recursive=y" in skipped["reason"]
+    assert "  not linted: shop/experimental/async_policy/ (2 Python files): no __init__.py" in proc.stderr
+    _, _, recursive = run_pylint([*enable_args(["unused-surface"]), "--recursive=y", "shop"], cwd=project, cache_dir=cache_dir)
+    assert "not linted" not in recursive

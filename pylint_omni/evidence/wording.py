@@ -6,7 +6,8 @@ import re
 
 from pylint_omni.evidence.consumers import Status, Verdict
 from pylint_omni.index.project_index import ProjectIndex
-from pylint_omni.index.submodules import unchecked_submodules
+from pylint_omni.index.paths import Location
+from pylint_omni.index.submodules import namespace_folders, unchecked_submodules
 from pylint_omni.index.upstream import upstream_of
 
 
@@ -86,6 +87,15 @@ def missing_submodules(index: ProjectIndex) -> list[tuple[str, str]]:
     """(submodule path, what its absence weakens) for each git submodule the checkout lacks."""
     return [(path, "code there may use what is reported unused or test-only; `git submodule update --init`, then run again")
             for path in unchecked_submodules(index.root)]
+
+
+def unlinted_folders(index: ProjectIndex) -> list[tuple[str, str]]:
+    """(folder, why its findings are missing) for each production folder without `__init__.py` inside a package."""
+    python = [path for path, entry in index.entries.items() if entry.get("kind") == "python"]
+    folders = namespace_folders(python, lambda path: index.location(path) is not Location.VALIDATION)
+    return [(f"{folder}/ ({count} Python file{'s' if count != 1 else ''})",
+             "no __init__.py, so pylint skips it when it lints the package: nothing there is reported; "
+             "run with --recursive=y (or add __init__.py)") for folder, count in folders]
 
 
 def missing_upstreams(index: ProjectIndex) -> list[tuple[str, str]]:

@@ -21,7 +21,7 @@ from typing import Any, Callable
 from pylint.lint import PyLinter
 from pylint.message import Message
 
-from pylint_omni.evidence.wording import missing_submodules, missing_upstreams
+from pylint_omni.evidence.wording import missing_submodules, missing_upstreams, unlinted_folders
 from pylint_omni.index.live import get_index, take_builds
 from pylint_omni.index.scan.data_scan import InputProblem
 from pylint_omni.options import RunOptions, project_roots
@@ -31,6 +31,7 @@ OMNI = "73"  # the checker id of every pylint-omni message
 ANNOUNCE_MIN_SCANNED = 50  # a run that read fewer files found the index warm: nothing to say about it
 LEVELS = {"HIGH": "high", "INFERENCE": "medium", "UNDEFINED": "rejected"}
 REPORT_HINT = "the audit report: python -m pylint_omni report -o audit.md (or --output-format=omni-report:audit.md)"
+MAX_UNLINTED_SHOWN = 3  # folders pylint skipped named in the summary (the report lists them all)
 
 
 @dataclass
@@ -68,7 +69,7 @@ def summary_lines(counts: Counts, modules: int, indexed: list[str], missing: lis
     if counts.notes:
         lines.append(f"  {counts.notes} note(s) on project files the index could not read (omni-unreadable-input/-inputs)")
     lines += [f"  {line}" for line in indexed]
-    lines += [f"  not indexed: {what}: {weakens}" for what, weakens in missing]
+    lines += [f"  {what}: {weakens}" if what.startswith("not linted") else f"  not indexed: {what}: {weakens}" for what, weakens in missing]
     lines.append(f"  {report}")
     return lines
 
@@ -105,6 +106,8 @@ def _missing(linter: PyLinter) -> list[tuple[str, str]]:
             found.setdefault(f"{name} (imported, but not installed here nor in omni-upstream-paths)", weakens)
         for path, weakens in missing_submodules(index):
             found.setdefault(f"git submodule {path} (not checked out)", weakens)
+        for folder, weakens in ([] if linter.config.recursive else unlinted_folders(index))[:MAX_UNLINTED_SHOWN]:
+            found.setdefault(f"not linted: {folder}", weakens)
     return sorted(found.items())
 
 
