@@ -600,3 +600,19 @@ def test_a_block_that_only_passes_many_variables_on_is_medium(tmp_path: Path, ca
     [found] = lint(tmp_path, cache_dir)
     assert found.confidence == "INFERENCE", found.message
     assert "a helper would only pass 7 of the caller's variables on (tp_act, session_len_act, batch_act, …)" in found.message
+
+
+def test_a_copy_between_two_vendored_trees_is_rejected(tmp_path: Path, cache_dir: Path) -> None:
+    """Two vendored projects (`thirdparty/a/`, `thirdparty/b/`) repeating one helper: their duplication, resynced as a
+    whole, is not the project's to share (rejected at any confidence); a vendored copy of the project's own code stays."""
+    write_project(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/thirdparty/__init__.py": "",
+        "pkg/thirdparty/tts_a/__init__.py": "",
+        "pkg/thirdparty/tts_a/steps.py": STEP.format(name="apply"),
+        "pkg/thirdparty/tts_b/__init__.py": "",
+        "pkg/thirdparty/tts_b/steps.py": STEP.format(name="apply_b"),
+    })
+    found = lint(tmp_path, cache_dir, "--omni-include-rejected=y")
+    assert [(f.path, f.confidence) for f in found] == [("pkg/thirdparty/tts_b/steps.py", "UNDEFINED")]
+    assert "both copies are vendored (pkg/thirdparty/)" in found[0].message

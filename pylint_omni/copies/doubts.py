@@ -29,6 +29,8 @@ the copy medium with its reason:
   helper would take them all as arguments;
 - a block repeating an upstream method its method overrides, or that of an upstream
   class its wrapper module imports (`mirrors`).
+A copy whose two sides both lie in vendored folders (`VENDORED_FOLDERS`) is rejected at any confidence:
+the duplication is the vendored projects', and the tree is resynced as a whole.
 A copy whose kept copy is itself a copy of upstream (`upstream-reimplementation` high
 there) is medium too, naming the upstream one to use (`lowered`).
 """
@@ -163,6 +165,9 @@ def as_reported(index: ProjectIndex, judgement: Judgement, member: Member, proje
     `project`: the fingerprint of the copy's file (to compare an enclosing override with upstream);
     `min_statements`: the size of a copy worth a message (smaller ones count when copied three times)."""
     verdict = judgement.verdicts[member]
+    vendored = _both_vendored(index, judgement.kept, member)
+    if vendored is not None and verdict.status is Status.CANDIDATE:
+        return Verdict(Status.REJECTED, None, vendored, [], [vendored])
     if verdict.status is not Status.CANDIDATE or verdict.confidence != "high":
         return verdict
     doubt = _doubt(index, judgement, member, project, min_statements)
@@ -170,6 +175,16 @@ def as_reported(index: ProjectIndex, judgement: Judgement, member: Member, proje
         return verdict
     reason = f"{doubt}; {verdict.reason}"
     return replace(verdict, confidence="medium", reason=reason, unknowns=[*verdict.unknowns, reason])
+
+
+def _both_vendored(index: ProjectIndex, kept: Member, member: Member) -> str | None:
+    """Why a copy between two vendored trees is not the project's to share: its duplication is upstream's."""
+    places = [copied_code(index, m.path, m.line) for m in (kept, member)]
+    if not all(p is not None and p.scope == "vendored" for p in places):
+        return None
+    folders = " and ".join(sorted({p.source for p in places if p is not None}))
+    return (f"both copies are vendored ({folders}): "
+            "other projects' code, resynced as a whole, so the duplication is theirs to share")
 
 
 def lowered(verdict: Verdict, kept_upstream: HasUpstreamPlace | None) -> Verdict:
