@@ -8,7 +8,10 @@ Policy, in one place so that every reporter shows the same thing:
   `__init__`); a whole module counts twice; micro findings count half;
 - **bundles**: micro findings of one message and one kind (`bundle`) in one file
   become one candidate ("7 no-op `.to()` calls in `x.py`: lines ..."), scored as
-  their sum, so that a file full of no-ops is one line of the audit, not seven;
+  their sum, so that a file full of no-ops is one line of the audit, not seven; a
+  kind whose benefit says it is one `PATTERN` of the codebase, found in
+  `REPEATED_IN_FILES` files or more, is one candidate across them ("33 fields naming
+  the same object as another in 33 files");
 - **entries** strongest first: high confidence before medium, lost features first
   among each (a decision hides behind them), then by score;
 - **top candidates**: the first `TOP_LIMIT` entries that are not compact;
@@ -36,6 +39,9 @@ CHANGE_WEIGHT = {"module": 2.0}
 FIRST_CHANGES = frozenset({"lost-feature"})
 CONFIDENCE_ORDER = {"high": 0, "medium": 1}
 MAX_LINES_LISTED = 12  # lines of a bundle listed in its title
+MAX_FILES_LISTED = 6  # files of a bundle across files listed in its title
+REPEATED_IN_FILES = 3  # files one micro pattern (one message, one kind) repeats in before it is one bundle across them
+PATTERN = "pattern"  # `Benefit.change` of a micro finding that is one fix wherever it repeats (a field named twice)
 
 
 def score(benefit: Benefit) -> float:
@@ -106,11 +112,15 @@ def _scope_class(scope: str) -> str:
 
 def bundle_title(members: list[Ranked]) -> str:
     noun = members[0].benefit.bundle or members[0].symbol
+    count = sum(m.benefit.sites for m in members)
+    paths = sorted({m.path for m in members})
+    if len(paths) > 1:  # one pattern repeated across files: the files say where
+        shown = ", ".join(f"`{path}`" for path in paths[:MAX_FILES_LISTED])
+        return f"{count} {_plural(noun, count)} in {len(paths)} files: {shown}" + (", ..." if len(paths) > MAX_FILES_LISTED else "")
     classes = {_scope_class(m.benefit.scope) for m in members}
     owner = f" of `{classes.pop()}`" if len(classes) == 1 and "" not in classes else ""
     ordered = sorted(members, key=lambda m: m.line)
     shown = ", ".join(f"{m.line}" + (f" (×{m.benefit.sites})" if m.benefit.sites > 1 else "") for m in ordered[:MAX_LINES_LISTED])
-    count = sum(m.benefit.sites for m in members)
     return f"{count} {_plural(noun, count)}{owner} in `{members[0].path}`: lines {shown}" + (
         ", ..." if len(members) > MAX_LINES_LISTED else "")
 
@@ -133,7 +143,20 @@ def plan(findings: Iterable[Ranked]) -> list[Entry]:
             bundles.setdefault(key, []).append(finding)
         else:
             singles.append([finding])
-    groups = singles + list(bundles.values())
+    # One micro pattern in REPEATED_IN_FILES files or more is one line of the audit, not one per file.
+    by_pattern: dict[tuple[str, str, str], list[list[Ranked]]] = {}
+    for (symbol, confidence, noun, _), members in bundles.items():
+        if all(m.benefit.change == PATTERN for m in members):
+            by_pattern.setdefault((symbol, confidence, noun), []).append(members)
+        else:
+            singles.append(members)
+    merged: list[list[Ranked]] = []
+    for per_file in by_pattern.values():
+        if len(per_file) >= REPEATED_IN_FILES:
+            merged.append([m for members in per_file for m in members])
+        else:
+            merged.extend(per_file)
+    groups = singles + merged
     entries = [_entry(group) for group in groups]
     return sorted(entries, key=lambda e: (CONFIDENCE_ORDER.get(e.confidence, 2), e.lead.benefit.change not in FIRST_CHANGES,
                                           -e.score, e.lead.path, e.lead.line))

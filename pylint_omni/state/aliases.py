@@ -16,6 +16,7 @@ from astroid import nodes
 from pylint_omni.evidence.benefit import Benefit, BenefitKind
 from pylint_omni.evidence.consumers import Verdict
 from pylint_omni.evidence.findings import FindingDetails
+from pylint_omni.evidence.ranking import PATTERN
 from pylint_omni.evidence.wording import evidence_clause, short_message
 from pylint_omni.state.patterns import ClassState, FieldWrite
 
@@ -67,5 +68,7 @@ def alias_details(relpath: str, owner: str, alias: Alias, proof: str) -> Finding
     change = (f"Keep {owner}.{keep}; replace the reads of {', '.join(f'.{n}' for n in others)} with .{keep} "
               f"(or a read-only property if the other name is public API) and delete {'their' if len(others) > 1 else 'its'} assignment")
     risk = "A subclass or a caller outside this repository that rebinds one name alone would see the names diverge."
-    gain = Benefit(len(others), BenefitKind.STATE, f"{len(others)} duplicate field name(s) of one object", scope=owner)
+    # A rename-sized cleanup: micro, so that the same pair across many classes is one line of the report.
+    gain = Benefit(len(others), BenefitKind.STATE, f"{len(others)} duplicate field name(s) of one object", micro=True,
+                   bundle="field naming the same object as another", scope=owner, change=PATTERN)
     return FindingDetails(surface, change + ".", gain, risk, [owner, *alias.fields], proof)
