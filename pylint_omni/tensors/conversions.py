@@ -264,6 +264,8 @@ def _late_factory(call: nodes.Call, inner: nodes.NodeNG, kind: str, strength: St
         return None  # built in pinned host memory for an asynchronous upload: the host tensor is the point
     # `torch.tensor(data)` builds on the host either way; `device=` only spares the extra call and host tensor.
     host_built = factory == "tensor" and kind == "device"
+    if host_built and inner.args and method_call(inner.args[0], "tolist", "numpy") is not None:
+        return None  # `torch.tensor(ids.tolist()).to(dev)`: the round trip through the host is the finding
     if factory not in CONVERTIBLE_FACTORIES and not host_built:
         return None
     if kind == "dtype" and factory in DEVICE_ONLY_FACTORIES:
