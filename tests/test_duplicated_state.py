@@ -535,3 +535,34 @@ class Tied(torch.nn.Module):
     def forward(self, x):
         return self.lm_head(self.embed(x))
 '''
+
+
+def test_a_running_task_bound_from_a_call_is_kept_alive_by_its_field(tmp_path: Path, cache_dir: Path) -> None:
+    """`self._port, self._server_task = await start_server(app)`: asyncio keeps a task only weakly, so the unread
+    field is its reference (rejected); an unread plain value beside it, written at run time, is still reported."""
+    write_project(tmp_path, {"pkg/server.py": '''
+        import asyncio
+
+
+        async def start_server(app):
+            return 8000, asyncio.create_task(app.serve())
+
+
+        class Server:
+            def __init__(self, app):
+                self.app = app
+                self._port = 0
+                self._server_task = None
+                self._last_error = None
+
+            async def launch(self):
+                self._port, self._server_task = await start_server(self.app)
+                self._last_error = await self.app.check()
+
+            def port(self):
+                return self._port
+    '''})
+    rejected = {f.line: f for f in lint(tmp_path, cache_dir, "--omni-include-rejected=y")}
+    task = next(f for f in rejected.values() if "_server_task" in f.message)
+    assert task.confidence == "UNDEFINED" and "named as a running task or handle" in task.message
+    assert any("_last_error" in f.message and f.confidence != "UNDEFINED" for f in rejected.values())

@@ -39,6 +39,10 @@ def read_after_host_copy(loss: torch.Tensor):
     return loss.mean().cpu().item()
 
 
+def ratio_after_host_copy(a: torch.Tensor, b: torch.Tensor):
+    return (a / (b + 1e-8)).cpu().item()
+
+
 def restore(buffer: torch.Tensor, saved: torch.Tensor):
     buffer.copy_(saved.to(buffer.device, non_blocking=True))
 
@@ -163,6 +167,7 @@ def test_fixes_name_the_one_call_that_remains(findings: list[Finding]) -> None:
     assert "`buffer.copy_(saved, non_blocking=True)`" in at(findings, "buffer.copy_(saved.to(").message
     assert "`param.cpu().pin_memory()` already returns new pinned storage" in at(findings, "param.cpu().clone()").message
     assert "`loss.mean().item()`" in at(findings, "loss.mean().cpu().item()").message
+    assert "`(a / (b + 1e-08)).item()`" in at(findings, "(a / (b + 1e-8)).cpu().item()").message
     loop = at(findings, "rows.append(values[: lens[i]])")
     assert "`lens.tolist()`" in loop.message and "one element at a time" in loop.message
     assert "pass `dtype=` to `torch.zeros_like(...)`" in at(findings, "torch.zeros_like(logits).int()").message

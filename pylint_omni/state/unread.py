@@ -32,6 +32,8 @@ KEEP_ALIVE_CALLS = frozenset({
     "ProcessPoolExecutor", "register_forward_hook", "register_forward_pre_hook", "register_hook",
     "Event", "Lock", "RLock", "Condition", "Semaphore", "Queue", "create_task", "ensure_future", "start",
 })
+# A field bound from a call, named as something running: its reference may be the only one (asyncio tasks).
+RUNNING_NAME = re.compile(r"(?:^|_)(?:task|thread|process|proc|future|timer|watchdog|listener)s?$", re.I)
 CONFIG_WORDS = re.compile(r"config|cfg", re.I)
 # Calls whose result is a looked-up or converted value, not an object kept for its reference.
 PLAIN_VALUE_CALLS = frozenset({
@@ -77,6 +79,10 @@ def value_doubts(writes: list[FieldWrite], owner: OwnerFacts, rejects: list[str]
         names = {c.func.as_string().rpartition(".")[2] for c in calls}
         if names & KEEP_ALIVE_CALLS:
             rejects.append(f"keeps {sorted(names & KEEP_ALIVE_CALLS)[0]}(...) alive (line {write.node.lineno})")
+        elif RUNNING_NAME.search(write.name) and (write.kind == "unpack" or isinstance(write.value, (nodes.Call, nodes.Await))):
+            # `self._port, self._server_task = await start_server(...)`: a task asyncio keeps only weakly
+            rejects.append(f"{write.name} is named as a running task or handle (line {write.node.lineno}): "
+                           "holding the reference keeps it alive")
         elif owner.torch_module and not is_plain_data(write.value):
             rejects.append(f"{owner.name} is a torch module: the value may be a registered submodule or parameter")
         elif isinstance(write.value, nodes.Call) and kept_object(write.value):

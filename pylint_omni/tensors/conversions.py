@@ -287,7 +287,7 @@ def _late_factory(call: nodes.Call, inner: nodes.NodeNG, kind: str, strength: St
         problem=f"allocates {where} and converts right after",
         cost=cost if host_built else f"{cost} where one allocation on the target suffices",
         fix=f"pass `{kind}=` to `torch.{factory}(...)`{async_note}",
-        evidence=f"`torch.{factory}` has no `{kind}=` argument and its result goes straight to `.{call.func.attrname}()`",
+        evidence=f"`torch.{factory}(...)` is given no `{kind}=` and its result goes straight to `.{call.func.attrname}()`",
         strength=strength,
         saved=saved,
         risk=f"values built directly in the target {kind} can differ in the last bits from values converted after",

@@ -44,6 +44,7 @@ class HostRead:
     element: nodes.NodeNG
 
 
+ATOMS = (nodes.Name, nodes.Attribute, nodes.Call, nodes.Subscript)  # receivers that need no parentheses
 HOST_CASTS = frozenset({"int", "float", "bool"})  # builtins that read a 0-d tensor's value on the host
 
 
@@ -66,12 +67,14 @@ def read_of_host_copy(call: nodes.Call) -> CopyFinding | None:
         return None
     tensor = receiver(step)
     method = read.func.attrname
+    # `(a / b).cpu().item()` keeps its parentheses: `a / b.item()` would read only `b`.
+    subject = tensor.as_string() if isinstance(tensor, ATOMS) else f"({tensor.as_string()})"
     return CopyFinding(
         node=call,
         surface=code_span(call),
         problem=f"copies a tensor to the host before `.{method}()`, which copies to the host itself",
         cost=f"1 host tensor allocated only to be read by `.{method}()`",
-        fix=f"drop the `.{step.func.attrname}({'...' if step.args else ''})`: `{tensor.as_string()}.{method}()`",
+        fix=f"drop the `.{step.func.attrname}({'...' if step.args else ''})`: `{subject}.{method}()`",
         evidence=f"`.{method}()` returns a Python value from a tensor on any device",
         strength=Strength.PROVEN,
         saved="1 host tensor allocation",
