@@ -23,6 +23,7 @@ from pylint_omni.tensors.facts import (
     is_fresh,
     method_call,
     receiver,
+    tensor_strength,
     to_arguments,
     torch_function,
 )
@@ -219,7 +220,8 @@ def _no_op(call: nodes.Call, inner: nodes.NodeNG, kind: str, arg: nodes.NodeNG) 
         reason = f"`torch.{factory}` already got `{kind}={target}`"
     elif given is None and factory in LIKE_FACTORIES and current.args and current.args[0].as_string() == expected_root:
         reason = f"`torch.{factory}({expected_root})` already has `{expected_root}`'s {kind}"
-    elif expected_root is not None and current.as_string() == expected_root and not factory:
+    elif expected_root is not None and current.as_string() == expected_root and not factory and tensor_strength(current):
+        # Only a tensor: `model.to(model.dtype)` casts a module's other parameters (`model.dtype` is its first one's).
         reason = (
             f"it derives from `{expected_root}` through {kind}-keeping steps only"
             if current is not inner
