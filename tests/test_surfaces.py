@@ -325,6 +325,30 @@ def test_a_method_a_framework_base_may_call_by_name_is_medium_on_duck_typed_clas
     assert any("Cache" in m for m in high), high  # a plain object is not what a framework is handed
 
 
+def test_a_mixin_combined_with_a_base_no_index_reads_may_hold_its_hooks(tmp_path: Path, cache_dir: Path) -> None:
+    """`class Trainer(SwiftMixin, HfTrainer)`: in Trainer the mixin's methods override the outside base's, whose own
+    code calls them (`_load_rng_state`, `compute_loss`), so they are medium, never high; a method of a class no such
+    class combines stays high."""
+    files = {
+        "app/__init__.py": "",
+        "app/trainer.py": (
+            "from transformers import Trainer as HfTrainer\n\n\n"
+            "class SwiftMixin:\n    def _load_rng_state(self, checkpoint):\n        return checkpoint\n\n"
+            "    def compute_loss(self, model, inputs):\n        return model(**inputs)\n\n\n"
+            "class Trainer(SwiftMixin, HfTrainer):\n    pass\n\n\n"
+            "class Helper:\n    def unused_helper(self):\n        return 1\n"
+        ),
+        "app/main.py": "from app.trainer import Helper, Trainer\n\n\nif __name__ == '__main__':\n    print(Trainer(), Helper())\n",
+    }
+    root = write(tmp_path / "tree", files)
+    found = [f for f in lint(root, cache_dir) if f.symbol == "unused-surface"]
+    high = [f.message for f in found if f.confidence == "HIGH"]
+    assert not any("SwiftMixin" in m for m in high), high
+    assert any("SwiftMixin" in f.message and "combines its class with transformers.Trainer" in f.message
+               for f in found if f.confidence == "INFERENCE"), found
+    assert any("Helper.unused_helper" in m for m in high), high
+
+
 def test_a_module_run_by_its_file_path_is_used(tmp_path: Path) -> None:
     """A shipped asset module that production code loads with `spec_from_file_location` by its file name is used,
     its public top-level definitions with it (a private one stays dead); a file name only tests write, one no loader names, or one several modules

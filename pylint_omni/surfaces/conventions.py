@@ -109,6 +109,7 @@ class Conventions:
         self._upstream_methods: dict[str, list[tuple[str, frozenset[str]]]] | None = None
         self._structural: dict[str, dict[str, str]] = {}
         self._imported: dict[str, bool] = {}
+        self._combined: dict[str, str | None] = {}  # class -> why a descendant's outside base may call its methods
         self._substituted = frozenset(value for _, value, _, _ in graph_of(index).substitutions()) if self.upstream.found else frozenset()
 
     def kinds(self, class_dotted: str) -> ClassKinds:
@@ -292,6 +293,9 @@ class Conventions:
         kinds = self.kinds(class_dotted)
         if kinds.unknown:
             return f"it may override a method of {kinds.unknown[0]}, which no index reads"
+        combined = self._combined_with_unknown(class_dotted)
+        if combined:
+            return combined
         # only objects of a third-party lineage (a torch module, an upstream class) are the kind handed to frameworks
         third_party = kinds.torch_module or kinds.upstream
         duck = self.duck_typed(class_dotted, method) if third_party and not method.startswith("_") else None
@@ -301,6 +305,19 @@ class Conventions:
         if stale:
             return f"its class extends an upstream class, and {stale}; that version may call it"
         return None
+
+    def _combined_with_unknown(self, class_dotted: str) -> str | None:
+        """A mixin a project class lists beside a base no index reads (`class Trainer(SwiftMixin, HfTrainer)`):
+        in that class its methods override the base's, which the base's own code calls (trainer hooks)."""
+        if class_dotted not in self._combined:
+            self._combined[class_dotted] = None
+            for child in sorted(self.graph.descendants(class_dotted)) if class_dotted in self.graph.nodes else []:
+                unknown = self.kinds(child).unknown
+                if unknown:
+                    self._combined[class_dotted] = (f"{child.rpartition('.')[2]} combines its class with {unknown[0]}, "
+                                                    "which no index reads: that base's code may call it as an override")
+                    break
+        return self._combined[class_dotted]
 
     def duck_typed(self, class_dotted: str, method: str) -> str | None:
         """Another project class defines the same public method and extends a base no index reads: the framework
