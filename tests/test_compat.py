@@ -75,6 +75,27 @@ def test_computed_install_requires_names_alternative_files(tmp_path: Path) -> No
     assert not found.hard("timm") and found.of("timm")[0].optional  # an extra named by setup.py
 
 
+def test_extras_built_in_a_variable_before_setup_are_extras(tmp_path: Path) -> None:
+    """`extras["eval"], _ = parse("requirements/eval.txt")` then `setup(extras_require=extras)`: eval.txt is an
+    extra's file, so what it lists is optional (an ImportError guard around it is no dead branch)."""
+    write_tree(tmp_path, {
+        "setup.py": """
+            from setuptools import setup
+            def parse(path): return [], []
+            install, _ = parse("requirements.txt")
+            extras = {}
+            extras["eval"], _ = parse("requirements/eval.txt")
+            setup(name="x", install_requires=install, extras_require=extras)
+        """,
+        "requirements.txt": "-r requirements/framework.txt\n",
+        "requirements/framework.txt": "transformers>=4.33\n",
+        "requirements/eval.txt": "evalscope>=1.0.0\n",
+    })
+    found = read_declarations(tmp_path)
+    assert found.hard("transformers")
+    assert not found.hard("evalscope") and found.of("evalscope")[0].optional
+
+
 def test_floors_and_decisions() -> None:
     assert floor_of_specifiers(SpecifierSet(">=2.4,<3")) == (Version("2.4"), True, False)
     assert floor_of_specifiers(SpecifierSet("==2.9.0")) == (Version("2.9.0"), True, True)

@@ -184,6 +184,20 @@ def _element_lines(node: ast.AST, constants: dict[str, ast.AST], count: int) -> 
     return [getattr(node, "lineno", 1)] * count
 
 
+def _built_value(tree: ast.Module, value: ast.AST) -> ast.AST:
+    """What a computed setup() argument is built from: the value itself, or, for a name (`extras_require=extras`),
+    every statement that stores into that name (`extras["eval"], _ = parse_requirements("requirements/eval.txt")`)."""
+    if not isinstance(value, ast.Name):
+        return value
+    stores = [stmt for stmt in walk_nodes(tree) if isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign))
+              and any(isinstance(n, ast.Name) and n.id == value.id and isinstance(n.ctx, ast.Store)
+                      or isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name) and n.value.id == value.id
+                      and isinstance(n.ctx, ast.Store)
+                      for target in ([stmt.target] if not isinstance(stmt, ast.Assign) else stmt.targets)
+                      for n in walk_nodes(target))]
+    return ast.Module(body=stores, type_ignores=[]) if stores else value
+
+
 def _file_patterns(node: ast.AST) -> list[str]:
     """Requirement files a computed value names: `"requirements/x.txt"`, f"requirements/runtime_{dev}.txt" -> a glob."""
     found = []
@@ -222,7 +236,8 @@ def _from_setup_py(root: Path, notes: list[str], roles: list[tuple[str, str]],
                 lines = _element_lines(keyword.value, constants, len(value))
                 classifiers += [(item, f"setup.py:{line}") for item, line in zip(value, lines) if isinstance(item, str)]
             elif keyword.arg in ("install_requires", "extras_require") and value is None:
-                roles += [(pattern, "install" if keyword.arg == "install_requires" else "extra") for pattern in _file_patterns(keyword.value)]
+                role = "install" if keyword.arg == "install_requires" else "extra"
+                roles += [(pattern, role) for pattern in _file_patterns(_built_value(tree, keyword.value))]
                 notes.append(f"setup.py {keyword.arg} is computed ({where}); the requirement files it names were read")
             elif keyword.arg == "install_requires":
                 if isinstance(value, (list, tuple)):
