@@ -235,7 +235,8 @@ def _from_setup_py(root: Path, notes: list[str], roles: list[tuple[str, str]],
             elif keyword.arg == "classifiers" and isinstance(value, (list, tuple)):
                 lines = _element_lines(keyword.value, constants, len(value))
                 classifiers += [(item, f"setup.py:{line}") for item, line in zip(value, lines) if isinstance(item, str)]
-            elif keyword.arg in ("install_requires", "extras_require") and value is None:
+            elif keyword.arg in ("install_requires", "extras_require") and (
+                    value is None or not value and isinstance(keyword.value, ast.Name)):  # `extras = {}`, filled below
                 role = "install" if keyword.arg == "install_requires" else "extra"
                 roles += [(pattern, role) for pattern in _file_patterns(_built_value(tree, keyword.value))]
                 notes.append(f"setup.py {keyword.arg} is computed ({where}); the requirement files it names were read")
