@@ -115,10 +115,13 @@ def test_a_coroutine_handed_to_create_task_links_nothing(tmp_path: Path, cache_d
     assert fired({"late.py": source}, tmp_path, cache_dir) == ["mod.py"]
 
 
-def test_a_flag_set_where_the_handle_is_only_sometimes_assigned_is_silent(tmp_path: Path, cache_dir: Path) -> None:
+def test_a_flag_set_where_the_handle_is_only_sometimes_assigned_is_rejected(tmp_path: Path, cache_dir: Path) -> None:
     source = HANDLE.replace("    def start(self):\n        self._task",
                             "    def start(self, now=True):\n        if now:\n            self._task")
-    assert fired({"sometimes.py": source}, tmp_path, cache_dir) == ["mod.py"]
+    assert lint({"mod.py": source}, tmp_path, cache_dir) == []
+    [(_, _, _, message)] = lint({"mod.py": source}, tmp_path, cache_dir, rejected=True)
+    assert message.endswith("rejected, unmatched move: `_task` changes at mod.py:15 in start(), inside the `if` at line 14, "
+                            "where `_running` does not")
 
 
 def test_readiness_flag_of_a_field_and_a_base_class_owner(tmp_path: Path, cache_dir: Path) -> None:
@@ -268,7 +271,9 @@ def test_a_guard_that_skips_only_a_no_op_move_keeps_the_moves_together(tmp_path:
                              "    def stop(self):\n        if self._task is not None:\n            self._task = None\n")
     wrong_way = HANDLE.replace("    def start(self):\n        self._task",
                                "    def start(self):\n        if self._task is not None:\n            self._task")
-    assert fired({"guarded.py": guarded, "wrong_way.py": wrong_way}, tmp_path, cache_dir) == ["guarded.py", "mod.py"]
+    found = lint({"guarded.py": guarded, "wrong_way.py": wrong_way}, tmp_path, cache_dir, rejected=True)
+    assert [(path, confidence) for path, _, confidence, _ in found] == [("guarded.py", "HIGH"), ("wrong_way.py", "UNDEFINED")]
+    assert "rejected, unmatched move: `_task` changes at wrong_way.py:15 in start(), inside the `if` at line 14" in found[1][3]
 
 
 def test_first_terminal_outcome_is_rejected_with_its_reason(tmp_path: Path, cache_dir: Path) -> None:

@@ -60,7 +60,7 @@ class LifecycleMechanismChecker(OmniChecker):
         if not any(m.kind in ("flag", "lock") for m in mechanisms.values()):
             return  # every shape needs a flag or two locks
         reach = helpers(node)
-        for pair in flag_pairs(node, mechanisms, reach):
+        for pair in flag_pairs(node, mechanisms, reach, relpath):
             why = pair.kept_apart or self._remote(index, relpath, node, pair.flag)
             self._report(node, pair.flag, pair.other.name, why, "medium" if pair.via else "high", mirror_text(pair),
                          f"lifecycle-flag-{pair.kind}")

@@ -104,8 +104,8 @@ def _guard(owner: nodes.NodeNG, name: str) -> str:
 def block_of(node: nodes.NodeNG, name: str = "", move: str = "") -> tuple[str, ...]:
     """The statement lists holding `node`'s statement, innermost first up to the method body.
 
-    Each is its owner's position and which of its bodies (`12:8:orelse`): two moves in one
-    list happen together; one under an `if` or a loop the other is not in may not. An `if`
+    Each is its owner's kind, position and which of its bodies (`If:12:8:orelse`): two moves in
+    one list happen together; one under an `if` or a loop the other is not in may not. An `if`
     that only tests the moved attribute `name` itself and skips a move that would change
     nothing (`if self._task is not None: self._task = None`, `if not self._on: self._on = True`)
     is no level of its own.
@@ -118,7 +118,7 @@ def block_of(node: nodes.NodeNG, name: str = "", move: str = "") -> tuple[str, .
         part = next((name for name in ("body", "orelse", "handlers", "finalbody")
                      if statement in (getattr(owner, name, None) or ())), "")
         if not (part == "body" and idle and _guard(owner, name) == idle):
-            found.append(f"{owner.lineno}:{owner.col_offset}:{part}")
+            found.append(f"{type(owner).__name__}:{owner.lineno}:{owner.col_offset}:{part}")
         statement = owner
     return tuple(found)
 
