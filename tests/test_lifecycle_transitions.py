@@ -114,3 +114,19 @@ def test_a_helper_called_where_the_flag_does_not_move_is_no_partner(tmp_path: Pa
         ("helper.py", "UNDEFINED", "unmatched move: `_ready` changes at helper.py:14 in _launch(), where `_started` does not"),
         ("matched.py", "INFERENCE", ""),
     ]
+
+
+def test_a_move_through_a_local_name_for_the_event_counts(tmp_path: Path, cache_dir: Path) -> None:
+    """`ready = self._ready; ready.clear()` clears the event where the flag stays set: no mirror."""
+    aliased = HEADER + """
+    def start(self):
+        self._ready.set()
+        self._started = True
+
+    def pause(self):
+        ready = self._ready
+        ready.clear()
+""" + STOP
+    assert lint({"alias.py": aliased}, tmp_path, cache_dir, rejected=True) == [
+        ("alias.py", "UNDEFINED", "unmatched move: `_ready` changes at alias.py:15 in pause(), where `_started` does not"),
+    ]

@@ -2,7 +2,8 @@
 
 Read from the class's own AST only (no analysed code is imported): a flag is an attribute
 assigned a bool constant, an event one created by `Event()` and moved by `.set()`/`.clear()`,
-a handle one assigned `None` and something else. A transition inside `except`/`finally`
+a handle one assigned `None` and something else. A call on a local name bound once to the
+attribute (`que = self._queue; que.get()`) is the attribute's move. A transition inside `except`/`finally`
 is marked: a flag set there records cleanup after partial failure, a different state.
 `helpers` is the class's own call graph (`self.m()`), so a transition made in a helper
 method counts for the methods that reach it.
@@ -129,6 +130,17 @@ def _self_attr(node: nodes.NodeNG) -> str | None:
     return None
 
 
+def _alias_of(node: nodes.NodeNG) -> str | None:
+    """`x` behind a local name bound once, to `self.x` (`que = self._queue` before `que.get()`): a call on
+    the name is a move of the mechanism, which a rule blind to it would miss."""
+    if not isinstance(node, nodes.Name):
+        return None
+    _, bound = node.lookup(node.name)
+    if len(bound) != 1 or not isinstance(bound[0], nodes.AssignName) or not isinstance(bound[0].parent, nodes.Assign):
+        return None
+    return _self_attr(bound[0].parent.value)
+
+
 def _called_name(node: nodes.NodeNG) -> str:
     if not isinstance(node, nodes.Call):
         return ""
@@ -194,7 +206,7 @@ def class_mechanisms(cls: nodes.ClassDef) -> dict[str, Mechanism]:
             created.setdefault(name, assign.parent)
             moves.setdefault(name, []).append(_move(method, move, assign))
         for call in method.nodes_of_class(nodes.Call):
-            name = _self_attr(call.func.expr) if isinstance(call.func, nodes.Attribute) else None
+            name = (_self_attr(call.func.expr) or _alias_of(call.func.expr)) if isinstance(call.func, nodes.Attribute) else None
             if name is not None and call.func.attrname in QUEUE_CALLS:
                 queued.add(name)
             if name is not None and call.func.attrname in CALLS:
