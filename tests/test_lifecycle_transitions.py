@@ -130,3 +130,37 @@ def test_a_move_through_a_local_name_for_the_event_counts(tmp_path: Path, cache_
     assert lint({"alias.py": aliased}, tmp_path, cache_dir, rejected=True) == [
         ("alias.py", "UNDEFINED", "unmatched move: `_ready` changes at alias.py:15 in pause(), where `_started` does not"),
     ]
+
+
+ARBITER = """
+import asyncio
+
+
+class Request:
+    def __init__(self):
+        self._done = asyncio.Event()
+        self._finished = False
+
+    async def finish(self, flush):
+        if self._finished:
+            return
+        self._finished = True
+        await flush()
+        self._done.set()
+
+    def reset(self):
+        self._finished = False
+        self._done.clear()
+"""
+
+
+def test_an_await_between_the_two_moves_keeps_them_apart(tmp_path: Path, cache_dir: Path) -> None:
+    """A second finish() running during the flush must see `_finished` set and `_done` not yet: the flag
+    arbitrates the first terminal outcome. Without the await the two are one state."""
+    at_once = ARBITER.replace("        await flush()\n        self._done.set()\n", "        self._done.set()\n        await flush()\n")
+    found = lint({"arbiter.py": ARBITER, "at_once.py": at_once}, tmp_path, cache_dir, rejected=True)
+    assert found == [
+        ("arbiter.py", "UNDEFINED", "first terminal outcome: `_finished` changes at arbiter.py:12 in finish() and `_done` "
+                                    "only across the suspension at line 13, where another coroutine sees them disagree"),
+        ("at_once.py", "HIGH", ""),
+    ]

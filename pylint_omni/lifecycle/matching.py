@@ -8,9 +8,11 @@ branches of an `if`/`else` counts for the list holding the `if`. A move made unc
 helper method counts where a call to the helper sits (a weaker match, reported as such), and a move
 in the helper itself is matched only if every call of the helper sits where the other moves. A move
 in an `except`/`finally` or in a nested function (a callback) is matched only by one in that same
-place. One move without a partner is enough to tell the two apart: a flag reset alone on purpose, set
-under a stricter condition than the other, or set on an error path only says something the other
-does not.
+place, and an `await` (or `yield`, `async with`, `async for`) between the two moves splits them:
+another coroutine runs there and sees them disagree (a flag tested and set before the await
+arbitrates the first terminal outcome). One move without a partner is enough to tell the two apart:
+a flag reset alone on purpose, set under a stricter condition than the other, or set on an error path
+only says something the other does not.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from dataclasses import dataclass
 
 from astroid import nodes
 
-from pylint_omni.lifecycle.mechanisms import Mechanism, Transition, block_of, runs_now
+from pylint_omni.lifecycle.mechanisms import Mechanism, Transition, block_of, function_of, runs_now
 
 MOVES = ("set", "clear")
 # How a statement list is named in a reason, by the kind and body of the statement owning it.
@@ -45,6 +47,7 @@ class Unmatched:
     moved: str
     still: str
     transition: Transition
+    suspended: int = 0  # the line of an await between this move and its partner in the same list, or 0
 
 
 @dataclass(frozen=True)
@@ -56,19 +59,33 @@ class Matching:
 
 
 CallSites = dict[str, list[tuple[str, str]]]
+SUSPENDS = (nodes.Await, nodes.Yield, nodes.YieldFrom, nodes.AsyncWith, nodes.AsyncFor)
 
 
-def call_sites(cls: nodes.ClassDef) -> CallSites:
-    """Per method of `cls`: (caller, statement list) of each `self.m()` call that runs it right away."""
+@dataclass(frozen=True)
+class Layout:
+    """What the matching reads of a class beyond its transitions: per method, (caller, statement list) of
+    each `self.m()` call that runs it right away; per function (named as `Transition.method`), the lines
+    where it suspends."""
+
+    sites: CallSites
+    suspends: dict[str, tuple[int, ...]]
+
+
+def layout(cls: nodes.ClassDef) -> Layout:
+    """The call sites and suspension lines of `cls`'s methods and the functions nested in them."""
     own = {method.name for method in cls.mymethods()}
-    found: CallSites = {}
+    sites: CallSites = {}
+    suspends: dict[str, list[int]] = {}
     for method in cls.mymethods():
         for call in method.nodes_of_class(nodes.Call):
             func = call.func
             if isinstance(func, nodes.Attribute) and func.attrname in own and isinstance(func.expr, nodes.Name) \
                     and func.expr.name == "self" and runs_now(call, cls):
-                found.setdefault(func.attrname, []).append((method.name, block_of(call)[0]))
-    return found
+                sites.setdefault(func.attrname, []).append((method.name, block_of(call)[0]))
+        for pause in method.nodes_of_class(SUSPENDS):
+            suspends.setdefault(function_of(method, pause), []).append(pause.lineno)
+    return Layout(sites, {name: tuple(sorted(lines)) for name, lines in suspends.items()})
 
 
 def _levels(mechanism: Mechanism, move: str) -> dict[Transition, frozenset[str]]:
@@ -102,12 +119,17 @@ def _top(move: Transition, levels: frozenset[str]) -> bool:
     return move.blocks[-1] in levels
 
 
-def _partner(move: Transition, levels: frozenset[str], other: dict[Transition, frozenset[str]],
-             sites: CallSites) -> str | None:
-    """"" when the other mechanism moves in the same function and list, a helper's name when the match goes
-    through that helper, None when the move has no partner."""
-    if any(u.method == move.method and levels & theirs for u, theirs in other.items()):
-        return ""
+def _suspension(move: Transition, partner: Transition, suspends: dict[str, tuple[int, ...]]) -> int:
+    """The first line where the function suspends after the earlier of the two moves, up to the later one
+    (`self._h = await make()` stores after its await), or 0."""
+    first, last = sorted((move.line, partner.line))
+    return next((line for line in suspends.get(move.method, ()) if first < line <= last), 0)
+
+
+def _helper_partner(move: Transition, levels: frozenset[str], other: dict[Transition, frozenset[str]],
+                    sites: CallSites) -> str | None:
+    """The helper a match goes through (the other moves in it whenever it runs and it is called here, or this
+    move is in a helper called only where the other moves), or None when the move has no partner."""
     for u, theirs in other.items():  # the other moves, whenever a helper runs, and the helper is called here
         if _top(u, theirs) and any(caller == move.method and block in levels for caller, block in sites.get(u.method, ())):
             return u.method
@@ -119,7 +141,7 @@ def _partner(move: Transition, levels: frozenset[str], other: dict[Transition, f
     return None
 
 
-def match(a: Mechanism, b: Mechanism, sites: CallSites) -> Matching:
+def match(a: Mechanism, b: Mechanism, where: Layout) -> Matching:
     """The moves of `a` and `b` without a partner in the other, and the helpers the matches went through."""
     unmatched: list[Unmatched] = []
     via: set[str] = set()
@@ -127,17 +149,26 @@ def match(a: Mechanism, b: Mechanism, sites: CallSites) -> Matching:
         ours, theirs = _levels(a, move), _levels(b, move)
         for mine, other, moved, still in ((ours, theirs, a.name, b.name), (theirs, ours, b.name, a.name)):
             for transition, levels in mine.items():
-                helper = _partner(transition, levels, other, sites)
-                if helper is None:
-                    unmatched.append(Unmatched(moved, still, transition))
-                elif helper:
-                    via.add(helper)
+                together = [u for u, held in other.items() if u.method == transition.method and levels & held]
+                splits = [_suspension(transition, u, where.suspends) for u in together]
+                if together and 0 not in splits:
+                    unmatched.append(Unmatched(moved, still, transition, min(splits)))
+                elif not together:
+                    helper = _helper_partner(transition, levels, other, where.sites)
+                    if helper is None:
+                        unmatched.append(Unmatched(moved, still, transition))
+                    else:
+                        via.add(helper)
     return Matching(tuple(sorted(unmatched, key=lambda u: u.transition.line)), tuple(sorted(via)))
 
 
 def unmatched_reason(unmatched: Unmatched, path: str) -> str:
     """`unmatched move: `_started` changes at mod.py:14 in start(), inside the `if` at line 12, where `_ready` does not`."""
     move = unmatched.transition
+    if unmatched.suspended:
+        return (f"first terminal outcome: `{unmatched.moved}` changes at {path}:{move.line} in {move.method}() and "
+                f"`{unmatched.still}` only across the suspension at line {unmatched.suspended}, where another coroutine "
+                "sees them disagree")
     kind, line, _, part = move.blocks[0].split(":")
     place = PLACES.get((kind, part), "inside the block at line {}" if "Function" not in kind else "").format(line)
     return (f"unmatched move: `{unmatched.moved}` changes at {path}:{move.line} in {move.method}()"

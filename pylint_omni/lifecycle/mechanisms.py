@@ -176,13 +176,17 @@ def _timed(node: nodes.NodeNG) -> bool:
     return positional or handed or any(k.arg == "timeout" for k in node.keywords or ())
 
 
-def _move(method: nodes.FunctionDef, kind: str, node: nodes.NodeNG) -> Transition:
-    """A move in a function or lambda nested in the method runs later (a callback, a task's coroutine):
-    it is that function's move (`start.inner`), not the method's."""
+def function_of(method: nodes.FunctionDef, node: nodes.NodeNG) -> str:
+    """The function `node` runs in: the method, or a function or lambda nested in it (`start.inner`), which
+    runs later (a callback, a task's coroutine)."""
     scope = node.scope()
-    where = method.name if scope is method else f"{method.name}.{getattr(scope, 'name', '<lambda>')}"
+    return method.name if scope is method else f"{method.name}.{getattr(scope, 'name', '<lambda>')}"
+
+
+def _move(method: nodes.FunctionDef, kind: str, node: nodes.NodeNG) -> Transition:
+    """A move in a function nested in the method is that function's move, not the method's."""
     blocks = block_of(node, _moved_name(node), kind)
-    return Transition(where, kind, node.lineno, _in_handler(node, method), blocks, _timed(node))
+    return Transition(function_of(method, node), kind, node.lineno, _in_handler(node, method), blocks, _timed(node))
 
 
 def class_mechanisms(cls: nodes.ClassDef) -> dict[str, Mechanism]:

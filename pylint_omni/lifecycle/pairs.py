@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 
 from astroid import nodes
 
-from pylint_omni.lifecycle.matching import MOVES, CallSites, call_sites, match, unmatched_reason
+from pylint_omni.lifecycle.matching import MOVES, Layout, layout, match, unmatched_reason
 from pylint_omni.lifecycle.mechanisms import Mechanism, Transition
 
 
@@ -113,7 +113,7 @@ def _first_outcome(flag: Mechanism, other: Mechanism) -> str:
             f"`{other.name}` only in {', '.join(f'{m}()' for m in sorted(theirs))}: the flag arbitrates which came first")
 
 
-def _pair(flag: Mechanism, other: Mechanism, reach: dict[str, frozenset[str]], sites: CallSites, path: str) -> Pair | None:
+def _pair(flag: Mechanism, other: Mechanism, reach: dict[str, frozenset[str]], where: Layout, path: str) -> Pair | None:
     near = _near(flag, other, reach)
     first = _first_outcome(flag, other) if not near else ""
     if first:
@@ -124,7 +124,7 @@ def _pair(flag: Mechanism, other: Mechanism, reach: dict[str, frozenset[str]], s
         return None
     if other.kind == "handle" and (not other.methods("clear") or not flag.methods("read")):
         return None  # no `None` state to test, or no reader the test would replace
-    matching = match(flag, other, sites)
+    matching = match(flag, other, where)
     clears_match = not any(u.transition.kind == "clear" for u in matching.unmatched)
     kept_apart = _kept_apart(flag, other, clears_match)
     if not kept_apart and matching.unmatched:
@@ -136,13 +136,13 @@ def flag_pairs(cls: nodes.ClassDef, mechanisms: dict[str, Mechanism], reach: dic
                path: str) -> list[Pair]:
     """Each flag of `cls` (in the file at `path`) with the first mechanism it mirrors: an Event first, then a
     handle or field by line, then an Event it negates."""
-    sites = call_sites(cls)
+    where = layout(cls)
     others = sorted((m for m in mechanisms.values() if m.kind in ("event", "handle")),
                     key=lambda m: (m.kind != "event", m.created.lineno))
     found = []
     for flag in (m for m in mechanisms.values() if m.kind == "flag"):
-        pairs = [p for p in (_pair(flag, other, reach, sites, path) for other in others) if p is not None]
-        negated = (_pair(flag, _negated(event), reach, sites, path) for event in others if event.kind == "event")
+        pairs = [p for p in (_pair(flag, other, reach, where, path) for other in others) if p is not None]
+        negated = (_pair(flag, _negated(event), reach, where, path) for event in others if event.kind == "event")
         pairs.extend(replace(p, negated=True) for p in negated if p is not None)
         # A mirror the audit would merge wins over one it keeps apart; a rejected idea only when there is no other.
         found.extend(sorted(pairs, key=lambda p: bool(p.kept_apart))[:1])
