@@ -222,6 +222,14 @@ def test_a_flag_written_from_another_module_is_rejected(tmp_path: Path, cache_di
     assert message.endswith("rejected, local vs remote ownership: `_running` is also written at peer.py:5, outside the class")
 
 
+def test_a_handle_written_from_another_module_is_rejected(tmp_path: Path, cache_dir: Path) -> None:
+    """The peer drops the task without the flag: the flag's moves no longer match every move of the handle."""
+    peer = "from mod import StageLoop\n\n\ndef on_crash(loop: StageLoop) -> None:\n    loop._task = None\n"
+    assert lint({"mod.py": HANDLE, "peer.py": peer}, tmp_path, cache_dir) == []
+    [(_, _, _, message)] = lint({"mod.py": HANDLE, "peer.py": peer}, tmp_path, cache_dir, rejected=True)
+    assert message.endswith("rejected, local vs remote ownership: `_task` is also written at peer.py:5, outside the class")
+
+
 NEGATION = """
 import asyncio
 

@@ -3,8 +3,8 @@
 Shapes (each in its own module): a bool flag that mirrors an Event, a handle or a field
 (`pairs`); two locks guarding the same fields (`locks`); a closed flag beside a sentinel put
 on a queue (`sentinels`). The cases the audit keeps apart are rejected ideas with their
-reason, and so is a flag also written from outside its class (the reference graph's stores:
-local vs remote ownership). HIGH when every move is in the same method; MEDIUM when a
+reason, and so is a flag, or the mechanism it mirrors, also written from outside its class (the
+reference graph's stores: local vs remote ownership). HIGH when every move is in the same method; MEDIUM when a
 helper method carries one of them, or for a sentinel (drain vs drop). Tests, benchmarks and
 examples are never audited.
 """
@@ -61,7 +61,7 @@ class LifecycleMechanismChecker(OmniChecker):
             return  # every shape needs a flag or two locks
         reach = helpers(node)
         for pair in flag_pairs(node, mechanisms, reach, relpath):
-            why = pair.kept_apart or self._remote(index, relpath, node, pair.flag)
+            why = pair.kept_apart or next(filter(None, (self._remote(index, relpath, node, m) for m in (pair.flag, pair.other))), "")
             self._report(node, pair.flag, pair.other.name, why, "medium" if pair.via else "high", mirror_text(pair),
                          f"lifecycle-flag-{pair.kind}")
         for locks in lock_pairs(node, mechanisms, reach):
@@ -73,14 +73,15 @@ class LifecycleMechanismChecker(OmniChecker):
                          sentinel_text(sentinel), "lifecycle-sentinel-flag")
 
     @staticmethod
-    def _remote(index: ProjectIndex, relpath: str, owner: nodes.ClassDef, flag: Mechanism) -> str:
-        """Why the flag is not this class's alone to drop (a base class or another object writes it), or ""."""
-        base = next((b for b in owner.ancestors() if flag.name in b.instance_attrs), None)
+    def _remote(index: ProjectIndex, relpath: str, owner: nodes.ClassDef, mechanism: Mechanism) -> str:
+        """Why the mechanism is not this class's alone (a base class or another object writes it), or "": the
+        flag would not be its own to drop, and the other one's moves made there are not matched by the flag's."""
+        base = next((b for b in owner.ancestors() if mechanism.name in b.instance_attrs), None)
         if base is not None:
-            return (f"local vs remote ownership: `{flag.name}` belongs to the base class {base.name}, "
+            return (f"local vs remote ownership: `{mechanism.name}` belongs to the base class {base.name}, "
                     "whose readers serve every subclass")
-        where = _remote_write(index, relpath, owner, flag.name)
-        return f"local vs remote ownership: `{flag.name}` is also written at {where}, outside the class" if where else ""
+        where = _remote_write(index, relpath, owner, mechanism.name)
+        return f"local vs remote ownership: `{mechanism.name}` is also written at {where}, outside the class" if where else ""
 
     def _report(self, owner: nodes.ClassDef, dropped: Mechanism, other: str, kept_apart: str, confidence: str,
                 text: str, kind: str) -> None:
