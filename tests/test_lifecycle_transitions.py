@@ -160,7 +160,41 @@ def test_an_await_between_the_two_moves_keeps_them_apart(tmp_path: Path, cache_d
     at_once = ARBITER.replace("        await flush()\n        self._done.set()\n", "        self._done.set()\n        await flush()\n")
     found = lint({"arbiter.py": ARBITER, "at_once.py": at_once}, tmp_path, cache_dir, rejected=True)
     assert found == [
-        ("arbiter.py", "UNDEFINED", "first terminal outcome: `_finished` changes at arbiter.py:12 in finish() and `_done` "
-                                    "only across the suspension at line 13, where another coroutine sees them disagree"),
+        ("arbiter.py", "UNDEFINED", "split by a suspension: `_finished` changes at arbiter.py:12 in finish() and `_done` "
+                                    "only across the await at line 13, where another coroutine sees them disagree (the "
+                                    "first to change may arbitrate the first terminal outcome)"),
         ("at_once.py", "HIGH", ""),
+    ]
+
+
+STREAM = """
+import queue
+
+_END = object()
+
+
+class Stream:
+    def __init__(self):
+        self._q = queue.Queue()
+        self._closed = False
+
+    def close(self):
+        self._closed = True
+        self._q.put(_END)
+
+    def reopen(self):
+        self._closed = False
+
+    def drain(self):
+        while True:
+            item = self._q.get()
+            if item is _END or self._closed:
+                return
+"""
+
+
+def test_a_closed_flag_cleared_to_reopen_is_no_sentinel(tmp_path: Path, cache_dir: Path) -> None:
+    """The sentinel already queued cannot be taken back when reopen() clears the flag."""
+    assert lint({"stream.py": STREAM}, tmp_path, cache_dir, rejected=True) == [
+        ("stream.py", "UNDEFINED", "unmatched move: `_closed` changes at stream.py:16 in reopen(), where `_q.put(_END)` does not"),
     ]

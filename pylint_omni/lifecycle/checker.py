@@ -67,7 +67,7 @@ class LifecycleMechanismChecker(OmniChecker):
         for locks in lock_pairs(node, mechanisms, reach):
             self._report(node, locks.second, locks.first.name, locks.kept_apart, "high", locks_text(locks),
                          "lifecycle-two-locks")
-        for sentinel in sentinel_pairs(node, mechanisms):
+        for sentinel in sentinel_pairs(node, mechanisms, relpath):
             why = sentinel.kept_apart or self._remote(index, relpath, node, sentinel.flag)
             self._report(node, sentinel.flag, f"the `{sentinel.sentinel}` sentinel on `{sentinel.queue}`", why, "medium",
                          sentinel_text(sentinel), "lifecycle-sentinel-flag")

@@ -166,9 +166,9 @@ def unmatched_reason(unmatched: Unmatched, path: str) -> str:
     """`unmatched move: `_started` changes at mod.py:14 in start(), inside the `if` at line 12, where `_ready` does not`."""
     move = unmatched.transition
     if unmatched.suspended:
-        return (f"first terminal outcome: `{unmatched.moved}` changes at {path}:{move.line} in {move.method}() and "
-                f"`{unmatched.still}` only across the suspension at line {unmatched.suspended}, where another coroutine "
-                "sees them disagree")
+        return (f"split by a suspension: `{unmatched.moved}` changes at {path}:{move.line} in {move.method}() and "
+                f"`{unmatched.still}` only across the await at line {unmatched.suspended}, where another coroutine sees "
+                "them disagree (the first to change may arbitrate the first terminal outcome)")
     kind, line, _, part = move.blocks[0].split(":")
     place = PLACES.get((kind, part), "inside the block at line {}" if "Function" not in kind else "").format(line)
     return (f"unmatched move: `{unmatched.moved}` changes at {path}:{move.line} in {move.method}()"

@@ -183,7 +183,7 @@ def function_of(method: nodes.FunctionDef, node: nodes.NodeNG) -> str:
     return method.name if scope is method else f"{method.name}.{getattr(scope, 'name', '<lambda>')}"
 
 
-def _move(method: nodes.FunctionDef, kind: str, node: nodes.NodeNG) -> Transition:
+def move_at(method: nodes.FunctionDef, kind: str, node: nodes.NodeNG) -> Transition:
     """A move in a function nested in the method is that function's move, not the method's."""
     blocks = block_of(node, _moved_name(node), kind)
     return Transition(function_of(method, node), kind, node.lineno, _in_handler(node, method), blocks, _timed(node))
@@ -208,18 +208,18 @@ def class_mechanisms(cls: nodes.ClassDef) -> dict[str, Mechanism]:
                 runners.add(name)
             kinds.setdefault(name, set()).add(kind)
             created.setdefault(name, assign.parent)
-            moves.setdefault(name, []).append(_move(method, move, assign))
+            moves.setdefault(name, []).append(move_at(method, move, assign))
         for call in method.nodes_of_class(nodes.Call):
             name = (_self_attr(call.func.expr) or _alias_of(call.func.expr)) if isinstance(call.func, nodes.Attribute) else None
             if name is not None and call.func.attrname in QUEUE_CALLS:
                 queued.add(name)
             if name is not None and call.func.attrname in CALLS:
-                calls.setdefault(name, []).append(_move(method, CALLS[call.func.attrname], call))
+                calls.setdefault(name, []).append(move_at(method, CALLS[call.func.attrname], call))
         for block in method.nodes_of_class((nodes.With, nodes.AsyncWith)):
             for item, _ in block.items:
                 name = _self_attr(item)
                 if name is not None:  # `with self._lock:` acquires it
-                    taken.setdefault(name, []).append(_move(method, "set", item))
+                    taken.setdefault(name, []).append(move_at(method, "set", item))
         for read in method.nodes_of_class(nodes.Attribute):
             name = _self_attr(read)
             # A read (`if self._started:`, `kill(self._actor)`, `self._cfg.plugin`), not a call on or of it
@@ -228,7 +228,7 @@ def class_mechanisms(cls: nodes.ClassDef) -> dict[str, Mechanism]:
             called = isinstance(parent, (nodes.With, nodes.AsyncWith)) or (isinstance(parent, nodes.Call) and parent.func is read) \
                 or (isinstance(parent, nodes.Attribute) and isinstance(parent.parent, nodes.Call) and parent.parent.func is parent)
             if name is not None and not called:
-                moves.setdefault(name, []).append(_move(method, "read", read))
+                moves.setdefault(name, []).append(move_at(method, "read", read))
     found = {}
     for name, seen in kinds.items():
         # An attribute assigned both a bool and something else is no clean flag: leave it out.
