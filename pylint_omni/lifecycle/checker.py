@@ -21,6 +21,7 @@ from pylint_omni.evidence.findings import FindingDetails
 from pylint_omni.index.graph.graph import graph_of
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.lifecycle.locks import lock_pairs
+from pylint_omni.lifecycle.matching import layout
 from pylint_omni.lifecycle.mechanisms import Mechanism, class_mechanisms, helpers
 from pylint_omni.lifecycle.pairs import flag_pairs
 from pylint_omni.lifecycle.sentinels import sentinel_pairs
@@ -59,15 +60,16 @@ class LifecycleMechanismChecker(OmniChecker):
         mechanisms = class_mechanisms(node)
         if not any(m.kind in ("flag", "lock") for m in mechanisms.values()):
             return  # every shape needs a flag or two locks
-        reach = helpers(node)
-        for pair in flag_pairs(node, mechanisms, reach, relpath):
-            why = pair.kept_apart or next(filter(None, (self._remote(index, relpath, node, m) for m in (pair.flag, pair.other))), "")
+        reach, where = helpers(node), layout(node)
+        for pair in flag_pairs(mechanisms, reach, where, relpath):
+            remote = (self._remote(index, relpath, node, m) for m in (pair.flag, pair.other))
+            why = pair.kept_apart or next(filter(None, remote), "")
             self._report(node, pair.flag, pair.other.name, why, "medium" if pair.via else "high", mirror_text(pair),
                          f"lifecycle-flag-{pair.kind}")
         for locks in lock_pairs(node, mechanisms, reach):
             self._report(node, locks.second, locks.first.name, locks.kept_apart, "high", locks_text(locks),
                          "lifecycle-two-locks")
-        for sentinel in sentinel_pairs(node, mechanisms, relpath):
+        for sentinel in sentinel_pairs(node, mechanisms, where, relpath):
             why = sentinel.kept_apart or self._remote(index, relpath, node, sentinel.flag)
             self._report(node, sentinel.flag, f"the `{sentinel.sentinel}` sentinel on `{sentinel.queue}`", why, "medium",
                          sentinel_text(sentinel), "lifecycle-sentinel-flag")

@@ -22,9 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from astroid import nodes
-
-from pylint_omni.lifecycle.matching import MOVES, Layout, layout, match, unmatched_reason
+from pylint_omni.lifecycle.matching import MOVES, Layout, match, unmatched_reason
 from pylint_omni.lifecycle.mechanisms import Mechanism, Transition
 
 
@@ -132,11 +130,10 @@ def _pair(flag: Mechanism, other: Mechanism, reach: dict[str, frozenset[str]], w
     return Pair(flag, other, _kind(other), matching.via, kept_apart)
 
 
-def flag_pairs(cls: nodes.ClassDef, mechanisms: dict[str, Mechanism], reach: dict[str, frozenset[str]],
+def flag_pairs(mechanisms: dict[str, Mechanism], reach: dict[str, frozenset[str]], where: Layout,
                path: str) -> list[Pair]:
-    """Each flag of `cls` (in the file at `path`) with the first mechanism it mirrors: an Event first, then a
+    """Each flag of a class (in the file at `path`) with the first mechanism it mirrors: an Event first, then a
     handle or field by line, then an Event it negates."""
-    where = layout(cls)
     others = sorted((m for m in mechanisms.values() if m.kind in ("event", "handle")),
                     key=lambda m: (m.kind != "event", m.created.lineno))
     found = []

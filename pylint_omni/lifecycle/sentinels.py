@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from astroid import nodes
 
-from pylint_omni.lifecycle.matching import Layout, layout, match, unmatched_reason
+from pylint_omni.lifecycle.matching import Layout, match, unmatched_reason
 from pylint_omni.lifecycle.mechanisms import Mechanism, move_at
 
 PUTS = frozenset({"put", "put_nowait"})
@@ -86,11 +86,10 @@ def _unmatched(cls: nodes.ClassDef, flag: Mechanism, queue: str, sentinel: str, 
     return unmatched_reason(found[0], path) if found else ""
 
 
-def sentinel_pairs(cls: nodes.ClassDef, mechanisms: dict[str, Mechanism], path: str) -> list[SentinelPair]:
+def sentinel_pairs(cls: nodes.ClassDef, mechanisms: dict[str, Mechanism], where: Layout, path: str) -> list[SentinelPair]:
     """Each closed flag of `cls` (in the file at `path`) set where a sentinel is put on one of its queues, when
     a consumer checks both."""
     names = _sentinels(cls)
-    where = layout(cls)
     flags = {name: m for name, m in mechanisms.items() if m.kind == "flag"}
     methods = {m.name: m for m in cls.mymethods()}
     found = []
