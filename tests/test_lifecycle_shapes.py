@@ -230,6 +230,15 @@ def test_a_handle_written_from_another_module_is_rejected(tmp_path: Path, cache_
     assert message.endswith("rejected, local vs remote ownership: `_task` is also written at peer.py:5, outside the class")
 
 
+def test_a_flag_a_subclass_resets_alone_is_rejected(tmp_path: Path, cache_dir: Path) -> None:
+    """The subclass's pause() clears the flag and keeps the task: the class's own moves say nothing of it."""
+    sub = "from mod import StageLoop\n\n\nclass PausingLoop(StageLoop):\n    def pause(self):\n        self._running = False\n"
+    assert lint({"mod.py": HANDLE, "sub.py": sub}, tmp_path, cache_dir) == []
+    [(_, _, _, message)] = lint({"mod.py": HANDLE, "sub.py": sub}, tmp_path, cache_dir, rejected=True)
+    assert message.endswith("rejected, local vs remote ownership: `_running` is also written by the subclass PausingLoop "
+                            "at sub.py:6")
+
+
 NEGATION = """
 import asyncio
 

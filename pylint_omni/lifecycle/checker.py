@@ -18,6 +18,7 @@ from pylint_omni.evidence.benefit import Benefit, BenefitKind
 from pylint_omni.evidence.checker import OmniChecker
 from pylint_omni.evidence.consumers import Status, Verdict
 from pylint_omni.evidence.findings import FindingDetails
+from pylint_omni.index.class_graph import class_graph
 from pylint_omni.index.graph.graph import graph_of
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.lifecycle.locks import lock_pairs
@@ -32,10 +33,17 @@ STORE_VIA = "attr-store"
 
 
 def _remote_write(index: ProjectIndex, relpath: str, owner: nodes.ClassDef, name: str) -> str:
-    """`path:line` of a store to `owner.name` outside the class (another owner moves it), or ""."""
-    for ref in graph_of(index).refs_to(f"{owner.qname()}.{name}"):
+    """Where `owner.name` is stored outside the class: "at path:line, outside the class" (another owner moves
+    it), "by the subclass Sub at path:line" (a subclass's own method moves it, which the class's moves do not
+    match), or ""."""
+    graph = graph_of(index)
+    for ref in graph.refs_to(f"{owner.qname()}.{name}"):
         if ref.via == STORE_VIA and not (ref.path == relpath and owner.fromlineno <= ref.line <= (owner.tolineno or 0)):
-            return f"{ref.path}:{ref.line}"
+            return f"at {ref.path}:{ref.line}, outside the class"
+    for subclass in class_graph(index).descendants(owner.qname()):
+        for ref in graph.refs_to(f"{subclass}.{name}"):
+            if ref.via == STORE_VIA:
+                return f"by the subclass {subclass.rpartition('.')[2]} at {ref.path}:{ref.line}"
     return ""
 
 
@@ -83,7 +91,7 @@ class LifecycleMechanismChecker(OmniChecker):
             return (f"local vs remote ownership: `{mechanism.name}` belongs to the base class {base.name}, "
                     "whose readers serve every subclass")
         where = _remote_write(index, relpath, owner, mechanism.name)
-        return f"local vs remote ownership: `{mechanism.name}` is also written at {where}, outside the class" if where else ""
+        return f"local vs remote ownership: `{mechanism.name}` is also written {where}" if where else ""
 
     def _report(self, owner: nodes.ClassDef, dropped: Mechanism, other: str, kept_apart: str, confidence: str,
                 text: str, kind: str) -> None:
