@@ -198,3 +198,18 @@ def test_a_closed_flag_cleared_to_reopen_is_no_sentinel(tmp_path: Path, cache_di
     assert lint({"stream.py": STREAM}, tmp_path, cache_dir, rejected=True) == [
         ("stream.py", "UNDEFINED", "unmatched move: `_closed` changes at stream.py:16 in reopen(), where `_q.put(_END)` does not"),
     ]
+
+
+def test_an_event_made_anew_outside_init_is_a_clear(tmp_path: Path, cache_dir: Path) -> None:
+    """rearm() replaces the event with a fresh one, clear, while the flag stays set."""
+    rearmed = HEADER + """
+    def start(self):
+        self._ready.set()
+        self._started = True
+
+    def rearm(self):
+        self._ready = threading.Event()
+""" + STOP
+    assert lint({"rearm.py": rearmed}, tmp_path, cache_dir, rejected=True) == [
+        ("rearm.py", "UNDEFINED", "unmatched move: `_ready` changes at rearm.py:14 in rearm(), where `_started` does not"),
+    ]

@@ -1,7 +1,8 @@
 """Per class: its lifecycle mechanisms (events, flags, handles, locks, queues) and their transitions.
 
 Read from the class's own AST only (no analysed code is imported): a flag is an attribute
-assigned a bool constant, an event one created by `Event()` and moved by `.set()`/`.clear()`,
+assigned a bool constant, an event one created by `Event()` and moved by `.set()`/`.clear()`
+(a fresh `Event()` outside `__init__` is a clear),
 a handle one assigned `None` and something else. A call on a local name bound once to the
 attribute (`que = self._queue; que.get()`) is the attribute's move. A transition inside `except`/`finally`
 is marked: a flag set there records cleanup after partial failure, a different state.
@@ -204,6 +205,8 @@ def class_mechanisms(cls: nodes.ClassDef) -> dict[str, Mechanism]:
             if name is None or not isinstance(assign.parent, (nodes.Assign, nodes.AnnAssign)) or assign.parent.value is None:
                 continue
             kind, move = _assignment_kind(assign.parent.value)
+            if kind == "event" and move == "create" and method.name != "__init__":
+                move = "clear"  # a fresh Event replacing the old one starts clear: a transition, not a creation
             if _called_name(assign.parent.value) in RUNNERS:
                 runners.add(name)
             kinds.setdefault(name, set()).add(kind)
