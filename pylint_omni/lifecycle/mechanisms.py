@@ -2,10 +2,10 @@
 
 Read from the class's own AST only (no analysed code is imported): a flag is an attribute
 assigned a bool constant, an event one created by `Event()` and moved by `.set()`/`.clear()`
-(a fresh `Event()` outside `__init__` is a clear),
-a handle one assigned `None` and something else. A call on a local name bound once to the
-attribute (`que = self._queue; que.get()`) is the attribute's move. A transition inside `except`/`finally`
-is marked: a flag set there records cleanup after partial failure, a different state.
+(a fresh `Event()` outside `__init__` is a clear), a handle one assigned `None` and something
+else. A call on a local name bound once to the attribute (`que = self._queue; que.get()`) is
+the attribute's move. A transition inside `except`/`finally` is marked: a flag set there
+records cleanup after partial failure, a different state.
 `helpers` is the class's own call graph (`self.m()`), so a transition made in a helper
 method counts for the methods that reach it.
 """
