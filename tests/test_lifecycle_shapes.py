@@ -115,10 +115,13 @@ def test_a_coroutine_handed_to_create_task_links_nothing(tmp_path: Path, cache_d
     assert fired({"late.py": source}, tmp_path, cache_dir) == ["mod.py"]
 
 
-def test_a_flag_set_where_the_handle_is_only_sometimes_assigned_is_silent(tmp_path: Path, cache_dir: Path) -> None:
+def test_a_flag_set_where_the_handle_is_only_sometimes_assigned_is_rejected(tmp_path: Path, cache_dir: Path) -> None:
     source = HANDLE.replace("    def start(self):\n        self._task",
                             "    def start(self, now=True):\n        if now:\n            self._task")
-    assert fired({"sometimes.py": source}, tmp_path, cache_dir) == ["mod.py"]
+    assert lint({"mod.py": source}, tmp_path, cache_dir) == []
+    [(_, _, _, message)] = lint({"mod.py": source}, tmp_path, cache_dir, rejected=True)
+    assert message.endswith("rejected, unmatched move: `_task` changes at mod.py:15 in start(), inside the `if` at line 14, "
+                            "where `_running` does not")
 
 
 def test_readiness_flag_of_a_field_and_a_base_class_owner(tmp_path: Path, cache_dir: Path) -> None:
@@ -219,6 +222,23 @@ def test_a_flag_written_from_another_module_is_rejected(tmp_path: Path, cache_di
     assert message.endswith("rejected, local vs remote ownership: `_running` is also written at peer.py:5, outside the class")
 
 
+def test_a_handle_written_from_another_module_is_rejected(tmp_path: Path, cache_dir: Path) -> None:
+    """The peer drops the task without the flag: the flag's moves no longer match every move of the handle."""
+    peer = "from mod import StageLoop\n\n\ndef on_crash(loop: StageLoop) -> None:\n    loop._task = None\n"
+    assert lint({"mod.py": HANDLE, "peer.py": peer}, tmp_path, cache_dir) == []
+    [(_, _, _, message)] = lint({"mod.py": HANDLE, "peer.py": peer}, tmp_path, cache_dir, rejected=True)
+    assert message.endswith("rejected, local vs remote ownership: `_task` is also written at peer.py:5, outside the class")
+
+
+def test_a_flag_a_subclass_resets_alone_is_rejected(tmp_path: Path, cache_dir: Path) -> None:
+    """The subclass's pause() clears the flag and keeps the task: the class's own moves say nothing of it."""
+    sub = "from mod import StageLoop\n\n\nclass PausingLoop(StageLoop):\n    def pause(self):\n        self._running = False\n"
+    assert lint({"mod.py": HANDLE, "sub.py": sub}, tmp_path, cache_dir) == []
+    [(_, _, _, message)] = lint({"mod.py": HANDLE, "sub.py": sub}, tmp_path, cache_dir, rejected=True)
+    assert message.endswith("rejected, local vs remote ownership: `_running` is also written by the subclass PausingLoop "
+                            "at sub.py:6")
+
+
 NEGATION = """
 import asyncio
 
@@ -268,7 +288,9 @@ def test_a_guard_that_skips_only_a_no_op_move_keeps_the_moves_together(tmp_path:
                              "    def stop(self):\n        if self._task is not None:\n            self._task = None\n")
     wrong_way = HANDLE.replace("    def start(self):\n        self._task",
                                "    def start(self):\n        if self._task is not None:\n            self._task")
-    assert fired({"guarded.py": guarded, "wrong_way.py": wrong_way}, tmp_path, cache_dir) == ["guarded.py", "mod.py"]
+    found = lint({"guarded.py": guarded, "wrong_way.py": wrong_way}, tmp_path, cache_dir, rejected=True)
+    assert [(path, confidence) for path, _, confidence, _ in found] == [("guarded.py", "HIGH"), ("wrong_way.py", "UNDEFINED")]
+    assert "rejected, unmatched move: `_task` changes at wrong_way.py:15 in start(), inside the `if` at line 14" in found[1][3]
 
 
 def test_first_terminal_outcome_is_rejected_with_its_reason(tmp_path: Path, cache_dir: Path) -> None:

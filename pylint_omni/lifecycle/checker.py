@@ -3,8 +3,8 @@
 Shapes (each in its own module): a bool flag that mirrors an Event, a handle or a field
 (`pairs`); two locks guarding the same fields (`locks`); a closed flag beside a sentinel put
 on a queue (`sentinels`). The cases the audit keeps apart are rejected ideas with their
-reason, and so is a flag also written from outside its class (the reference graph's stores:
-local vs remote ownership). HIGH when every move is in the same method; MEDIUM when a
+reason, and so is a flag, or the mechanism it mirrors, also written from outside its class (the
+reference graph's stores: local vs remote ownership). HIGH when every move is in the same method; MEDIUM when a
 helper method carries one of them, or for a sentinel (drain vs drop). Tests, benchmarks and
 examples are never audited.
 """
@@ -18,9 +18,11 @@ from pylint_omni.evidence.benefit import Benefit, BenefitKind
 from pylint_omni.evidence.checker import OmniChecker
 from pylint_omni.evidence.consumers import Status, Verdict
 from pylint_omni.evidence.findings import FindingDetails
+from pylint_omni.index.class_graph import class_graph
 from pylint_omni.index.graph.graph import graph_of
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.lifecycle.locks import lock_pairs
+from pylint_omni.lifecycle.matching import layout
 from pylint_omni.lifecycle.mechanisms import Mechanism, class_mechanisms, helpers
 from pylint_omni.lifecycle.pairs import flag_pairs
 from pylint_omni.lifecycle.sentinels import sentinel_pairs
@@ -31,10 +33,17 @@ STORE_VIA = "attr-store"
 
 
 def _remote_write(index: ProjectIndex, relpath: str, owner: nodes.ClassDef, name: str) -> str:
-    """`path:line` of a store to `owner.name` outside the class (another owner moves it), or ""."""
-    for ref in graph_of(index).refs_to(f"{owner.qname()}.{name}"):
+    """Where `owner.name` is stored outside the class: "at path:line, outside the class" (another owner moves
+    it), "by the subclass Sub at path:line" (a subclass's own method moves it, which the class's moves do not
+    match), or ""."""
+    graph = graph_of(index)
+    for ref in graph.refs_to(f"{owner.qname()}.{name}"):
         if ref.via == STORE_VIA and not (ref.path == relpath and owner.fromlineno <= ref.line <= (owner.tolineno or 0)):
-            return f"{ref.path}:{ref.line}"
+            return f"at {ref.path}:{ref.line}, outside the class"
+    for subclass in class_graph(index).descendants(owner.qname()):
+        for ref in graph.refs_to(f"{subclass}.{name}"):
+            if ref.via == STORE_VIA:
+                return f"by the subclass {subclass.rpartition('.')[2]} at {ref.path}:{ref.line}"
     return ""
 
 
@@ -59,28 +68,30 @@ class LifecycleMechanismChecker(OmniChecker):
         mechanisms = class_mechanisms(node)
         if not any(m.kind in ("flag", "lock") for m in mechanisms.values()):
             return  # every shape needs a flag or two locks
-        reach = helpers(node)
-        for pair in flag_pairs(node, mechanisms, reach):
-            why = pair.kept_apart or self._remote(index, relpath, node, pair.flag)
+        reach, where = helpers(node), layout(node)
+        for pair in flag_pairs(mechanisms, reach, where, relpath):
+            remote = (self._remote(index, relpath, node, m) for m in (pair.flag, pair.other))
+            why = pair.kept_apart or next(filter(None, remote), "")
             self._report(node, pair.flag, pair.other.name, why, "medium" if pair.via else "high", mirror_text(pair),
                          f"lifecycle-flag-{pair.kind}")
         for locks in lock_pairs(node, mechanisms, reach):
             self._report(node, locks.second, locks.first.name, locks.kept_apart, "high", locks_text(locks),
                          "lifecycle-two-locks")
-        for sentinel in sentinel_pairs(node, mechanisms):
+        for sentinel in sentinel_pairs(node, mechanisms, where, relpath):
             why = sentinel.kept_apart or self._remote(index, relpath, node, sentinel.flag)
             self._report(node, sentinel.flag, f"the `{sentinel.sentinel}` sentinel on `{sentinel.queue}`", why, "medium",
                          sentinel_text(sentinel), "lifecycle-sentinel-flag")
 
     @staticmethod
-    def _remote(index: ProjectIndex, relpath: str, owner: nodes.ClassDef, flag: Mechanism) -> str:
-        """Why the flag is not this class's alone to drop (a base class or another object writes it), or ""."""
-        base = next((b for b in owner.ancestors() if flag.name in b.instance_attrs), None)
+    def _remote(index: ProjectIndex, relpath: str, owner: nodes.ClassDef, mechanism: Mechanism) -> str:
+        """Why the mechanism is not this class's alone (a base class or another object writes it), or "": the
+        flag would not be its own to drop, and the other one's moves made there are not matched by the flag's."""
+        base = next((b for b in owner.ancestors() if mechanism.name in b.instance_attrs), None)
         if base is not None:
-            return (f"local vs remote ownership: `{flag.name}` belongs to the base class {base.name}, "
+            return (f"local vs remote ownership: `{mechanism.name}` belongs to the base class {base.name}, "
                     "whose readers serve every subclass")
-        where = _remote_write(index, relpath, owner, flag.name)
-        return f"local vs remote ownership: `{flag.name}` is also written at {where}, outside the class" if where else ""
+        where = _remote_write(index, relpath, owner, mechanism.name)
+        return f"local vs remote ownership: `{mechanism.name}` is also written {where}" if where else ""
 
     def _report(self, owner: nodes.ClassDef, dropped: Mechanism, other: str, kept_apart: str, confidence: str,
                 text: str, kind: str) -> None:

@@ -1,9 +1,11 @@
 """Per class: its lifecycle mechanisms (events, flags, handles, locks, queues) and their transitions.
 
 Read from the class's own AST only (no analysed code is imported): a flag is an attribute
-assigned a bool constant, an event one created by `Event()` and moved by `.set()`/`.clear()`,
-a handle one assigned `None` and something else. A transition inside `except`/`finally`
-is marked: a flag set there records cleanup after partial failure, a different state.
+assigned a bool constant, an event one created by `Event()` and moved by `.set()`/`.clear()`
+(a fresh `Event()` outside `__init__` is a clear), a handle one assigned `None` and something
+else. A call on a local name bound once to the attribute (`que = self._queue; que.get()`) is
+the attribute's move. A transition inside `except`/`finally` is marked: a flag set there
+records cleanup after partial failure, a different state.
 `helpers` is the class's own call graph (`self.m()`), so a transition made in a helper
 method counts for the methods that reach it.
 """
@@ -104,8 +106,8 @@ def _guard(owner: nodes.NodeNG, name: str) -> str:
 def block_of(node: nodes.NodeNG, name: str = "", move: str = "") -> tuple[str, ...]:
     """The statement lists holding `node`'s statement, innermost first up to the method body.
 
-    Each is its owner's position and which of its bodies (`12:8:orelse`): two moves in one
-    list happen together; one under an `if` or a loop the other is not in may not. An `if`
+    Each is its owner's kind, position and which of its bodies (`If:12:8:orelse`): two moves in
+    one list happen together; one under an `if` or a loop the other is not in may not. An `if`
     that only tests the moved attribute `name` itself and skips a move that would change
     nothing (`if self._task is not None: self._task = None`, `if not self._on: self._on = True`)
     is no level of its own.
@@ -118,7 +120,7 @@ def block_of(node: nodes.NodeNG, name: str = "", move: str = "") -> tuple[str, .
         part = next((name for name in ("body", "orelse", "handlers", "finalbody")
                      if statement in (getattr(owner, name, None) or ())), "")
         if not (part == "body" and idle and _guard(owner, name) == idle):
-            found.append(f"{owner.lineno}:{owner.col_offset}:{part}")
+            found.append(f"{type(owner).__name__}:{owner.lineno}:{owner.col_offset}:{part}")
         statement = owner
     return tuple(found)
 
@@ -127,6 +129,17 @@ def _self_attr(node: nodes.NodeNG) -> str | None:
     if isinstance(node, (nodes.AssignAttr, nodes.Attribute)) and isinstance(node.expr, nodes.Name) and node.expr.name == "self":
         return node.attrname
     return None
+
+
+def _alias_of(node: nodes.NodeNG) -> str | None:
+    """`x` behind a local name bound once, to `self.x` (`que = self._queue` before `que.get()`): a call on
+    the name is a move of the mechanism, which a rule blind to it would miss."""
+    if not isinstance(node, nodes.Name):
+        return None
+    _, bound = node.lookup(node.name)
+    if len(bound) != 1 or not isinstance(bound[0], nodes.AssignName) or not isinstance(bound[0].parent, nodes.Assign):
+        return None
+    return _self_attr(bound[0].parent.value)
 
 
 def _called_name(node: nodes.NodeNG) -> str:
@@ -164,13 +177,17 @@ def _timed(node: nodes.NodeNG) -> bool:
     return positional or handed or any(k.arg == "timeout" for k in node.keywords or ())
 
 
-def _move(method: nodes.FunctionDef, kind: str, node: nodes.NodeNG) -> Transition:
-    """A move in a function or lambda nested in the method runs later (a callback, a task's coroutine):
-    it is that function's move (`start.inner`), not the method's."""
+def function_of(method: nodes.FunctionDef, node: nodes.NodeNG) -> str:
+    """The function `node` runs in: the method, or a function or lambda nested in it (`start.inner`), which
+    runs later (a callback, a task's coroutine)."""
     scope = node.scope()
-    where = method.name if scope is method else f"{method.name}.{getattr(scope, 'name', '<lambda>')}"
+    return method.name if scope is method else f"{method.name}.{getattr(scope, 'name', '<lambda>')}"
+
+
+def move_at(method: nodes.FunctionDef, kind: str, node: nodes.NodeNG) -> Transition:
+    """A move in a function nested in the method is that function's move, not the method's."""
     blocks = block_of(node, _moved_name(node), kind)
-    return Transition(where, kind, node.lineno, _in_handler(node, method), blocks, _timed(node))
+    return Transition(function_of(method, node), kind, node.lineno, _in_handler(node, method), blocks, _timed(node))
 
 
 def class_mechanisms(cls: nodes.ClassDef) -> dict[str, Mechanism]:
@@ -188,22 +205,24 @@ def class_mechanisms(cls: nodes.ClassDef) -> dict[str, Mechanism]:
             if name is None or not isinstance(assign.parent, (nodes.Assign, nodes.AnnAssign)) or assign.parent.value is None:
                 continue
             kind, move = _assignment_kind(assign.parent.value)
+            if kind == "event" and move == "create" and method.name != "__init__":
+                move = "clear"  # a fresh Event replacing the old one starts clear: a transition, not a creation
             if _called_name(assign.parent.value) in RUNNERS:
                 runners.add(name)
             kinds.setdefault(name, set()).add(kind)
             created.setdefault(name, assign.parent)
-            moves.setdefault(name, []).append(_move(method, move, assign))
+            moves.setdefault(name, []).append(move_at(method, move, assign))
         for call in method.nodes_of_class(nodes.Call):
-            name = _self_attr(call.func.expr) if isinstance(call.func, nodes.Attribute) else None
+            name = (_self_attr(call.func.expr) or _alias_of(call.func.expr)) if isinstance(call.func, nodes.Attribute) else None
             if name is not None and call.func.attrname in QUEUE_CALLS:
                 queued.add(name)
             if name is not None and call.func.attrname in CALLS:
-                calls.setdefault(name, []).append(_move(method, CALLS[call.func.attrname], call))
+                calls.setdefault(name, []).append(move_at(method, CALLS[call.func.attrname], call))
         for block in method.nodes_of_class((nodes.With, nodes.AsyncWith)):
             for item, _ in block.items:
                 name = _self_attr(item)
                 if name is not None:  # `with self._lock:` acquires it
-                    taken.setdefault(name, []).append(_move(method, "set", item))
+                    taken.setdefault(name, []).append(move_at(method, "set", item))
         for read in method.nodes_of_class(nodes.Attribute):
             name = _self_attr(read)
             # A read (`if self._started:`, `kill(self._actor)`, `self._cfg.plugin`), not a call on or of it
@@ -212,7 +231,7 @@ def class_mechanisms(cls: nodes.ClassDef) -> dict[str, Mechanism]:
             called = isinstance(parent, (nodes.With, nodes.AsyncWith)) or (isinstance(parent, nodes.Call) and parent.func is read) \
                 or (isinstance(parent, nodes.Attribute) and isinstance(parent.parent, nodes.Call) and parent.parent.func is parent)
             if name is not None and not called:
-                moves.setdefault(name, []).append(_move(method, "read", read))
+                moves.setdefault(name, []).append(move_at(method, "read", read))
     found = {}
     for name, seen in kinds.items():
         # An attribute assigned both a bool and something else is no clean flag: leave it out.

@@ -5,28 +5,25 @@ process) or field (a model, a session) is assigned, and cleared where the Event 
 the attribute goes back to `None`: `event.is_set()` or `attr is not None` says the same. Or
 the flag is set where the Event is cleared and the reverse, from `__init__` on: it is
 `not event.is_set()`.
-"Together" means in the same statement list (a move under an `if` or a loop the other is
-not in may not happen; a move in both branches of an `if`/`else` counts for the list that
-holds the `if`). A move made in a helper the method calls right away (`self._launch()`, not
-`create_task(self._loop())`) still counts, but is weaker evidence (medium): the helper may
-be reached from elsewhere too.
+Each set and clear of either has a partner move of the other in the same function under the
+same guards (`matching`: the rule holds at every transition, not in some method). A move made
+in a helper the method calls right away (`self._launch()`, not `create_task(self._loop())`)
+still counts, but is weaker evidence (medium). A near pair (set in the same methods) with one
+move unmatched is a rejected idea naming that move.
 
 Kept apart, with the reason (the audit's protected cases): moves in `except`/`finally`
 that the other mechanism does not make (publication vs rollback, cleanup after partial
 failure), a handle kept after the flag is cleared (joined or reused later), and a flag
-tested and set in more methods than the other (first terminal outcome wins). Any other flag
-moved in a method where the other is not (a remote message) is no pair.
+tested and set in more methods than the other (first terminal outcome wins). A flag set in a
+method where the other is not (a remote message) is no pair.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from astroid import nodes
-
-from pylint_omni.lifecycle.mechanisms import Mechanism, Transition, block_of, runs_now
-
-MOVES = ("set", "clear")
+from pylint_omni.lifecycle.matching import MOVES, Layout, match, unmatched_reason
+from pylint_omni.lifecycle.mechanisms import Mechanism, Transition
 
 
 @dataclass(frozen=True)
@@ -57,49 +54,15 @@ def _initial(mechanism: Mechanism) -> str:
     return ("clear" if moves[-1] == "create" else moves[-1]) if moves else ""
 
 
-def _blocks(mechanism: Mechanism, move: str, method: str) -> set[str]:
-    """The statement lists where `mechanism` makes `move` in `method`; a move in both branches of an
-    `if`/`else` counts for the list holding the `if` too."""
-    moves = [t.blocks for t in mechanism.transitions if t.kind == move and t.method == method and not t.in_handler]
-    found = {blocks[0] for blocks in moves if blocks}
-    branches = {(blocks[0].rpartition(":")[0], blocks[1] if len(blocks) > 1 else "") for blocks in moves if blocks
-                if blocks[0].endswith(":body") or blocks[0].endswith(":orelse")}
-    for owner, outer in branches:
-        if {f"{owner}:body", f"{owner}:orelse"} <= found and outer:
-            found.add(outer)
-    return found
-
-
-def _call_blocks(cls: nodes.ClassDef, caller: str, callee: str, reach: dict[str, frozenset[str]]) -> set[str]:
-    """The statement lists of `caller` that call (directly or through helpers) `callee` right away."""
-    method = next((m for m in cls.mymethods() if m.name == caller), None)
-    if method is None:
-        return set()
-    return {block for call in method.nodes_of_class(nodes.Call) for block in block_of(call)[:1]
-            if isinstance(call.func, nodes.Attribute) and isinstance(call.func.expr, nodes.Name) and call.func.expr.name == "self"
-            and (call.func.attrname == callee or callee in reach.get(call.func.attrname, ())) and runs_now(call, cls)}
-
-
-def _match(cls: nodes.ClassDef, flag: Mechanism, other: Mechanism, move: str,
-           reach: dict[str, frozenset[str]], strict: bool = True) -> tuple[str, ...] | None:
-    """None unless every `move` of each happens together with one of the other (same method and statement
-    list, or a call to the helper that makes it in the same statement list); else the helpers involved.
-    Not `strict`: the same method or a helper of it is enough (to say why a near pair is kept apart)."""
-    ours, theirs = _plain(flag, move), _plain(other, move)
+def _near(flag: Mechanism, other: Mechanism, reach: dict[str, frozenset[str]]) -> bool:
+    """Whether each sets the other in the same methods or helpers of them: close enough to say why they are
+    one state or not."""
+    ours, theirs = _plain(flag, "set"), _plain(other, "set")
 
     def together(a: str, b: str) -> bool:
-        if not strict:
-            return a == b or b in reach.get(a, ()) or a in reach.get(b, ())
-        if a == b:
-            return bool(_blocks(flag, move, a) & _blocks(other, move, b))
-        if b in reach.get(a, ()):
-            return bool(_blocks(flag, move, a) & _call_blocks(cls, a, b, reach))
-        return a in reach.get(b, ()) and bool(_blocks(other, move, b) & _call_blocks(cls, b, a, reach))
+        return a == b or b in reach.get(a, ()) or a in reach.get(b, ())
 
-    if all(any(together(a, b) for b in theirs) for a in ours) and all(any(together(a, b) for a in ours) for b in theirs):
-        # The helpers: methods where only one of the two moves, reached from a method where the other does.
-        return tuple(sorted(m for m in ours ^ theirs if any(m in reach.get(x, ()) for x in ours | theirs)))
-    return None
+    return all(any(together(a, b) for b in theirs) for a in ours) and all(any(together(a, b) for a in ours) for b in theirs)
 
 
 def _negated(event: Mechanism) -> Mechanism:
@@ -114,7 +77,7 @@ def _kind(other: Mechanism) -> str:
     return "event" if other.kind == "event" else "handle" if other.runner else "field"
 
 
-def _kept_apart(flag: Mechanism, other: Mechanism, clears: tuple[str, ...] | None) -> str:
+def _kept_apart(flag: Mechanism, other: Mechanism, clears_match: bool) -> str:
     """Why the audit keeps a flag and a mechanism whose sets match apart, or ""."""
     ours, theirs = _handled(flag), _handled(other)
     if {(t.method, t.kind) for t in ours} != {(t.method, t.kind) for t in theirs}:
@@ -127,7 +90,7 @@ def _kept_apart(flag: Mechanism, other: Mechanism, clears: tuple[str, ...] | Non
                     f"exists (line {min(first_other)}) and rolled back in except/finally (line {line})")
         return (f"cleanup after partial failure: `{moved.name}` is also moved in except/finally (line {line}), "
                 f"which `{still.name}` is not")
-    if clears is None and other.kind != "event":
+    if not clears_match and other.kind != "event":
         kept = sorted(_plain(flag, "clear") - _plain(other, "clear"))
         if kept:
             return (f"`{other.name}` outlives `{flag.name}`: {', '.join(f'{m}()' for m in kept)} clears the flag "
@@ -148,35 +111,35 @@ def _first_outcome(flag: Mechanism, other: Mechanism) -> str:
             f"`{other.name}` only in {', '.join(f'{m}()' for m in sorted(theirs))}: the flag arbitrates which came first")
 
 
-def _pair(cls: nodes.ClassDef, flag: Mechanism, other: Mechanism, reach: dict[str, frozenset[str]]) -> Pair | None:
-    near = _match(cls, flag, other, "set", reach, strict=False)
-    first = _first_outcome(flag, other) if near is None else ""
+def _pair(flag: Mechanism, other: Mechanism, reach: dict[str, frozenset[str]], where: Layout, path: str) -> Pair | None:
+    near = _near(flag, other, reach)
+    first = _first_outcome(flag, other) if not near else ""
     if first:
         return Pair(flag, other, _kind(other), (), first)
-    if near is None or not _plain(flag, "set"):
+    if not near or not _plain(flag, "set"):
         return None
     if _initial(flag) and _initial(other) and _initial(flag) != _initial(other):
         return None
     if other.kind == "handle" and (not other.methods("clear") or not flag.methods("read")):
         return None  # no `None` state to test, or no reader the test would replace
-    sets, clears = _match(cls, flag, other, "set", reach), _match(cls, flag, other, "clear", reach)
-    kept_apart = _kept_apart(flag, other, clears)
-    if kept_apart:
-        return Pair(flag, other, _kind(other), near, kept_apart)
-    if sets is None or clears is None:
-        return None
-    return Pair(flag, other, _kind(other), tuple(sorted({*sets, *clears})), "")
+    matching = match(flag, other, where)
+    clears_match = not any(u.transition.kind == "clear" for u in matching.unmatched)
+    kept_apart = _kept_apart(flag, other, clears_match)
+    if not kept_apart and matching.unmatched:
+        kept_apart = unmatched_reason(matching.unmatched[0], path)
+    return Pair(flag, other, _kind(other), matching.via, kept_apart)
 
 
-def flag_pairs(cls: nodes.ClassDef, mechanisms: dict[str, Mechanism], reach: dict[str, frozenset[str]]) -> list[Pair]:
-    """Each flag of `cls` with the first mechanism it mirrors: an Event first, then a handle or field by line,
-    then an Event it negates."""
+def flag_pairs(mechanisms: dict[str, Mechanism], reach: dict[str, frozenset[str]], where: Layout,
+               path: str) -> list[Pair]:
+    """Each flag of a class (in the file at `path`) with the first mechanism it mirrors: an Event first, then a
+    handle or field by line, then an Event it negates."""
     others = sorted((m for m in mechanisms.values() if m.kind in ("event", "handle")),
                     key=lambda m: (m.kind != "event", m.created.lineno))
     found = []
     for flag in (m for m in mechanisms.values() if m.kind == "flag"):
-        pairs = [p for p in (_pair(cls, flag, other, reach) for other in others) if p is not None]
-        negated = (_pair(cls, flag, _negated(event), reach) for event in others if event.kind == "event")
+        pairs = [p for p in (_pair(flag, other, reach, where, path) for other in others) if p is not None]
+        negated = (_pair(flag, _negated(event), reach, where, path) for event in others if event.kind == "event")
         pairs.extend(replace(p, negated=True) for p in negated if p is not None)
         # A mirror the audit would merge wins over one it keeps apart; a rejected idea only when there is no other.
         found.extend(sorted(pairs, key=lambda p: bool(p.kept_apart))[:1])

@@ -6,7 +6,9 @@ item with the sentinel and reads the flag. Both say "closed". Medium at most: a 
 that reads the flag before the queue is drained drops the items queued before the sentinel,
 which the sentinel alone would deliver. Kept apart, with the reason: the flag is also read
 where nothing is got from the queue (producers refuse to put after close), which a
-sentinel inside the queue cannot answer.
+sentinel inside the queue cannot answer; and a move of either without the other at the same
+place (`matching`: a flag cleared again to reopen, which a sentinel already queued cannot undo, or
+a sentinel put where the flag is not set).
 """
 
 from __future__ import annotations
@@ -15,7 +17,8 @@ from dataclasses import dataclass
 
 from astroid import nodes
 
-from pylint_omni.lifecycle.mechanisms import Mechanism
+from pylint_omni.lifecycle.matching import Layout, match, unmatched_reason
+from pylint_omni.lifecycle.mechanisms import Mechanism, move_at
 
 PUTS = frozenset({"put", "put_nowait"})
 GETS = frozenset({"get", "get_nowait"})
@@ -68,8 +71,24 @@ def _compares(method: nodes.FunctionDef, sentinel: str, names: set[str]) -> bool
     return False
 
 
-def sentinel_pairs(cls: nodes.ClassDef, mechanisms: dict[str, Mechanism]) -> list[SentinelPair]:
-    """Each closed flag of `cls` set where a sentinel is put on one of its queues, when a consumer checks both."""
+def _puts(cls: nodes.ClassDef, queue: str, sentinel: str, names: set[str]) -> Mechanism:
+    """Every put of `sentinel` on `self.<queue>`, as the sets of a mechanism named by the call."""
+    moves = [(method, put) for method in cls.mymethods() for put in _queue_calls(method, PUTS)
+             if put.func.expr.attrname == queue and put.args and _sentinel_of(put.args[0], names) == sentinel]
+    transitions = tuple(sorted((move_at(method, "set", put) for method, put in moves), key=lambda t: t.line))
+    return Mechanism(f"{queue}.put({sentinel})", "queue", moves[0][1], transitions)
+
+
+def _unmatched(cls: nodes.ClassDef, flag: Mechanism, queue: str, sentinel: str, names: set[str], where: Layout,
+               path: str) -> str:
+    """The first move of the flag or of the sentinel's puts the other does not make at that place, or ""."""
+    found = match(flag, _puts(cls, queue, sentinel, names), where).unmatched
+    return unmatched_reason(found[0], path) if found else ""
+
+
+def sentinel_pairs(cls: nodes.ClassDef, mechanisms: dict[str, Mechanism], where: Layout, path: str) -> list[SentinelPair]:
+    """Each closed flag of `cls` (in the file at `path`) set where a sentinel is put on one of its queues, when
+    a consumer checks both."""
     names = _sentinels(cls)
     flags = {name: m for name, m in mechanisms.items() if m.kind == "flag"}
     methods = {m.name: m for m in cls.mymethods()}
@@ -91,6 +110,7 @@ def sentinel_pairs(cls: nodes.ClassDef, mechanisms: dict[str, Mechanism]) -> lis
                     continue
                 others = sorted(readers - set(consumers) - {closing.name})
                 why = (f"`{flag.name}` is also read in {', '.join(f'{m}()' for m in others)}, where nothing is got from "
-                       f"`{queue}`: a sentinel inside the queue cannot answer there") if others else ""
+                       f"`{queue}`: a sentinel inside the queue cannot answer there") if others else \
+                    _unmatched(cls, flag, queue, sentinel, names, where, path)
                 found.append(SentinelPair(flag, queue, sentinel, closing.name, consumers, why))
     return found
