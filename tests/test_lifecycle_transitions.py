@@ -213,3 +213,43 @@ def test_an_event_made_anew_outside_init_is_a_clear(tmp_path: Path, cache_dir: P
     assert lint({"rearm.py": rearmed}, tmp_path, cache_dir, rejected=True) == [
         ("rearm.py", "UNDEFINED", "unmatched move: `_ready` changes at rearm.py:14 in rearm(), where `_started` does not"),
     ]
+
+
+ENGINE = """
+import torch
+
+
+class Engine:
+    def __init__(self):
+        self.send_buf = None
+        self._prepared = False
+
+    def prepare(self, size):
+        if self._prepared:
+            return
+        self.send_buf = torch.zeros(size)
+        self._start_server()
+        self._prepared = True
+
+    def finalize(self):
+        self.send_buf = None
+        self._prepared = False
+
+    def _start_server(self):
+        raise OSError
+"""
+
+
+def test_a_call_that_may_fail_between_the_two_moves_keeps_them_apart(tmp_path: Path, cache_dir: Path) -> None:
+    """`send_buf` is allocated, then the server starts (it may raise), then `_prepared` is set: after a failure the
+    buffer exists and the engine is not prepared, so the flag marks completion. With the call elsewhere the two are
+    one state again."""
+    moved = ENGINE.replace("        self._start_server()\n        self._prepared = True\n",
+                           "        self._prepared = True\n        self._start_server()\n")
+    found = lint({"engine.py": ENGINE, "moved.py": moved}, tmp_path, cache_dir, rejected=True)
+    assert found == [
+        ("engine.py", "UNDEFINED", "split by a call that may fail: `send_buf` changes at engine.py:12 in prepare() and "
+                                   "`_prepared` only after the call at line 13; a failure there leaves them apart "
+                                   "(cleanup after partial failure: the later one marks completion)"),
+        ("moved.py", "HIGH", ""),
+    ]

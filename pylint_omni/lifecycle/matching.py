@@ -10,7 +10,11 @@ in the helper itself is matched only if every call of the helper sits where the 
 in an `except`/`finally` or in a nested function (a callback) is matched only by one in that same
 place, and an `await` (or `yield`, `async with`, `async for`) between the two moves splits them:
 another coroutine runs there and sees them disagree (a flag tested and set before the await
-arbitrates the first terminal outcome). One move without a partner is enough to tell the two apart:
+arbitrates the first terminal outcome). A call between the two moves that may raise splits them too
+(`self.buf = alloc(); self._start_server(); self._prepared = True`): a failure there leaves the first
+changed and the second not, so the later one marks completion (cleanup after partial failure); calls
+that only move a mechanism (`self._ev.set()`), log or compute builtins do not count. One move without
+a partner is enough to tell the two apart:
 a flag reset alone on purpose, set under a stricter condition than the other, or set on an error path
 only says something the other does not.
 """
@@ -48,6 +52,7 @@ class Unmatched:
     still: str
     transition: Transition
     suspended: int = 0  # the line of an await between this move and its partner in the same list, or 0
+    failing: int = 0  # the line of a call that may raise between this move and its partner, or 0
 
 
 @dataclass(frozen=True)
@@ -60,6 +65,10 @@ class Matching:
 
 CallSites = dict[str, list[tuple[str, str]]]
 SUSPENDS = (nodes.Await, nodes.Yield, nodes.YieldFrom, nodes.AsyncWith, nodes.AsyncFor)
+# Calls that cannot fail in a way that splits two moves: a mechanism's own moves, logging, builtins.
+MOVING_CALLS = frozenset({"set", "clear", "put", "put_nowait", "notify", "notify_all", "release", "cancel", "append",
+                          "debug", "info", "warning", "error", "exception", "print", "len", "time", "monotonic",
+                          "perf_counter", "isinstance", "getattr", "hasattr", "min", "max", "int", "str", "bool"})
 
 
 @dataclass(frozen=True)
@@ -70,6 +79,7 @@ class Layout:
 
     sites: CallSites
     suspends: dict[str, tuple[int, ...]]
+    fallible: dict[str, tuple[int, ...]]  # per function, the lines of calls that may raise (`MOVING_CALLS` aside)
 
 
 def layout(cls: nodes.ClassDef) -> Layout:
@@ -77,6 +87,7 @@ def layout(cls: nodes.ClassDef) -> Layout:
     own = {method.name for method in cls.mymethods()}
     sites: CallSites = {}
     suspends: dict[str, list[int]] = {}
+    fallible: dict[str, list[int]] = {}
     for method in cls.mymethods():
         for call in method.nodes_of_class(nodes.Call):
             func = call.func
@@ -85,7 +96,13 @@ def layout(cls: nodes.ClassDef) -> Layout:
                 sites.setdefault(func.attrname, []).append((method.name, block_of(call)[0]))
         for pause in method.nodes_of_class(SUSPENDS):
             suspends.setdefault(function_of(method, pause), []).append(pause.lineno)
-    return Layout(sites, {name: tuple(sorted(lines)) for name, lines in suspends.items()})
+        for call in method.nodes_of_class(nodes.Call):
+            func = call.func
+            name = func.attrname if isinstance(func, nodes.Attribute) else getattr(func, "name", "")
+            if name not in MOVING_CALLS:
+                fallible.setdefault(function_of(method, call), []).append(call.lineno)
+    return Layout(sites, {name: tuple(sorted(lines)) for name, lines in suspends.items()},
+                  {name: tuple(sorted(set(lines))) for name, lines in fallible.items()})
 
 
 def _levels(mechanism: Mechanism, move: str) -> dict[Transition, frozenset[str]]:
@@ -119,11 +136,11 @@ def _top(move: Transition, levels: frozenset[str]) -> bool:
     return move.blocks[-1] in levels
 
 
-def _suspension(move: Transition, partner: Transition, suspends: dict[str, tuple[int, ...]]) -> int:
-    """The first line where the function suspends after the earlier of the two moves, up to the later one
-    (`self._h = await make()` stores after its await), or 0."""
+def _suspension(move: Transition, partner: Transition, lines: dict[str, tuple[int, ...]], strict: bool = False) -> int:
+    """The first of the function's `lines` after the earlier of the two moves, up to the later one (`self._h =
+    await make()` stores after its await; `strict`: a call on the later move's own line is part of that move), or 0."""
     first, last = sorted((move.line, partner.line))
-    return next((line for line in suspends.get(move.method, ()) if first < line <= last), 0)
+    return next((line for line in lines.get(move.method, ()) if first < line < last + (0 if strict else 1)), 0)
 
 
 def _helper_partner(move: Transition, levels: frozenset[str], other: dict[Transition, frozenset[str]],
@@ -151,8 +168,11 @@ def match(a: Mechanism, b: Mechanism, where: Layout) -> Matching:
             for transition, levels in mine.items():
                 together = [u for u, held in other.items() if u.method == transition.method and levels & held]
                 splits = [_suspension(transition, u, where.suspends) for u in together]
+                failing = [_suspension(transition, u, where.fallible, strict=True) for u in together]
                 if together and 0 not in splits:
                     unmatched.append(Unmatched(moved, still, transition, min(splits)))
+                elif together and 0 not in failing:
+                    unmatched.append(Unmatched(moved, still, transition, failing=min(failing)))
                 elif not together:
                     helper = _helper_partner(transition, levels, other, where.sites)
                     if helper is None:
@@ -169,6 +189,10 @@ def unmatched_reason(unmatched: Unmatched, path: str) -> str:
         return (f"split by a suspension: `{unmatched.moved}` changes at {path}:{move.line} in {move.method}() and "
                 f"`{unmatched.still}` only across the await at line {unmatched.suspended}, where another coroutine sees "
                 "them disagree (the first to change may arbitrate the first terminal outcome)")
+    if unmatched.failing:
+        return (f"split by a call that may fail: `{unmatched.moved}` changes at {path}:{move.line} in {move.method}() and "
+                f"`{unmatched.still}` only after the call at line {unmatched.failing}; a failure there leaves them apart "
+                "(cleanup after partial failure: the later one marks completion)")
     kind, line, _, part = move.blocks[0].split(":")
     place = PLACES.get((kind, part), "inside the block at line {}" if "Function" not in kind else "").format(line)
     return (f"unmatched move: `{unmatched.moved}` changes at {path}:{move.line} in {move.method}()"
