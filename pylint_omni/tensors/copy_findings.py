@@ -26,6 +26,7 @@ from pylint_omni.evidence.wording import evidence_clause, sentence, short_messag
 from pylint_omni.evidence.consumers import Status, Verdict
 from pylint_omni.evidence.benefit import Benefit, BenefitKind
 from pylint_omni.evidence.findings import FindingDetails
+from pylint_omni.evidence.ranking import PATTERN
 from pylint_omni.tensors.local_flow import enclosing_function
 from pylint_omni.index.paths import Location, classify_path
 from pylint_omni.index.vocabulary import COLLECTIVE_LIBRARIES
@@ -58,6 +59,7 @@ class CopyFinding:
     unknown: str = ""
     pattern: str = ""  # what one such finding is, for grouping and bundles (`no-op .to() call`)
     micro: bool = False  # no copy or transfer saved: a no-op call, a merge of two calls into one
+    habit: bool = False  # a micro finding that is one habit of the codebase: bundled across files (`ranking.PATTERN`)
 
 
 def justification(node: nodes.NodeNG) -> str | None:
@@ -183,7 +185,8 @@ def finding_details(relpath: str, finding: CopyFinding, others: list[CopyFinding
     times = f"{len(every)} × " if others else ""
     saved = times + finding.saved + (f" per call of {where}" if where else "")
     benefit = Benefit(len(every), BenefitKind.TRANSFERS, saved, micro=finding.micro,
-                      bundle=finding.pattern or "redundant conversion", scope=where, sites=len(every))
+                      bundle=finding.pattern or "redundant conversion", scope=where, sites=len(every),
+                      change=PATTERN if finding.habit else "")
     fix = finding.fix + (f" (and the same at line{'s' if len(others) > 1 else ''} "
                          f"{', '.join(str(f.node.fromlineno) for f in others)})" if others else "")
     proof = f"{finding.evidence}; cost: {finding.cost}" + (f"; unknown: {finding.unknown}" if finding.unknown else "")

@@ -81,6 +81,7 @@ def read_of_host_copy(call: nodes.Call) -> CopyFinding | None:
         risk="none: the value read is the same",
         pattern=f"`.cpu()` before `.{method}()`",
         micro=True,
+        habit=True,
     )
 
 
