@@ -8,14 +8,18 @@ family asks about, and are the very facts a scan of the whole package made befor
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 import sys
 import time
 from dataclasses import replace
+from io import StringIO
 from pathlib import Path
 
 import pytest
+from pylint.lint import Run
+from pylint.reporters import JSON2Reporter
 
 from pylint_omni.copies.fingerprints import FACT_KEY
 from pylint_omni.copies.members import FileCopies
@@ -166,3 +170,40 @@ def test_a_version_another_process_is_building_is_waited_for_and_read_not_built_
     finally:
         other.wait()
     assert waiting.build_seconds is None  # then read what the other process wrote, not built again
+
+
+def test_one_run_over_two_project_roots_reads_each_upstream_part_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A monorepo linted at once (two roots, two indexes) asks one version through one package object: its summary,
+    tens of MB for transformers, is loaded once per run, not once per root that imports it."""
+    register_scanners()
+    upstream = _wheel(tmp_path / "wheel")
+    (upstream / "otherup").mkdir()
+    (upstream / "otherup/__init__.py").write_text("VALUE = 1\n")
+    cache = tmp_path / "cache"
+    for name, also in (("one", ""), ("two", "import otherup\n")):  # the roots import different upstream sets
+        (tmp_path / name / name).mkdir(parents=True)
+        (tmp_path / name / "pyproject.toml").write_text(f"[project]\nname = '{name}'\n")
+        (tmp_path / name / name / "__init__.py").write_text("")
+        (tmp_path / name / name / "model.py").write_text(
+            f"{also}from lazyup.reached import Base\n\n\nclass Mine(Base):\n    def forward(self, batch):\n        self.kept = batch\n        return batch\n")
+    located = upstream_of(_project(tmp_path / "built", upstream, cache)).package("lazyup")
+    assert located is not None
+    UpstreamPackage(located.located, cache).summary()  # the version is built and cached beforehand: the run only reads
+    loaded: list[str] = []
+    real_load = upstream_package._load  # pylint: disable=protected-access
+
+    def counting(path: Path) -> dict | None:  # type: ignore[type-arg]
+        found = real_load(path)
+        if found is not None and path.name.endswith("-summary.json"):
+            loaded.append(path.name)
+        return found
+
+    monkeypatch.setattr(upstream_package, "_load", counting)
+    monkeypatch.setenv("PYLINT_OMNI_CACHE_DIR", str(cache))
+    monkeypatch.chdir(tmp_path)
+    out = StringIO()
+    Run(["--load-plugins=pylint_omni", "--disable=all", "--enable=pylint-omni", "--persistent=n",
+         f"--omni-upstream-paths={upstream}", "one/one", "two/two"], reporter=JSON2Reporter(out), exit=False)
+    roots = {m["path"].split("/")[0] for m in json.loads(out.getvalue())["messages"]}
+    assert roots == {"one", "two"}  # both roots were linted and judged against the upstream
+    assert len(loaded) == 1
