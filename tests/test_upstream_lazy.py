@@ -9,6 +9,7 @@ family asks about, and are the very facts a scan of the whole package made befor
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -207,3 +208,32 @@ def test_one_run_over_two_project_roots_reads_each_upstream_part_once(tmp_path: 
     roots = {m["path"].split("/")[0] for m in json.loads(out.getvalue())["messages"]}
     assert roots == {"one", "two"}  # both roots were linted and judged against the upstream
     assert len(loaded) == 1
+
+
+@pytest.mark.skipif(scan_pool.usable_cores() < 2, reason="a side process only with a core to spare")
+def test_a_package_big_enough_for_a_pool_is_built_in_another_process_with_the_same_parts(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The build's working data ends with a forked builder; this process reads the parts it cached, the very parts
+    an in-process build makes."""
+    register_scanners()
+    upstream = _wheel(tmp_path / "wheel")
+    located = upstream_of(_project(tmp_path / "proj", upstream, tmp_path / "unused")).package("lazyup")
+    assert located is not None
+    builders = tmp_path / "builders.txt"
+    real_build = upstream_package.build_parts
+
+    def recording(name: str, folder: Path) -> tuple:  # type: ignore[type-arg]
+        with builders.open("a") as out:
+            out.write(f"{os.getpid()}\n")
+        return real_build(name, folder)
+
+    monkeypatch.setattr(upstream_package, "build_parts", recording)
+    monkeypatch.setattr(scan_pool, "PARALLEL_MIN_FILES", 3)  # lazyup's three files are worth a pool here
+    aside = UpstreamPackage(located.located, tmp_path / "cache")
+    parts = (aside.summary(), aside.names(), aside.files())
+    assert [int(pid) for pid in builders.read_text().split()] != [os.getpid()] and len(builders.read_text().split()) == 1
+    assert aside.build_seconds is not None  # this process waited for the build, and did not build
+    monkeypatch.setattr(scan_pool, "PARALLEL_MIN_FILES", 10**6)
+    here = UpstreamPackage(located.located, None)  # no cache to hand parts back through: built in this process
+    assert (here.summary(), here.names(), here.files()) == parts
+    assert builders.read_text().split()[-1] == str(os.getpid())

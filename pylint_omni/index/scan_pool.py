@@ -90,7 +90,12 @@ def usable_cores() -> int:
 
 def worth_a_pool(jobs: list[Job]) -> bool:
     """Enough files to scan, a core to spare, and a process allowed to start others."""
-    return len(jobs) >= PARALLEL_MIN_FILES and usable_cores() > 1 and not multiprocessing.current_process().daemon
+    return worth_other_processes(len(jobs))
+
+
+def worth_other_processes(files: int) -> bool:
+    """`worth_a_pool` for a scan of `files` files."""
+    return files >= PARALLEL_MIN_FILES and usable_cores() > 1 and not multiprocessing.current_process().daemon
 
 
 class PendingScan:
