@@ -271,8 +271,9 @@ class UpstreamPackage:
 
 
 def _build_aside(package: UpstreamPackage) -> None:
-    """The forked builder (`UpstreamPackage._built_aside`): quiet, and gone with the process that waits for it."""
-    become_side_process()
+    """The forked builder (`UpstreamPackage._built_aside`): quiet, and gone with the process that waits for it; at
+    that process's priority, since it waits (the builder's scan pool still yields to it, as it did before)."""
+    become_side_process(niceness=0)
     package._build()  # pylint: disable=protected-access  # the same object, in the forked copy of this process
 
 
