@@ -54,8 +54,8 @@ def scan_entry(job: Job) -> dict[str, Any]:
 
 
 def yield_to_caller(niceness: int = WORKER_NICENESS) -> None:
-    """A worker's start: a lower priority than the process that started the pool, which meanwhile builds
-    pylint's own trees (the scan soaks up the spare core instead of slowing that build down); fewer
+    """A worker's start: a lower priority (by `niceness`) than the process that started the pool, which meanwhile
+    builds pylint's own trees (the scan soaks up the spare core instead of slowing that build down); fewer
     collections (`collector.for_side_process`); and an end with that process (a pool whose owner was
     stopped must not linger, holding its caller's output pipes)."""
     for_side_process()
