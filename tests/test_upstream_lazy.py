@@ -22,6 +22,7 @@ import pytest
 from pylint.lint import Run
 from pylint.reporters import JSON2Reporter
 
+from conftest import enable_args, run_pylint, write_tree
 from pylint_omni.copies.fingerprints import FACT_KEY
 from pylint_omni.copies.members import FileCopies
 from pylint_omni.copies.upstream import upstream_files
@@ -237,3 +238,27 @@ def test_a_package_big_enough_for_a_pool_is_built_in_another_process_with_the_sa
     here = UpstreamPackage(located.located, None)  # no cache to hand parts back through: built in this process
     assert (here.summary(), here.names(), here.files()) == parts
     assert builders.read_text().split()[-1] == str(os.getpid())
+
+
+def test_a_class_of_a_nested_project_root_is_judged_against_its_upstream_base_without_a_crash(tmp_path: Path) -> None:
+    """Linted from the outer root, astroid names a nested root's class `apps.sub.train.Mine` where that root's class
+    graph says `train.Mine`: asking its upstream bases raised KeyError, an astroid-error on every such file
+    (125 of ColossalAI's), whose run then never saved its findings, so every warm run judged them all again."""
+    upstream = _wheel(tmp_path / "wheel")
+    tree = tmp_path / "tree"
+    write_tree(tree, {
+        "setup.py": "from setuptools import setup\nsetup(name='top')\n",
+        "apps/sub/pyproject.toml": "[project]\nname = 'sub'\n",
+        "apps/sub/train.py": """
+            from lazyup.reached import Base
+
+
+            class Mine(Base):
+                def forward(self, batch):
+                    self.kept = batch
+                    return batch
+            """,
+    })
+    _, found, stderr = run_pylint([*enable_args(), f"--omni-upstream-paths={upstream}", "."], tree, cache_dir=tmp_path / "cache")
+    assert "Traceback" not in stderr and not [f for f in found if f.symbol == "astroid-error"]
+    assert [(f.path, f.line, f.symbol) for f in found] == [("apps/sub/train.py", 6, "duplicated-state-field")]
