@@ -243,7 +243,7 @@ def test_a_package_big_enough_for_a_pool_is_built_in_another_process_with_the_sa
 def test_a_class_of_a_nested_project_root_is_judged_against_its_upstream_base_without_a_crash(tmp_path: Path) -> None:
     """Linted from the outer root, astroid names a nested root's class `apps.sub.train.Mine` where that root's class
     graph says `train.Mine`: asking its upstream bases raised KeyError, an astroid-error on every such file
-    (125 of ColossalAI's), whose run then never saved its findings, so every warm run judged them all again."""
+    (125 of ColossalAI's, whose findings were lost)."""
     upstream = _wheel(tmp_path / "wheel")
     tree = tmp_path / "tree"
     write_tree(tree, {
