@@ -8,15 +8,21 @@ family asks about, and are the very facts a scan of the whole package made befor
 
 from __future__ import annotations
 
+import json
+import os
 import shutil
 import subprocess
 import sys
 import time
 from dataclasses import replace
+from io import StringIO
 from pathlib import Path
 
 import pytest
+from pylint.lint import Run
+from pylint.reporters import JSON2Reporter
 
+from conftest import enable_args, run_pylint, write_tree
 from pylint_omni.copies.fingerprints import FACT_KEY
 from pylint_omni.copies.members import FileCopies
 from pylint_omni.copies.upstream import upstream_files
@@ -166,3 +172,93 @@ def test_a_version_another_process_is_building_is_waited_for_and_read_not_built_
     finally:
         other.wait()
     assert waiting.build_seconds is None  # then read what the other process wrote, not built again
+
+
+def test_one_run_over_two_project_roots_reads_each_upstream_part_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A monorepo linted at once (two roots, two indexes) asks one version through one package object: its summary,
+    tens of MB for transformers, is loaded once per run, not once per root that imports it."""
+    register_scanners()
+    upstream = _wheel(tmp_path / "wheel")
+    (upstream / "otherup").mkdir()
+    (upstream / "otherup/__init__.py").write_text("VALUE = 1\n")
+    cache = tmp_path / "cache"
+    for name, also in (("one", ""), ("two", "import otherup\n")):  # the roots import different upstream sets
+        (tmp_path / name / name).mkdir(parents=True)
+        (tmp_path / name / "pyproject.toml").write_text(f"[project]\nname = '{name}'\n")
+        (tmp_path / name / name / "__init__.py").write_text("")
+        (tmp_path / name / name / "model.py").write_text(
+            f"{also}from lazyup.reached import Base\n\n\nclass Mine(Base):\n    def forward(self, batch):\n        self.kept = batch\n        return batch\n")
+    located = upstream_of(_project(tmp_path / "built", upstream, cache)).package("lazyup")
+    assert located is not None
+    UpstreamPackage(located.located, cache).summary()  # the version is built and cached beforehand: the run only reads
+    loaded: list[str] = []
+    real_load = upstream_package._load  # pylint: disable=protected-access
+
+    def counting(path: Path) -> dict | None:  # type: ignore[type-arg]
+        found = real_load(path)
+        if found is not None and path.name.endswith("-summary.json"):
+            loaded.append(path.name)
+        return found
+
+    monkeypatch.setattr(upstream_package, "_load", counting)
+    monkeypatch.setenv("PYLINT_OMNI_CACHE_DIR", str(cache))
+    monkeypatch.chdir(tmp_path)
+    out = StringIO()
+    Run(["--load-plugins=pylint_omni", "--disable=all", "--enable=pylint-omni", "--persistent=n",
+         f"--omni-upstream-paths={upstream}", "one/one", "two/two"], reporter=JSON2Reporter(out), exit=False)
+    roots = {m["path"].split("/")[0] for m in json.loads(out.getvalue())["messages"]}
+    assert roots == {"one", "two"}  # both roots were linted and judged against the upstream
+    assert len(loaded) == 1
+
+
+@pytest.mark.skipif(scan_pool.usable_cores() < 2, reason="a side process only with a core to spare")
+def test_a_package_big_enough_for_a_pool_is_built_in_another_process_with_the_same_parts(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The build's working data ends with a forked builder; this process reads the parts it cached, the very parts
+    an in-process build makes."""
+    register_scanners()
+    upstream = _wheel(tmp_path / "wheel")
+    located = upstream_of(_project(tmp_path / "proj", upstream, tmp_path / "unused")).package("lazyup")
+    assert located is not None
+    builders = tmp_path / "builders.txt"
+    real_build = upstream_package.build_parts
+
+    def recording(name: str, folder: Path) -> tuple:  # type: ignore[type-arg]
+        with builders.open("a") as out:
+            out.write(f"{os.getpid()}\n")
+        return real_build(name, folder)
+
+    monkeypatch.setattr(upstream_package, "build_parts", recording)
+    monkeypatch.setattr(scan_pool, "PARALLEL_MIN_FILES", 3)  # lazyup's three files are worth a pool here
+    aside = UpstreamPackage(located.located, tmp_path / "cache")
+    parts = (aside.summary(), aside.names(), aside.files())
+    assert [int(pid) for pid in builders.read_text().split()] != [os.getpid()] and len(builders.read_text().split()) == 1
+    assert aside.build_seconds is not None  # this process waited for the build, and did not build
+    monkeypatch.setattr(scan_pool, "PARALLEL_MIN_FILES", 10**6)
+    here = UpstreamPackage(located.located, None)  # no cache to hand parts back through: built in this process
+    assert (here.summary(), here.names(), here.files()) == parts
+    assert builders.read_text().split()[-1] == str(os.getpid())
+
+
+def test_a_class_of_a_nested_project_root_is_judged_against_its_upstream_base_without_a_crash(tmp_path: Path) -> None:
+    """Linted from the outer root, astroid names a nested root's class `apps.sub.train.Mine` where that root's class
+    graph says `train.Mine`: asking its upstream bases raised KeyError, an astroid-error on every such file
+    (125 of ColossalAI's, whose findings were lost)."""
+    upstream = _wheel(tmp_path / "wheel")
+    tree = tmp_path / "tree"
+    write_tree(tree, {
+        "setup.py": "from setuptools import setup\nsetup(name='top')\n",
+        "apps/sub/pyproject.toml": "[project]\nname = 'sub'\n",
+        "apps/sub/train.py": """
+            from lazyup.reached import Base
+
+
+            class Mine(Base):
+                def forward(self, batch):
+                    self.kept = batch
+                    return batch
+            """,
+    })
+    _, found, stderr = run_pylint([*enable_args(), f"--omni-upstream-paths={upstream}", "."], tree, cache_dir=tmp_path / "cache")
+    assert "Traceback" not in stderr and not [f for f in found if f.symbol == "astroid-error"]
+    assert [(f.path, f.line, f.symbol) for f in found] == [("apps/sub/train.py", 6, "duplicated-state-field")]

@@ -159,17 +159,20 @@ class ClassGraph:
         return seen
 
     def upstream_bases(self, dotted: str) -> list[str]:
-        """Third-party classes `dotted` descends from, directly or through project classes."""
+        """Third-party classes `dotted` descends from, directly or through project classes (none for a class the
+        graph does not hold, as `ancestors`: a checker may ask by astroid's name of a class in a nested project
+        root, `apps.sub.train.Mine` where that root's index says `train.Mine`)."""
         found: list[str] = []
         for name in (dotted, *self.ancestors(dotted)):
-            found.extend(b for b in self.nodes[name].upstream if b not in found)
+            found.extend(b for b in (self.nodes[name].upstream if name in self.nodes else ()) if b not in found)
         return found
 
     def stdlib_bases(self, dotted: str) -> list[str]:
-        """Standard-library classes `dotted` descends from (`logging.Handler`), directly or through project classes."""
+        """Standard-library classes `dotted` descends from (`logging.Handler`), directly or through project classes
+        (none for a class the graph does not hold: `upstream_bases`)."""
         found: list[str] = []
         for name in (dotted, *self.ancestors(dotted)):
-            found.extend(b for b in self.nodes[name].stdlib if b not in found)
+            found.extend(b for b in (self.nodes[name].stdlib if name in self.nodes else ()) if b not in found)
         return found
 
     def unresolved_bases(self, dotted: str) -> list[str]:

@@ -53,14 +53,14 @@ def scan_entry(job: Job) -> dict[str, Any]:
     return entry
 
 
-def yield_to_caller() -> None:
-    """A worker's start: a lower priority than the process that started the pool, which meanwhile builds
-    pylint's own trees (the scan soaks up the spare core instead of slowing that build down); fewer
+def yield_to_caller(niceness: int = WORKER_NICENESS) -> None:
+    """A worker's start: a lower priority (by `niceness`) than the process that started the pool, which meanwhile
+    builds pylint's own trees (the scan soaks up the spare core instead of slowing that build down); fewer
     collections (`collector.for_side_process`); and an end with that process (a pool whose owner was
     stopped must not linger, holding its caller's output pipes)."""
     for_side_process()
     try:
-        os.nice(WORKER_NICENESS)
+        os.nice(niceness)
     except (OSError, AttributeError):  # pragma: no cover - not permitted, or no os.nice: same result, slower
         pass
     try:
@@ -69,15 +69,16 @@ def yield_to_caller() -> None:
         pass
 
 
-def become_side_process() -> None:
+def become_side_process(niceness: int = WORKER_NICENESS) -> None:
     """The start of a process forked beside a run (a cold scan's child, a split run's helper): it writes nothing to
     the caller's output nor keeps its pipes open (a caller reading pylint's output to the end would wait for it too;
-    the parent's buffered output, flushed when this process ends, goes nowhere), and it yields to the caller."""
+    the parent's buffered output, flushed when this process ends, goes nowhere), and it yields to the caller (by
+    `niceness`: none for a process the caller waits for)."""
     quiet = os.open(os.devnull, os.O_WRONLY)
     os.dup2(quiet, 1)
     os.dup2(quiet, 2)
     os.close(quiet)
-    yield_to_caller()
+    yield_to_caller(niceness)
 
 
 def usable_cores() -> int:
@@ -90,7 +91,12 @@ def usable_cores() -> int:
 
 def worth_a_pool(jobs: list[Job]) -> bool:
     """Enough files to scan, a core to spare, and a process allowed to start others."""
-    return len(jobs) >= PARALLEL_MIN_FILES and usable_cores() > 1 and not multiprocessing.current_process().daemon
+    return worth_other_processes(len(jobs))
+
+
+def worth_other_processes(files: int) -> bool:
+    """`worth_a_pool` for a scan of `files` files."""
+    return files >= PARALLEL_MIN_FILES and usable_cores() > 1 and not multiprocessing.current_process().daemon
 
 
 class PendingScan:

@@ -16,7 +16,7 @@ from typing import Iterator
 from pylint_omni.index import cache
 from pylint_omni.index.paths import Location
 from pylint_omni.index.project_index import ProjectIndex
-from pylint_omni.index.upstream.locate import locate, names_in_paths
+from pylint_omni.index.upstream.locate import Located, locate, names_in_paths
 from pylint_omni.index.upstream.package import UpstreamClass, UpstreamPackage, UpstreamRef
 from pylint_omni.index.upstream.pins import version_mismatch
 
@@ -95,6 +95,17 @@ class UpstreamIndex:
 
 
 _LIVE: dict[tuple[tuple[str, ...], tuple[str, ...], bool, Path | None, frozenset[str]], UpstreamIndex] = {}
+_PACKAGES: dict[tuple[Located, Path | None], UpstreamPackage] = {}
+
+
+def _package(located: Located, cache_dir: Path | None) -> UpstreamPackage:
+    """The one package object of a located version and cache folder in this process. Every project root of a run
+    (a monorepo's applications, each with its own index) asks the same versions: one object loads each part once,
+    where one per root held a copy of transformers' summary (some 60 MB) per root that imports it."""
+    found = _PACKAGES.get((located, cache_dir))
+    if found is None:
+        found = _PACKAGES[(located, cache_dir)] = UpstreamPackage(located, cache_dir)
+    return found
 
 
 def imported_packages(index: ProjectIndex, names: list[str]) -> set[str]:
@@ -123,7 +134,7 @@ def upstream_of(index: ProjectIndex) -> UpstreamIndex:
             if located is None:
                 missing.append(name)
             else:
-                packages[name] = UpstreamPackage(located, Path(cache_dir) if cache_dir else None)
+                packages[name] = _package(located, Path(cache_dir) if cache_dir else None)
         upstream = _LIVE[key] = UpstreamIndex(wanted, missing, packages)
     index.derived["upstream_index"] = upstream
     return upstream
