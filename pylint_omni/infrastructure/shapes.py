@@ -25,12 +25,17 @@ class Replaceable:
     goes: str = "the expression"  # the lines that go
     decorator: bool = False  # the replacement decorates the function instead of being called
     places: tuple[tuple[int, int], ...] = ()  # (first, last) line spans that go; none: the reported node's own lines
+    size: int = 0  # hand-written lines that go, when `places` holds lines that stay (a decorated function's body)
 
     @property
     def requirement(self) -> tuple[str, str]:
         """(distribution as declared, version): ("torch", "2.4"), ("python", "3.9")."""
         dist, _, version = self.since.partition(" ")
         return dist.lower(), version
+
+    def hand_lines(self, node_lines: tuple[int, int]) -> int:
+        """How many hand-written lines go: `size`, else the lines of `places` (else of the reported node)."""
+        return self.size or sum(last - first + 1 for first, last in self.places or (node_lines,))
 
 
 def pure(node: nodes.NodeNG) -> bool:

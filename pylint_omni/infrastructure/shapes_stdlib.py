@@ -128,7 +128,8 @@ def _memo(function: nodes.FunctionDef, key: nodes.NodeNG, cache: str, statement:
                        f"`{function.name}` returns `{cache}[key]` when present and fills it otherwise, keyed by all its "
                        "arguments", glue="; ".join(glue), confidence="high" if plain and not sharers else "medium", decorator=True,
                        goes=f"`{cache}` (line {statement.lineno}), the lookup (line {lines[0]}) and the store (line {lines[1]})",
-                       places=((function.fromlineno, function.tolineno), (statement.lineno, statement.tolineno)))
+                       places=((function.fromlineno, function.tolineno), (statement.lineno, statement.tolineno)),
+                       size=statement.tolineno - statement.lineno + 3)  # the dict, the lookup and its return, the store
 
 
 def _fields_dict(node: nodes.NodeNG, subject: str) -> bool:
@@ -179,7 +180,8 @@ def dataclass_replace(function: nodes.FunctionDef, subclassed: Callable[[nodes.C
                        f"a dict of every field of `{subject}`, updated and passed to the constructor, is a "
                        f"shallow copy with changes: `dataclasses.replace({subject}, {changes})`",
                        glue="; ".join(glue), confidence="high" if own else "medium",
-                       goes=f"lines {first.lineno}-{last.lineno}", places=((function.fromlineno, function.tolineno),))
+                       goes=f"lines {first.lineno}-{last.lineno}", places=((function.fromlineno, function.tolineno),),
+                       size=last.tolineno - first.lineno + 1)
 
 
 def _self_attribute(node: nodes.NodeNG, self_name: str) -> str | None:
@@ -233,7 +235,7 @@ def lazy_property(function: nodes.FunctionDef, named_outside: Callable[[nodes.No
                        f"set elsewhere only to None ({where})", glue="; ".join(glue),
                        confidence="medium" if reads or outside else "high", decorator=True,
                        goes=f"{where} (line {start}), the guard (line {guard.lineno}) and the return (line {last.lineno})",
-                       places=((function.fromlineno, function.tolineno), (start, start)))
+                       places=((function.fromlineno, function.tolineno), (start, start)), size=3)  # the None, guard, return
 
 
 def _is_none_guard(statement: nodes.NodeNG) -> nodes.NodeNG | None:
@@ -282,4 +284,5 @@ def lazy_global(function: nodes.FunctionDef, named_outside: Callable[[nodes.Node
                        "nowhere else", glue="; ".join(glue), confidence="medium" if reads or outside else "high", decorator=True,
                        goes=f"`{name} = None` (line {initial[0].lineno}), the `global` (line {body[0].lineno}) and the guard "
                        f"(line {body[1].lineno}); return the value directly",
-                       places=((function.fromlineno, function.tolineno), (initial[0].lineno, initial[0].lineno)))
+                       places=((function.fromlineno, function.tolineno), (initial[0].lineno, initial[0].lineno)),
+                       size=3)  # the None, the `global` and the guard

@@ -1,0 +1,328 @@
+"""replaceable-infrastructure: the statement shapes (stdlib, files, collectives, ReLU), a trap beside each, and the
+grade (a small shape the module writes once is medium), through real pylint runs on small projects."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from test_infrastructure import lint, write
+
+
+def found_in(root: Path, cache_dir: Path, source: str) -> dict[int, tuple[str, str]]:
+    write(root, {"pkg/__init__.py": "", "pkg/mod.py": source})
+    return {line: (confidence, text) for _, line, confidence, text in lint(root, cache_dir)}
+
+
+def test_ignored_exception_is_suppress_and_a_handler_doing_more_is_not(tmp_path: Path, cache_dir: Path) -> None:
+    found = found_in(tmp_path, cache_dir, """
+        import os
+
+
+        def remove(path):
+            try:
+                os.remove(path)
+            except FileNotFoundError:
+                pass
+
+
+        def remove_logged(path, log):
+            try:
+                os.remove(path)
+            except FileNotFoundError:
+                log.info("gone")
+
+
+        def remove_two(path, other):
+            try:
+                os.remove(path)
+                os.remove(other)
+            except FileNotFoundError:
+                pass
+
+
+        def remove_bare(path):
+            try:
+                os.remove(path)
+            except:
+                pass
+
+
+        def remove_else(path, done):
+            try:
+                os.remove(path)
+            except OSError:
+                pass
+            else:
+                done()
+    """)
+    assert {line: confidence for line, (confidence, _) in found.items()} == {5: "INFERENCE"}
+    assert "contextlib.suppress" in found[5][1] and "Python 3.4" in found[5][1] and "lines 5-8" in found[5][1]
+    assert "4 hand-written lines go" in found[5][1]
+
+
+def test_flatten_shapes_and_their_traps(tmp_path: Path, cache_dir: Path) -> None:
+    found = found_in(tmp_path, cache_dir, """
+        def flat(rows):
+            return [cell for row in rows for cell in row]
+
+
+        def flat_loop(rows):
+            out = []
+            for row in rows:
+                for cell in row:
+                    out.append(cell)
+            return out
+
+
+        def flat_extend(rows):
+            out = []
+            for row in rows:
+                out.extend(row)
+            return out
+
+
+        def flat_sum(rows):
+            return sum(rows, [])
+
+
+        def filtered(rows):
+            return [cell for row in rows for cell in row if cell]
+
+
+        def mapped(rows):
+            return [cell.strip() for row in rows for cell in row]
+
+
+        def pairs(xs, ys):
+            return [x for x in xs for y in ys]
+
+
+        def logged(rows, log):
+            out = []
+            for row in rows:
+                for cell in row:
+                    out.append(cell)
+                    log(cell)
+            return out
+
+
+        def prefilled(rows):
+            out = [0]
+            for row in rows:
+                out.extend(row)
+            return out
+    """)
+    assert {line: confidence for line, (confidence, _) in found.items()} == {
+        2: "HIGH", 7: "HIGH", 15: "HIGH", 21: "HIGH"}  # four flattens in one module: each worth fixing
+    assert "itertools.chain.from_iterable" in found[2][1] and "Python 2.6" in found[2][1]
+    assert "lines 6-9" in found[7][1] and "`out = list(itertools.chain.from_iterable(rows))`" in found[15][1]
+    assert "quadratic" in found[21][1]
+
+
+def test_field_dict_is_asdict_exact_only_for_scalar_fields(tmp_path: Path, cache_dir: Path) -> None:
+    found = found_in(tmp_path, cache_dir, """
+        from dataclasses import dataclass, fields
+
+
+        @dataclass
+        class Plain:
+            a: int = 0
+            b: str = ""
+
+            def to_dict(self):
+                return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+        @dataclass
+        class Nested:
+            rows: list
+            inner: Plain
+
+            def to_dict(self):
+                out = {}
+                for f in fields(self):
+                    out[f.name] = getattr(self, f.name)
+                return out
+
+            def as_pairs(self):
+                return dict((f.name, getattr(self, f.name)) for f in fields(self))
+
+            def public(self):
+                return {f.name: getattr(self, f.name) for f in fields(self) if not f.name.startswith("_")}
+
+            def listed(self):
+                return {f.name: list(getattr(self, f.name)) for f in fields(self)}
+    """)
+    assert {line: confidence for line, (confidence, _) in found.items()} == {
+        10: "HIGH", 22: "INFERENCE", 25: "INFERENCE"}  # repeated in the module; only Plain's copy is exact
+    assert "dataclasses.asdict" in found[10][1] and "Python 3.7" in found[10][1] and "plain scalar" in found[10][1]
+    assert "deep-copies" in found[22][1] and "lines 19-22" in found[22][1]
+
+
+def test_threads_started_then_joined_are_a_pool_saying_errors_change(tmp_path: Path, cache_dir: Path) -> None:
+    found = found_in(tmp_path, cache_dir, """
+        import threading
+
+
+        def fetch_all(urls, fetch):
+            threads = []
+            for url in urls:
+                t = threading.Thread(target=fetch, args=(url,))
+                t.start()
+                threads.append(t)
+            for t in threads:
+                t.join()
+
+
+        def daemons(urls, fetch):
+            threads = []
+            for url in urls:
+                t = threading.Thread(target=fetch, args=(url,), daemon=True)
+                t.start()
+                threads.append(t)
+            for t in threads:
+                t.join()
+
+
+        def never_joined(urls, fetch):
+            threads = []
+            for url in urls:
+                t = threading.Thread(target=fetch, args=(url,))
+                t.start()
+                threads.append(t)
+            return threads
+    """)
+    assert {line: confidence for line, (confidence, _) in found.items()} == {6: "INFERENCE"}
+    assert "concurrent.futures.ThreadPoolExecutor" in found[6][1] and "Python 3.2" in found[6][1]
+    assert "error handling changes" in found[6][1] and "lines 5-9 and the join loop (lines 10-11)" in found[6][1]
+
+
+def test_tree_removal_and_copy_by_walk(tmp_path: Path, cache_dir: Path) -> None:
+    found = found_in(tmp_path, cache_dir, """
+        import os
+        import shutil
+
+
+        def wipe(top):
+            for root, dirs, files in os.walk(top, topdown=False):
+                for name in files:
+                    os.remove(os.path.join(root, name))
+                for name in dirs:
+                    os.rmdir(os.path.join(root, name))
+            os.rmdir(top)
+
+
+        def empty(top):
+            for root, dirs, files in os.walk(top, topdown=False):
+                for name in files:
+                    os.unlink(os.path.join(root, name))
+                for name in dirs:
+                    os.rmdir(os.path.join(root, name))
+
+
+        def wipe_logs(top):
+            for root, dirs, files in os.walk(top, topdown=False):
+                for name in files:
+                    if name.endswith(".log"):
+                        os.remove(os.path.join(root, name))
+                for name in dirs:
+                    os.rmdir(os.path.join(root, name))
+
+
+        def mirror(src, dst):
+            for root, dirs, files in os.walk(src):
+                target = os.path.join(dst, os.path.relpath(root, src))
+                os.makedirs(target, exist_ok=True)
+                for name in files:
+                    shutil.copy(os.path.join(root, name), os.path.join(target, name))
+
+
+        def mirror_python(src, dst):
+            for root, dirs, files in os.walk(src):
+                target = os.path.join(dst, os.path.relpath(root, src))
+                os.makedirs(target, exist_ok=True)
+                for name in files:
+                    if name.endswith(".py"):
+                        shutil.copy(os.path.join(root, name), os.path.join(target, name))
+    """)
+    assert {line: confidence for line, (confidence, _) in found.items()} == {6: "HIGH", 15: "INFERENCE", 32: "INFERENCE"}
+    assert "shutil.rmtree" in found[6][1] and "lines 6-11" in found[6][1] and "symbolic link" in found[6][1]
+    assert "removes `top` itself too" in found[15][1]
+    assert "shutil.copytree" in found[32][1] and "Python 3.8" in found[32][1] and "copy_function=shutil.copy" in found[32][1]
+
+
+def test_collectives_written_as_loops_or_a_gathered_list(tmp_path: Path, cache_dir: Path) -> None:
+    found = found_in(tmp_path, cache_dir, """
+        import torch
+        import torch.distributed as dist
+
+
+        def share(tensors, world_size):
+            for r in range(world_size):
+                dist.broadcast(tensors[r], src=r)
+
+
+        def scatter_same(t, world_size, rank):
+            for r in range(world_size):
+                if r != rank:
+                    dist.send(t, dst=r)
+
+
+        def gather_all(x, world_size):
+            parts = [torch.empty_like(x) for _ in range(world_size)]
+            dist.all_gather(parts, x)
+            return torch.cat(parts, dim=0)
+
+
+        def gather_to_one(x, world_size, dst):
+            parts = [torch.empty_like(x) for _ in range(world_size)]
+            dist.gather(x, parts, dst=dst)
+            return torch.cat(parts, dim=0)
+
+
+        def share_one(t, world_size):
+            for r in range(world_size):
+                dist.broadcast(t, src=r)
+
+
+        def share_async(tensors, world_size):
+            for r in range(world_size):
+                dist.broadcast(tensors[r], src=r, async_op=True)
+    """)
+    assert {line: confidence for line, (confidence, _) in found.items()} == {6: "INFERENCE", 11: "INFERENCE", 19: "INFERENCE"}
+    assert "torch.distributed.all_gather(tensors, tensors[my_rank])" in found[6][1] and "concurrently" in found[6][1]
+    assert "torch.distributed.broadcast" in found[11][1] and "receiving ranks' `recv`" in found[11][1]
+    assert "all_gather_into_tensor" in found[19][1] and "torch 1.13" in found[19][1] and "lines 17-19" in found[19][1]
+
+
+def test_relu_by_mask_is_medium_and_clamps_are_left_alone(tmp_path: Path, cache_dir: Path) -> None:
+    found = found_in(tmp_path, cache_dir, """
+        import torch
+
+
+        def act(x):
+            return x * (x > 0)
+
+
+        def positions(p, w):
+            return (p - w).clamp(min=0)
+
+
+        def leaky(x, y):
+            return x * (y > 0)
+    """)
+    assert {line: confidence for line, (confidence, _) in found.items()} == {5: "INFERENCE"}
+    assert "torch.nn.functional.relu" in found[5][1] and "-inf" in found[5][1]
+
+
+def test_a_small_shape_is_high_only_where_the_module_repeats_it(tmp_path: Path, cache_dir: Path) -> None:
+    write(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/once.py": "import torch\n\n\ndef act(x):\n    return x * torch.sigmoid(x)\n",
+        "pkg/twice.py": ("import torch\n\n\nclass A:\n    def forward(self, x):\n        return x * torch.sigmoid(x)\n\n\n"
+                         "class B:\n    def forward(self, x):\n        return x * torch.sigmoid(x)\n"),
+    })
+    found = {(path, line): (confidence, text) for path, line, confidence, text in lint(tmp_path, cache_dir)}
+    assert {key: confidence for key, (confidence, _) in found.items()} == {
+        ("pkg/once.py", 5): "INFERENCE", ("pkg/twice.py", 6): "HIGH", ("pkg/twice.py", 11): "HIGH"}
+    assert "medium: 1 hand-written line goes" in found[("pkg/once.py", 5)][1]
