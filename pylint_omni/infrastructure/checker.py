@@ -39,10 +39,10 @@ LOOP_SHAPES: tuple[Callable[[nodes.For], Replaceable | None], ...] = (
     flatten_loop, thread_pool, rmtree, copytree, looped_collective)
 REFERENCE_PREFIXES = ("test_", "bench_", "_test_", "benchmark_")
 MAX_NAMED_PLACES = 3  # places named in a message where a lazy value's field is also mentioned
-# Hand-written lines a finding must delete to be high: a smaller idiom (a one-line activation, a try/except/pass) is a
-# style nit, C in review however right; it is high only where the module repeats it (a copy per class or model).
+# Hand-written lines a finding must delete to be high: a smaller shape is a small saving, C in review however right,
+# unless the module repeats it (a copy per class or model). A one-line shape or an idiom stays medium even then.
 MIN_HIGH_LINES = 5
-REPEATED_COPIES = 2  # findings of one kind in one module that make each worth fixing whatever its size
+REPEATED_COPIES = 2  # findings of one kind in one module that make each of two to four lines worth fixing
 
 
 def _reference_code(node: nodes.NodeNG) -> bool:
@@ -58,11 +58,14 @@ def _reference_code(node: nodes.NodeNG) -> bool:
 
 
 def _graded(found: Replaceable, lines: int, copies: int) -> Replaceable:
-    """Medium, saying why, for a small shape the module does not repeat (`MIN_HIGH_LINES`, `REPEATED_COPIES`)."""
-    if found.confidence != "high" or lines >= MIN_HIGH_LINES or copies >= REPEATED_COPIES:
+    """Medium, saying why, for a one-line shape, an idiom, or a shape of fewer than `MIN_HIGH_LINES` lines that the
+    module does not repeat (`REPEATED_COPIES`)."""
+    if found.confidence != "high" or (not found.idiom and (
+            lines >= MIN_HIGH_LINES or (lines > 1 and copies >= REPEATED_COPIES))):
         return found
-    return replace(found, confidence="medium", evidence=f"{found.evidence}; medium: {lines} hand-written "
-                   f"{'lines go' if lines != 1 else 'line goes'} and the module has no other {found.name}: a small saving")
+    why = ("an idiom that saves two lines wherever it is" if found.idiom else
+           "a one-line shape" if lines == 1 else f"{lines} hand-written lines go and the module has no other {found.name}")
+    return replace(found, confidence="medium", evidence=f"{found.evidence}; medium: {why}, a small saving")
 
 
 def _within_floor(found: Replaceable, floor: Floor | None) -> tuple[Replaceable, str]:

@@ -26,6 +26,7 @@ class Replaceable:
     decorator: bool = False  # the replacement decorates the function instead of being called
     places: tuple[tuple[int, int], ...] = ()  # (first, last) line spans that go; none: the reported node's own lines
     size: int = 0  # hand-written lines that go, when `places` holds lines that stay (a decorated function's body)
+    idiom: bool = False  # a style idiom (try/except/pass): the same small saving however long or repeated, never high
 
     @property
     def requirement(self) -> tuple[str, str]:

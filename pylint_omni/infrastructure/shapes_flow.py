@@ -63,7 +63,7 @@ def suppress(node: nodes.Try) -> Replaceable | None:
                        "contextlib.suppress", "Python 3.4",
                        f"one statement whose `{caught}` is caught and ignored: `with contextlib.suppress({caught}):` "
                        "runs it with the same handling", goes=f"the try/except/pass (lines {node.lineno}-{node.tolineno}) "
-                       "for one `with` line", places=((node.lineno, node.tolineno),))
+                       "for one `with` line", places=((node.lineno, node.tolineno),), idiom=True)
 
 
 def _flattened(elt: nodes.NodeNG, generators: list[nodes.Comprehension]) -> str | None:
