@@ -330,3 +330,66 @@ def test_a_small_shape_is_high_only_where_the_module_repeats_it(tmp_path: Path, 
         ("pkg/twice.py", 15): "HIGH", ("pkg/twice.py", 17): "INFERENCE"}  # SiLU: one line, repeated or not
     assert "medium: 2 hand-written lines go and the module has no other RMSNorm" in found[("pkg/once.py", 7)][1]
     assert "medium: a one-line shape" in found[("pkg/twice.py", 9)][1]
+
+
+def test_head_repeat_and_normalisation(tmp_path: Path, cache_dir: Path) -> None:
+    found = found_in(tmp_path, cache_dir, """
+        import torch
+
+
+        def repeat_kv(hidden_states, n_rep):
+            b, h, s, d = hidden_states.shape
+            hidden_states = hidden_states[:, :, None, :, :].expand(b, h, n_rep, s, d)
+            return hidden_states.reshape(b, h * n_rep, s, d)
+
+
+        def repeat_last(x, n):
+            b, h, s, d = x.shape
+            return x[:, :, :, None, :].expand(b, h, s, n, d).reshape(b, h, s * n, d)
+
+
+        def unit(v):
+            return v / v.norm(dim=-1, keepdim=True)
+
+
+        def unit_safe(v, eps):
+            return v / v.norm(p=2, dim=-1, keepdim=True).clamp(min=eps)
+
+
+        def unit_l1(v):
+            return v / v.norm(p=1, dim=-1, keepdim=True)
+
+
+        def unit_other(v, w):
+            return v / w.norm(dim=-1, keepdim=True)
+    """)
+    assert {line: confidence for line, (confidence, _) in found.items()} == {7: "INFERENCE", 16: "INFERENCE", 20: "INFERENCE"}
+    assert "torch.repeat_interleave(hidden_states, n_rep, dim=1)" in found[7][1] and "lines 6-7" in found[7][1]
+    assert "zero vector" in found[16][1] and "normalize(v, dim=-1, eps=eps)` exactly" in found[20][1]
+
+
+def test_lazy_property_with_the_early_return_guard(tmp_path: Path, cache_dir: Path) -> None:
+    found = found_in(tmp_path, cache_dir, """
+        class Tokenizer:
+            def __init__(self, model):
+                self.model = model
+                self._size = None
+                self._vocab = None
+
+            @property
+            def size(self):
+                if self._size is not None:
+                    return self._size
+                self._size = len(self.model)
+                return self._size
+
+            @property
+            def vocab(self):
+                if self._vocab is not None:
+                    return self._vocab
+                self._vocab = self.model.vocab()
+                self.model.reset()
+                return self._vocab
+    """)
+    assert {line: confidence for line, (confidence, _) in found.items()} == {8: "INFERENCE"}  # 3 lines, once
+    assert "functools.cached_property" in found[8][1] and "the guard (line 9) and the return (line 12)" in found[8][1]

@@ -23,18 +23,19 @@ from pylint_omni.evidence.findings import FindingDetails
 from pylint_omni.index.class_graph import class_graph
 from pylint_omni.index.floors import Floor, project_floor
 from pylint_omni.infrastructure.shapes import Replaceable
-from pylint_omni.infrastructure.shapes_norms import layer_norm, rms_norm
-from pylint_omni.infrastructure.shapes_stdlib import dataclass_replace, lazy_global, lazy_property, memo_dict
 from pylint_omni.infrastructure.shapes_dist import gathered_cat, looped_collective
 from pylint_omni.infrastructure.shapes_files import copytree, rmtree
 from pylint_omni.infrastructure.shapes_flow import (
     dataclass_asdict, flatten_comprehension, flatten_loop, flatten_sum, suppress, thread_pool)
+from pylint_omni.infrastructure.shapes_layout import normalize, repeat_heads
+from pylint_omni.infrastructure.shapes_norms import layer_norm, rms_norm
+from pylint_omni.infrastructure.shapes_stdlib import dataclass_replace, lazy_global, lazy_property, memo_dict
 from pylint_omni.infrastructure.shapes_torch import attention, gelu, log_softmax, relu, silu, softmax
 from pylint_omni.infrastructure.wording import replaceable_text
 
 SYMBOL = "replaceable-infrastructure"
 EXPRESSION_SHAPES: tuple[Callable[[nodes.BinOp], Replaceable | None], ...] = (
-    silu, relu, gelu, rms_norm, layer_norm, softmax, log_softmax, attention)
+    silu, relu, gelu, rms_norm, layer_norm, softmax, log_softmax, attention, normalize)
 LOOP_SHAPES: tuple[Callable[[nodes.For], Replaceable | None], ...] = (
     flatten_loop, thread_pool, rmtree, copytree, looped_collective)
 REFERENCE_PREFIXES = ("test_", "bench_", "_test_", "benchmark_")
@@ -114,7 +115,7 @@ class ReplaceableInfrastructureChecker(OmniChecker):
         if node.func.as_string() in ("torch.matmul", "torch.bmm"):
             self._report(node, [attention(node)])
         else:
-            self._report(node, [flatten_sum(node), gathered_cat(node)])
+            self._report(node, [flatten_sum(node), gathered_cat(node), repeat_heads(node)])
 
     def visit_for(self, node: nodes.For) -> None:
         self._report(node, [shape(node) for shape in LOOP_SHAPES])

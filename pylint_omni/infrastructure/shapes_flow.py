@@ -171,7 +171,9 @@ def _loop_field_dict(returned: nodes.Name, statement: nodes.Return) -> tuple[str
                              and store.targets[0].value.as_string() == returned.name
                              and _field_pair(store.targets[0].slice, store.value, *found)):
         return None
-    empty = isinstance(start.value, nodes.Dict) and not start.value.items
+    empty = (isinstance(start.value, nodes.Dict) and not start.value.items) or (
+        isinstance(start.value, nodes.Call) and start.value.func.as_string() == "dict" and not start.value.args
+        and not start.value.keywords)
     if not empty or [t.as_string() for t in start.targets] != [returned.name]:
         return None
     return found[1], start.lineno

@@ -202,15 +202,10 @@ def lazy_property(function: nodes.FunctionDef, named_outside: Callable[[nodes.No
         return None  # no instance dict, or attribute writes that go elsewhere
     body = [s for s in function.body if not (isinstance(s, nodes.Expr) and isinstance(s.value, nodes.Const))]
     me = function.args.arguments[0].name
-    if len(body) != 2 or not isinstance(body[1], nodes.Return):
+    found = _lazy_guard(body, me)
+    if found is None or _returns(function) != len(body) - 1:
         return None
-    guard, last = body
-    tested = _is_none_guard(guard)
-    attribute = _self_attribute(tested, me) if tested is not None else None
-    if attribute is None or last.value is None or _self_attribute(last.value, me) != attribute or _returns(function) != 1:
-        return None
-    if not any(_self_attribute(n, me) == attribute for n in guard.nodes_of_class(nodes.AssignAttr)):
-        return None
+    attribute, guard, last = found
     elsewhere = [n for n in cls.nodes_of_class((nodes.Attribute, nodes.AssignAttr)) if n.attrname == attribute
                  and n.frame() is not function]
     writes = [n for n in elsewhere if isinstance(n, nodes.AssignAttr)]
@@ -238,15 +233,40 @@ def lazy_property(function: nodes.FunctionDef, named_outside: Callable[[nodes.No
                        places=((function.fromlineno, function.tolineno), (start, start)), size=3)  # the None, guard, return
 
 
-def _is_none_guard(statement: nodes.NodeNG) -> nodes.NodeNG | None:
-    """The tested operand of `if <operand> is None:` without an else, else None."""
+def _is_none_guard(statement: nodes.NodeNG, operator: str = "is") -> nodes.NodeNG | None:
+    """The tested operand of `if <operand> is None:` (`is not` when asked) without an else, else None."""
     if not isinstance(statement, nodes.If) or statement.orelse:
         return None
     test = statement.test
-    if (isinstance(test, nodes.Compare) and len(test.ops) == 1 and test.ops[0][0] == "is"
+    if (isinstance(test, nodes.Compare) and len(test.ops) == 1 and test.ops[0][0] == operator
             and isinstance(test.ops[0][1], nodes.Const) and test.ops[0][1].value is None):
         return test.left
     return None
+
+
+def _lazy_guard(body: list[nodes.NodeNG], me: str) -> tuple[str, nodes.NodeNG, nodes.Return] | None:
+    """(attribute, guard, final return) of `if self._a is None: ...; self._a = v` then `return self._a`, or of
+    `if self._a is not None: return self._a` then `self._a = v; return self._a`."""
+    last = body[-1] if body else None
+    if not isinstance(last, nodes.Return) or last.value is None:
+        return None
+    attribute = _self_attribute(last.value, me)
+    if len(body) == 2:
+        tested = _is_none_guard(body[0])
+        stores = body[0].nodes_of_class(nodes.AssignAttr)
+    elif len(body) == 3:
+        tested = _is_none_guard(body[0], "is not")
+        early = body[0].body if tested is not None else []
+        if len(early) != 1 or not isinstance(early[0], nodes.Return) or early[0].value is None \
+                or _self_attribute(early[0].value, me) != attribute:
+            return None
+        stores = [t for t in getattr(body[1], "targets", ()) if isinstance(t, nodes.AssignAttr)]
+    else:
+        return None
+    if attribute is None or tested is None or _self_attribute(tested, me) != attribute \
+            or not any(_self_attribute(n, me) == attribute for n in stores):
+        return None
+    return attribute, body[0], last
 
 
 def lazy_global(function: nodes.FunctionDef, named_outside: Callable[[nodes.NodeNG, str], list[str]]) -> Replaceable | None:
