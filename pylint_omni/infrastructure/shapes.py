@@ -165,3 +165,23 @@ def reduced(node: nodes.NodeNG, reduction: str) -> tuple[nodes.NodeNG, str] | No
     if dim is None or not (isinstance(keepdim, nodes.Const) and keepdim.value is True):
         return None
     return tensor, dim.as_string()
+
+
+def _block(statement: nodes.NodeNG) -> tuple[list[nodes.NodeNG], int]:
+    """The statements of the block holding `statement`, and its index there ([] when it is in none)."""
+    siblings = getattr(statement.parent, "body", None)
+    if not isinstance(siblings, list) or statement not in siblings:
+        return [], 0
+    return siblings, siblings.index(statement)
+
+
+def earlier_statements(statement: nodes.NodeNG) -> list[nodes.NodeNG]:
+    """The statements before `statement` in its block, nearest first."""
+    siblings, index = _block(statement)
+    return siblings[:index][::-1]
+
+
+def later_statements(statement: nodes.NodeNG) -> list[nodes.NodeNG]:
+    """The statements after `statement` in its block, nearest first."""
+    siblings, index = _block(statement)
+    return siblings[index + 1:] if siblings else []

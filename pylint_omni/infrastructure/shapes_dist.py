@@ -9,9 +9,11 @@ it, so those findings are medium and say so.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from astroid import nodes
 
-from pylint_omni.infrastructure.shapes import Replaceable, keyword
+from pylint_omni.infrastructure.shapes import Replaceable, call_name, earlier_statements, keyword
 
 DISTRIBUTED_MODULES = ("dist", "torch.distributed", "distributed")
 # The point-to-point call a loop makes over the ranks -> (collective, the peer argument, what the other ranks change)
@@ -71,17 +73,15 @@ def looped_collective(node: nodes.For) -> Replaceable | None:
                        goes=f"lines {node.lineno}-{node.tolineno}", places=((node.lineno, node.tolineno),))
 
 
-def _statement_before(statement: nodes.NodeNG, test) -> nodes.NodeNG | None:  # type: ignore[no-untyped-def]
+def _statement_before(statement: nodes.NodeNG, test: Callable[[nodes.NodeNG], bool]) -> nodes.NodeNG | None:
     """The nearest earlier statement of the same block that passes `test`."""
-    siblings = getattr(statement.parent, "body", None)
-    if not isinstance(siblings, list) or statement not in siblings:
-        return None
-    return next((s for s in reversed(siblings[:siblings.index(statement)]) if test(s)), None)
+    return next((s for s in earlier_statements(statement) if test(s)), None)
 
 
 def gathered_cat(node: nodes.Call) -> Replaceable | None:
     """`out = [torch.empty_like(x) for _ in range(n)]; dist.all_gather(out, x); torch.cat(out, dim=0)`."""
-    if node.func.as_string() not in ("torch.cat", "torch.concat") or not node.args or not isinstance(node.args[0], nodes.Name):
+    if call_name(node) not in ("cat", "concat") or node.func.as_string() not in ("torch.cat", "torch.concat") \
+            or not node.args or not isinstance(node.args[0], nodes.Name):
         return None
     listed = node.args[0].name
     statement = node.statement()

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from astroid import nodes
 
-from pylint_omni.infrastructure.shapes import Replaceable, keyword
+from pylint_omni.infrastructure.shapes import Replaceable, keyword, later_statements
 
 REMOVERS = frozenset({"os.remove", "os.unlink"})
 COPIERS = frozenset({"shutil.copy", "shutil.copy2", "shutil.copyfile"})
@@ -61,8 +61,7 @@ def rmtree(node: nodes.For) -> Replaceable | None:
     if not (_removes(first, files, root, REMOVERS) and _removes(second, dirs, root, frozenset({"os.rmdir"}))):
         return None
     top = call.args[0].as_string()
-    siblings = node.parent.body if isinstance(getattr(node.parent, "body", None), list) else []
-    after = siblings[siblings.index(node) + 1] if node in siblings and siblings.index(node) + 1 < len(siblings) else None
+    after = next(iter(later_statements(node)), None)
     removed = after is not None and _called(after, frozenset({"os.rmdir"})) is not None \
         and [a.as_string() for a in after.value.args] == [top]
     last = after.tolineno if removed else node.tolineno

@@ -10,25 +10,16 @@ from __future__ import annotations
 
 from astroid import nodes
 
-from pylint_omni.infrastructure.shapes import Replaceable
+from pylint_omni.infrastructure.shapes import Replaceable, earlier_statements, later_statements
 
 # Field annotations whose values `asdict`'s recursion and deep copy leave as they are: the copy is then exact.
 SCALAR_ANNOTATIONS = frozenset({"int", "float", "str", "bool", "bytes", "None", "complex"})
 
 
-def _previous(statement: nodes.NodeNG) -> nodes.NodeNG | None:
+def _previous(statement: nodes.NodeNG | None) -> nodes.NodeNG | None:
     """The statement just before `statement` in its block, else None."""
-    siblings = getattr(statement.parent, "body", None)
-    if not isinstance(siblings, list) or statement not in siblings or siblings.index(statement) == 0:
-        return None
-    return siblings[siblings.index(statement) - 1]
-
-
-def _following(statement: nodes.NodeNG) -> list[nodes.NodeNG]:
-    siblings = getattr(statement.parent, "body", None)
-    if not isinstance(siblings, list) or statement not in siblings:
-        return []
-    return siblings[siblings.index(statement) + 1:]
+    earlier = earlier_statements(statement) if statement is not None else []
+    return earlier[0] if earlier else None
 
 
 def _empty_list_bound(statement: nodes.NodeNG | None, name: str) -> bool:
@@ -96,7 +87,7 @@ def flatten_comprehension(node: nodes.ListComp) -> Replaceable | None:
 
 def flatten_sum(node: nodes.Call) -> Replaceable | None:
     """`sum(xs, [])`: a flatten that copies the list so far at every step."""
-    if node.func.as_string() != "sum" or len(node.args) != 2 or node.keywords:
+    if not isinstance(node.func, nodes.Name) or node.func.name != "sum" or len(node.args) != 2 or node.keywords:
         return None
     start = node.args[1]
     if not isinstance(start, nodes.List) or start.elts:
@@ -232,7 +223,7 @@ def thread_pool(node: nodes.For) -> Replaceable | None:
         return None
     threads = kept[0].value.func.expr.as_string()
     start = _previous(node)
-    joined = next((s for s in _following(node) if isinstance(s, nodes.For) and s.iter.as_string() == threads
+    joined = next((s for s in later_statements(node) if isinstance(s, nodes.For) and s.iter.as_string() == threads
                    and len(s.body) == 1 and _method_call(s.body[0], s.target.as_string(), "join") is not None
                    and not _method_call(s.body[0], s.target.as_string(), "join").args), None)
     if not _empty_list_bound(start, threads) or joined is None:
