@@ -393,3 +393,53 @@ def test_lazy_property_with_the_early_return_guard(tmp_path: Path, cache_dir: Pa
     """)
     assert {line: confidence for line, (confidence, _) in found.items()} == {8: "INFERENCE"}  # 3 lines, once
     assert "functools.cached_property" in found[8][1] and "the guard (line 9) and the return (line 12)" in found[8][1]
+
+
+def test_threads_listed_then_started_then_joined(tmp_path: Path, cache_dir: Path) -> None:
+    found = found_in(tmp_path, cache_dir, """
+        import threading
+
+
+        def fetch_all(urls, fetch):
+            threads = [threading.Thread(target=fetch, args=(u,)) for u in urls]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+
+
+        def started_only(urls, fetch):
+            threads = [threading.Thread(target=fetch, args=(u,)) for u in urls]
+            for t in threads:
+                t.start()
+            return threads
+    """)
+    assert {line: confidence for line, (confidence, _) in found.items()} == {6: "INFERENCE"}
+    assert "lines 5-7 and the join loop (lines 8-9)" in found[6][1] and "pool.map(fetch, ...)" in found[6][1]
+
+
+def test_gathered_list_by_keyword_or_stacked(tmp_path: Path, cache_dir: Path) -> None:
+    found = found_in(tmp_path, cache_dir, """
+        import torch
+
+
+        def gather_kw(x, world_size, group):
+            parts = [torch.zeros_like(x) for _ in range(world_size)]
+            torch.distributed.all_gather(tensor_list=parts, tensor=x, group=group)
+            return torch.stack(parts)
+
+
+        def gather_last(x, world_size):
+            parts = [torch.empty_like(x) for _ in range(world_size)]
+            torch.distributed.all_gather(parts, x)
+            return torch.cat(parts, dim=-1)
+
+
+        def stack_inner(x, world_size):
+            parts = [torch.empty_like(x) for _ in range(world_size)]
+            torch.distributed.all_gather(parts, x)
+            return torch.stack(parts, dim=1)
+    """)
+    assert {line: confidence for line, (confidence, _) in found.items()} == {7: "INFERENCE", 13: "INFERENCE"}
+    assert "shape (world size, *input shape)" in found[7][1] and "then stacked" in found[7][1]
+    assert "a `movedim`/reshape makes it dim -1" in found[13][1]

@@ -26,7 +26,7 @@ from pylint_omni.infrastructure.shapes import Replaceable
 from pylint_omni.infrastructure.shapes_dist import gathered_cat, looped_collective
 from pylint_omni.infrastructure.shapes_files import copytree, rmtree
 from pylint_omni.infrastructure.shapes_flow import (
-    dataclass_asdict, flatten_comprehension, flatten_loop, flatten_sum, suppress, thread_pool)
+    dataclass_asdict, flatten_comprehension, flatten_loop, flatten_sum, suppress, thread_pool, thread_pool_listed)
 from pylint_omni.infrastructure.shapes_layout import normalize, repeat_heads
 from pylint_omni.infrastructure.shapes_norms import layer_norm, rms_norm
 from pylint_omni.infrastructure.shapes_stdlib import dataclass_replace, lazy_global, lazy_property, memo_dict
@@ -37,7 +37,7 @@ SYMBOL = "replaceable-infrastructure"
 EXPRESSION_SHAPES: tuple[Callable[[nodes.BinOp], Replaceable | None], ...] = (
     silu, relu, gelu, rms_norm, layer_norm, softmax, log_softmax, attention, normalize)
 LOOP_SHAPES: tuple[Callable[[nodes.For], Replaceable | None], ...] = (
-    flatten_loop, thread_pool, rmtree, copytree, looped_collective)
+    flatten_loop, thread_pool, thread_pool_listed, rmtree, copytree, looped_collective)
 REFERENCE_PREFIXES = ("test_", "bench_", "_test_", "benchmark_")
 MAX_NAMED_PLACES = 3  # places named in a message where a lazy value's field is also mentioned
 # Hand-written lines a finding must delete to be high: a smaller shape is a small saving, C in review however right,

@@ -78,15 +78,21 @@ def _statement_before(statement: nodes.NodeNG, test: Callable[[nodes.NodeNG], bo
     return next((s for s in earlier_statements(statement) if test(s)), None)
 
 
+def _argument(call: nodes.Call, name: str, position: int) -> str:
+    found = keyword(call, name, position)
+    return found.as_string() if found is not None else ""
+
+
 def gathered_cat(node: nodes.Call) -> Replaceable | None:
-    """`out = [torch.empty_like(x) for _ in range(n)]; dist.all_gather(out, x); torch.cat(out, dim=0)`."""
-    if call_name(node) not in ("cat", "concat") or node.func.as_string() not in ("torch.cat", "torch.concat") \
+    """`out = [torch.empty_like(x) for _ in range(n)]; dist.all_gather(out, x); torch.cat(out, dim=0)` (or
+    `torch.stack(out)`)."""
+    if call_name(node) not in ("cat", "concat", "stack") or node.func.as_string() not in ("torch.cat", "torch.concat", "torch.stack") \
             or not node.args or not isinstance(node.args[0], nodes.Name):
         return None
     listed = node.args[0].name
     statement = node.statement()
     gathered = _statement_before(statement, lambda s: isinstance(s, nodes.Expr) and _distributed(s.value, "all_gather")
-                                 and s.value.args and s.value.args[0].as_string() == listed)
+                                 and _argument(s.value, "tensor_list", 0) == listed)
     allocated = _statement_before(gathered, lambda s: isinstance(s, nodes.Assign)
                                   and [t.as_string() for t in s.targets] == [listed]) if gathered is not None else None
     value = allocated.value if allocated is not None else None
@@ -94,17 +100,23 @@ def gathered_cat(node: nodes.Call) -> Replaceable | None:
             and value.elt.func.attrname in ALLOCATORS and len(value.generators) == 1):
         return None
     call = gathered.value
-    if any(k.arg == "async_op" for k in call.keywords or ()) or len(call.args) < 2:
+    tensor = keyword(call, "tensor", 1)
+    if any(k.arg == "async_op" for k in call.keywords or ()) or tensor is None:
         return None
     dim = keyword(node, "dim", 1)
     first = dim is None or dim.as_string() == "0"
+    stacked = call_name(node) == "stack"
+    if stacked and not first:
+        return None  # a stack along another dim is no layout `all_gather_into_tensor` writes
     glue = ("allocate one output tensor of world size times the input's first dim (no list of buffers); "
             "the process group's backend must implement it (NCCL does, older Gloo releases do not)")
-    if not first:
+    if stacked:
+        glue = glue.replace("world size times the input's first dim", "shape (world size, *input shape)")
+    elif not first:
         glue += f"; it concatenates along dim 0: a `movedim`/reshape makes it dim {dim.as_string()}"  # type: ignore[union-attr]
     return Replaceable("gather-then-concatenate", f"all_gather({listed}, ...) then {node.as_string()}",
                        "torch.distributed.all_gather_into_tensor", "torch 1.13",
-                       f"every rank's `{call.args[1].as_string()}` gathered into `{listed}` then concatenated, in rank "
-                       "order, is one `all_gather_into_tensor` into a preallocated tensor",
+                       f"every rank's `{tensor.as_string()}` gathered into `{listed}` then {'stacked' if stacked else 'concatenated'}, in "
+                       "rank order, is one `all_gather_into_tensor` into a preallocated tensor",
                        glue=glue, confidence="medium", goes=f"lines {allocated.lineno}-{statement.tolineno}",
                        places=((allocated.lineno, statement.tolineno),))

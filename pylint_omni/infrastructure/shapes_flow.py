@@ -202,20 +202,45 @@ def dataclass_asdict(statement: nodes.Return) -> Replaceable | None:
                        places=((first, statement.tolineno),))
 
 
+THREAD_GLUE = ("error handling changes: a thread's exception here goes to `threading.excepthook` and the join "
+               "succeeds, where `pool.map` re-raises the first one in the caller; a pool also reuses threads "
+               "(thread-local state is shared across items)")
+
+
+def _thread_target(node: nodes.NodeNG) -> str | None:
+    """f of `threading.Thread(target=f[, args=...])`: `daemon=`, `name=` or `kwargs=` are behaviour a pool drops."""
+    if not isinstance(node, nodes.Call) or node.func.as_string() not in ("threading.Thread", "Thread") or node.args:
+        return None
+    keywords = {k.arg: k.value for k in node.keywords or ()}
+    return keywords["target"].as_string() if "target" in keywords and set(keywords) <= {"target", "args"} else None
+
+
+def _each_called(loop: nodes.NodeNG, threads: str, method: str) -> bool:
+    """`for t in threads: t.<method>()`."""
+    return isinstance(loop, nodes.For) and not loop.orelse and loop.iter.as_string() == threads and len(loop.body) == 1 \
+        and _method_call(loop.body[0], loop.target.as_string(), method) is not None \
+        and not _method_call(loop.body[0], loop.target.as_string(), method).args  # type: ignore[union-attr]
+
+
+def _pool(target: str, work: str, first: int, last: int, joined: nodes.For) -> Replaceable:
+    return Replaceable("thread pool", f"Thread(target={target}) per item of {work}", "concurrent.futures.ThreadPoolExecutor",
+                       "Python 3.2", f"one thread per item of `{work}`, each started, then all joined, is "
+                       f"`list(pool.map({target}, ...))` in a `with ThreadPoolExecutor(max_workers=...)`",
+                       glue=THREAD_GLUE, confidence="medium",
+                       goes=f"lines {first}-{last} and the join loop (lines {joined.lineno}-{joined.tolineno})",
+                       places=((first, last), (joined.lineno, joined.tolineno)))
+
+
 def thread_pool(node: nodes.For) -> Replaceable | None:
     """`threads = []`; `for x in xs: t = Thread(target=f, args=(x,)); t.start(); threads.append(t)`; then, later in
     the block, `for t in threads: t.join()`."""
     if node.orelse or len(node.body) != 3 or not isinstance(node.body[0], nodes.Assign):
         return None
     made, rest = node.body[0], node.body[1:]
-    thread = made.value
-    if len(made.targets) != 1 or not isinstance(made.targets[0], nodes.AssignName) or not isinstance(thread, nodes.Call) \
-            or thread.func.as_string() not in ("threading.Thread", "Thread") or thread.args:
+    target = _thread_target(made.value)
+    if len(made.targets) != 1 or not isinstance(made.targets[0], nodes.AssignName) or target is None:
         return None
     name = made.targets[0].name
-    keywords = {k.arg: k.value for k in thread.keywords or ()}
-    if "target" not in keywords or not set(keywords) <= {"target", "args"}:
-        return None  # `daemon=`, `name=` or `kwargs=` are behaviour the pool would not keep
     started = [s for s in rest if _method_call(s, name, "start") is not None]
     kept = [s for s in rest if isinstance(s, nodes.Expr) and isinstance(s.value, nodes.Call)
             and s.value.func.as_string().endswith(".append") and [a.as_string() for a in s.value.args] == [name]]
@@ -223,18 +248,24 @@ def thread_pool(node: nodes.For) -> Replaceable | None:
         return None
     threads = kept[0].value.func.expr.as_string()
     start = _previous(node)
-    joined = next((s for s in later_statements(node) if isinstance(s, nodes.For) and s.iter.as_string() == threads
-                   and len(s.body) == 1 and _method_call(s.body[0], s.target.as_string(), "join") is not None
-                   and not _method_call(s.body[0], s.target.as_string(), "join").args), None)
+    joined = next((s for s in later_statements(node) if _each_called(s, threads, "join")), None)
     if not _empty_list_bound(start, threads) or joined is None:
         return None
-    target = keywords["target"].as_string()
-    return Replaceable("thread pool", f"Thread(target={target}) per item of {node.iter.as_string()}",
-                       "concurrent.futures.ThreadPoolExecutor", "Python 3.2",
-                       f"one thread per item of `{node.iter.as_string()}`, each started, then all joined, is "
-                       f"`list(pool.map({target}, ...))` in a `with ThreadPoolExecutor(max_workers=...)`",
-                       glue="error handling changes: a thread's exception here goes to `threading.excepthook` and the "
-                       "join succeeds, where `pool.map` re-raises the first one in the caller; a pool also reuses "
-                       "threads (thread-local state is shared across items)", confidence="medium",
-                       goes=f"lines {start.lineno}-{node.tolineno} and the join loop (lines {joined.lineno}-{joined.tolineno})",
-                       places=((start.lineno, node.tolineno), (joined.lineno, joined.tolineno)))
+    return _pool(target, node.iter.as_string(), start.lineno, node.tolineno, joined)
+
+
+def thread_pool_listed(node: nodes.For) -> Replaceable | None:
+    """`threads = [Thread(target=f, args=(x,)) for x in xs]`, then `for t in threads: t.start()`, then, later in the
+    block, `for t in threads: t.join()`."""
+    made = _previous(node)
+    if not isinstance(made, nodes.Assign) or len(made.targets) != 1 or not isinstance(made.value, nodes.ListComp):
+        return None
+    threads = made.targets[0].as_string()
+    target = _thread_target(made.value.elt)
+    if target is None or len(made.value.generators) != 1 or made.value.generators[0].ifs \
+            or not _each_called(node, threads, "start"):
+        return None
+    joined = next((s for s in later_statements(node) if _each_called(s, threads, "join")), None)
+    if joined is None:
+        return None
+    return _pool(target, made.value.generators[0].iter.as_string(), made.lineno, node.tolineno, joined)
