@@ -93,7 +93,7 @@ class ReplaceableInfrastructureChecker(OmniChecker):
             "attention, a collective written as a loop; a memo dict, a lazy property or global, a dataclass copy or "
             "field dict, an ignored exception, a flatten, a thread pool, a tree removal or copy). Call the library "
             "instead and delete the hand-written lines; the message says what stays in glue code or differs. "
-            "Shapes of fewer than 5 lines are medium unless the module repeats them.",
+            "A shape of fewer than 5 lines is high only where its module repeats it; a one-line shape never is.",
         ),
     }
 
