@@ -443,3 +443,36 @@ def test_gathered_list_by_keyword_or_stacked(tmp_path: Path, cache_dir: Path) ->
     assert {line: confidence for line, (confidence, _) in found.items()} == {7: "INFERENCE", 13: "INFERENCE"}
     assert "shape (world size, *input shape)" in found[7][1] and "then stacked" in found[7][1]
     assert "a `movedim`/reshape makes it dim -1" in found[13][1]
+
+
+def test_lazy_property_behind_hasattr(tmp_path: Path, cache_dir: Path) -> None:
+    found = found_in(tmp_path, cache_dir, """
+        class Model:
+            @property
+            def table(self):
+                if not hasattr(self, "_table"):
+                    self._table = {}
+                return self._table
+
+            @property
+            def rows(self):
+                if not hasattr(self, "_rows"):
+                    self._rows = []
+                return self._rows
+
+            def reload(self):
+                self._rows = []
+
+
+        class Proxy:
+            def __getattr__(self, name):
+                return None
+
+            @property
+            def table(self):
+                if not hasattr(self, "_table"):
+                    self._table = {}
+                return self._table
+    """)
+    assert {line: confidence for line, (confidence, _) in found.items()} == {3: "INFERENCE"}  # two lines go
+    assert "a `hasattr` guard keeps a computed None too" in found[3][1] and "the guard (line 4)" in found[3][1]

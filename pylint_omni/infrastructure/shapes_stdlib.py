@@ -214,12 +214,16 @@ def lazy_property(function: nodes.FunctionDef, named_outside: Callable[[nodes.No
     defaults = [n for n in cls.body if isinstance(n, (nodes.Assign, nodes.AnnAssign)) and isinstance(n.value, nodes.Const)
                 and n.value.value is None and any(isinstance(t, nodes.AssignName) and t.name == attribute
                                                   for t in (n.targets if isinstance(n, nodes.Assign) else [n.target]))]
-    if writes != initial or len(initial) + len(defaults) != 1:
+    unset = _missing_guard(guard, me) is not None  # a `hasattr` guard: the attribute has no initial value at all
+    if unset and "__getattr__" in cls.locals:
+        return None  # `hasattr` would ask `__getattr__`, which may answer for the missing attribute
+    if writes != initial or len(initial) + len(defaults) != (0 if unset else 1):
         return None  # reset or set eagerly elsewhere: not a compute-once value
-    where, start = (f"`self.{attribute} = None`", initial[0].lineno) if initial else (f"`{attribute} = None`", defaults[0].lineno)
+    where, start = ((f"`self.{attribute} = None`", initial[0].lineno) if initial else
+                    (f"`{attribute} = None`", defaults[0].lineno) if defaults else ("the `hasattr` test", guard.lineno))
     reads = sorted({n.lineno for n in elsewhere if not isinstance(n, nodes.AssignAttr)})
     glue = [f"the value lives in the instance dict under `{function.name}`: `del obj.{function.name}` resets it and "
-            "assignment becomes possible", "a computed None is kept, where the guard would compute again"]
+            "assignment becomes possible"] + ([] if unset else ["a computed None is kept, where the guard would compute again"])
     if reads:
         glue.append(f"`{attribute}` is also read directly (line {', '.join(map(str, reads))}): those reads change")
     outside = named_outside(cls, attribute)  # a subclass, or code elsewhere, that may set the field itself
@@ -227,10 +231,13 @@ def lazy_property(function: nodes.FunctionDef, named_outside: Callable[[nodes.No
         glue.append(f"`{attribute}` is also named outside the class ({', '.join(outside)}): check that nothing there sets it")
     return Replaceable("lazy property", f"{function.name}: self.{attribute}", "functools.cached_property", "Python 3.8",
                        f"`{function.name}` computes `{attribute}` on first read and returns it after, and `{attribute}` is "
-                       f"set elsewhere only to None ({where})", glue="; ".join(glue),
+                       + ("set nowhere else (a `hasattr` guard keeps a computed None too)" if unset else
+                          f"set elsewhere only to None ({where})"), glue="; ".join(glue),
                        confidence="medium" if reads or outside else "high", decorator=True,
-                       goes=f"{where} (line {start}), the guard (line {guard.lineno}) and the return (line {last.lineno})",
-                       places=((function.fromlineno, function.tolineno), (start, start)), size=3)  # the None, guard, return
+                       goes=(f"the guard (line {guard.lineno}) and the return (line {last.lineno})" if unset else
+                             f"{where} (line {start}), the guard (line {guard.lineno}) and the return (line {last.lineno})"),
+                       places=((function.fromlineno, function.tolineno), (start, start)),
+                       size=2 if unset else 3)  # the None (unless `hasattr` guards), the guard and the return
 
 
 def _is_none_guard(statement: nodes.NodeNG, operator: str = "is") -> nodes.NodeNG | None:
@@ -244,18 +251,32 @@ def _is_none_guard(statement: nodes.NodeNG, operator: str = "is") -> nodes.NodeN
     return None
 
 
+def _missing_guard(statement: nodes.NodeNG, me: str) -> str | None:
+    """`_a` of `if not hasattr(self, "_a"):` without an else."""
+    test = statement.test if isinstance(statement, nodes.If) and not statement.orelse else None
+    call = test.operand if isinstance(test, nodes.UnaryOp) and test.op == "not" else None
+    if isinstance(call, nodes.Call) and call.func.as_string() == "hasattr" and len(call.args) == 2 and not call.keywords \
+            and call.args[0].as_string() == me and isinstance(call.args[1], nodes.Const) and isinstance(call.args[1].value, str):
+        return call.args[1].value
+    return None
+
+
 def _lazy_guard(body: list[nodes.NodeNG], me: str) -> tuple[str, nodes.NodeNG, nodes.Return] | None:
-    """(attribute, guard, final return) of `if self._a is None: ...; self._a = v` then `return self._a`, or of
-    `if self._a is not None: return self._a` then `self._a = v; return self._a`."""
+    """(attribute, guard, final return) of `if self._a is None: ...; self._a = v` (or `if not hasattr(self, "_a")`)
+    then `return self._a`, or of `if self._a is not None: return self._a` then `self._a = v; return self._a`."""
     last = body[-1] if body else None
     if not isinstance(last, nodes.Return) or last.value is None:
         return None
     attribute = _self_attribute(last.value, me)
     if len(body) == 2:
-        tested = _is_none_guard(body[0])
+        tested = _missing_guard(body[0], me)
+        if tested is None:
+            operand = _is_none_guard(body[0])
+            tested = _self_attribute(operand, me) if operand is not None else None
         stores = body[0].nodes_of_class(nodes.AssignAttr)
     elif len(body) == 3:
-        tested = _is_none_guard(body[0], "is not")
+        operand = _is_none_guard(body[0], "is not")
+        tested = _self_attribute(operand, me) if operand is not None else None
         early = body[0].body if tested is not None else []
         if len(early) != 1 or not isinstance(early[0], nodes.Return) or early[0].value is None \
                 or _self_attribute(early[0].value, me) != attribute:
@@ -263,8 +284,7 @@ def _lazy_guard(body: list[nodes.NodeNG], me: str) -> tuple[str, nodes.NodeNG, n
         stores = [t for t in getattr(body[1], "targets", ()) if isinstance(t, nodes.AssignAttr)]
     else:
         return None
-    if attribute is None or tested is None or _self_attribute(tested, me) != attribute \
-            or not any(_self_attribute(n, me) == attribute for n in stores):
+    if attribute is None or tested != attribute or not any(_self_attribute(n, me) == attribute for n in stores):
         return None
     return attribute, body[0], last
 
