@@ -476,3 +476,30 @@ def test_lazy_property_behind_hasattr(tmp_path: Path, cache_dir: Path) -> None:
     """)
     assert {line: confidence for line, (confidence, _) in found.items()} == {3: "INFERENCE"}  # two lines go
     assert "a `hasattr` guard keeps a computed None too" in found[3][1] and "the guard (line 4)" in found[3][1]
+
+
+def test_memo_dict_read_with_get(tmp_path: Path, cache_dir: Path) -> None:
+    found = found_in(tmp_path, cache_dir, """
+        _TABLES = {}
+        _ROWS = {}
+
+
+        def table(size, dtype):
+            key = (size, dtype)
+            value = _TABLES.get(key)
+            if value is None:
+                value = [size] * 3
+                _TABLES[key] = value
+            return value
+
+
+        def rows(size, dtype):
+            value = _ROWS.get(size)
+            if value is None:
+                value = [size, dtype]
+                _ROWS[size] = value
+            return value
+    """)
+    assert {line: confidence for line, (confidence, _) in found.items()} == {5: "INFERENCE"}  # `rows` keys on part
+    assert "functools.cache" in found[5][1] and "`.get` reads it as a miss" in found[5][1]
+    assert "the lookup (line 7) and the store (line 10)" in found[5][1]

@@ -102,11 +102,35 @@ def memo_dict(function: nodes.FunctionDef) -> Replaceable | None:
         if lines is None:
             return None
         return _memo(function, bound_value(found[0]), cache, binding, lines)
-    return None
+    return _memo_by_get(function)
+
+
+def _memo_by_get(function: nodes.FunctionDef) -> Replaceable | None:
+    """`v = CACHE.get(key)`; `if v is None: ...; CACHE[key] = v`; `return v`, the function's only return."""
+    body = [s for s in function.body if not (isinstance(s, nodes.Expr) and isinstance(s.value, nodes.Const))]
+    if len(body) < 3 or _returns(function) != 1:
+        return None
+    looked, guard, last = body[-3:]
+    call = looked.value if isinstance(looked, nodes.Assign) and len(looked.targets) == 1 \
+        and isinstance(looked.targets[0], nodes.AssignName) else None
+    if not (isinstance(call, nodes.Call) and isinstance(call.func, nodes.Attribute) and call.func.attrname == "get"
+            and len(call.args) == 1 and not call.keywords):
+        return None
+    binding, name = _module_dict(call.func.expr), looked.targets[0].name
+    tested = _is_none_guard(guard)
+    if binding is None or not isinstance(tested, nodes.Name) or tested.name != name:
+        return None
+    cache, key = call.func.expr.as_string(), call.args[0].as_string()
+    stored = _store(guard.body[-1], cache, key)
+    if stored is None or stored.as_string() != name or not isinstance(last, nodes.Return) \
+            or not isinstance(last.value, nodes.Name) or last.value.name != name:
+        return None
+    return _memo(function, bound_value(call.args[0]), cache, binding, (looked.lineno, guard.body[-1].lineno),
+                 extra="a computed None is cached by the library, where `.get` reads it as a miss and computes again")
 
 
 def _memo(function: nodes.FunctionDef, key: nodes.NodeNG, cache: str, statement: nodes.NodeNG,
-          lines: tuple[int, int]) -> Replaceable | None:
+          lines: tuple[int, int], extra: str = "") -> Replaceable | None:
     parameters = {a.name for a in function.args.arguments}  # every kind, `*args` and `**kwargs` included
     names = {n.name for n in ([key] if isinstance(key, nodes.Name) else key.nodes_of_class(nodes.Name))}
     calls = {n.func.as_string() for n in key.nodes_of_class(nodes.Call)}
@@ -117,7 +141,7 @@ def _memo(function: nodes.FunctionDef, key: nodes.NodeNG, cache: str, statement:
     uses = [n for n in function.root().nodes_of_class(nodes.Name) if n.name == cache]
     sharers = sorted({n.frame().name for n in uses if n.frame() is not function})
     glue = ["unbounded, as the dict is (`functools.lru_cache(maxsize=N)` if a bound is wanted)",
-            "arguments must stay hashable"]
+            "arguments must stay hashable"] + ([extra] if extra else [])
     if not plain:
         glue.append(f"the key maps the arguments (`{key.as_string()}`): the library keys on the arguments themselves, "
                     "so arguments equal under that mapping get separate entries and unhashable ones fail")
@@ -126,7 +150,8 @@ def _memo(function: nodes.FunctionDef, key: nodes.NodeNG, cache: str, statement:
                     "(`cache_clear()` replaces a clear of the dict)")
     return Replaceable("memoisation", f"{function.name}: {cache}[{key.as_string()}]", "functools.cache", "Python 3.9",
                        f"`{function.name}` returns `{cache}[key]` when present and fills it otherwise, keyed by all its "
-                       "arguments", glue="; ".join(glue), confidence="high" if plain and not sharers else "medium", decorator=True,
+                       "arguments", glue="; ".join(glue), decorator=True,
+                       confidence="high" if plain and not sharers and not extra else "medium",
                        goes=f"`{cache}` (line {statement.lineno}), the lookup (line {lines[0]}) and the store (line {lines[1]})",
                        places=((function.fromlineno, function.tolineno), (statement.lineno, statement.tolineno)),
                        size=statement.tolineno - statement.lineno + 3)  # the dict, the lookup and its return, the store
