@@ -23,6 +23,7 @@ LOOPED = {
     "recv": ("gather", "src", "the sending ranks' `send` becomes the same `gather` call"),
 }
 ALLOCATORS = frozenset({"empty_like", "zeros_like", "empty", "zeros"})
+JOINS = ("cat", "concat", "stack")  # what turns the gathered list into one tensor
 
 
 def _distributed(call: nodes.NodeNG, function: str) -> bool:
@@ -86,7 +87,7 @@ def _argument(call: nodes.Call, name: str, position: int) -> str:
 def gathered_cat(node: nodes.Call) -> Replaceable | None:
     """`out = [torch.empty_like(x) for _ in range(n)]; dist.all_gather(out, x); torch.cat(out, dim=0)` (or
     `torch.stack(out)`)."""
-    if call_name(node) not in ("cat", "concat", "stack") or node.func.as_string() not in ("torch.cat", "torch.concat", "torch.stack") \
+    if call_name(node) not in JOINS or node.func.as_string() not in tuple(f"torch.{join}" for join in JOINS) \
             or not node.args or not isinstance(node.args[0], nodes.Name):
         return None
     listed = node.args[0].name
@@ -96,7 +97,8 @@ def gathered_cat(node: nodes.Call) -> Replaceable | None:
     allocated = _statement_before(gathered, lambda s: isinstance(s, nodes.Assign)
                                   and [t.as_string() for t in s.targets] == [listed]) if gathered is not None else None
     value = allocated.value if allocated is not None else None
-    if not (isinstance(value, nodes.ListComp) and isinstance(value.elt, nodes.Call) and isinstance(value.elt.func, nodes.Attribute)
+    if not (isinstance(value, nodes.ListComp) and isinstance(value.elt, nodes.Call)
+            and isinstance(value.elt.func, nodes.Attribute)
             and value.elt.func.attrname in ALLOCATORS and len(value.generators) == 1):
         return None
     call = gathered.value
@@ -108,15 +110,15 @@ def gathered_cat(node: nodes.Call) -> Replaceable | None:
     stacked = call_name(node) == "stack"
     if stacked and not first:
         return None  # a stack along another dim is no layout `all_gather_into_tensor` writes
-    glue = ("allocate one output tensor of world size times the input's first dim (no list of buffers); "
+    output = "shape (world size, *input shape)" if stacked else "world size times the input's first dim"
+    glue = (f"allocate one output tensor of {output} (no list of buffers); "
             "the process group's backend must implement it (NCCL does, older Gloo releases do not)")
-    if stacked:
-        glue = glue.replace("world size times the input's first dim", "shape (world size, *input shape)")
-    elif not first:
+    if not first:
         glue += f"; it concatenates along dim 0: a `movedim`/reshape makes it dim {dim.as_string()}"  # type: ignore[union-attr]
     return Replaceable("gather-then-concatenate", f"all_gather({listed}, ...) then {node.as_string()}",
                        "torch.distributed.all_gather_into_tensor", "torch 1.13",
-                       f"every rank's `{tensor.as_string()}` gathered into `{listed}` then {'stacked' if stacked else 'concatenated'}, in "
+                       f"every rank's `{tensor.as_string()}` gathered into `{listed}` then "
+                       f"{'stacked' if stacked else 'concatenated'}, in "
                        "rank order, is one `all_gather_into_tensor` into a preallocated tensor",
                        glue=glue, confidence="medium", goes=f"lines {allocated.lineno}-{statement.tolineno}",
                        places=((allocated.lineno, statement.tolineno),))

@@ -19,7 +19,8 @@ def _walk(node: nodes.For) -> tuple[nodes.Call, str, str, str] | None:
     call, target = node.iter, node.target
     if node.orelse or not isinstance(call, nodes.Call) or call.func.as_string() != "os.walk" or not call.args:
         return None
-    if not isinstance(target, nodes.Tuple) or len(target.elts) != 3 or not all(isinstance(e, nodes.AssignName) for e in target.elts):
+    if not isinstance(target, nodes.Tuple) or len(target.elts) != 3 \
+            or not all(isinstance(e, nodes.AssignName) for e in target.elts):
         return None
     root, dirs, files = (e.name for e in target.elts)  # type: ignore[attr-defined]
     return call, root, dirs, files

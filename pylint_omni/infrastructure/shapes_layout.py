@@ -61,7 +61,8 @@ def normalize(node: nodes.BinOp) -> Replaceable | None:
     if node.op != "/" or not pure(node.left):
         return None
     divisor, eps = node.right, None
-    if call_name(divisor) in ("clamp", "clamp_min") and isinstance(divisor, nodes.Call) and isinstance(divisor.func, nodes.Attribute):
+    if call_name(divisor) in ("clamp", "clamp_min") and isinstance(divisor, nodes.Call) \
+            and isinstance(divisor.func, nodes.Attribute):
         eps = keyword(divisor, "min", 0)
         if eps is None or len(divisor.args) + len(divisor.keywords or ()) != 1:
             return None
