@@ -503,3 +503,22 @@ def test_memo_dict_read_with_get(tmp_path: Path, cache_dir: Path) -> None:
     assert {line: confidence for line, (confidence, _) in found.items()} == {5: "INFERENCE"}  # `rows` keys on part
     assert "functools.cache" in found[5][1] and "`.get` reads it as a miss" in found[5][1]
     assert "the lookup (line 7) and the store (line 10)" in found[5][1]
+
+
+def test_a_collective_loop_over_a_groups_ranks(tmp_path: Path, cache_dir: Path) -> None:
+    found = found_in(tmp_path, cache_dir, """
+        import torch.distributed as dist
+
+
+        class Group:
+            def share(self, tensors):
+                for r in range(self.world_size):
+                    dist.broadcast(tensors[r], src=self.ranks[r], group=self.device_group)
+
+            def share_shifted(self, tensors):
+                for r in range(self.world_size):
+                    dist.broadcast(tensors[r], src=self.ranks[r + 1], group=self.device_group)
+    """)
+    assert {line: confidence for line, (confidence, _) in found.items()} == {6: "INFERENCE"}  # two lines, once
+    assert "all_gather(tensors, tensors[my_rank], group=self.device_group)" in found[6][1]
+    assert "the peers are `self.ranks`" in found[6][1]

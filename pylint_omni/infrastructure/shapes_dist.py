@@ -54,17 +54,24 @@ def looped_collective(node: nodes.For) -> Replaceable | None:
         return None
     collective, peer_name, others = LOOPED[function]
     peer = keyword(call, peer_name, 1)
-    if peer is None or peer.as_string() != rank or any(k.arg in ("async_op", "tag") for k in call.keywords or ()):
+    mapped = isinstance(peer, nodes.Subscript) and peer.slice.as_string() == rank  # `ranks[r]`: a group's members
+    if peer is None or (peer.as_string() != rank and not mapped) \
+            or any(k.arg in ("async_op", "tag") for k in call.keywords or ()):
         return None
     tensor = call.args[0]
     if function != "send" and not (isinstance(tensor, nodes.Subscript) and tensor.slice.as_string() == rank):
         return None  # one buffer per rank, or it is not a gather
     listed = tensor.value.as_string() if isinstance(tensor, nodes.Subscript) else tensor.as_string()
-    replacement = {"all_gather": f"all_gather({listed}, {listed}[my_rank])",
-                   "broadcast": f"broadcast({listed}, src=my_rank)",
-                   "gather": f"gather(my_tensor, {listed}, dst=my_rank)"}[collective]
+    group = keyword(call, "group", 2)
+    scope = f", group={group.as_string()}" if group is not None else ""
+    replacement = {"all_gather": f"all_gather({listed}, {listed}[my_rank]{scope})",
+                   "broadcast": f"broadcast({listed}, src=my_rank{scope})",
+                   "gather": f"gather(my_tensor, {listed}, dst=my_rank{scope})"}[collective]
     glue = ("one collective replaces the sequence of calls: the ranks run it concurrently, not one after another "
             "in rank order (same result; pass `async_op=True` to overlap it)")
+    if mapped:
+        glue += (f"; the peers are `{peer.value.as_string()}`: the collective runs over the process group those "
+                 "ranks form, and `my_rank` is the global rank of this one")
     if others:
         glue = f"{others}: the protocol changes on every rank at once; {glue}"
     return Replaceable(f"{collective} loop", f"for {rank} in {node.iter.as_string()}: {call.func.as_string()}(...)",
