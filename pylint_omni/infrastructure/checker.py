@@ -8,6 +8,7 @@ they are written out on purpose.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -22,16 +23,27 @@ from pylint_omni.evidence.findings import FindingDetails
 from pylint_omni.index.class_graph import class_graph
 from pylint_omni.index.floors import Floor, project_floor
 from pylint_omni.infrastructure.shapes import Replaceable
+from pylint_omni.infrastructure.shapes_dist import gathered_cat, looped_collective
+from pylint_omni.infrastructure.shapes_files import copytree, rmtree
+from pylint_omni.infrastructure.shapes_flow import (
+    dataclass_asdict, flatten_comprehension, flatten_loop, flatten_sum, suppress, thread_pool, thread_pool_listed)
+from pylint_omni.infrastructure.shapes_layout import normalize, repeat_heads
 from pylint_omni.infrastructure.shapes_norms import layer_norm, rms_norm
 from pylint_omni.infrastructure.shapes_stdlib import dataclass_replace, lazy_global, lazy_property, memo_dict
-from pylint_omni.infrastructure.shapes_torch import attention, gelu, log_softmax, silu, softmax
+from pylint_omni.infrastructure.shapes_torch import attention, gelu, log_softmax, relu, silu, softmax
 from pylint_omni.infrastructure.wording import replaceable_text
 
 SYMBOL = "replaceable-infrastructure"
 EXPRESSION_SHAPES: tuple[Callable[[nodes.BinOp], Replaceable | None], ...] = (
-    silu, gelu, rms_norm, layer_norm, softmax, log_softmax, attention)
+    silu, relu, gelu, rms_norm, layer_norm, softmax, log_softmax, attention, normalize)
+LOOP_SHAPES: tuple[Callable[[nodes.For], Replaceable | None], ...] = (
+    flatten_loop, thread_pool, thread_pool_listed, rmtree, copytree, looped_collective)
 REFERENCE_PREFIXES = ("test_", "bench_", "_test_", "benchmark_")
 MAX_NAMED_PLACES = 3  # places named in a message where a lazy value's field is also mentioned
+# Hand-written lines a finding must delete to be high: a smaller shape is a small saving, C in review however right,
+# unless the module repeats it (a copy per class or model). A one-line shape or an idiom stays medium even then.
+MIN_HIGH_LINES = 5
+REPEATED_COPIES = 2  # findings of one kind in one module that make each of two to four lines worth fixing
 
 
 def _reference_code(node: nodes.NodeNG) -> bool:
@@ -44,6 +56,17 @@ def _reference_code(node: nodes.NodeNG) -> bool:
             return True
         parent = parent.parent
     return False
+
+
+def _graded(found: Replaceable, lines: int, copies: int) -> Replaceable:
+    """Medium, saying why, for a one-line shape, an idiom, or a shape of fewer than `MIN_HIGH_LINES` lines that the
+    module does not repeat (`REPEATED_COPIES`)."""
+    if found.confidence != "high" or (not found.idiom and (
+            lines >= MIN_HIGH_LINES or (lines > 1 and copies >= REPEATED_COPIES))):
+        return found
+    why = ("an idiom that saves two lines wherever it is" if found.idiom else
+           "a one-line shape" if lines == 1 else f"{lines} hand-written lines go and the module has no other {found.name}")
+    return replace(found, confidence="medium", evidence=f"{found.evidence}; medium: {why}, a small saving")
 
 
 def _within_floor(found: Replaceable, floor: Floor | None) -> tuple[Replaceable, str]:
@@ -67,10 +90,23 @@ class ReplaceableInfrastructureChecker(OmniChecker):
             "%s",
             SYMBOL,
             "Hand-written code that PyTorch or the standard library provides (an activation, norm, softmax or "
-            "attention; a memo dict, a lazy property or global, a dataclass copy). Call the library instead and "
-            "delete the hand-written lines; the message says what stays in glue code or differs.",
+            "attention, a collective written as a loop; a memo dict, a lazy property or global, a dataclass copy or "
+            "field dict, an ignored exception, a flatten, a thread pool, a tree removal or copy). Call the library "
+            "instead and delete the hand-written lines; the message says what stays in glue code or differs. "
+            "A shape of fewer than 5 lines is high only where its module repeats it; a one-line shape never is.",
         ),
     }
+
+    _found: list[tuple[nodes.NodeNG, Replaceable]]  # the module's findings, emitted when it is left (`_graded`)
+
+    def visit_module(self, node: nodes.Module) -> None:
+        self._found = []
+
+    def leave_module(self, node: nodes.Module) -> None:
+        kinds = Counter(found.name for _, found in self._found)
+        for at, found in self._found:
+            self._emit(at, _graded(found, found.hand_lines((at.fromlineno, at.tolineno)), kinds[found.name]))
+        self._found = []
 
     def visit_binop(self, node: nodes.BinOp) -> None:
         self._report(node, [shape(node) for shape in EXPRESSION_SHAPES])
@@ -78,6 +114,20 @@ class ReplaceableInfrastructureChecker(OmniChecker):
     def visit_call(self, node: nodes.Call) -> None:
         if node.func.as_string() in ("torch.matmul", "torch.bmm"):
             self._report(node, [attention(node)])
+        else:
+            self._report(node, [flatten_sum(node), gathered_cat(node), repeat_heads(node)])
+
+    def visit_for(self, node: nodes.For) -> None:
+        self._report(node, [shape(node) for shape in LOOP_SHAPES])
+
+    def visit_try(self, node: nodes.Try) -> None:
+        self._report(node, [suppress(node)])
+
+    def visit_listcomp(self, node: nodes.ListComp) -> None:
+        self._report(node, [flatten_comprehension(node)])
+
+    def visit_return(self, node: nodes.Return) -> None:
+        self._report(node, [dataclass_asdict(node)])
 
     def visit_functiondef(self, node: nodes.FunctionDef) -> None:
         self._report(node, [memo_dict(node), dataclass_replace(node, self._subclassed),
@@ -103,8 +153,12 @@ class ReplaceableInfrastructureChecker(OmniChecker):
     def _report(self, node: nodes.NodeNG, candidates: list[Replaceable | None]) -> None:
         found = next((c for c in candidates if c is not None), None)
         audited = self.audited_index_for(node.root()) if found is not None else None
-        if found is None or audited is None or _reference_code(node):
-            return
+        if found is not None and audited is not None and not _reference_code(node):
+            self._found.append((node, found))
+
+    def _emit(self, node: nodes.NodeNG, found: Replaceable) -> None:
+        audited = self.audited_index_for(node.root())
+        assert audited is not None  # `_report` kept only audited findings
         found, declared = _within_floor(found, project_floor(audited[0], found.requirement[0]))
         scope = (node.parent if isinstance(node, nodes.FunctionDef) else node).scope().qname()
         # The id's subject: the enclosing function and the expression, never the line (ids survive edits above it).

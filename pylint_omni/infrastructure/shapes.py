@@ -25,12 +25,18 @@ class Replaceable:
     goes: str = "the expression"  # the lines that go
     decorator: bool = False  # the replacement decorates the function instead of being called
     places: tuple[tuple[int, int], ...] = ()  # (first, last) line spans that go; none: the reported node's own lines
+    size: int = 0  # hand-written lines that go, when `places` holds lines that stay (a decorated function's body)
+    idiom: bool = False  # a style idiom (try/except/pass): the same small saving however long or repeated, never high
 
     @property
     def requirement(self) -> tuple[str, str]:
         """(distribution as declared, version): ("torch", "2.4"), ("python", "3.9")."""
         dist, _, version = self.since.partition(" ")
         return dist.lower(), version
+
+    def hand_lines(self, node_lines: tuple[int, int]) -> int:
+        """How many hand-written lines go: `size`, else the lines of `places` (else of the reported node)."""
+        return self.size or sum(last - first + 1 for first, last in self.places or (node_lines,))
 
 
 def pure(node: nodes.NodeNG) -> bool:
@@ -159,3 +165,23 @@ def reduced(node: nodes.NodeNG, reduction: str) -> tuple[nodes.NodeNG, str] | No
     if dim is None or not (isinstance(keepdim, nodes.Const) and keepdim.value is True):
         return None
     return tensor, dim.as_string()
+
+
+def _block(statement: nodes.NodeNG) -> tuple[list[nodes.NodeNG], int]:
+    """The statements of the block holding `statement`, and its index there ([] when it is in none)."""
+    siblings = getattr(statement.parent, "body", None)
+    if not isinstance(siblings, list) or statement not in siblings:
+        return [], 0
+    return siblings, siblings.index(statement)
+
+
+def earlier_statements(statement: nodes.NodeNG) -> list[nodes.NodeNG]:
+    """The statements before `statement` in its block, nearest first."""
+    siblings, index = _block(statement)
+    return siblings[:index][::-1]
+
+
+def later_statements(statement: nodes.NodeNG) -> list[nodes.NodeNG]:
+    """The statements after `statement` in its block, nearest first."""
+    siblings, index = _block(statement)
+    return siblings[index + 1:] if siblings else []

@@ -102,11 +102,35 @@ def memo_dict(function: nodes.FunctionDef) -> Replaceable | None:
         if lines is None:
             return None
         return _memo(function, bound_value(found[0]), cache, binding, lines)
-    return None
+    return _memo_by_get(function)
+
+
+def _memo_by_get(function: nodes.FunctionDef) -> Replaceable | None:
+    """`v = CACHE.get(key)`; `if v is None: ...; CACHE[key] = v`; `return v`, the function's only return."""
+    body = [s for s in function.body if not (isinstance(s, nodes.Expr) and isinstance(s.value, nodes.Const))]
+    if len(body) < 3 or _returns(function) != 1:
+        return None
+    looked, guard, last = body[-3:]
+    call = looked.value if isinstance(looked, nodes.Assign) and len(looked.targets) == 1 \
+        and isinstance(looked.targets[0], nodes.AssignName) else None
+    if not (isinstance(call, nodes.Call) and isinstance(call.func, nodes.Attribute) and call.func.attrname == "get"
+            and len(call.args) == 1 and not call.keywords):
+        return None
+    binding, name = _module_dict(call.func.expr), looked.targets[0].name
+    tested = _is_none_guard(guard)
+    if binding is None or not isinstance(tested, nodes.Name) or tested.name != name:
+        return None
+    cache, key = call.func.expr.as_string(), call.args[0].as_string()
+    stored = _store(guard.body[-1], cache, key)
+    if stored is None or stored.as_string() != name or not isinstance(last, nodes.Return) \
+            or not isinstance(last.value, nodes.Name) or last.value.name != name:
+        return None
+    return _memo(function, bound_value(call.args[0]), cache, binding, (looked.lineno, guard.body[-1].lineno),
+                 extra="a computed None is cached by the library, where `.get` reads it as a miss and computes again")
 
 
 def _memo(function: nodes.FunctionDef, key: nodes.NodeNG, cache: str, statement: nodes.NodeNG,
-          lines: tuple[int, int]) -> Replaceable | None:
+          lines: tuple[int, int], extra: str = "") -> Replaceable | None:
     parameters = {a.name for a in function.args.arguments}  # every kind, `*args` and `**kwargs` included
     names = {n.name for n in ([key] if isinstance(key, nodes.Name) else key.nodes_of_class(nodes.Name))}
     calls = {n.func.as_string() for n in key.nodes_of_class(nodes.Call)}
@@ -117,7 +141,7 @@ def _memo(function: nodes.FunctionDef, key: nodes.NodeNG, cache: str, statement:
     uses = [n for n in function.root().nodes_of_class(nodes.Name) if n.name == cache]
     sharers = sorted({n.frame().name for n in uses if n.frame() is not function})
     glue = ["unbounded, as the dict is (`functools.lru_cache(maxsize=N)` if a bound is wanted)",
-            "arguments must stay hashable"]
+            "arguments must stay hashable"] + ([extra] if extra else [])
     if not plain:
         glue.append(f"the key maps the arguments (`{key.as_string()}`): the library keys on the arguments themselves, "
                     "so arguments equal under that mapping get separate entries and unhashable ones fail")
@@ -126,9 +150,11 @@ def _memo(function: nodes.FunctionDef, key: nodes.NodeNG, cache: str, statement:
                     "(`cache_clear()` replaces a clear of the dict)")
     return Replaceable("memoisation", f"{function.name}: {cache}[{key.as_string()}]", "functools.cache", "Python 3.9",
                        f"`{function.name}` returns `{cache}[key]` when present and fills it otherwise, keyed by all its "
-                       "arguments", glue="; ".join(glue), confidence="high" if plain and not sharers else "medium", decorator=True,
+                       "arguments", glue="; ".join(glue), decorator=True,
+                       confidence="high" if plain and not sharers and not extra else "medium",
                        goes=f"`{cache}` (line {statement.lineno}), the lookup (line {lines[0]}) and the store (line {lines[1]})",
-                       places=((function.fromlineno, function.tolineno), (statement.lineno, statement.tolineno)))
+                       places=((function.fromlineno, function.tolineno), (statement.lineno, statement.tolineno)),
+                       size=statement.tolineno - statement.lineno + 3)  # the dict, the lookup and its return, the store
 
 
 def _fields_dict(node: nodes.NodeNG, subject: str) -> bool:
@@ -179,7 +205,8 @@ def dataclass_replace(function: nodes.FunctionDef, subclassed: Callable[[nodes.C
                        f"a dict of every field of `{subject}`, updated and passed to the constructor, is a "
                        f"shallow copy with changes: `dataclasses.replace({subject}, {changes})`",
                        glue="; ".join(glue), confidence="high" if own else "medium",
-                       goes=f"lines {first.lineno}-{last.lineno}", places=((function.fromlineno, function.tolineno),))
+                       goes=f"lines {first.lineno}-{last.lineno}", places=((function.fromlineno, function.tolineno),),
+                       size=last.tolineno - first.lineno + 1)
 
 
 def _self_attribute(node: nodes.NodeNG, self_name: str) -> str | None:
@@ -200,15 +227,10 @@ def lazy_property(function: nodes.FunctionDef, named_outside: Callable[[nodes.No
         return None  # no instance dict, or attribute writes that go elsewhere
     body = [s for s in function.body if not (isinstance(s, nodes.Expr) and isinstance(s.value, nodes.Const))]
     me = function.args.arguments[0].name
-    if len(body) != 2 or not isinstance(body[1], nodes.Return):
+    found = _lazy_guard(body, me)
+    if found is None or _returns(function) != len(body) - 1:
         return None
-    guard, last = body
-    tested = _is_none_guard(guard)
-    attribute = _self_attribute(tested, me) if tested is not None else None
-    if attribute is None or last.value is None or _self_attribute(last.value, me) != attribute or _returns(function) != 1:
-        return None
-    if not any(_self_attribute(n, me) == attribute for n in guard.nodes_of_class(nodes.AssignAttr)):
-        return None
+    attribute, guard, last = found
     elsewhere = [n for n in cls.nodes_of_class((nodes.Attribute, nodes.AssignAttr)) if n.attrname == attribute
                  and n.frame() is not function]
     writes = [n for n in elsewhere if isinstance(n, nodes.AssignAttr)]
@@ -217,12 +239,16 @@ def lazy_property(function: nodes.FunctionDef, named_outside: Callable[[nodes.No
     defaults = [n for n in cls.body if isinstance(n, (nodes.Assign, nodes.AnnAssign)) and isinstance(n.value, nodes.Const)
                 and n.value.value is None and any(isinstance(t, nodes.AssignName) and t.name == attribute
                                                   for t in (n.targets if isinstance(n, nodes.Assign) else [n.target]))]
-    if writes != initial or len(initial) + len(defaults) != 1:
+    unset = _missing_guard(guard, me) is not None  # a `hasattr` guard: the attribute has no initial value at all
+    if unset and "__getattr__" in cls.locals:
+        return None  # `hasattr` would ask `__getattr__`, which may answer for the missing attribute
+    if writes != initial or len(initial) + len(defaults) != (0 if unset else 1):
         return None  # reset or set eagerly elsewhere: not a compute-once value
-    where, start = (f"`self.{attribute} = None`", initial[0].lineno) if initial else (f"`{attribute} = None`", defaults[0].lineno)
+    where, start = ((f"`self.{attribute} = None`", initial[0].lineno) if initial else
+                    (f"`{attribute} = None`", defaults[0].lineno) if defaults else ("the `hasattr` test", guard.lineno))
     reads = sorted({n.lineno for n in elsewhere if not isinstance(n, nodes.AssignAttr)})
     glue = [f"the value lives in the instance dict under `{function.name}`: `del obj.{function.name}` resets it and "
-            "assignment becomes possible", "a computed None is kept, where the guard would compute again"]
+            "assignment becomes possible"] + ([] if unset else ["a computed None is kept, where the guard would compute again"])
     if reads:
         glue.append(f"`{attribute}` is also read directly (line {', '.join(map(str, reads))}): those reads change")
     outside = named_outside(cls, attribute)  # a subclass, or code elsewhere, that may set the field itself
@@ -230,21 +256,62 @@ def lazy_property(function: nodes.FunctionDef, named_outside: Callable[[nodes.No
         glue.append(f"`{attribute}` is also named outside the class ({', '.join(outside)}): check that nothing there sets it")
     return Replaceable("lazy property", f"{function.name}: self.{attribute}", "functools.cached_property", "Python 3.8",
                        f"`{function.name}` computes `{attribute}` on first read and returns it after, and `{attribute}` is "
-                       f"set elsewhere only to None ({where})", glue="; ".join(glue),
+                       + ("set nowhere else (a `hasattr` guard keeps a computed None too)" if unset else
+                          f"set elsewhere only to None ({where})"), glue="; ".join(glue),
                        confidence="medium" if reads or outside else "high", decorator=True,
-                       goes=f"{where} (line {start}), the guard (line {guard.lineno}) and the return (line {last.lineno})",
-                       places=((function.fromlineno, function.tolineno), (start, start)))
+                       goes=(f"the guard (line {guard.lineno}) and the return (line {last.lineno})" if unset else
+                             f"{where} (line {start}), the guard (line {guard.lineno}) and the return (line {last.lineno})"),
+                       places=((function.fromlineno, function.tolineno), (start, start)),
+                       size=2 if unset else 3)  # the None (unless `hasattr` guards), the guard and the return
 
 
-def _is_none_guard(statement: nodes.NodeNG) -> nodes.NodeNG | None:
-    """The tested operand of `if <operand> is None:` without an else, else None."""
+def _is_none_guard(statement: nodes.NodeNG, operator: str = "is") -> nodes.NodeNG | None:
+    """The tested operand of `if <operand> is None:` (`is not` when asked) without an else, else None."""
     if not isinstance(statement, nodes.If) or statement.orelse:
         return None
     test = statement.test
-    if (isinstance(test, nodes.Compare) and len(test.ops) == 1 and test.ops[0][0] == "is"
+    if (isinstance(test, nodes.Compare) and len(test.ops) == 1 and test.ops[0][0] == operator
             and isinstance(test.ops[0][1], nodes.Const) and test.ops[0][1].value is None):
         return test.left
     return None
+
+
+def _missing_guard(statement: nodes.NodeNG, me: str) -> str | None:
+    """`_a` of `if not hasattr(self, "_a"):` without an else."""
+    test = statement.test if isinstance(statement, nodes.If) and not statement.orelse else None
+    call = test.operand if isinstance(test, nodes.UnaryOp) and test.op == "not" else None
+    if isinstance(call, nodes.Call) and call.func.as_string() == "hasattr" and len(call.args) == 2 and not call.keywords \
+            and call.args[0].as_string() == me and isinstance(call.args[1], nodes.Const) and isinstance(call.args[1].value, str):
+        return call.args[1].value
+    return None
+
+
+def _lazy_guard(body: list[nodes.NodeNG], me: str) -> tuple[str, nodes.NodeNG, nodes.Return] | None:
+    """(attribute, guard, final return) of `if self._a is None: ...; self._a = v` (or `if not hasattr(self, "_a")`)
+    then `return self._a`, or of `if self._a is not None: return self._a` then `self._a = v; return self._a`."""
+    last = body[-1] if body else None
+    if not isinstance(last, nodes.Return) or last.value is None:
+        return None
+    attribute = _self_attribute(last.value, me)
+    if len(body) == 2:
+        tested = _missing_guard(body[0], me)
+        if tested is None:
+            operand = _is_none_guard(body[0])
+            tested = _self_attribute(operand, me) if operand is not None else None
+        stores = body[0].nodes_of_class(nodes.AssignAttr)
+    elif len(body) == 3:
+        operand = _is_none_guard(body[0], "is not")
+        tested = _self_attribute(operand, me) if operand is not None else None
+        early = body[0].body if tested is not None else []
+        if len(early) != 1 or not isinstance(early[0], nodes.Return) or early[0].value is None \
+                or _self_attribute(early[0].value, me) != attribute:
+            return None
+        stores = [t for t in getattr(body[1], "targets", ()) if isinstance(t, nodes.AssignAttr)]
+    else:
+        return None
+    if attribute is None or tested != attribute or not any(_self_attribute(n, me) == attribute for n in stores):
+        return None
+    return attribute, body[0], last
 
 
 def lazy_global(function: nodes.FunctionDef, named_outside: Callable[[nodes.NodeNG, str], list[str]]) -> Replaceable | None:
@@ -282,4 +349,5 @@ def lazy_global(function: nodes.FunctionDef, named_outside: Callable[[nodes.Node
                        "nowhere else", glue="; ".join(glue), confidence="medium" if reads or outside else "high", decorator=True,
                        goes=f"`{name} = None` (line {initial[0].lineno}), the `global` (line {body[0].lineno}) and the guard "
                        f"(line {body[1].lineno}); return the value directly",
-                       places=((function.fromlineno, function.tolineno), (initial[0].lineno, initial[0].lineno)))
+                       places=((function.fromlineno, function.tolineno), (initial[0].lineno, initial[0].lineno)),
+                       size=3)  # the None, the `global` and the guard

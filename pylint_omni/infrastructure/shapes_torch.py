@@ -39,6 +39,24 @@ def silu(node: nodes.BinOp) -> Replaceable | None:
     return None
 
 
+def relu(node: nodes.BinOp) -> Replaceable | None:
+    """`x * (x > 0)` (either order) with the same plain operand on both sides.
+
+    `x.clamp(min=0)` is not matched: swapping one call for another deletes nothing, and
+    most clamps at zero in serving code bound indices and lengths, not activations.
+    """
+    if node.op != "*":
+        return None
+    for plain, mask in ((node.left, node.right), (node.right, node.left)):
+        if isinstance(mask, nodes.Compare) and len(mask.ops) == 1 and mask.ops[0][0] == ">" \
+                and constant(mask.ops[0][1]) == 0.0 and same(plain, mask.left):
+            return Replaceable("ReLU", node.as_string(), "torch.nn.functional.relu", "torch 1.0",
+                               f"`{plain.as_string()}` kept where positive and zeroed elsewhere is ReLU",
+                               glue="differs where x is -inf (NaN here, as -inf times 0, and 0 from relu) and keeps "
+                               "-0.0; relu also skips the boolean mask tensor", confidence="medium")
+    return None
+
+
 def _monomial(node: nodes.NodeNG) -> Monomial | None:
     """A product as coefficient * plain factors * other factors (`x ** 3` and `torch.pow(x, 3)` count x three times)."""
     value = constant(node)
