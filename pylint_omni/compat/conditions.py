@@ -6,7 +6,7 @@ once per audited file (tests aside) and is cached with the file. Per module it r
   version (`sys.version_info`, `torch.__version__`, `importlib.metadata.version`,
   version flags and helpers, see `subjects`) or probes a third-party module for a
   feature (`hasattr(vllm.utils, "cdiv")`), and `try` statements whose body only
-  imports and whose handlers only catch `ImportError`/`ModuleNotFoundError`;
+  imports and whose handlers only catch `ImportError`/`ModuleNotFoundError` (`guards`);
 - `names`: module-level names bound to a version (`TORCH_VERSION = version.parse(torch.__version__)`)
   or to a version test (`IS_TORCH_2 = ...`), including `"NAME": lambda: ...` entries
   of a table read through a module `__getattr__`;
@@ -25,29 +25,17 @@ import functools
 import re
 from typing import Any
 
+from pylint_omni.compat.guards import IMPORT_ERRORS, import_facts, short, span, try_site
 from pylint_omni.compat.subjects import Subject, comparison, op_helper_call, subject_of, threshold_of, VERSION_PARSERS, FLIPPED, OPS
 from pylint_omni.index.scan.ast_helpers import child_nodes, dotted, literal_str, walk_nodes
 from pylint_omni.index.scanners import ModuleContext
 
-IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError"})
 # A module whose text has none of these tests no environment (checked before any walk).
 MAY_TEST_ENVIRONMENT = re.compile(r"(\b|_)version|ImportError|ModuleNotFoundError|at_?least|_\d+_\d+\b|hasattr\(\w+[.,]", re.I)
 # Imported names worth resolving as version flags (`TORCH_VERSION_AT_LEAST_2_4`, `IS_TORCH_2`, `envs.PY311`).
 FLAG_NAME = re.compile(r"version|at_?least|newer|older|_(ge|gt|lt|le)_|torch|vllm|python|py3|transformers|triton|\d_\d", re.I)
-MAX_SOURCE = 90  # characters of a condition shown in a message
 Sym = dict[str, Any]
 UNKNOWN: Sym = {"t": "?"}
-
-
-def _span(statements: list[ast.stmt]) -> list[int] | None:
-    if not statements:
-        return None
-    return [statements[0].lineno, max(s.end_lineno or s.lineno for s in statements)]
-
-
-def _short(node: ast.AST) -> str:
-    text = ast.unparse(node)
-    return text if len(text) <= MAX_SOURCE else text[: MAX_SOURCE - 1] + "…"
 
 
 def has_atoms(sym: Sym) -> bool:
@@ -142,7 +130,7 @@ class _Reader:
             left = node.left
             for op, right in zip(node.ops, node.comparators):
                 found = comparison(left, op, right, self.imports, self.lookup, self.is_project)
-                parts.append({**found, "src": _short(node)} if found else UNKNOWN)
+                parts.append({**found, "src": short(node)} if found else UNKNOWN)
                 left = right
             return parts[0] if len(parts) == 1 else {"t": "and", "a": parts}
         if isinstance(node, ast.Call):
@@ -166,25 +154,25 @@ class _Reader:
     def _call(self, node: ast.Call) -> Sym:
         found = op_helper_call(node, self.imports)
         if found is not None:
-            return {**found, "src": _short(node)}
+            return {**found, "src": short(node)}
         name = dotted(node.func) or ""
         if name == "hasattr" and len(node.args) == 2 and literal_str(node.args[1]) and dotted(node.args[0]):
             target = dotted(node.args[0]) or ""
             head = target.partition(".")[0]
             if head in self.imports and not self.is_project(self.imports[head]):
                 module = self.imports[head] + target[len(head):]
-                return {"t": "has", "mod": module, "name": literal_str(node.args[1]), "src": _short(node)}
+                return {"t": "has", "mod": module, "name": literal_str(node.args[1]), "src": short(node)}
             return UNKNOWN
         args = [literal_str(a) for a in node.args]
         if not args or node.keywords or any(a is None for a in args) or not any(threshold_of(a) for a in node.args):
             return UNKNOWN
         if name in self.functions:
-            return {"t": "call", "f": f"{self.module}.{name}", "args": args, "src": _short(node)}
+            return {"t": "call", "f": f"{self.module}.{name}", "args": args, "src": short(node)}
         head = name.partition(".")[0]
         if head in self.imports:
             target = self.imports[head] + name[len(head):]
             if self.is_project(target.rpartition(".")[0]):
-                return {"t": "call", "f": target, "args": args, "src": _short(node)}
+                return {"t": "call", "f": target, "args": args, "src": short(node)}
         return UNKNOWN
 
     def helper(self, func: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, Any] | None:
@@ -219,93 +207,6 @@ def _param_of(node: ast.AST, params: list[str]) -> int | None:
     return None
 
 
-def _catches_only_import_errors(handler: ast.ExceptHandler) -> bool:
-    """Handlers of `ImportError`/`ModuleNotFoundError` only, that do not re-raise for some modules
-    (`if exc.name != "vllm": raise` targets one missing module on purpose, e.g. documentation builds)."""
-    if any(isinstance(n, ast.If) and any(isinstance(r, ast.Raise) for r in walk_nodes(n)) for n in handler.body):
-        return False
-    kind = handler.type
-    names = [dotted(e) for e in kind.elts] if isinstance(kind, ast.Tuple) else [dotted(kind)] if kind is not None else [None]
-    return all(n is not None and n.rpartition(".")[2] in IMPORT_ERRORS for n in names)
-
-
-def _import_only(statements: list[ast.stmt]) -> bool:
-    """A try body that can raise ImportError only through its imports (and the calls of what they bound)."""
-    saw_import = False
-    imported: set[str] = set()
-    for stmt in statements:
-        if isinstance(stmt, (ast.Import, ast.ImportFrom)):
-            saw_import = True
-            imported.update((alias.asname or alias.name).partition(".")[0] for alias in stmt.names)
-        elif isinstance(stmt, ast.Pass) or (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant)):
-            continue
-        elif isinstance(stmt, (ast.Assign, ast.AnnAssign)) and isinstance(stmt.value, (ast.Constant, ast.Name)):
-            continue
-        elif not _uses_only(stmt, imported):
-            return False
-    return saw_import
-
-
-def _uses_only(stmt: ast.stmt, imported: set[str]) -> bool:
-    """`setproctitle.setproctitle("x")` after `import setproctitle`: one call of what the try imported."""
-    value = stmt.value if isinstance(stmt, (ast.Expr, ast.Assign)) else None
-    if not isinstance(value, ast.Call):
-        return False
-    head = dotted(value.func)
-    return head is not None and head.partition(".")[0] in imported
-
-
-def _calls_after_imports(statements: list[ast.stmt]) -> int:
-    """How many statements of an import-only try body call what it imported (each could raise ImportError itself)."""
-    return sum(1 for stmt in statements if isinstance(stmt, (ast.Expr, ast.Assign)) and isinstance(stmt.value, ast.Call))
-
-
-def _absolute(node: ast.ImportFrom, module: str, is_package: bool) -> str:
-    if not node.level:
-        return node.module or ""
-    package = module if is_package else module.rpartition(".")[0]
-    parts = package.split(".") if package else []
-    parts = parts[: len(parts) - (node.level - 1)] if node.level > 1 else parts
-    return ".".join([*parts, node.module] if node.module else parts)
-
-
-def import_facts(statements: list[ast.stmt], module: str, is_package: bool) -> list[list[Any]]:
-    """`[module, names or None, line, as written]` of each import statement."""
-    found: list[list[Any]] = []
-    for stmt in statements:
-        if isinstance(stmt, ast.Import):
-            found += [[alias.name, None, stmt.lineno, f"import {alias.name}"] for alias in stmt.names]
-        elif isinstance(stmt, ast.ImportFrom):
-            found.append([_absolute(stmt, module, is_package), [a.name for a in stmt.names], stmt.lineno, _short(stmt)])
-    return found
-
-
-def _assigned_names(statements: list[ast.stmt]) -> list[str]:
-    names: list[str] = []
-    for stmt in statements:
-        for node in walk_nodes(stmt):
-            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-                names.append(node.id)
-    return names
-
-
-def _fallback_checks(tree: ast.Module, names: set[str]) -> dict[str, list[int]]:
-    """Lines that test a fallback name (`x is None`, `not HAS_X`, `if HAS_X:`)."""
-    found: dict[str, list[int]] = {}
-    for node in walk_nodes(tree):
-        tested: ast.AST | None = None
-        if isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], (ast.Is, ast.IsNot)):
-            if isinstance(node.comparators[0], ast.Constant) and node.comparators[0].value is None:
-                tested = node.left
-        elif isinstance(node, (ast.If, ast.IfExp, ast.While)):
-            tested = node.test.operand if isinstance(node.test, ast.UnaryOp) and isinstance(node.test.op, ast.Not) else node.test
-        if isinstance(tested, ast.Name) and tested.id in names:
-            lines = found.setdefault(tested.id, [])
-            if node.lineno not in lines:
-                lines.append(node.lineno)
-    return found
-
-
 def _sites(tree: ast.Module, reader: _Reader, context: ModuleContext) -> list[dict[str, Any]]:
     sites: list[dict[str, Any]] = []
 
@@ -316,27 +217,18 @@ def _sites(tree: ast.Module, reader: _Reader, context: ModuleContext) -> list[di
         if isinstance(node, ast.If):
             test = reader.cond(node.test)
             if has_atoms(test):
-                sites.append({"k": "if", "line": node.lineno, "col": node.col_offset, "test": test, "src": _short(node.test), "body": _span(node.body),
-                              "orelse": _span(node.orelse), "elif": len(node.orelse) == 1 and isinstance(node.orelse[0], ast.If)})
+                sites.append({"k": "if", "line": node.lineno, "col": node.col_offset, "test": test, "src": short(node.test), "body": span(node.body),
+                              "orelse": span(node.orelse), "elif": len(node.orelse) == 1 and isinstance(node.orelse[0], ast.If)})
         elif isinstance(node, ast.IfExp):
             test = reader.cond(node.test)
             if has_atoms(test):
-                sites.append({"k": "ifexp", "line": node.lineno, "col": node.col_offset, "test": test, "src": _short(node.test),
+                sites.append({"k": "ifexp", "line": node.lineno, "col": node.col_offset, "test": test, "src": short(node.test),
                               "body": [node.body.lineno, node.body.end_lineno], "orelse": [node.orelse.lineno, node.orelse.end_lineno],
-                              "body_src": _short(node.body), "orelse_src": _short(node.orelse)})
-        elif isinstance(node, ast.Try) and node.handlers and _import_only(node.body):
-            handlers = [h for h in node.handlers if _catches_only_import_errors(h)]
-            if handlers and len(handlers) == len(node.handlers):
-                fallback = set(_assigned_names([s for h in handlers for s in h.body]))
-                inside = {line for h in handlers for line in range(h.lineno, (h.end_lineno or h.lineno) + 1)}
-                checks = {name: [line for line in lines if line not in inside] for name, lines in _fallback_checks(tree, fallback).items()}
-                sites.append({
-                    "k": "try", "line": node.lineno, "col": node.col_offset,
-                    "imports": import_facts(node.body, context.module, context.is_package),
-                    "handlers": [[h.lineno, h.col_offset, *(_span(h.body) or [h.lineno, h.lineno])] for h in handlers],
-                    "orelse": _span(node.orelse), "fallback": sorted(fallback), "checks": {k: v for k, v in checks.items() if v},
-                    **({"calls": calls} if (calls := _calls_after_imports(node.body)) else {}),
-                })
+                              "body_src": short(node.body), "orelse_src": short(node.orelse)})
+        elif isinstance(node, ast.Try):
+            site = try_site(node, tree, context)
+            if site is not None:
+                sites.append(site)
         for child in child_nodes(node):
             walk(child)
         if entered:
