@@ -25,14 +25,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-import re
-
 from astroid import nodes
 from pylint.checkers.utils import safe_infer
 from pylint.lint import PyLinter
 
 from pylint_omni.evidence.checker import OmniChecker
-from pylint_omni.evidence.comments import module_comments
 from pylint_omni.state.wording import (
     derived_details, derived_proof, derived_text, maps_details, maps_proof, maps_text, mirror_details, mirror_proof,
     mirror_text, never_read_details, never_read_text, provisional_details, provisional_proof, provisional_text,
@@ -44,6 +41,7 @@ from pylint_omni.evidence.upstream_readers import indexed_bases, upstream_consum
 from pylint_omni.state.evidence import OwnerFacts, OwnerLookup, field_readers, provisional_overwrites
 from pylint_omni.state.hierarchy import attribute_hook, class_graph, hierarchy_claims, is_exception
 from pylint_omni.state.aliases import Alias, alias_details, alias_text, find_aliases
+from pylint_omni.state.notes import compat_note, reader_note
 from pylint_omni.state.maps import MapPair, find_map_pairs
 from pylint_omni.state.unread import MIN_CLUSTER, local_handover, value_doubts, worth
 from pylint_omni.state.patterns import (
@@ -59,9 +57,6 @@ from pylint_omni.state.sources import (
 )
 
 SYMBOL = "duplicated-state-field"
-COMPAT_WORDS = ("alias", "compat", "backward", "deprecat", "legacy")
-# A comment naming a reader elsewhere ("so that the patched function can access it", "read by the runner").
-READER_WORDS = re.compile(r"\b(can|could|to|will|may)\s+(\w+\s+)?access\b|\b(read|used|needed|consumed|expected|looked up) by\b", re.I)
 SNAPSHOT_METHOD_WORDS = ("snapshot", "freeze", "frozen", "copy", "clone")
 CHEAP_CALLS = frozenset({"len", "bool", "int", "float", "str", "abs", "round"})
 
@@ -138,37 +133,6 @@ class DuplicatedStateChecker(OmniChecker):
     def _span(self, klass: nodes.ClassDef) -> tuple[str, int, int]:
         return (self._relpath, klass.fromlineno or klass.lineno, klass.tolineno or klass.lineno)
 
-    def _compat_note(self, klass: nodes.ClassDef, name: str, lines: list[int]) -> str | None:
-        comments = module_comments(klass.root()).by_line  # a documented compatibility alias is a trap
-        for line in lines:
-            for number in (line, line - 1):
-                comment = comments.get(number, "")
-                if any(word in comment.lower() for word in COMPAT_WORDS):
-                    return f"documented compatibility alias ({comment.strip()!r} at line {number})"
-        doc = (klass.doc_node.value if klass.doc_node else "") or ""
-        if name in doc and any(word in doc.lower() for word in COMPAT_WORDS):
-            return f"documented compatibility alias (the docstring of {klass.name} names {name})"
-        return None
-
-    def _reader_note(self, writes: list[FieldWrite]) -> str | None:
-        """A comment on a write, or right above it or above the block holding it, saying the field is read elsewhere."""
-        for write in writes:
-            comments = module_comments(write.node.root()).by_line
-            starts = [write.node.lineno]
-            parent = write.node.statement().parent
-            if isinstance(parent, (nodes.If, nodes.With, nodes.Try)):
-                starts.append(parent.fromlineno)  # `# set it so that X can access it` above the `if`
-            for line in starts:
-                said = [comments.get(line, "")]
-                above = line - 1
-                while above in comments and above >= line - 4:
-                    said.append(comments[above])
-                    above -= 1
-                found = next((c for c in said if READER_WORDS.search(c)), None)
-                if found:
-                    return found.lstrip("# ").strip()
-        return None
-
     def _base_rejections(self, owner: OwnerFacts, names: list[str]) -> list[str]:
         assert self._lookup is not None
         reasons = [
@@ -236,7 +200,7 @@ class DuplicatedStateChecker(OmniChecker):
         rejects += [shortcuts] if shortcuts else []
         if any(word in mirror.method.lower() for word in SNAPSHOT_METHOD_WORDS):
             rejects.append(f"deliberate snapshot: copied in {mirror.method}")
-        compat = self._compat_note(klass, mirror.fields[0], [mirror.anchor.lineno])
+        compat = compat_note(klass, mirror.fields[0], [mirror.anchor.lineno])
         rejects += [compat] if compat else []
         family = self._family(klass)
         written = {n: self._lookup.foreign_writes(n, family) for n in mirror.fields}
@@ -285,7 +249,7 @@ class DuplicatedStateChecker(OmniChecker):
         assert self._index is not None and self._lookup is not None
         klass = state.node
         rejects = owner_rejections(owner, snapshot=False) + self._base_rejections(owner, [derived.name])
-        compat = self._compat_note(klass, derived.name, [w.node.lineno for w in derived.sites])
+        compat = compat_note(klass, derived.name, [w.node.lineno for w in derived.sites])
         rejects += [compat] if compat else []
         rejects += [f"{klass.name} reads itself by reflection ({state.dynamic_self[0]})"] if state.dynamic_self else []
         rejects += self._hierarchy_rejections(klass, [derived.name])
@@ -315,7 +279,7 @@ class DuplicatedStateChecker(OmniChecker):
         rejects += self._hierarchy_rejections(klass, alias.fields)
         if owner.torch_module:  # `self.embed = self.lm_head = emb`: tied weights are one module under two names
             rejects.append(f"{klass.name} is a torch module: both names may be registered on purpose (tied weights)")
-        compat = self._compat_note(klass, alias.fields[-1], [w.node.lineno for w in alias.writes])
+        compat = compat_note(klass, alias.fields[-1], [w.node.lineno for w in alias.writes])
         rejects += [compat] if compat else []
         rejects += [f"{klass.name} reads itself by reflection ({state.dynamic_self[0]})"] if state.dynamic_self else []
         family = self._family(klass)
@@ -332,7 +296,7 @@ class DuplicatedStateChecker(OmniChecker):
         klass = state.node
         group = [pair.primary, pair.derived]
         rejects = owner_rejections(owner, snapshot=False)
-        compat = self._compat_note(klass, pair.derived, [state.first_write(n).node.lineno for n in group])
+        compat = compat_note(klass, pair.derived, [state.first_write(n).node.lineno for n in group])
         rejects += [compat] if compat else []
         mediums = []
         family = self._family(klass)
@@ -359,7 +323,7 @@ class DuplicatedStateChecker(OmniChecker):
         if not overwrites:
             return False
         rejects = owner_rejections(owner, snapshot=False)
-        compat = self._compat_note(state.node, name, [write.node.lineno])
+        compat = compat_note(state.node, name, [write.node.lineno])
         rejects += [compat] if compat else []
         verdict = self._verdict(rejects, [], "every production construction overwrites it")
         klass = state.node.name
@@ -390,10 +354,10 @@ class DuplicatedStateChecker(OmniChecker):
         upstream = upstream_consumers(self._index, klass.qname(), name)
         if upstream:
             rejects.append(f"upstream reads it on the same kind of object: {upstream[0].describe()}")
-        compat = self._compat_note(klass, name, [w.node.lineno for w in writes])
+        compat = compat_note(klass, name, [w.node.lineno for w in writes])
         rejects += [compat] if compat else []
         mediums = value_doubts(writes, owner, rejects)
-        said = self._reader_note(writes)
+        said = reader_note(writes)
         if said:
             mediums.append(f"a comment says something outside reads it: {said!r}")
         if inspected and not upstream:
