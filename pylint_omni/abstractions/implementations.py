@@ -65,29 +65,27 @@ def _still_an_interface(data: ClassFact) -> bool:
     return bool(data.get("protocol") or data.get("abstract") or data["name"].endswith("Protocol"))
 
 
-def instantiated_at(index: ProjectIndex, definition: Definition) -> str | None:
-    """A production place that calls the class (resolved through imports and re-exports), outside its body."""
-    data = definition.data
+def _first_production_ref(index: ProjectIndex, definition: Definition, via: str, skipped: list[Definition]) -> str | None:
+    """`path:line` of the first production reference to the class by `via` outside the bodies of `skipped`."""
+    spans = [(d.path, d.data["line"], d.data["end"]) for d in skipped]
     for ref in graph_of(index).refs_to(definition.dotted):
-        if ref.via != "call" or index.location(ref.path) is Location.VALIDATION:
-            continue
-        if ref.path == definition.path and data["line"] <= ref.line <= data["end"]:
-            continue
-        return f"{ref.path}:{ref.line}"
-    return None
-
-
-def annotated_at(index: ProjectIndex, definition: Definition, graph: ClassGraph) -> str | None:
-    """A production annotation naming the class outside its own body and its subclasses' (a field, a parameter)."""
-    spans = [(d.path, d.data["line"], d.data["end"]) for d in (
-        definition, *(graph.nodes[c].definition for c in graph.descendants(definition.dotted)))]
-    for ref in graph_of(index).refs_to(definition.dotted):
-        if ref.via != "annot" or index.location(ref.path) is Location.VALIDATION:
+        if ref.via != via or index.location(ref.path) is Location.VALIDATION:
             continue
         if any(ref.path == path and first <= ref.line <= last for path, first, last in spans):
             continue
         return f"{ref.path}:{ref.line}"
     return None
+
+
+def instantiated_at(index: ProjectIndex, definition: Definition) -> str | None:
+    """A production place that calls the class (resolved through imports and re-exports), outside its body."""
+    return _first_production_ref(index, definition, "call", [definition])
+
+
+def annotated_at(index: ProjectIndex, definition: Definition, graph: ClassGraph) -> str | None:
+    """A production annotation naming the class outside its own body and its subclasses' (a field, a parameter)."""
+    subclasses = [graph.nodes[c].definition for c in graph.descendants(definition.dotted)]
+    return _first_production_ref(index, definition, "annot", [definition, *subclasses])
 
 
 def handed_out_at(index: ProjectIndex, definition: Definition) -> str | None:
