@@ -55,7 +55,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from synthetic import generate  # noqa: E402
 
-from pylint_omni.options import settings_for_root  # noqa: E402
+from pylint_omni.index.run_options import settings_for_root  # noqa: E402
 from pylint_omni.index.graph import graph_of  # noqa: E402
 from pylint_omni.index.project_index import ProjectIndex  # noqa: E402
 from pylint_omni.index.upstream import upstream_of  # noqa: E402

@@ -37,7 +37,7 @@ from pylint_omni.index.graph import graph_of
 from pylint_omni.index.upstream import upstream_of
 from pylint_omni.plugin import register_scanners
 from pylint_omni.index.project_index import ProjectIndex
-from pylint_omni.options import settings_for_root
+from pylint_omni.index.run_options import settings_for_root
 from pylint_omni.index.paths import find_project_root
 from pylint_omni.index.scan.data_scan import InputProblem
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from conftest import REPO, run_pylint
 from pylint_omni.evidence.frameworks import CONVENTIONS
 from pylint_omni.index.project_index import ProjectIndex
-from pylint_omni.options import settings_for_root
+from pylint_omni.index.run_options import settings_for_root
 from pylint_omni.plugin import register_scanners
 from pylint_omni.surfaces.analysis import analysis_of
 

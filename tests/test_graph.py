@@ -14,7 +14,7 @@ from pylint_omni.index.graph import graph_of
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.index.settings import UPSTREAM_INSTALLED_ENV
 from pylint_omni.index.upstream import upstream_of
-from pylint_omni.options import settings_for_root, settings_of
+from pylint_omni.index.run_options import settings_for_root, settings_of
 from pylint_omni.plugin import register_scanners
 
 FILES = {

@@ -9,7 +9,7 @@ import pytest
 
 from conftest import Finding, enable_args, run_pylint
 from pylint_omni.index.project_index import ProjectIndex
-from pylint_omni.options import settings_for_root
+from pylint_omni.index.run_options import settings_for_root
 from pylint_omni.plugin import register_scanners
 from pylint_omni.surfaces.analysis import DEAD, TEST_ONLY, analysis_of
 from pylint_omni.surfaces.explain import reachability_lines

@@ -31,7 +31,7 @@ from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.index.scan.dispatch import scan_file
 from pylint_omni.index.upstream import UpstreamPackage, upstream_of
 from pylint_omni.index.upstream import package as upstream_package
-from pylint_omni.options import settings_for_root
+from pylint_omni.index.run_options import settings_for_root
 from pylint_omni.plugin import register_scanners
 
 REACHED = '''

@@ -32,7 +32,7 @@ from pylint_omni.index.graph import graph_of
 from pylint_omni.index.paths import Location
 from pylint_omni.index.project_index import Definition, Hit, ProjectIndex
 from pylint_omni.lifecycle.explain import ownership_lines
-from pylint_omni.options import settings_for_root
+from pylint_omni.index.run_options import settings_for_root
 from pylint_omni.registries.liveness import judge_entry, read_registry
 from pylint_omni.surfaces.explain import lineage_targets, reachability_lines
 from pylint_omni.evidence.identity import looks_like_id

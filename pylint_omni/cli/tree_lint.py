@@ -28,7 +28,7 @@ import pylint
 import pylint_omni
 from pylint_omni.index.cache import default_cache_dir, read_json, write_json
 from pylint_omni.index.project_index import ProjectIndex
-from pylint_omni.options import settings_for_root
+from pylint_omni.index.run_options import settings_for_root
 from pylint_omni.cli.precommit import BROKEN_MARKERS, FATAL, PYLINT_ARGS, USAGE_ERROR
 
 CACHE_FORMAT = "pylint-omni-tree-findings/1"

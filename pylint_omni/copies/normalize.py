@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import ast
 import hashlib
-import re
 from dataclasses import dataclass, field
 
 from pylint_omni.index.vocabulary import DEFAULT_VOCABULARY

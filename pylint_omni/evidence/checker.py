@@ -39,7 +39,7 @@ from pylint_omni.evidence.provenance import copied_code, with_provenance
 from pylint_omni.evidence.split_run import collect, start_helper, stop_helper
 from pylint_omni.index.live import begin_run, get_index
 from pylint_omni.index.project_index import ProjectIndex
-from pylint_omni.options import RunOptions
+from pylint_omni.index.run_options import RunOptions
 from pylint_omni.index.paths import Location, find_project_root
 from pylint_omni.index.settings import OmniSettings
 

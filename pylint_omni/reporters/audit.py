@@ -27,7 +27,7 @@ from pylint_omni.evidence.findings import read_records
 from pylint_omni.evidence.identity import fallback_subject, finding_id
 from pylint_omni.evidence.ranking import Entry, Ranked, plan, score, top
 from pylint_omni.index.live import get_index
-from pylint_omni.options import RunOptions
+from pylint_omni.index.run_options import RunOptions
 from pylint_omni.index.paths import find_project_root
 from pylint_omni.reporters.adoption import Adoption, adoption_facts, linted_relpaths, split_held
 from pylint_omni.reporters.header import audit_base, tool_versions

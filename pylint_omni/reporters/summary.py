@@ -24,7 +24,8 @@ from pylint.message import Message
 from pylint_omni.evidence.wording import missing_submodules, missing_upstreams, unlinted_folders
 from pylint_omni.index.live import get_index, take_builds
 from pylint_omni.index.scan.data_scan import InputProblem
-from pylint_omni.options import RunOptions, project_roots
+from pylint_omni.index.run_options import RunOptions
+from pylint_omni.options import project_roots
 from pylint_omni.reporters.markdown import MarkdownReporter
 
 OMNI = "73"  # the checker id of every pylint-omni message
