@@ -10,7 +10,8 @@ import pytest
 
 from pylint_omni.evidence.consumers import ConsumerKind, consumer_kind
 from pylint_omni.index.discovery import SourceFile
-from pylint_omni.index.project_index import ProjectIndex, _module_names
+from pylint_omni.index.discovery import module_names
+from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.index.paths import Location, find_project_root
 from pylint_omni.index.settings import OmniSettings
 
@@ -347,7 +348,7 @@ def test_a_namespace_folder_inside_a_package_keeps_the_package_name(tmp_path: Pa
     relpaths = ["pkg/__init__.py", "pkg/vendored/activation/torch/__init__.py", "pkg/vendored/activation/torch/resample.py",
                 "scripts/tool.py", "lib/__init__.py", "lib/util.py"]
     files = [SourceFile(relpath, "python", 0, 0) for relpath in relpaths]
-    names = _module_names(files)
+    names = module_names(files)
     assert names["pkg/vendored/activation/torch/__init__.py"] == "pkg.vendored.activation.torch"
     assert names["pkg/vendored/activation/torch/resample.py"] == "pkg.vendored.activation.torch.resample"
     assert names["scripts/tool.py"] == "tool"  # a folder outside any package is a source root of its own

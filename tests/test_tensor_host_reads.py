@@ -7,7 +7,6 @@ into pinned memory from a tensor already named a host copy.
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 

@@ -1,7 +1,7 @@
 """Emitting what the change plan planned: the base of the checkers whose families hand over members.
 
 Such a checker visits a module, asks the plan for its messages in that file and emits
-each at the node it names (found again by line: `evidence.checker.anchored`). The
+each at the node it names (found again by line: `evidence.anchors.anchored`). The
 plugin also hands `absorbing` to every checker (`OmniChecker.absorber`): a finding of
 any other family inside code a high-confidence change deletes goes with that change.
 """
@@ -11,7 +11,8 @@ from __future__ import annotations
 from astroid import nodes
 
 from pylint_omni.changes.plan import change_plan
-from pylint_omni.evidence.checker import OmniChecker, anchored
+from pylint_omni.evidence.anchors import anchored
+from pylint_omni.evidence.checker import OmniChecker
 from pylint_omni.index.project_index import ProjectIndex
 
 

@@ -34,7 +34,8 @@ from pylint_omni.evidence.findings import FindingDetails, build_record, recordin
 from pylint_omni.evidence.heat import heat_of, hottest
 from pylint_omni.evidence.identity import fallback_subject, finding_id
 from pylint_omni.evidence.keep import KeepList, keep_list
-from pylint_omni.evidence.memo import ASSIGNMENT, AT, DEFINITION, MODULE, STATEMENT, Planned, memo_of, outside_state, save_memos
+from pylint_omni.evidence.anchors import anchor_of, anchored
+from pylint_omni.evidence.memo import Planned, memo_of, outside_state, save_memos
 from pylint_omni.evidence.provenance import copied_code, with_provenance
 from pylint_omni.evidence.split_run import collect, start_helper, stop_helper
 from pylint_omni.index.live import begin_run, get_index
@@ -65,60 +66,6 @@ def _skipped_on_replay(visit: Visit) -> Visit:
         if not self._replaying:  # pylint: disable=protected-access
             visit(self, node)
     return guarded
-
-
-def _anchor(node: nodes.NodeNG) -> tuple[int, str]:
-    """Where a finding sits, found again at replay: (line, MODULE or "<node type>:<column>")."""
-    if isinstance(node, nodes.Module):
-        return 1, MODULE
-    return node.fromlineno or 0, f"{type(node).__name__}:{node.col_offset or 0}"
-
-
-_GENERIC_START = nodes.NodeNG.fromlineno  # the descriptor a node type overrides when its first line is not `lineno`
-
-
-@functools.lru_cache(maxsize=1)  # the module last replayed: every checker replays it in turn
-def _nodes_by_line(module: nodes.Module) -> dict[int, list[nodes.NodeNG]]:
-    """The module's nodes (in walk order) by the line they start on: a node starts on its `lineno`, but for a
-    node without one and a node type that says otherwise (a decorated `def` starts on its `def` line, arguments
-    on their function's)."""
-    by_line: dict[int, list[nodes.NodeNG]] = {}
-    for child in module.nodes_of_class(nodes.NodeNG):
-        start = child.lineno
-        if start is None or type(child).fromlineno is not _GENERIC_START:
-            start = child.fromlineno or 0
-        by_line.setdefault(start, []).append(child)
-    return by_line
-
-
-DEFINITIONS = (nodes.FunctionDef, nodes.AsyncFunctionDef, nodes.ClassDef)
-ASSIGNMENTS = (nodes.Assign, nodes.AnnAssign)
-POSITIONED = (nodes.Const, nodes.Call, nodes.Assign, nodes.AssignName)  # what `at:<column>` finds (a key, a call)
-
-
-def _matches(node: nodes.NodeNG, line: int, anchor: str) -> bool:
-    if anchor == DEFINITION:
-        return isinstance(node, DEFINITIONS)
-    if anchor == ASSIGNMENT:
-        return isinstance(node, ASSIGNMENTS)
-    if anchor == STATEMENT:
-        return bool(node.is_statement)
-    if anchor.startswith(AT):
-        return isinstance(node, POSITIONED) and node.col_offset == int(anchor[len(AT):])
-    return _anchor(node) == (line, anchor)
-
-
-def anchored(module: nodes.Module, line: int, anchor: str) -> nodes.NodeNG | None:
-    """The node a planned finding names: the module, or the first node of the line (in walk order) with that anchor
-    (`evidence.memo`: MODULE, DEFINITION, ASSIGNMENT, STATEMENT, AT + column or "<node type>:<column>").
-
-    The module's nodes are grouped once by the line they start on; only the nodes of
-    the finding's line have their anchor computed (`fromlineno` for every node of every
-    module was most of a replayed run's cost).
-    """
-    if anchor == MODULE:
-        return module
-    return next((node for node in _nodes_by_line(module).get(line, ()) if _matches(node, line, anchor)), None)
 
 
 class OmniChecker(BaseChecker):
@@ -366,7 +313,7 @@ class OmniChecker(BaseChecker):
             if found is not None:
                 reading = hottest([heat_of(site, found[0], found[1]) for site in heat_sites])
                 details = replace(details, benefit=details.benefit.with_heat(reading.heat, reading.reason))
-        line, anchor = _anchor(node)
+        line, anchor = anchor_of(node)
         return Planned(symbol, line, anchor, tuple(str(a) for a in args), verdict, details)
 
     def _identity(self, symbol: str, node: nodes.NodeNG, message: str, details: FindingDetails | None,

@@ -124,3 +124,32 @@ def read_text(path: Path, max_bytes: int) -> str:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise InputProblem(f"not UTF-8 (byte {exc.start}); skipped") from None
+
+
+def module_names(files: list[SourceFile]) -> dict[str, str]:
+    """Dotted module name of every Python file, climbing through package folders."""
+    packages = {f.relpath.rpartition("/")[0] for f in files if f.relpath.endswith("/__init__.py")}
+    if any(f.relpath == "__init__.py" for f in files):
+        packages.add("")
+    # A folder without `__init__.py` inside a package is a namespace package (PEP 420): `pkg/sub/mod.py` is
+    # `pkg.sub.mod`, never a top-level `mod` that could shadow an installed distribution (`.../activation/torch`).
+    below: dict[str, bool] = {}
+
+    def below_package(folder: str) -> bool:
+        if folder not in below:
+            parent = folder.rpartition("/")[0]
+            below[folder] = bool(parent) and (parent in packages or below_package(parent))
+        return below[folder]
+
+    names: dict[str, str] = {}
+    for f in files:
+        if f.kind != "python":
+            continue
+        folder, _, filename = f.relpath.rpartition("/")
+        stem = filename.rsplit(".", 1)[0]
+        parts = [] if stem == "__init__" else [stem]
+        while folder and (folder in packages or below_package(folder)):
+            folder, _, name = folder.rpartition("/")
+            parts.insert(0, name)
+        names[f.relpath] = ".".join(parts) or stem
+    return names

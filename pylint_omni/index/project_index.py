@@ -14,16 +14,16 @@ import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Callable, Iterator
 
 from pylint_omni.index import cache
 from pylint_omni.index.facts import DefinitionFact, PythonFacts, RegistryFact
-from pylint_omni.index.discovery import SourceFile, content_digest, discover, read_text
+from pylint_omni.index.discovery import SourceFile, content_digest, discover, module_names, read_text
 from pylint_omni.index.paths import Location, classify_path
 from pylint_omni.index.scan.data_scan import InputProblem
 from pylint_omni.index.scan.dispatch import scan_file
 from pylint_omni.index.scan_pool import BackgroundScan, PendingScan, start_scan
-from pylint_omni.index.scan.tokens import decode_hits
+from pylint_omni.index.scan.tokens import decode_hits, files_by_key
 from pylint_omni.index.settings import OmniSettings
 
 Judgement = Callable[["ProjectIndex"], None]  # a project judgement: computes one and writes its store (`index.background`)
@@ -73,35 +73,6 @@ class _PendingRefresh:
     scan: PendingScan | BackgroundScan
     count_changed: bool
     waiting: list[Judgement]  # what the main process judges while a child scans and judges (`await_background`)
-
-
-def _module_names(files: list[SourceFile]) -> dict[str, str]:
-    """Dotted module name of every Python file, climbing through package folders."""
-    packages = {f.relpath.rpartition("/")[0] for f in files if f.relpath.endswith("/__init__.py")}
-    if any(f.relpath == "__init__.py" for f in files):
-        packages.add("")
-    # A folder without `__init__.py` inside a package is a namespace package (PEP 420): `pkg/sub/mod.py` is
-    # `pkg.sub.mod`, never a top-level `mod` that could shadow an installed distribution (`.../activation/torch`).
-    below: dict[str, bool] = {}
-
-    def below_package(folder: str) -> bool:
-        if folder not in below:
-            parent = folder.rpartition("/")[0]
-            below[folder] = bool(parent) and (parent in packages or below_package(parent))
-        return below[folder]
-
-    names: dict[str, str] = {}
-    for f in files:
-        if f.kind != "python":
-            continue
-        folder, _, filename = f.relpath.rpartition("/")
-        stem = filename.rsplit(".", 1)[0]
-        parts = [] if stem == "__init__" else [stem]
-        while folder and (folder in packages or below_package(folder)):
-            folder, _, name = folder.rpartition("/")
-            parts.insert(0, name)
-        names[f.relpath] = ".".join(parts) or stem
-    return names
 
 
 class ProjectIndex:
@@ -170,7 +141,7 @@ class ProjectIndex:
         started = time.perf_counter()
         self._discovery_problems = {}
         files = list(discover(self.root, self._exclude_globs(), self._discovery_problems, self.settings.respect_gitignore))
-        modules = _module_names(files)
+        modules = module_names(files)
         cache_path = self._cache_path()
         previous = self.entries or (cache.load_entries(cache_path) if cache_path else {})
         reused: dict[str, dict[str, Any]] = {}
@@ -430,16 +401,3 @@ class ProjectIndex:
             "problems": dict(sorted(self.problems.items())),
             "templated": self.templated(),
         }
-
-
-def files_by_key(files: Iterable[tuple[str, Iterable[str]]]) -> dict[str, list[str]]:
-    """key -> the files that hold it, from each file's keys (one pass; the inverted table of a search index)."""
-    found: dict[str, list[str]] = {}
-    for rel, keys in files:
-        for key in keys:
-            bucket = found.get(key)
-            if bucket is None:
-                found[key] = [rel]
-            else:
-                bucket.append(rel)
-    return found

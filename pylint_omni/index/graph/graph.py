@@ -17,7 +17,8 @@ from typing import Any, Callable, Iterator
 from pylint_omni.index.graph import store
 from pylint_omni.index.graph.exports import ModuleTable, Resolver, Target
 from pylint_omni.index.graph.resolve import resolve_file
-from pylint_omni.index.project_index import Hit, ProjectIndex, files_by_key
+from pylint_omni.index.project_index import Hit, ProjectIndex
+from pylint_omni.index.scan.tokens import files_by_key
 from pylint_omni.index.scan.tokens import decode_hits
 
 

@@ -10,7 +10,7 @@ and `via`, the way it was seen, which the evidence pass turns into a consumer ki
 from __future__ import annotations
 
 import re
-from typing import Iterator
+from typing import Iterable, Iterator
 
 MAX_HITS_PER_TOKEN = 40
 MAX_TOKEN_LENGTH = 200
@@ -95,3 +95,16 @@ def record_string(sink: RefSink, text: str, line: int, via: str) -> None:
         return
     if KEY_LIKE.match(text):
         sink.add(text, line, via)
+
+
+def files_by_key(files: Iterable[tuple[str, Iterable[str]]]) -> dict[str, list[str]]:
+    """key -> the files that hold it, from each file's keys (one pass; the inverted table of a search index)."""
+    found: dict[str, list[str]] = {}
+    for rel, keys in files:
+        for key in keys:
+            bucket = found.get(key)
+            if bucket is None:
+                found[key] = [rel]
+            else:
+                bucket.append(rel)
+    return found
