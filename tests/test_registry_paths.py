@@ -146,3 +146,33 @@ def test_a_function_its_decorator_registers_is_no_entry_of_its_qualname_loaded_m
     assert "Traceback" not in stderr, stderr
     flagged = {f.line for f in found if f.symbol == "unused-registry-entry" and "[rejected]" not in f.message}
     assert flagged == {30}, found  # forgotten_loss; fast_estimate (23) is registered, stop_all (37) is a command
+
+
+def test_a_table_carried_whole_inside_a_tuple_or_a_dict_value_is_read_by_whoever_unpacks_it(tmp_path: Path) -> None:
+    """A patch table grouped as `[("qwen2", module, QWEN2_PATCHES), ...]` and applied in a loop over the groups, or
+    kept as a value of another table, travels whole: any key may be read. A table nothing holds stays a candidate."""
+    from conftest import enable_args, run_pylint, write_tree
+
+    write_tree(tmp_path, {
+        "pyproject.toml": "[project]\nname = 'app'\n",
+        "app/__init__.py": "",
+        "app/patches.py": (
+            "def norm(x):\n    return x\n\n\ndef mlp(x):\n    return x\n\n\n"
+            "QWEN2_PATCHES = {\n    'RMSNorm': norm,\n    'MLP.forward': mlp,\n}\n\n"
+            "QWEN3_PATCHES = {\n    'RMSNorm': norm,\n    'MLP.forward': mlp,\n}\n\n"
+            "LLAMA_PATCHES = {\n    'RMSNorm': norm,\n    'MLP.forward': mlp,\n}\n\n"
+            "BY_FAMILY = {'llama': LLAMA_PATCHES}\n\n\n"
+            "def apply(module, family):\n"
+            "    groups = [('qwen2', module, QWEN2_PATCHES)]\n"
+            "    groups.append(('family', module, BY_FAMILY[family]))\n"
+            "    for _name, target, patches in groups:\n"
+            "        for path, value in dict(patches).items():\n"
+            "            setattr(target, path, value)\n"
+        ),
+        "app/main.py": "import sys\n\nfrom app.patches import apply\n\n\nif __name__ == '__main__':\n    apply(sys, sys.argv[1])\n",
+    })
+    _, found, stderr = run_pylint([*enable_args(["unused-registry-entry"]), "--omni-granularity=member", "app"],
+                                  cwd=tmp_path, cache_dir=tmp_path / "c")
+    assert "Traceback" not in stderr, stderr
+    flagged = {f.line for f in found if f.symbol == "unused-registry-entry" and "[rejected]" not in f.message}
+    assert flagged == {15, 16}, found  # QWEN3_PATCHES' entries; QWEN2 rides in a tuple, LLAMA in BY_FAMILY's value

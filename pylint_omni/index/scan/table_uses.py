@@ -5,7 +5,7 @@ A use is recorded as `[chain, line, role, detail]`: `chain` the table's dotted p
 `membership` (`in`, `len`), `enumerate` (iteration, `.items()`, `list(T)`, `**T`, an
 assignment of the whole table), `write` (`T[k] = v`, `.update`, `.register*`),
 `call:METHOD` (another method of a registry object: `MODELS.build(cfg)`) or `passed`
-(handed to a call, returned, yielded); `detail` the key source of a read
+(handed to a call, returned, yielded, carried in a tuple, list, set or dict value: `container`); `detail` the key source of a read
 (`scan.key_sources`), or for an enumeration why it happens: `message` (an error text,
 a module `__dir__`: it informs), `transfer:pkg.mod.NAME` (copied into that table),
 `transfer` (copied into a local table) or `passed`.
@@ -103,6 +103,11 @@ class TableUses:
             return "passed", f"{self.chain_of(parent.func) or tail}:{parent.args.index(node)}"
         if isinstance(parent, (ast.Return, ast.Yield, ast.keyword, ast.Starred)):
             return "passed", self._enumeration_purpose()
+        # An element of a tuple, list or set, or a dict's value (`groups = [("qwen2", QWEN2_PATCHES), ...]`): the
+        # table travels whole inside another value, and whoever unpacks it may read any key.
+        if isinstance(parent, (ast.Tuple, ast.List, ast.Set)) and not isinstance(getattr(parent, "ctx", None), ast.Store) \
+                or isinstance(parent, ast.Dict) and any(value is node for value in parent.values):
+            return "passed", "container"
         if isinstance(parent, (ast.Assign, ast.AnnAssign)) and getattr(parent, "value", None) is node:
             return "enumerate", self._transfer()
         return None
