@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import Finding, enable_args, run_pylint
+from conftest import Finding, enable_args, run_pylint, write_tree
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.index.run_options import settings_for_root
 from pylint_omni.plugin import register_scanners
@@ -1007,3 +1007,27 @@ def test_a_framework_decorator_re_exported_by_a_project_module_hands_its_method_
     assert status.get("app.schema.Config.check_version") != DEAD, status
     assert status.get("app.schema.Config.unused") == DEAD, status
     assert not any("check_version" in f.message for f in lint(root, cache_dir))
+
+
+def test_a_class_body_table_naming_its_own_staticmethods_bare_keeps_them_live(tmp_path: Path, cache_dir: Path) -> None:
+    """`_MAP = {'zero': zero_init}` in a class body names the staticmethod `Cls.zero_init` (class-body statements see
+    the body's earlier names); a method the table does not name stays a candidate."""
+    write_tree(tmp_path, {
+        "pyproject.toml": "[project]\nname = 'app'\n",
+        "app/__init__.py": "",
+        "app/strategies.py": (
+            "class InitStrategy:\n\n    @staticmethod\n    def zero_init(param):\n        return param * 0\n\n"
+            "    @staticmethod\n    def normal_init(param):\n        return param\n\n"
+            "    @staticmethod\n    def forgotten_init(param):\n        return param\n\n"
+            "    _MAP = {\n        'zero': zero_init,\n        'normal': normal_init,\n    }\n\n"
+            "    @staticmethod\n    def init_parameters(param, name):\n        return InitStrategy._MAP[name](param)\n"
+        ),
+        "app/main.py": (
+            "import sys\n\nfrom app.strategies import InitStrategy\n\n"
+            "if __name__ == '__main__':\n    InitStrategy.init_parameters(1.0, sys.argv[1])\n"
+        ),
+    })
+    _, found, stderr = run_pylint([*enable_args(["unused-surface"]), "--omni-granularity=member", "app"], cwd=tmp_path,
+                                  cache_dir=cache_dir)
+    assert "Traceback" not in stderr, stderr
+    assert {f.line for f in found if f.symbol == "unused-surface"} == {12}, found

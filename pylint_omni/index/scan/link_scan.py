@@ -81,6 +81,9 @@ class LinkScanner(DynamicReferences, TableUses, FastVisitor):
         self.classes: list[tuple[str, set[str]]] = []
         self.attr_types: dict[str, dict[str, str]] = {}  # class chain -> attribute -> class chain of its value
         self.functions: list[FunctionScope] = []
+        # The names each open class body defines, or None for a function body: a class body's own statements see
+        # its earlier names bare (`_MAP = {'zero': constant_init}` names the staticmethod `Cls.constant_init`).
+        self.bodies: list[frozenset[str] | None] = []
         self.qual: list[str] = []
         self.module_scope = FunctionScope(module, [], False)
         self.statement_target: str | None = None  # the module-level name a statement assigns
@@ -92,6 +95,8 @@ class LinkScanner(DynamicReferences, TableUses, FastVisitor):
         if not written:
             return None
         head, _, rest = written.partition(".")
+        if self.bodies and self.bodies[-1] is not None and head in self.bodies[-1]:
+            return f"{self.classes[-1][0]}.{written}"
         if self.functions:
             scope = self.functions[-1]
             if head in scope.imports:
@@ -177,10 +182,13 @@ class LinkScanner(DynamicReferences, TableUses, FastVisitor):
         assigned = assigned_classes(node, self.class_chain)
         if assigned:
             self.held_types[f"{self.module}.{qual}"] = assigned
+        defined = {s.name for s in node.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+        self.bodies.append(frozenset(names | defined))
         self.qual.append(node.name)
         for stmt in node.body:
             self.visit(stmt)
         self.qual.pop()
+        self.bodies.pop()
         self.classes.pop()
 
     def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
@@ -214,10 +222,12 @@ class LinkScanner(DynamicReferences, TableUses, FastVisitor):
             self.visit(node.returns)
             self.parents.pop()
         self.functions.append(scope)
+        self.bodies.append(None)
         self.qual.append(node.name)
         for stmt in node.body:
             self.visit(stmt)
         self.qual.pop()
+        self.bodies.pop()
         self.functions.pop()
 
     visit_AsyncFunctionDef = visit_FunctionDef
@@ -241,7 +251,9 @@ class LinkScanner(DynamicReferences, TableUses, FastVisitor):
             self.functions[-1].imports[local] = bound
 
     def visit_Lambda(self, node: ast.Lambda) -> None:
+        self.bodies.append(None)  # a lambda's body is a function's: it does not see the class body's names
         self.visit(node.body)
+        self.bodies.pop()
 
     def visit_Assign(self, node: ast.Assign) -> None:
         self._bind_locals(node.targets, node.value)
