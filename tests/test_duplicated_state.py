@@ -566,3 +566,88 @@ def test_a_running_task_bound_from_a_call_is_kept_alive_by_its_field(tmp_path: P
     task = next(f for f in rejected.values() if "_server_task" in f.message)
     assert task.confidence == "UNDEFINED" and "named as a running task or handle" in task.message
     assert any("_last_error" in f.message and f.confidence != "UNDEFINED" for f in rejected.values())
+
+
+def test_a_mixin_field_a_subclass_combines_with_an_unread_third_party_base_is_not_reported(tmp_path: Path, cache_dir: Path) -> None:
+    """`class OrpoTrainer(RlhfMixin, trl.ORPOTrainer)`: the third-party trainer's methods run on the same object and
+    may read what the mixin sets (TRL reads `self.use_dpo_data_collator`); with that base unread, the fields are not
+    reported. The same fields of a mixin only project classes combine stay reported."""
+    write_project(tmp_path, {"pkg/trainers.py": '''
+        import time
+
+        from trl import ORPOTrainer as HfOrpoTrainer
+
+
+        class RlhfMixin:
+            def __init__(self, *args, **kwargs):
+                self.use_dpo_data_collator = True
+                self.label_pad_token_id = -100
+                self.is_vision_model = False
+                super().__init__(*args, **kwargs)
+
+            def step(self):
+                self.started_at = time.monotonic()
+
+
+        class OrpoTrainer(RlhfMixin, HfOrpoTrainer):
+            pass
+
+
+        class PlainMixin:
+            def __init__(self):
+                self.seen_batches = 0
+
+            def step(self):
+                self.stepped_at = time.monotonic()
+
+
+        class PlainTrainer(PlainMixin):
+            pass
+    ''', "pkg/main.py": '''
+        from pkg.trainers import OrpoTrainer, PlainTrainer
+
+        if __name__ == "__main__":
+            OrpoTrainer().step()
+            PlainTrainer().step()
+    '''})
+    found = lint(tmp_path, cache_dir, "--omni-include-rejected=y")
+    combined = [f for f in found if "started_at" in f.message]
+    plain = [f for f in found if "stepped_at" in f.message]
+    assert combined and all(f.confidence == "UNDEFINED" for f in combined), found
+    assert "combines RlhfMixin with trl.ORPOTrainer" in combined[0].message
+    assert plain and plain[0].confidence == "HIGH", found
+
+
+def test_an_upstream_base_a_subclass_combines_reads_the_mixins_field(tmp_path: Path, cache_dir: Path) -> None:
+    """With the third-party base indexed, its reads are judged, not guessed: `prediction_step` reads
+    `self.use_dpo_data_collator` on the trainer the mixin is part of (rejected); a field it never reads is reported."""
+    write_project(tmp_path, {"upstream/trl/__init__.py": '''
+        class ORPOTrainer:
+            def prediction_step(self):
+                return self.use_dpo_data_collator
+    ''', "pkg/trainers.py": '''
+        import time
+
+        from trl import ORPOTrainer as HfOrpoTrainer
+
+
+        class RlhfMixin:
+            def step(self):
+                self.use_dpo_data_collator = time.monotonic()
+                self.stepped_at = time.monotonic()
+
+
+        class OrpoTrainer(RlhfMixin, HfOrpoTrainer):
+            pass
+    ''', "pkg/main.py": '''
+        from pkg.trainers import OrpoTrainer
+
+        if __name__ == "__main__":
+            OrpoTrainer().step()
+    '''})
+    found = lint(tmp_path, cache_dir, "--omni-upstream-paths=upstream", "--omni-exclude-globs=upstream/**",
+                 "--omni-include-rejected=y")
+    read = [f for f in found if "use_dpo_data_collator" in f.message]
+    unread = [f for f in found if "stepped_at" in f.message]
+    assert read and read[0].confidence == "UNDEFINED" and "upstream reads it" in read[0].message, found
+    assert unread and unread[0].confidence == "HIGH", found

@@ -145,6 +145,10 @@ class DuplicatedStateChecker(OmniChecker):
                 f"the base {owner.unresolved_bases[0]} of {owner.name} is outside the project and cannot be "
                 f"inspected here; it may require {', '.join(names[:3])}"
             )
+        if owner.combined_with:
+            child, base = owner.combined_with
+            reasons.append(f"{child} combines {owner.name} with {base}, outside the project and not inspected here: "
+                           f"its methods run on the same object and may read {', '.join(names[:3])}")
         return reasons
 
     def _hierarchy_rejections(self, klass: nodes.ClassDef, names: list[str]) -> list[str]:

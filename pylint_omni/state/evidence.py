@@ -23,6 +23,8 @@ from astroid import nodes
 from pylint.checkers.utils import safe_infer
 
 from pylint_omni.evidence.consumers import Consumer, consumer_kind
+from pylint_omni.evidence.upstream_readers import indexed_bases
+from pylint_omni.index.class_graph import class_graph
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.index.paths import Location
 
@@ -50,6 +52,9 @@ class OwnerFacts:
     torch_module: bool = False
     unresolved_bases: list[str] = field(default_factory=list)
     external_bases: list[nodes.ClassDef] = field(default_factory=list)
+    # (subclass, base): a project subclass lists the class beside a third-party base no index reads (a mixin of
+    # `class Trainer(Mixin, trl.ORPOTrainer)`): that base's methods run on the same object and may read any field.
+    combined_with: tuple[str, str] | None = None
 
 
 class OwnerLookup:
@@ -161,7 +166,18 @@ class OwnerLookup:
                         self._judge_external(inferred, facts)
                 elif written.split("[")[0] not in SAFE_BASES:
                     self._judge_unresolved(current, written, facts)
+        facts.combined_with = self._combined_with_unread(klass.qname())
         return facts
+
+    def _combined_with_unread(self, dotted: str) -> tuple[str, str] | None:
+        """The first project subclass that combines the class with a third-party base no upstream index reads."""
+        graph = class_graph(self.index)
+        for child in sorted(graph.descendants(dotted)) if dotted in graph.nodes else []:
+            for base in graph.nodes[child].upstream:
+                if base.split("[")[0] in SAFE_BASES or base.startswith(TORCH_MODULE_PREFIXES) or indexed_bases(self.index, [base]):
+                    continue
+                return child.rpartition(".")[2], base
+        return None
 
     def _judge_one(self, klass: nodes.ClassDef, facts: OwnerFacts, is_owner: bool) -> None:
         pickled = PICKLE_METHODS & set(klass.locals)
