@@ -714,3 +714,52 @@ def test_a_validating_model_typed_as_a_field_elsewhere_is_built_from_input(tmp_p
     assert found[4].confidence == "UNDEFINED"
     assert "(rejected: BackendConfig is the annotated type at" in found[4].message
     assert found[17].confidence == "HIGH"
+
+
+def test_a_dataclass_base_beside_other_bases_is_part_of_the_constructor(tmp_path: Path) -> None:
+    """`@dataclass class EmbeddingRequest(RequestConfig, EmbeddingFields)`: the generated `__init__` takes the last
+    base's fields first, so folding `EmbeddingFields` into the subclass moves `input` and `model` after
+    RequestConfig's defaulted fields (a TypeError at import) — rejected. A dataclass base of a subclass with no other
+    base stays a candidate."""
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "protocol.py").write_text(dedent('''
+        from dataclasses import dataclass
+
+
+        @dataclass
+        class RequestConfig:
+            max_tokens: int = 16
+
+
+        @dataclass
+        class EmbeddingFields:
+            input: str
+            model: str
+
+
+        @dataclass
+        class EmbeddingRequest(RequestConfig, EmbeddingFields):
+            encoding: str = "float"
+
+
+        @dataclass
+        class PromptFields:
+            prompt: str
+
+
+        @dataclass
+        class CompletionRequest(PromptFields):
+            stream: bool = False
+    ''').lstrip())
+    (tmp_path / "pkg" / "use.py").write_text(
+        "from pkg.protocol import CompletionRequest, EmbeddingRequest\n\n\n"
+        "def load(data):\n    return EmbeddingRequest(**data), CompletionRequest(**data)\n"
+    )
+    _, findings, stderr = run_pylint([*enable_args([SYMBOL]), "--omni-include-rejected=y", "pkg"], cwd=tmp_path,
+                                     cache_dir=tmp_path / ".omni-cache")
+    assert "Traceback" not in stderr, stderr
+    found = {f.line: f for f in findings if f.symbol == SYMBOL}
+    assert found[10].confidence == "UNDEFINED" and "EmbeddingFields is a dataclass base of EmbeddingRequest beside" in found[10].message
+    assert found[5].confidence == "UNDEFINED"  # RequestConfig too: either fold reorders the constructor
+    assert found[21].confidence == "HIGH", found

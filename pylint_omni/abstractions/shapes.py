@@ -63,6 +63,12 @@ def _excluded_ancestry(node: nodes.ClassDef) -> bool:
                                                 for d in (node.decorators.nodes if node.decorators else []))
 
 
+def is_dataclass(node: nodes.ClassDef) -> bool:
+    """Decorated `@dataclass` / `@dataclasses.dataclass(...)` (pydantic's too)."""
+    decorators = node.decorators.nodes if node.decorators else []
+    return any((d.func if isinstance(d, nodes.Call) else d).as_string().rpartition(".")[2] == "dataclass" for d in decorators)
+
+
 def stored_attributes(node: nodes.ClassDef) -> list[str] | None:
     """The attributes a data-holder base stores, or None when the class is not one."""
     if _excluded_ancestry(node):

@@ -30,7 +30,7 @@ from pylint_omni.abstractions.implementations import (
     Implementations, annotated_at, collapse_chain, empty_methods, handed_out_at, implementations_of, instantiated_at,
     is_abstraction,
 )
-from pylint_omni.abstractions.shapes import restated_class, static_member, stored_attributes
+from pylint_omni.abstractions.shapes import is_dataclass, restated_class, static_member, stored_attributes
 from pylint_omni.evidence.consumers import Status, Verdict
 from pylint_omni.evidence.design_docs import doc_mentions
 from pylint_omni.evidence.extension_points import open_mechanisms
@@ -173,6 +173,11 @@ def _judge_holder(index: ProjectIndex, graph: ClassGraph, base: Definition, node
     typed = annotated_at(index, base, graph) if validating and not created else None
     if typed:  # `short: RouterBackendConfig` in another model: the library builds it from input by that type
         rejects.append(f"{base.data['name']} is the annotated type at {typed}, and {validating} builds instances from input by it")
+    if is_dataclass(node) and len(single.data.get("bases", ())) > 1:
+        # The generated `__init__` orders fields from the last base to the first: moved into the subclass they come
+        # after its other bases' fields, a positional call changes meaning and a field without a default may follow one with.
+        rejects.append(f"{base.data['name']} is a dataclass base of {single.data['name']} beside other bases: the generated "
+                       "__init__ takes its fields in base order, so moving them changes the constructor")
     doubts = _test_doubles([d for d in subclasses if d not in production])
     high = "nothing creates it, names it by a string or picks among its subclasses"
     verdict = decide(index, [base, single], rejects, doubts, high)
