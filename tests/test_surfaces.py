@@ -1031,3 +1031,27 @@ def test_a_class_body_table_naming_its_own_staticmethods_bare_keeps_them_live(tm
                                   cache_dir=cache_dir)
     assert "Traceback" not in stderr, stderr
     assert {f.line for f in found if f.symbol == "unused-surface"} == {12}, found
+
+
+def test_a_module_whose_constants_live_code_imports_stays_when_its_definitions_die(tmp_path: Path, cache_dir: Path) -> None:
+    """`from app.constants import DEFAULT_ADAPTER` keeps the module: only its dead class goes, never the whole file.
+    A module whose only definition is dead and whose values nothing imports goes as a whole."""
+    write_tree(tmp_path, {
+        "pyproject.toml": "[project]\nname = 'app'\n",
+        "app/__init__.py": "",
+        "app/constants.py": (
+            "DEFAULT_ADAPTER = 'default'\nBIN_EXTENSIONS = ['.bin']\n\n\n"
+            "class Invoke:\n    KEY = 'invoked_by'\n    TRAINER = 'trainer'\n"
+        ),
+        "app/leftover.py": "LIMIT = 3\n\n\nclass Unused:\n    KEY = 'k'\n    OTHER = 'o'\n",
+        "app/main.py": (
+            "import app.leftover\nfrom app.constants import BIN_EXTENSIONS, DEFAULT_ADAPTER\n\n\n"
+            "if __name__ == '__main__':\n    print(DEFAULT_ADAPTER, BIN_EXTENSIONS)\n"
+        ),
+    })
+    _, found, stderr = run_pylint([*enable_args(["unused-surface"]), "--omni-granularity=member", "app"], cwd=tmp_path,
+                                  cache_dir=cache_dir)
+    assert "Traceback" not in stderr, stderr
+    flagged = {(f.path, f.line) for f in found if f.symbol == "unused-surface"}
+    assert ("app/constants.py", 5) in flagged and ("app/constants.py", 1) not in flagged, found
+    assert ("app/leftover.py", 1) in flagged, found

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from pylint_omni.index.class_graph import class_graph
 from pylint_omni.index.graph import ReferenceGraph, graph_of
+from pylint_omni.index.paths import Location
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.surfaces.chains import Chain, find_chains
 from pylint_omni.surfaces.conventions import Conventions
@@ -85,8 +86,22 @@ def _emptied_modules(index: ProjectIndex, graph: ReferenceGraph, table: SurfaceT
             continue
         if index.facts(rel).get("registries") or graph.resolutions.get(rel, {}).get("subst"):
             continue
+        if _imported_value(index, graph, module, rel, [c for c in children if table.surfaces[c].kind != "module"]):
+            continue
         found.append(module)
     return found
+
+
+def _imported_value(index: ProjectIndex, graph: ReferenceGraph, module: str, rel: str, definitions: list[str]) -> str | None:
+    """A module-level value (a constant, a table) another production file reads: the module stays for it."""
+    inside = tuple(f"{d}." for d in definitions)
+    for target in graph.targets_under(module):
+        if target == module or target in definitions or target.startswith(inside):
+            continue
+        for ref in graph.refs_to(target):
+            if ref.path != rel and ref.via != "store" and index.location(ref.path) is Location.PRODUCTION:
+                return f"{ref.path}:{ref.line}"
+    return None
 
 
 def analysis_of(index: ProjectIndex) -> SurfaceAnalysis:
