@@ -292,6 +292,25 @@ def test_gitignore_is_honoured_but_tracked_files_are_always_read(tmp_path: Path)
     assert {"pkg/cache/scratch.py", "out/build.py", "pkg/sub/generated_table.py"} <= set(everything.entries)
 
 
+def test_a_hidden_folder_git_tracks_is_read_and_a_tool_folder_is_not(tmp_path: Path) -> None:
+    """`.agents/skills/*/SKILL.md` (tracked) tells operators what to call: a consumer. `.mypy_cache/` (untracked) is a
+    tool's; `.github/` is read either way."""
+    write(tmp_path, {
+        "pyproject.toml": "[project]\nname='p'\n",
+        "pkg/__init__.py": "",
+        ".agents/skills/reseed/SKILL.md": "Call `pkg.load_records(last_n=5)`.\n",
+        ".mypy_cache/notes.md": "pkg.load_records\n",
+        ".github/workflows/ci.yml": "jobs: {}\n",
+    })
+    git(tmp_path, "init", "-q")
+    git(tmp_path, "add", "pyproject.toml", "pkg/__init__.py", ".agents/skills/reseed/SKILL.md")
+    git(tmp_path, "commit", "-qm", "init")
+    index = ProjectIndex(tmp_path, OmniSettings(cache_enabled=False))
+    index.refresh()
+    assert {".agents/skills/reseed/SKILL.md", ".github/workflows/ci.yml"} <= set(index.entries)
+    assert ".mypy_cache/notes.md" not in index.entries
+
+
 def test_globs_have_gitignore_meaning(tmp_path: Path) -> None:
     from pylint_omni.index.paths import classify_path
 

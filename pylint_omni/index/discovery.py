@@ -31,6 +31,7 @@ KIND_BY_SUFFIX = {
     **{s: "script" for s in SCRIPT_SUFFIXES},
 }
 SPECIAL_NAMES = {"Dockerfile": "script", "Makefile": "script", "setup.cfg": "script"}
+CI_FOLDERS = (".github", ".buildkite", ".gitlab", ".circleci")  # hidden, and read whether git tracks them or not
 
 
 @dataclass(frozen=True)
@@ -71,7 +72,9 @@ def discover(
                 continue
             if ignored is not None and ignored.skips_folder(rel):
                 continue
-            if name.startswith(".") and name not in (".github", ".buildkite", ".gitlab", ".circleci"):
+            # A hidden folder is a tool's (caches, environments) unless it is CI or git tracks files in it: agent
+            # skills and runbooks (`.agents/skills/*/SKILL.md`) tell operators what to call.
+            if name.startswith(".") and name not in CI_FOLDERS and not (ignored is not None and rel in ignored.tracked_folders):
                 continue
             if os.path.islink(os.path.join(folder, name)):
                 target = os.path.realpath(os.path.join(folder, name))
