@@ -176,3 +176,41 @@ def test_a_table_carried_whole_inside_a_tuple_or_a_dict_value_is_read_by_whoever
     assert "Traceback" not in stderr, stderr
     flagged = {f.line for f in found if f.symbol == "unused-registry-entry" and "[rejected]" not in f.message}
     assert flagged == {15, 16}, found  # QWEN3_PATCHES' entries; QWEN2 rides in a tuple, LLAMA in BY_FAMILY's value
+
+
+def test_a_registry_read_by_a_data_field_is_fed_only_by_that_fields_values(tmp_path: Path) -> None:
+    """`TOOL_PARSERS[family.tool_parser]` with specs shipped as JSON: `"tool_parser": "qwen"` selects the qwen
+    parser (live); "deepseek-v3" is only ever a `model_name` in the data (and docs naming the model) — the parser
+    written for it is never selected: a candidate, medium because a user's spec may still type the key."""
+    from conftest import enable_args, run_pylint, write_tree
+
+    write_tree(tmp_path, {
+        "pyproject.toml": "[project]\nname = 'app'\n",
+        "app/__init__.py": "",
+        "app/parsers.py": (
+            "TOOL_PARSERS = {}\n\n\ndef register(name):\n    def wrap(cls):\n        TOOL_PARSERS[name] = cls\n"
+            "        return cls\n    return wrap\n\n\n"
+            "@register('qwen')\nclass QwenParser:\n    pass\n\n\n"
+            "@register('deepseek-v3')\nclass DeepseekParser:\n    pass\n"
+        ),
+        "app/families.json": (
+            '[{"model_name": "qwen2", "tool_parser": "qwen"},\n'
+            ' {"model_name": "deepseek-v3", "tool_parser": "deepseek_v3"}]\n'
+        ),
+        "app/core.py": (
+            "import json\nimport pathlib\n\nfrom app.parsers import TOOL_PARSERS\n\n\n"
+            "class Family:\n    def __init__(self, spec):\n        self.tool_parser = spec.get('tool_parser')\n\n\n"
+            "def parser_for(family):\n    if family.tool_parser not in TOOL_PARSERS:\n        return None\n"
+            "    return TOOL_PARSERS[family.tool_parser]()\n\n\n"
+            "def main():\n    specs = json.loads((pathlib.Path(__file__).parent / 'families.json').read_text())\n"
+            "    return [parser_for(Family(s)) for s in specs]\n\n\nif __name__ == '__main__':\n    main()\n"
+        ),
+        "docs/models.md": "# Models\n\n- deepseek-v3: a large model\n- qwen2\n",
+    })
+    _, found, stderr = run_pylint([*enable_args(["unused-registry-entry"]), "--omni-granularity=member",
+                                   "--omni-include-rejected=y", "app"], cwd=tmp_path, cache_dir=tmp_path / "c")
+    assert "Traceback" not in stderr, stderr
+    by_line = {f.line: f for f in found if f.symbol == "unused-registry-entry"}
+    assert by_line[16].confidence == "INFERENCE", found  # deepseek-v3
+    assert "model_name, not tool_parser" in by_line[16].message or "another field" in by_line[16].message, by_line[16]
+    assert 11 not in by_line or by_line[11].confidence == "UNDEFINED", found  # qwen is selected by the data

@@ -11,7 +11,9 @@ Each read's key source says which keys it can produce (`read_paths.Read.source`)
 - `external` / `user:...` keys chosen outside the repository (checkpoints, users);
 - anything else (a config field, an untraced value): keys that production code
   or configuration names as a string — a key of another dict display (a sibling
-  table keyed by the same names), the entry's own lines and prose are not.
+  table keyed by the same names), the entry's own lines and prose are not; for a
+  config field `config:F` that the project's data files hold, a data file names a
+  key only as F's value.
 Never the target: an alias key is not alive because its class is used elsewhere.
 """
 
@@ -21,6 +23,7 @@ import fnmatch
 from dataclasses import dataclass, field
 
 from pylint_omni.evidence.consumers import Consumer, consumer_kind
+from pylint_omni.index.derived import Derived
 from pylint_omni.index.graph import ReferenceGraph
 from pylint_omni.index.paths import Location
 from pylint_omni.index.project_index import Hit, ProjectIndex
@@ -28,6 +31,7 @@ from pylint_omni.index.upstream import upstream_of
 from pylint_omni.registries.read_paths import Read, ReadPaths
 
 MENTION_VIAS = frozenset({"str", "yaml-value", "yaml-key", "json", "toml", "script", "fstr"})
+DATA_VIAS = frozenset({"yaml-value", "json"})  # the data files whose scan keeps each field's values
 ATTRIBUTE_VIAS = frozenset({"load", "call", "import", "getattr", "hop", "str", "yaml-value", "json", "toml", "fstr", "resolver", "import_module", "doc"})
 
 
@@ -43,6 +47,9 @@ class KeyReach:
     unknown: list[str] = field(default_factory=list)  # class-name reads whose classes may live upstream, not indexed
     unrelated: list[Hit] = field(default_factory=list)  # name-only mentions that reach no read
     no_match: list[str] = field(default_factory=list)  # reads that cannot produce it, with their key source
+    # data files holding the key as another field's value than the one a read is keyed by: `file:line (model_name,
+    # not tool_parser)`; prose naming the key may mean that other thing
+    other_fields: list[str] = field(default_factory=list)
 
 
 def consumer_at(index: ProjectIndex, path: str, line: int, via: str, token: str) -> Consumer:
@@ -132,11 +139,38 @@ def reach(index: ProjectIndex, graph: ReferenceGraph, paths: ReadPaths, key: str
             if feeding is None:
                 feeding, other = key_mentions(index, key, own)
                 found.unrelated = other
-            found.consumers += [consumer_at(index, h.path, h.line, h.via, key) for h in feeding]
+            selecting = [h for h in feeding if kind != "config" or _sets_field(index, h, rest, key)]
+            for hit in (h for h in feeding if h not in selecting):
+                found.unrelated.append(hit)
+                found.other_fields.append(f"{hit.path}:{hit.line} ({_fields_holding(index, hit.path, key)}, not {rest})")
+            found.consumers += [consumer_at(index, h.path, h.line, h.via, key) for h in selecting]
     if feeding is None:
         feeding, other = key_mentions(index, key, own)
         found.unrelated = [h for h in [*feeding, *other] if not any(c.path == h.path and c.line == h.line for c in found.consumers)]
     return found
+
+
+def _data_fields(index: ProjectIndex) -> frozenset[str]:
+    """Every field name the project's data files (JSON, YAML) give a string value."""
+    return frozenset(field for _, entry in index.entries.items() for field in (entry.get("facts") or {}).get("field_values", ()))
+
+
+DATA_FIELDS = Derived("registries.data_fields", _data_fields)
+
+
+def _sets_field(index: ProjectIndex, hit: Hit, field: str, key: str) -> bool:
+    """Whether a mention can feed a read keyed by the configuration field `field`: in a data file, only as that
+    field's value (`"tool_parser": "qwen"`), once the project's data files hold the field at all; the key's text
+    as another field's value (a `model_name`) selects nothing."""
+    if hit.via not in DATA_VIAS or field not in DATA_FIELDS.of(index):
+        return True
+    values = (index.entries.get(hit.path, {}).get("facts") or {}).get("field_values", {})
+    return key in values.get(field, ())
+
+
+def _fields_holding(index: ProjectIndex, path: str, key: str) -> str:
+    values = (index.entries.get(path, {}).get("facts") or {}).get("field_values", {})
+    return ", ".join(name for name, held in values.items() if key in held) or "another field"
 
 
 def attribute_consumers(index: ProjectIndex, graph: ReferenceGraph, dotted: str, own: list[tuple[str, int, int]]) -> list[Consumer]:

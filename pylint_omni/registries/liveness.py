@@ -203,7 +203,12 @@ def judge_entry(
     _, other = key_mentions(index, key, own)
     typed = _user_facing(paths, form)
     docs = [consumer_at(index, h.path, h.line, h.via, key) for h in other if h.via == "doc"] if typed else []
-    documented_elsewhere = None if not typed or docs else _documented_sibling(index, relpath, registry)
+    if docs and found.other_fields and not found.consumers:
+        # The shipped data holds the key as another field's value: prose naming it may mean that other thing.
+        medium.append(f"the docs name {key!r} ({docs[0].path}:{docs[0].line}), but the shipped data holds it only as "
+                      f"another field's value: {found.other_fields[0]}")
+        docs = []
+    documented_elsewhere = None if not typed or docs or found.other_fields else _documented_sibling(index, relpath, registry)
     if documented_elsewhere and not key_matches_patterns(key, settings.external_key_patterns) and form not in ("lazy-export", "custom-op"):
         reject.append(f"the docs list keys of {registry['name']} as user-facing choices ({documented_elsewhere}); an unlisted key is more likely missing from the docs than dead")
     externally_keyed = bool(found.outside) or (typed and key_matches_patterns(key, settings.external_key_patterns))

@@ -28,6 +28,8 @@ else:  # pragma: no cover - exercised on Python 3.10 only
 
 MAX_DATA_NODES = 200_000
 MAX_KEY_PATHS = 20_000
+MAX_FIELD_VALUES = 20_000  # (field, short string value) pairs kept per data file
+MAX_FIELD_VALUE_LENGTH = 100
 FROM_IMPORT = re.compile(r"^\s*(?:>>>\s*)?from\s+([A-Za-z_][\w.]*)\s+import\s+\(?([\w\s,]+)\)?\s*$")
 WORD = re.compile(r"[A-Za-z_][\w.\-:/]*\w|[A-Za-z_]")
 TEMPLATE_MARK = re.compile(r"\{\{.*?\}\}|\{%.*?%\}", re.S)
@@ -36,6 +38,29 @@ SPLIT_VALUE = re.compile(r"[\s,;=()\[\]{}'\"`<>|]+")
 
 class InputProblem(Exception):
     """A file that could not be read as what its name says; the message names the reason."""
+
+
+class FieldValues:
+    """Which short string values each field name holds in one data file (`"tool_parser": "qwen"`).
+
+    A registry selected by a configuration field (`TOOL_PARSERS[family.tool_parser]`) is fed only by
+    that field's values: the same text as the value of another field (a `model_name`) selects nothing.
+    """
+
+    def __init__(self) -> None:
+        self.values: dict[str, set[str]] = {}
+        self.room = MAX_FIELD_VALUES
+
+    def add(self, field: str, value: Any) -> None:
+        for item in value if isinstance(value, list) else [value]:
+            if isinstance(item, str) and 0 < len(item) <= MAX_FIELD_VALUE_LENGTH and self.room > 0:
+                bucket = self.values.setdefault(field, set())
+                if item not in bucket:
+                    bucket.add(item)
+                    self.room -= 1
+
+    def facts(self) -> dict[str, list[str]]:
+        return {field: sorted(values) for field, values in sorted(self.values.items())}
 
 
 def _record_value(sink: RefSink, text: str, line: int, via: str) -> None:
@@ -48,7 +73,7 @@ def _record_value(sink: RefSink, text: str, line: int, via: str) -> None:
 
 def _walk_yaml_nodes(
     node: yaml.Node, sink: RefSink, budget: list[int], seen: set[int], notes: list[str],
-    paths: list[list[Any]], flows: list[list[Any]],
+    paths: list[list[Any]], flows: list[list[Any]], fields: FieldValues,
 ) -> None:
     """Walk composed YAML nodes (aliases point at shared nodes, visited once).
 
@@ -78,6 +103,10 @@ def _walk_yaml_nodes(
                 child = path
                 if isinstance(key, yaml.ScalarNode):
                     record_string(sink, str(key.value), key.start_mark.line + 1, "yaml-key")
+                    if isinstance(value, yaml.ScalarNode):
+                        fields.add(str(key.value), str(value.value))
+                    elif isinstance(value, yaml.SequenceNode):
+                        fields.add(str(key.value), [str(v.value) for v in value.value if isinstance(v, yaml.ScalarNode)])
                     child = f"{path}.{key.value}" if path else str(key.value)
                     if len(paths) < MAX_KEY_PATHS:
                         paths.append([child, key.start_mark.line + 1])
@@ -107,10 +136,11 @@ def scan_yaml(text: str) -> dict[str, Any]:
     notes: list[str] = []
     paths: list[list[Any]] = []
     flows: list[list[Any]] = []  # `worker_cls: pkg.mod.Cls` values: classes flowing into a `*_cls` slot
+    fields = FieldValues()
     try:
         for document in yaml.compose_all(text, Loader=SAFE_COMPOSER):
             if document is not None:
-                _walk_yaml_nodes(document, sink, budget, seen, notes, paths, flows)
+                _walk_yaml_nodes(document, sink, budget, seen, notes, paths, flows, fields)
     except yaml.YAMLError as exc:
         if TEMPLATE_MARK.search(text):
             return scan_template(text)
@@ -123,6 +153,8 @@ def scan_yaml(text: str) -> dict[str, Any]:
     facts: dict[str, Any] = {"kind": "yaml", "refs": sink.encoded(), "key_paths": sorted(paths, key=lambda p: p[1])}
     if flows:
         facts["flows"] = flows
+    if fields.values:
+        facts["field_values"] = fields.facts()
     if notes:
         facts["warning"] = notes[0]
     return facts
@@ -142,7 +174,7 @@ def scan_template(text: str) -> dict[str, Any]:
     return {"kind": "yaml", "refs": sink.encoded(), "templated": True}
 
 
-def _walk_plain(value: Any, sink: RefSink, line_of: dict[str, int], via: str) -> None:
+def _walk_plain(value: Any, sink: RefSink, line_of: dict[str, int], via: str, fields: FieldValues | None = None) -> None:
     stack = [value]
     budget = MAX_DATA_NODES
     while stack:
@@ -153,6 +185,8 @@ def _walk_plain(value: Any, sink: RefSink, line_of: dict[str, int], via: str) ->
         if isinstance(current, dict):
             for key, val in current.items():
                 record_string(sink, str(key), line_of.get(str(key), 1), via)
+                if fields is not None:
+                    fields.add(str(key), val)
                 stack.append(val)
         elif isinstance(current, list):
             stack.extend(current)
@@ -177,8 +211,12 @@ def scan_json(text: str) -> dict[str, Any]:
     except (json.JSONDecodeError, RecursionError) as exc:
         raise InputProblem(f"malformed JSON: {exc}") from None
     sink = RefSink()
-    _walk_plain(value, sink, _first_lines(text), "json")
-    return {"kind": "json", "refs": sink.encoded()}
+    fields = FieldValues()
+    _walk_plain(value, sink, _first_lines(text), "json", fields)
+    facts: dict[str, Any] = {"kind": "json", "refs": sink.encoded()}
+    if fields.values:
+        facts["field_values"] = fields.facts()
+    return facts
 
 
 def scan_toml(text: str, is_pyproject: bool) -> dict[str, Any]:
