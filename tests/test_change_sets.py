@@ -240,6 +240,46 @@ def test_one_dead_function_repeated_in_sibling_packages_is_one_change(tmp_path: 
     assert len([c for c in report["candidates"] if "stale" in c["message"]]) == 2
 
 
+def test_lone_unread_config_fields_of_one_package_are_one_cleanup(tmp_path: Path) -> None:
+    """One unread field in each of three config classes of one package: one cleanup at the package listing them (the
+    fields stay members); a lone unread field in another package stays a change of its own."""
+    config = """
+        from dataclasses import dataclass
+
+
+        @dataclass
+        class {name}:
+            used: int = 1
+            {field}: int = 0
+    """
+    root = write(tmp_path / "proj", {
+        "app/__init__.py": "",
+        "app/configs/__init__.py": "",
+        "app/configs/vae.py": config.format(name="VaeConfig", field="data_dim"),
+        "app/configs/dit.py": config.format(name="DitConfig", field="x_format"),
+        "app/configs/audio.py": config.format(name="AudioConfig", field="hop"),
+        "app/other/__init__.py": "",
+        "app/other/cache.py": config.format(name="CacheConfig", field="ttl"),
+        "app/main.py": """
+            from app.configs.audio import AudioConfig
+            from app.configs.dit import DitConfig
+            from app.configs.vae import VaeConfig
+            from app.other.cache import CacheConfig
+
+
+            if __name__ == "__main__":
+                print(AudioConfig().used, DitConfig().used, VaeConfig().used, CacheConfig().used)
+        """,
+    })
+    report = omni_json([*enable_args(["unread-config-option"]), "app"], root, tmp_path / "cache")
+    package = at(report, "app/configs/__init__.py")
+    assert len(package) == 1, report["candidates"]
+    assert package[0]["message"].startswith("Package app/configs has 3 config fields nothing reads (AudioConfig.hop, DitConfig.x_format and VaeConfig.data_dim)")
+    assert {m["subject"].rpartition(".")[2] for m in package[0]["members"]} == {"hop", "x_format", "data_dim"}
+    assert not [c for c in report["candidates"] if c["path"].startswith("app/configs/") and c is not package[0]]
+    assert len(at(report, "app/other/cache.py")) == 1
+
+
 def test_member_ids_are_the_ids_a_per_member_run_emits_and_a_per_member_baseline_holds(tmp_path: Path) -> None:
     files = {
         "pkg/__init__.py": "",

@@ -293,22 +293,24 @@ def test_gitignore_is_honoured_but_tracked_files_are_always_read(tmp_path: Path)
 
 
 def test_a_hidden_folder_git_tracks_is_read_and_a_tool_folder_is_not(tmp_path: Path) -> None:
-    """`.agents/skills/*/SKILL.md` (tracked) tells operators what to call: a consumer. `.mypy_cache/` (untracked) is a
-    tool's; `.github/` is read either way."""
+    """`.agents/skills/*/SKILL.md` (tracked) tells operators what to call: a consumer; code beside it (a stand-in, a
+    tool's script) is not the project's. `.mypy_cache/` (untracked) is a tool's; `.github/` is read either way."""
     write(tmp_path, {
         "pyproject.toml": "[project]\nname='p'\n",
         "pkg/__init__.py": "",
         ".agents/skills/reseed/SKILL.md": "Call `pkg.load_records(last_n=5)`.\n",
+        ".agents/skills/reseed/stand_in.py": "def load_records(): ...\n",
         ".mypy_cache/notes.md": "pkg.load_records\n",
         ".github/workflows/ci.yml": "jobs: {}\n",
     })
     git(tmp_path, "init", "-q")
-    git(tmp_path, "add", "pyproject.toml", "pkg/__init__.py", ".agents/skills/reseed/SKILL.md")
+    git(tmp_path, "add", "pyproject.toml", "pkg/__init__.py", ".agents/skills/reseed/SKILL.md", ".agents/skills/reseed/stand_in.py")
     git(tmp_path, "commit", "-qm", "init")
     index = ProjectIndex(tmp_path, OmniSettings(cache_enabled=False))
     index.refresh()
     assert {".agents/skills/reseed/SKILL.md", ".github/workflows/ci.yml"} <= set(index.entries)
     assert ".mypy_cache/notes.md" not in index.entries
+    assert ".agents/skills/reseed/stand_in.py" not in index.entries  # of a tracked hidden folder, only the docs
 
 
 def test_globs_have_gitignore_meaning(tmp_path: Path) -> None:

@@ -14,7 +14,8 @@
    package; one dead function repeated in sibling packages.
 6. Every other member is a change of its own; after the lost features are named
    (`lost`), the **small cleanups**: micro dead definitions left alone (a few-line
-   dead method) in one package, by confidence, are one change (`small_cleanups`).
+   dead method), and micro unread config fields left alone, in one package, by
+   confidence, are one change each (`small_cleanups`).
 Then a change inside the code a high-confidence dead change deletes goes with it.
 """
 
@@ -293,41 +294,68 @@ def module_helpers(index: ProjectIndex, left: _Left) -> list[ChangeSet]:
     return sets
 
 
+def _small(change: ChangeSet) -> str:
+    """Which small cleanup a change alone belongs to: "dead" (a micro dead function, class or method), "unread" (a
+    micro config field nothing reads, high), or "" (none: it stays a change of its own)."""
+    member, details = change.members[0], change.planned.details
+    if change.kind != "single" or details is None or not details.benefit.micro or change.planned.verdict.status is not Status.CANDIDATE:
+        return ""
+    if member.symbol == UNUSED and member.status == "dead" and member.unit in ("function", "class", "method"):
+        return "dead"
+    if member.symbol == UNREAD and member.status == "unread" and member.unit == "field" and member.confidence == HIGH:
+        return "unread"  # a medium field's own doubt (a test reads it, a comment says it is read) is its own decision
+    return ""
+
+
 def small_cleanups(index: ProjectIndex, sets: list[ChangeSet]) -> list[ChangeSet]:
-    """Micro dead definitions left alone (a 3-line dead method, a one-line helper) in one package, by confidence: one
-    cleanup, as the audit bundles small cleanups, rather than a line of the audit each. Run on the folded sets after
-    the lost features are named (a dead reader of a feature is never small), on single dead functions, classes and
-    methods only (a shadowed definition keeps its sharper message; a lone unread option or registry entry stays a
-    change of its own: each is a decision about a setting or a name users may type)."""
-    groups: dict[tuple[str, str], list[ChangeSet]] = {}
+    """Micro findings left alone in one package, by confidence, are one cleanup each, as the audit bundles small
+    cleanups rather than giving each a line: dead definitions (a 3-line dead method, a one-line helper) and unread
+    config fields (one field of each of several config classes). Run on the folded sets after the lost features are
+    named (a dead reader of a feature is never small); a shadowed definition keeps its sharper message, and a lone CLI
+    option, YAML key or registry entry stays a change of its own: each is a name users may type."""
+    groups: dict[tuple[str, str, str], list[ChangeSet]] = {}
     for change in sets:
-        member = change.members[0]
-        details = change.planned.details
-        if (change.kind == "single" and member.symbol == UNUSED and member.status == "dead" and details is not None
-                and details.benefit.micro and member.unit in ("function", "class", "method")
-                and change.planned.verdict.status is Status.CANDIDATE):
-            groups.setdefault((member.path.rpartition("/")[0], member.confidence or ""), []).append(change)
+        kind = _small(change)
+        if kind:
+            member = change.members[0]
+            groups.setdefault((kind, member.path.rpartition("/")[0], member.confidence or ""), []).append(change)
     bundled: dict[int, ChangeSet] = {}
-    for (folder, confidence), changes in sorted(groups.items()):
+    for (kind, folder, confidence), changes in sorted(groups.items()):
         if len(changes) < 2:
             continue
         members = sorted((c.members[0] for c in changes), key=lambda m: (m.path, m.line))
         init = f"{folder}/__init__.py" if folder else "__init__.py"
         path = init if init in index.entries else members[0].path
-        names = [n for m in members for n in _shown(m)]
-        lines = sum(m.lines for m in members)
-        what = f"Package {folder or '(root)'} has {counted(len(names), 'small dead definition')} ({named(names)})"
-        planned = change_planned(
-            (UNUSED, 1, MODULE), what, f"delete them ({lines} lines)", merged_verdict(members, confidence), members,
-            (f"{folder}/<small dead definitions>", "small-cleanups" if confidence == HIGH else "small-cleanups-unsure",
-             "One cleanup: " + " ".join(m.details.simplification for m in members if m.details is not None)),
-            (lines, BenefitKind.API, f"{lines} lines: {counted(len(names), 'small dead definition')} in {folder}",
-             Heat.NEVER, NEVER["dead"]))
-        bundle = ChangeSet(planned, path, "small-cleanups", tuple(members), tuple(s for m in members for s in m.spans))
+        bundle = (_dead_bundle if kind == "dead" else _unread_bundle)(members, folder, confidence, path)
         for change in changes:
             bundled[id(change)] = bundle
     kept = [bundled.get(id(change), change) for change in sets]
     return list({id(change): change for change in kept}.values())
+
+
+def _dead_bundle(members: list[Member], folder: str, confidence: str, path: str) -> ChangeSet:
+    names = [n for m in members for n in _shown(m)]
+    lines = sum(m.lines for m in members)
+    what = f"Package {folder or '(root)'} has {counted(len(names), 'small dead definition')} ({named(names)})"
+    planned = change_planned(
+        (UNUSED, 1, MODULE), what, f"delete them ({lines} lines)", merged_verdict(members, confidence), members,
+        (f"{folder}/<small dead definitions>", "small-cleanups" if confidence == HIGH else "small-cleanups-unsure",
+         "One cleanup: " + " ".join(m.details.simplification for m in members if m.details is not None)),
+        (lines, BenefitKind.API, f"{lines} lines: {counted(len(names), 'small dead definition')} in {folder}",
+         Heat.NEVER, NEVER["dead"]))
+    return ChangeSet(planned, path, "small-cleanups", tuple(members), tuple(s for m in members for s in m.spans))
+
+
+def _unread_bundle(members: list[Member], folder: str, confidence: str, path: str) -> ChangeSet:
+    fields = [".".join(m.dotted.rsplit(".", 2)[-2:]) for m in members]
+    lines = sum(m.lines for m in members)
+    what = f"Package {folder or '(root)'} has {counted(len(fields), 'config field')} nothing reads ({named(fields)})"
+    planned = change_planned(
+        (UNREAD, 1, MODULE), what, "remove them and what sets them", merged_verdict(members, confidence), members,
+        (f"{folder}/<unread config fields>", "unread-config-fields" if confidence == HIGH else "unread-config-fields-unsure",
+         f"One cleanup: remove the unread fields {', '.join(fields)} and every place that sets them."),
+        (lines, BenefitKind.CONFIG, f"{counted(len(fields), 'config field')} in {folder}", Heat.UNKNOWN, ""))
+    return ChangeSet(planned, path, "small-cleanups", tuple(members), ())
 
 
 def _take_in(sets: list[ChangeSet]) -> list[ChangeSet]:

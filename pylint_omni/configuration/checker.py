@@ -6,8 +6,8 @@ options (`add_argument`), module constants read from environment variables, and 
 `readers.readers_of` and the rules from `judge`; an option also counts as unread when
 `__post_init__` overwrites it before anything reads it. Every option is judged once
 per project state (`plan`) and handed to the change-set stage (`pylint_omni.changes`),
-which folds the unread fields of one config class into one change and names the lost
-features (an option still set whose only readers are dead); this checker emits what
+which folds the unread fields of one config class into one change (and lone ones of one
+package into one cleanup) and names the lost features (an option still set whose only readers are dead); this checker emits what
 the stage planned for each module. Options declared under validation paths (tests,
 examples, benchmarks) are not audited. A cold run judges every option while it waits
 for the copies.
@@ -39,7 +39,8 @@ class UnreadConfigOptionChecker(ChangeSetChecker):
             "A configuration option that reaches no production reader: a field of a config class "
             "(dataclass, pydantic, attrs, NamedTuple), a command-line option, a module constant read from an "
             "environment variable, or a key of a config file the package ships; or a field overwritten before "
-            "it is read. The unread fields of one config class are one finding at the class. Remove it (and "
+            "it is read. The unread fields of one config class are one finding at the class, and lone unread "
+            "fields of several classes of one package one cleanup at the package. Remove it (and "
             "what sets it), or wire it to the code it should configure.",
         ),
     }

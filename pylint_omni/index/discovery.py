@@ -72,8 +72,9 @@ def discover(
                 continue
             if ignored is not None and ignored.skips_folder(rel):
                 continue
-            # A hidden folder is a tool's (caches, environments) unless it is CI or git tracks files in it: agent
-            # skills and runbooks (`.agents/skills/*/SKILL.md`) tell operators what to call.
+            # A hidden folder is a tool's (caches, environments, stand-ins) unless it is CI or git tracks files in
+            # it; of the latter only the docs are read: agent skills and runbooks (`.agents/skills/*/SKILL.md`)
+            # tell operators what to call.
             if name.startswith(".") and name not in CI_FOLDERS and not (ignored is not None and rel in ignored.tracked_folders):
                 continue
             if os.path.islink(os.path.join(folder, name)):
@@ -83,9 +84,10 @@ def discover(
                 continue
             kept.append(name)
         dirnames[:] = sorted(kept)
+        docs_only = any(part.startswith(".") and part not in CI_FOLDERS for part in rel_folder.split("/"))
         for name in sorted(filenames):
             kind = file_kind(name)
-            if kind is None:
+            if kind is None or docs_only and kind != "doc":
                 continue
             rel = rel_folder + name
             if matches_any(rel, exclude_globs) or (ignored is not None and ignored.skips_file(rel)):

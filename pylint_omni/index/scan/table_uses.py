@@ -104,9 +104,9 @@ class TableUses:
         if isinstance(parent, (ast.Return, ast.Yield, ast.keyword, ast.Starred)):
             return "passed", self._enumeration_purpose()
         # An element of a tuple, list or set, or a dict's value (`groups = [("qwen2", QWEN2_PATCHES), ...]`): the
-        # table travels whole inside another value, and whoever unpacks it may read any key.
+        # table travels whole inside another value, and whoever unpacks it may read any key (`{**T}` is a copy).
         if isinstance(parent, (ast.Tuple, ast.List, ast.Set)) and not isinstance(getattr(parent, "ctx", None), ast.Store) \
-                or isinstance(parent, ast.Dict) and any(value is node for value in parent.values):
+                or isinstance(parent, ast.Dict) and any(v is node and k is not None for k, v in zip(parent.keys, parent.values)):
             return "passed", "container"
         if isinstance(parent, (ast.Assign, ast.AnnAssign)) and getattr(parent, "value", None) is node:
             return "enumerate", self._transfer()
