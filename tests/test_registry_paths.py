@@ -214,3 +214,41 @@ def test_a_registry_read_by_a_data_field_is_fed_only_by_that_fields_values(tmp_p
     assert by_line[16].confidence == "INFERENCE", found  # deepseek-v3
     assert "model_name, not tool_parser" in by_line[16].message or "another field" in by_line[16].message, by_line[16]
     assert 11 not in by_line or by_line[11].confidence == "UNDEFINED", found  # qwen is selected by the data
+
+
+def test_a_list_a_registering_decorator_appends_to_is_its_storage(tmp_path: Path) -> None:
+    """`@register_non_default_model("OPTForCausalLM")` appends each name to a module list that a matcher receives
+    whole: the list is the registry's storage, handed out (rejected). A list no code reads after the appends keeps
+    its entries candidates (the registry is never read)."""
+    from conftest import enable_args, run_pylint, write_tree
+
+    write_tree(tmp_path, {
+        "pyproject.toml": "[project]\nname = 'app'\n",
+        "app/__init__.py": "",
+        "app/core.py": (
+            "NON_DEFAULT = []\nRETIRED = []\n\n\n"
+            "def register_non_default(*names):\n    def wrap(cls):\n        for name in names:\n"
+            "            NON_DEFAULT.append(name)\n        return cls\n    return wrap\n\n\n"
+            "def register_retired(*names):\n    def wrap(cls):\n        for name in names:\n"
+            "            RETIRED.append(name)\n        return cls\n    return wrap\n\n\n"
+            "def matches(architectures, supported):\n    return any(a in supported for a in architectures)\n\n\n"
+            "def supported(architectures):\n    return matches(architectures, NON_DEFAULT)\n"
+        ),
+        "app/models.py": (
+            "from app.core import register_non_default, register_retired\n\n\n"
+            "@register_non_default('OPTForCausalLM')\nclass Opt:\n    pass\n\n\n"
+            "@register_non_default('GPT2LMHeadModel')\nclass Gpt2:\n    pass\n\n\n"
+            "@register_retired('BloomForCausalLM')\nclass Bloom:\n    pass\n\n\n"
+            "@register_retired('FalconForCausalLM')\nclass Falcon:\n    pass\n"
+        ),
+        "app/main.py": (
+            "import sys\n\nimport app.models\nfrom app.core import supported\n\n\n"
+            "if __name__ == '__main__':\n    print(app.models, supported(sys.argv[1:]))\n"
+        ),
+    })
+    _, found, stderr = run_pylint([*enable_args(["unused-registry-entry"]), "--omni-granularity=member",
+                                   "--omni-include-rejected=y", "app"], cwd=tmp_path, cache_dir=tmp_path / "c")
+    assert "Traceback" not in stderr, stderr
+    by_line = {f.line: f for f in found if f.symbol == "unused-registry-entry" and f.path == "app/models.py"}
+    assert by_line[4].confidence == "UNDEFINED" and "handed out" in by_line[4].message, by_line
+    assert by_line[14].confidence == "HIGH" and "never read" in by_line[14].message, by_line

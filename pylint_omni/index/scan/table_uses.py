@@ -3,7 +3,7 @@
 A use is recorded as `[chain, line, role, detail]`: `chain` the table's dotted path
 (`pkg.mod.TABLE`, `pkg.mod.Cls._creators`), `role` one of `lookup` (subscript, `.get`),
 `membership` (`in`, `len`), `enumerate` (iteration, `.items()`, `list(T)`, `**T`, an
-assignment of the whole table), `write` (`T[k] = v`, `.update`, `.register*`),
+assignment of the whole table), `write` (`T[k] = v`, `.update`, `.register*`, `.append`),
 `call:METHOD` (another method of a registry object: `MODELS.build(cfg)`) or `passed`
 (handed to a call, returned, yielded, carried in a tuple, list, set or dict value: `container`); `detail` the key source of a read
 (`scan.key_sources`), or for an enumeration why it happens: `message` (an error text,
@@ -25,6 +25,7 @@ ENUMERATING_CALLS = frozenset({"list", "sorted", "tuple", "set", "dict", "iter",
 MESSAGE_CALLS = frozenset({"error", "warning", "info", "debug", "exception", "print", "warn", "critical"})
 GET_METHODS = frozenset({"get", "pop", "__getitem__", "setdefault", "__contains__"})
 ENUM_METHODS = frozenset({"items", "keys", "values", "copy"})
+LIST_WRITES = frozenset({"update", "add", "append", "extend", "insert"})  # a set or list registry grows this way too
 
 
 class TableUses:
@@ -85,7 +86,7 @@ class TableUses:
                 return "lookup", key_source(arg, scope, self.constants)
             if parent.attr in ENUM_METHODS:
                 return "enumerate", self._enumeration_purpose()
-            if parent.attr == "update" or parent.attr.startswith("register") or parent.attr == "add":
+            if parent.attr in LIST_WRITES or parent.attr.startswith("register"):
                 return "write", key_source(arg, scope, self.constants)
             return f"call:{parent.attr}", key_source(arg, scope, self.constants) if arg is not None else "none"
         if isinstance(parent, ast.Compare) and node is not parent.left and any(isinstance(op, (ast.In, ast.NotIn)) for op in parent.ops):
