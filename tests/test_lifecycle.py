@@ -107,3 +107,44 @@ def test_explain_marks_a_wait_bounded_by_a_timeout(tmp_path: Path) -> None:
                            capture_output=True, text=True, env=env, timeout=300).stdout
     assert "    _thread | handle | __init__:6 | start:10 | __init__:6, stop:15 | stop:14 (timeout) | -\n" in table
     assert "    _stopped | event | __init__:7 | stop:13 | - | - | -\n" in table
+
+
+IDLE_LOCKS = """import asyncio
+import threading
+
+
+class Worker:
+    def __init__(self):
+        self._lock = asyncio.Lock()
+        self._stats_lock = asyncio.Lock()
+        self._io_lock = asyncio.Lock()
+        self._guard = threading.Lock()
+        self.stats = {}
+        self.items = []
+
+    async def record(self, key):
+        async with self._stats_lock:
+            self.stats[key] = self.stats.get(key, 0) + 1
+
+    async def reset(self):
+        async with self._stats_lock:
+            self.stats.clear()
+
+    async def fetch(self, client):
+        async with self._io_lock:
+            self.items.append(await client.get())
+
+    def add(self, item):
+        with self._guard:
+            self.items.append(item)
+"""
+
+
+def test_a_lock_no_code_takes_and_an_asyncio_lock_over_sections_that_never_await_make_no_one_wait(
+        tmp_path: Path, cache_dir: Path) -> None:
+    """`_lock` is never taken; `_stats_lock` guards two await-free sections (the loop runs each to its end);
+    `_io_lock` guards an `await` and `_guard` is a thread lock: both protect something."""
+    found = {line: (confidence, message) for line, confidence, message in lint(IDLE_LOCKS, tmp_path, cache_dir)}
+    assert set(found) == {7, 8}, found
+    assert found[7][0] == "HIGH" and "`_lock` is a lock no code takes" in found[7][1]
+    assert found[8][0] == "HIGH" and "2 critical section(s) in record(), reset() never await" in found[8][1]

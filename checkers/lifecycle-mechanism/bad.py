@@ -123,3 +123,13 @@ class StepStream:
             if item is _END or self._closed:
                 return items
             items.append(item)
+
+
+class StepCounters:
+    def __init__(self) -> None:
+        self._counts_lock = asyncio.Lock()  # [lifecycle-mechanism]
+        self._counts: dict[str, int] = {}
+
+    async def bump(self, stage: str) -> None:
+        async with self._counts_lock:
+            self._counts[stage] = self._counts.get(stage, 0) + 1

@@ -1,8 +1,9 @@
 """`lifecycle-mechanism` (R7312): two lifecycle mechanisms of one class that hold one state.
 
 Shapes (each in its own module): a bool flag that mirrors an Event, a handle or a field
-(`pairs`); two locks guarding the same fields (`locks`); a closed flag beside a sentinel put
-on a queue (`sentinels`). The cases the audit keeps apart are rejected ideas with their
+(`pairs`); two locks guarding the same fields (`locks`); a lock that guards nothing: never
+taken, or an asyncio lock over sections that never await (`idle_locks`); a closed flag beside
+a sentinel put on a queue (`sentinels`). The cases the audit keeps apart are rejected ideas with their
 reason, and so is a flag, or the mechanism it mirrors, also written from outside its class (the
 reference graph's stores: local vs remote ownership). HIGH when every move is in the same method; MEDIUM when a
 helper method carries one of them, or for a sentinel (drain vs drop). Tests, benchmarks and
@@ -21,12 +22,13 @@ from pylint_omni.evidence.findings import FindingDetails
 from pylint_omni.index.class_graph import class_graph
 from pylint_omni.index.graph.graph import graph_of
 from pylint_omni.index.project_index import ProjectIndex
+from pylint_omni.lifecycle.idle_locks import idle_locks
 from pylint_omni.lifecycle.locks import lock_pairs
 from pylint_omni.lifecycle.matching import layout
 from pylint_omni.lifecycle.mechanisms import Mechanism, class_mechanisms, helpers
 from pylint_omni.lifecycle.pairs import flag_pairs
 from pylint_omni.lifecycle.sentinels import sentinel_pairs
-from pylint_omni.lifecycle.wording import kept_apart_text, locks_text, mirror_text, sentinel_text
+from pylint_omni.lifecycle.wording import idle_lock_text, kept_apart_text, locks_text, mirror_text, sentinel_text
 
 SYMBOL = "lifecycle-mechanism"
 STORE_VIA = "attr-store"
@@ -56,7 +58,8 @@ class LifecycleMechanismChecker(OmniChecker):
             SYMBOL,
             "Two lifecycle mechanisms of one class hold one state with the same failure boundary: a bool "
             "flag moved exactly where an Event, a task/thread handle or a field is; two locks guarding the "
-            "same fields; a closed flag set where a sentinel is put on a queue. Keep one and drop the other.",
+            "same fields; a closed flag set where a sentinel is put on a queue. Keep one and drop the other. "
+            "Or a lock that makes no one wait: never taken, or an asyncio lock over sections that never await.",
         ),
     }
 
@@ -77,6 +80,10 @@ class LifecycleMechanismChecker(OmniChecker):
         for locks in lock_pairs(node, mechanisms, reach):
             self._report(node, locks.second, locks.first.name, locks.kept_apart, "high", locks_text(locks),
                          "lifecycle-two-locks")
+        for idle in idle_locks(node, mechanisms, index, relpath):
+            why = self._remote(index, relpath, node, idle.lock)
+            self._report(node, idle.lock, "", why, "medium" if idle.public else "high", idle_lock_text(idle),
+                         f"lifecycle-lock-{idle.shape}", idle.lines)
         for sentinel in sentinel_pairs(node, mechanisms, where, relpath):
             why = sentinel.kept_apart or self._remote(index, relpath, node, sentinel.flag)
             self._report(node, sentinel.flag, f"the `{sentinel.sentinel}` sentinel on `{sentinel.queue}`", why, "medium",
@@ -94,13 +101,13 @@ class LifecycleMechanismChecker(OmniChecker):
         return f"local vs remote ownership: `{mechanism.name}` is also written {where}" if where else ""
 
     def _report(self, owner: nodes.ClassDef, dropped: Mechanism, other: str, kept_apart: str, confidence: str,
-                text: str, kind: str) -> None:
+                text: str, kind: str, lines: int = 0) -> None:
         """A candidate says what to drop; a rejected idea names the two and why the audit keeps them apart."""
         if kept_apart:
             verdict, text = Verdict(Status.REJECTED, None, kept_apart), kept_apart_text(dropped.name, other, kept_apart)
         else:
             verdict = Verdict(Status.CANDIDATE, confidence, text)
-        benefit = Benefit(len(dropped.transitions), BenefitKind.STATE, f"drop `{dropped.name}`", scope=owner.name)
+        benefit = Benefit(lines or len(dropped.transitions), BenefitKind.STATE, f"drop `{dropped.name}`", scope=owner.name)
         subject = f"{owner.qname()}.{dropped.name}"
         details = FindingDetails([subject], text, benefit, "a reader that needs the two apart", subject=subject, kind=kind)
         self.emit(SYMBOL, dropped.created, verdict, (text,), details)

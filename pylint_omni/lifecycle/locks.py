@@ -38,7 +38,7 @@ def _self_name(node: nodes.NodeNG) -> str | None:
     return None
 
 
-def _library(mechanism: Mechanism) -> str:
+def library(mechanism: Mechanism) -> str:
     """"asyncio" or "threading": where the lock's factory comes from (a bare `Lock()` is looked up in the module)."""
     value = getattr(mechanism.created, "value", None)
     func = value.func if isinstance(value, nodes.Call) else None
@@ -105,9 +105,9 @@ def lock_pairs(cls: nodes.ClassDef, mechanisms: dict[str, Mechanism], reach: dic
             inside = _nested(blocks[a], blocks[b], reach) or _nested(blocks[b], blocks[a], reach)
             if inside:
                 why = f"nested acquisition: both are taken together in {inside}, so their order is the protocol"
-            elif _library(locks[a]) != _library(locks[b]):
-                why = (f"different failure boundaries: `{a}` is {_library(locks[a])}'s lock, `{b}` "
-                       f"{_library(locks[b])}'s (coroutines of one loop vs threads)")
+            elif library(locks[a]) != library(locks[b]):
+                why = (f"different failure boundaries: `{a}` is {library(locks[a])}'s lock, `{b}` "
+                       f"{library(locks[b])}'s (coroutines of one loop vs threads)")
             else:
                 why = ""
             found.append(LockPair(locks[a], locks[b], tuple(sorted(guarded[a])), methods, why))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pylint_omni.lifecycle.idle_locks import IdleLock
 from pylint_omni.lifecycle.locks import LockPair
 from pylint_omni.lifecycle.pairs import Pair
 from pylint_omni.lifecycle.sentinels import SentinelPair
@@ -52,5 +53,17 @@ def sentinel_text(pair: SentinelPair) -> str:
 
 def kept_apart_text(first: str, second: str, reason: str) -> str:
     """`_loaded` and `_ready` look like one state; rejected, cleanup after partial failure: ..."""
+    if not second:  # an idle lock: one mechanism, no partner
+        return f"`{first}` looks like a lock that makes no one wait; rejected, {reason}"
     name = second if second.startswith("the ") else f"`{second}`"
     return f"`{first}` and {name} look like one state; rejected, {reason}"
+
+
+def idle_lock_text(idle: IdleLock) -> str:
+    """`_lock` is never taken: delete it. / `_lock` guards only await-free sections: drop it and its `async with`."""
+    name = idle.lock.name
+    if idle.shape == "untaken":
+        return f"`{name}` is a lock no code takes (created at line {idle.lock.created.lineno}): delete it"
+    return (f"`{name}` is an asyncio lock whose {idle.lines - 1} critical section(s) in {_calls(idle.sections)} never "
+            "await: one event loop runs each to its end without interleaving, so it makes no one wait; drop it and its "
+            "`async with` lines")

@@ -53,10 +53,31 @@ class StreamLedger:
         self._thread_lock = threading.Lock()
         self._streams: dict[str, int] = {}
 
-    async def open(self, request_id: str) -> None:
+    async def open(self, request_id: str, announce) -> None:
         async with self._loop_lock:
             self._streams[request_id] = 0
+            await announce(request_id)
 
     def close(self, request_id: str) -> None:
         with self._thread_lock:
             self._streams[request_id] = -1
+
+
+class StepCounters:
+    """`_counts_lock` guards sections that never await (planted); `_flush_lock` one that does (trap)."""
+
+    def __init__(self) -> None:
+        self._counts_lock = asyncio.Lock()
+        self._flush_lock = asyncio.Lock()
+        self._counts: dict[str, int] = {}
+        self._flushes = 0
+
+    async def bump(self, stage: str) -> None:
+        async with self._counts_lock:
+            self._counts[stage] = self._counts.get(stage, 0) + 1
+
+    async def flush(self, sink) -> int:
+        async with self._flush_lock:
+            await sink(dict(self._counts))
+            self._flushes += 1
+        return self._flushes
