@@ -137,13 +137,26 @@ class Worker:
     def add(self, item):
         with self._guard:
             self.items.append(item)
+
+
+class Registry:
+    def _get_lock(self):
+        lock = getattr(self, "_registry_lock", None)
+        if lock is None:
+            lock = self._registry_lock = asyncio.Lock()
+        return lock
+
+    async def run(self, op):
+        async with self._get_lock():
+            return await op()
 """
 
 
 def test_a_lock_no_code_takes_and_an_asyncio_lock_over_sections_that_never_await_make_no_one_wait(
         tmp_path: Path, cache_dir: Path) -> None:
     """`_lock` is never taken; `_stats_lock` guards two await-free sections (the loop runs each to its end);
-    `_io_lock` guards an `await` and `_guard` is a thread lock: both protect something."""
+    `_io_lock` guards an `await` and `_guard` is a thread lock: both protect something; a lock made lazily and
+    returned by a getter is taken through the getter."""
     found = {line: (confidence, message) for line, confidence, message in lint(IDLE_LOCKS, tmp_path, cache_dir)}
     assert set(found) == {7, 8}, found
     assert found[7][0] == "HIGH" and "`_lock` is a lock no code takes" in found[7][1]

@@ -44,6 +44,14 @@ def _self_uses(cls: nodes.ClassDef, name: str, created: nodes.NodeNG) -> list[no
             and not created.parent_of(node)]
 
 
+def _handed_on(cls: nodes.ClassDef, name: str, created: nodes.NodeNG) -> bool:
+    """Whether the lock also reaches code by another way than `self.<name>`: created into a second target
+    (`lock = self._lock = asyncio.Lock()`, then returned), or named by a string (`getattr(self, "_lock")`)."""
+    if isinstance(created, nodes.Assign) and len(created.targets) > 1:
+        return True
+    return any(const.value == name for const in cls.nodes_of_class(nodes.Const) if isinstance(const.value, str))
+
+
 def _read_elsewhere(index: ProjectIndex, cls: nodes.ClassDef, relpath: str, name: str) -> bool:
     """Whether the reference graph resolves a read of the lock outside the class (another object, a subclass)."""
     graph = graph_of(index)
@@ -73,7 +81,7 @@ def idle_locks(cls: nodes.ClassDef, mechanisms: dict[str, Mechanism], index: Pro
         if lock.kind != "lock" or not isinstance(value, nodes.Call) or value.func.as_string().rpartition(".")[2] not in LOCK_FACTORIES:
             continue
         uses = _self_uses(cls, name, lock.created)
-        if _read_elsewhere(index, cls, relpath, name):
+        if _handed_on(cls, name, lock.created) or _read_elsewhere(index, cls, relpath, name):
             continue
         public = not name.startswith("_")
         if not uses:
