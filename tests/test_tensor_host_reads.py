@@ -42,6 +42,10 @@ def ratio_after_host_copy(a: torch.Tensor, b: torch.Tensor):
     return (a / (b + 1e-8)).cpu().item()
 
 
+def list_after_host_copy(scores: torch.Tensor):
+    return scores.cpu().tolist()
+
+
 def restore(buffer: torch.Tensor, saved: torch.Tensor):
     buffer.copy_(saved.to(buffer.device, non_blocking=True))
 
@@ -143,6 +147,7 @@ def test_each_candidate_is_found_with_its_confidence(findings: list[Finding]) ->
         "rows.append(values[: lens[i]])": "INFERENCE",  # `lens` is a tensor by `dim=` and an annotation only
         "return [values[o - n: o]": "INFERENCE",
         "return [t.item() for t in": "HIGH",
+        "loss.mean().cpu().item()": "HIGH",
         "buffer.copy_(saved.to(buffer.device, non_blocking=True))": "HIGH",
         "    buffer.copy_(on_device)": "HIGH",
         "param.cpu().clone().pin_memory()": "HIGH",
@@ -160,14 +165,16 @@ def test_traps_stay_silent(findings: list[Finding]) -> None:
                  "weights_cpu.cpu().pin_memory()", "batch.cpu().pin_memory().to(device",
                  "torch.zeros((2, 2)).cuda()", "weights.copy_(weights.to(torch.bfloat16))",
                  "torch.tensor(ids, dtype=torch.int64, pin_memory=True)", "model.to(model.dtype)",
-                 # `.item()`/`.tolist()` of a device tensor copy through a host tensor of their own: `.cpu()` saves nothing
-                 "loss.mean().cpu().item()", "(a / (b + 1e-8)).cpu().item()"):
+                 # `.tolist()` of a device tensor copies into a host tensor of its own: a `.cpu()` before it saves nothing
+                 "scores.cpu().tolist()"):
         assert at(findings, text) is None, text
     kept = line_of("def kept_local") + 2
     assert not [f for f in findings if f.line == kept], "a moved source read again after the copy is not redundant"
 
 
 def test_fixes_name_the_one_call_that_remains(findings: list[Finding]) -> None:
+    assert "`loss.mean().item()`" in at(findings, "loss.mean().cpu().item()").message
+    assert "`(a / (b + 1e-08)).item()`" in at(findings, "(a / (b + 1e-8)).cpu().item()").message
     assert "`buffer.copy_(saved, non_blocking=True)`" in at(findings, "buffer.copy_(saved.to(").message
     assert "`param.cpu().pin_memory()` already returns new pinned storage" in at(findings, "param.cpu().clone()").message
     loop = at(findings, "rows.append(values[: lens[i]])")

@@ -1,13 +1,14 @@
-"""Host reads and copies that one call does already: per-element reads in a loop, a move before `.copy_()`, a copy
-before `.pin_memory()`.
+"""Host reads and copies that one call does already: per-element reads in a loop, `.cpu()` before `.item()`, a
+move before `.copy_()`, a copy before `.pin_memory()`.
 
 Part of `redundant-tensor-materialization`. Each function takes one node and returns a
 `CopyFinding` or None; doubt means None. Why each is redundant:
 - an element of a device tensor read on the host (`.item()`, `int()`, a slice bound) waits
   for the device and copies one number; in a loop that is one sync per element, where one
   `.tolist()` before the loop copies them all at once;
-- not `.cpu()` before `.item()` or `.tolist()`: those read a device tensor through a host
-  copy of their own, so the `.cpu()` costs nothing more (a style point, not a saving);
+- `.item()` reads one number from any device straight into a Python value: a `.cpu()` before
+  it only adds a host tensor; not so `.tolist()`, which copies a device tensor into a host
+  tensor of its own, so a `.cpu()` before it saves nothing;
 - `.copy_()` moves across devices and converts dtypes itself: `dst.copy_(src.to(dev))`
   materializes `src` on `dev` first, then copies that;
 - `.pin_memory()` always copies an unpinned tensor: a `.clone()` right before it copies
@@ -55,6 +56,35 @@ def _to_host(call: nodes.NodeNG) -> nodes.Call | None:
         return None
     target = device_target(step)
     return step if target is not None and target[0] == "cpu" else None
+
+
+def read_of_host_copy(call: nodes.Call) -> CopyFinding | None:
+    """`x.cpu().item()`: `.item()` reads one number from a tensor on any device without a host tensor; `.tolist()`
+    is no case: it copies a device tensor into a host tensor of its own, so a `.cpu()` before it saves nothing."""
+    read = method_call(call, "item")
+    if read is None or read.args or read.keywords:
+        return None
+    step = _to_host(receiver(read))
+    if step is None:
+        return None
+    tensor = receiver(step)
+    method = read.func.attrname
+    # `(a / b).cpu().item()` keeps its parentheses: `a / b.item()` would read only `b`.
+    subject = tensor.as_string() if isinstance(tensor, ATOMS) else f"({tensor.as_string()})"
+    return CopyFinding(
+        node=call,
+        surface=code_span(call),
+        problem=f"copies a tensor to the host before `.{method}()`, which copies to the host itself",
+        cost=f"1 host tensor allocated only to be read by `.{method}()`",
+        fix=f"drop the `.{step.func.attrname}({'...' if step.args else ''})`: `{subject}.{method}()`",
+        evidence=f"`.{method}()` returns a Python value from a tensor on any device",
+        strength=Strength.PROVEN,
+        saved="1 host tensor allocation",
+        risk="none: the value read is the same",
+        pattern=f"`.cpu()` before `.{method}()`",
+        micro=True,
+        habit=True,
+    )
 
 
 def copy_of_moved(call: nodes.Call) -> CopyFinding | None:

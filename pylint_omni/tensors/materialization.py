@@ -24,7 +24,7 @@ from pylint.lint import PyLinter
 
 from pylint_omni.tensors.copy_findings import CopyChecker, CopyFinding, code_span
 from pylint_omni.tensors.conversions import chained_conversion, clone_of_fresh, contiguous_of_contiguous, late_cast
-from pylint_omni.tensors.host_reads import copy_before_pin, copy_of_moved, per_element_host_reads
+from pylint_omni.tensors.host_reads import copy_before_pin, copy_of_moved, per_element_host_reads, read_of_host_copy
 from pylint_omni.tensors.local_flow import single_binding_value, unchanged_after_binding
 from pylint_omni.tensors.repeated_values import repeated_pairs
 from pylint_omni.tensors.facts import (
@@ -164,7 +164,7 @@ def tensor_of_tensor(call: nodes.Call) -> CopyFinding | None:
 
 PATTERNS = (
     round_trip_to_tensor, device_round_trip, tensor_of_tensor, clone_of_fresh, chained_conversion, contiguous_of_contiguous,
-    late_cast, copy_of_moved, copy_before_pin,
+    late_cast, read_of_host_copy, copy_of_moved, copy_before_pin,
 )
 
 
