@@ -42,13 +42,13 @@ from pylint_omni.index.scan.bindings import (
 )
 from pylint_omni.index.scan.key_sources import FunctionScope, argument_summary
 from pylint_omni.index.scan.link_dynamic import CLS_SLOT, DynamicReferences
+from pylint_omni.index.scan.link_resolve import ChainResolution
 from pylint_omni.index.scan.table_uses import TableUses, writer_params
 
 MAX_CHAIN_HITS = 30
-NOT_CLASSES = frozenset({"typing", "typing_extensions", "collections", "builtins", "types", "abc"})
 
 
-class LinkScanner(DynamicReferences, TableUses, FastVisitor):
+class LinkScanner(ChainResolution, DynamicReferences, TableUses, FastVisitor):
     """One pass over a module; `facts()` gives the JSON-ready link facts."""
 
     def __init__(self, module: str, is_package: bool, imports: dict[str, str], tree: ast.Module) -> None:
@@ -87,50 +87,6 @@ class LinkScanner(DynamicReferences, TableUses, FastVisitor):
         self.qual: list[str] = []
         self.module_scope = FunctionScope(module, [], False)
         self.statement_target: str | None = None  # the module-level name a statement assigns
-
-    # -- resolution helpers ---------------------------------------------------------------
-    def chain_of(self, node: ast.AST) -> str | None:
-        """The dotted path a Name/Attribute chain spells through imports and module definitions."""
-        written = dotted(node)
-        if not written:
-            return None
-        head, _, rest = written.partition(".")
-        if self.bodies and self.bodies[-1] is not None and head in self.bodies[-1]:
-            return f"{self.classes[-1][0]}.{written}"
-        if self.functions:
-            scope = self.functions[-1]
-            if head in scope.imports:
-                return scope.imports[head] + ("." + rest if rest else "")
-            if head in scope.values or head in scope.params:
-                return None  # a local shadows the module name
-        if head in self.rebound and (self.functions or getattr(node, "lineno", 0) > self.rebound[head]):
-            return f"{self.module}.{written}"  # the module's own definition replaced the import by then
-        if head in self.imports:
-            return self.imports[head] + ("." + rest if rest else "")
-        if head in self.bindings:
-            return f"{self.module}.{written}"
-        return None
-
-    def class_chain(self, node: ast.AST | None) -> str | None:
-        """The chain of a class-like name (CamelCase, not a typing construct), else None."""
-        chain = self.chain_of(node) if node is not None else None
-        if not chain or chain.partition(".")[0] in NOT_CLASSES or not chain.rpartition(".")[2][:1].isupper():
-            return None
-        return chain
-
-    def receiver_class(self, node: ast.AST) -> str | None:
-        """The class chain of an object expression whose class is known here."""
-        if isinstance(node, ast.Name):
-            for scope in [*reversed(self.functions), self.module_scope]:
-                if node.id in scope.receivers:
-                    return scope.receivers[node.id]
-                if node.id in scope.params or node.id in scope.values:
-                    return None
-            return None
-        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
-            owner = self.receiver_class(node.value)  # `self.od_config`: the class the class's statements give it
-            return self.attr_types.get(owner, {}).get(node.attr) if owner else None
-        return None
 
     def _add(self, table: dict[str, list[str]], key: str, line: int, ctx: str) -> None:
         hits = table.setdefault(key, [])
