@@ -97,6 +97,26 @@ def test_a_copy_in_a_legacy_snapshot_is_medium_and_says_retire_it(tmp_path: Path
     assert "retire the legacy file rather than share it" in legacy.message and "legacy snapshot" in legacy.message
 
 
+def test_copies_a_guide_declares_deliberate_are_medium_and_ask_for_alignment(tmp_path: Path, cache_dir: Path) -> None:
+    """TRL's AGENTS.md: "Shared logic ... is deliberately duplicated across trainers": a copy is kept on purpose, and
+    the project's own rule asks for copies that stay aligned, not for a helper. A guide that argues against
+    duplication changes nothing."""
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/step.py": STEP.format(name="apply"),
+        "pkg/async_step.py": STEP.format(name="apply_async"),
+    }
+    write_project(tmp_path, {**files, "AGENTS.md": "# Guide\n\nShared logic is deliberately duplicated across trainers.\n"})
+    [copy] = lint(tmp_path, cache_dir)
+    assert copy.confidence == "INFERENCE", copy
+    assert "AGENTS.md:3" in copy.message or "on purpose" in copy.message, copy.message
+    other = tmp_path / "other"
+    other.mkdir()
+    write_project(other, {**files, "CONTRIBUTING.md": "Avoid code that is duplicated on purpose or not.\n"})
+    [copy] = lint(other, cache_dir)
+    assert copy.confidence == "HIGH", copy
+
+
 GLUE = '''
     def {name}(layer, query, cache, meta{extra_param}):
         layer.notify_written(meta.step)

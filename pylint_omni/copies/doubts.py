@@ -7,6 +7,8 @@ upstream packages), so they apply after the cache, to high copies only, each mak
 the copy medium with its reason:
 - a copy where either side says it is copied from a third party
   (`evidence.provenance`): a deliberate copy, resynced from its source;
+- any copy of a project whose contributor or agent guide declares its duplication
+  deliberate (`evidence.policies`): the fix its own rule asks for is alignment, not a helper;
 - a copy in a file named as a legacy snapshot (`qwen2_old.py`, `runner_legacy.py`):
   kept apart on purpose, to retire rather than share;
 - a group of functions none of which is named anywhere but at its definition, in
@@ -47,6 +49,7 @@ from pylint_omni.copies.members import FileCopies, Member
 from pylint_omni.copies.mirrors import mirrored_override
 from pylint_omni.copies.verdict import Judgement
 from pylint_omni.evidence.consumers import Status, Verdict
+from pylint_omni.evidence.policies import declared_duplication
 from pylint_omni.evidence.provenance import copied_code
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.index.scan.ast_helpers import walk_nodes
@@ -80,6 +83,12 @@ def _doubt(index: ProjectIndex, judgement: Judgement, member: Member, project: F
     source = next((p for m in (member, judgement.kept) if (p := copied_code(index, m.path, m.line)) is not None), None)
     if source is not None:
         return f"{source.describe()} on purpose, so not high"
+    policy = declared_duplication(index)
+    if policy is not None:
+        if judgement.identical(member):
+            return f"the project duplicates such code on purpose ({policy}): keep the copies aligned rather than share them"
+        return (f"the project duplicates such code on purpose ({policy}) and wants the copies aligned: this one drifted "
+                f"({judgement.drift_text(member)}); align it rather than share it")
     legacy = legacy_snapshot(member.path)
     if legacy:
         return legacy
