@@ -83,6 +83,21 @@ STEP = '''
 '''
 
 
+def test_the_copy_kept_is_never_the_one_in_an_experimental_package(tmp_path: Path, cache_dir: Path) -> None:
+    """TRL's `trl/experimental/utils.py` holds a copy of `trl/generation/vllm_generation.py`'s helper: stable code must
+    not import from a package that may change or go without notice, so the experimental copy is the one reported."""
+    write_project(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/generation/__init__.py": "",
+        "pkg/generation/batching.py": STEP.format(name="apply"),
+        "pkg/experimental/__init__.py": "",
+        "pkg/experimental/utils.py": STEP.format(name="apply"),
+    })
+    [copy] = lint(tmp_path, cache_dir)
+    assert copy.path == "pkg/experimental/utils.py", copy
+
+
+
 def test_a_copy_in_a_legacy_snapshot_is_medium_and_says_retire_it(tmp_path: Path, cache_dir: Path) -> None:
     write_project(tmp_path, {
         "pkg/__init__.py": "",

@@ -1,7 +1,8 @@
 """Which copy of a group to keep: the one the others would reuse.
 
 In order: a copy outside platform, vendor and model-specific paths (a neutral layer
-importing from `kernels/cuda/` breaks on the other platforms); the copy most other
+importing from `kernels/cuda/` breaks on the other platforms) and outside experimental ones
+(`experimental/`, `contrib/`: stable code must not depend on what may go without notice); the copy most other
 modules already import by name (a function or class;
 a method counts none, since importing its class is not reusing the method: a shared
 utility function beats the methods pasted beside it); a copy in a module other modules import from (a library module, not a leaf
@@ -30,13 +31,17 @@ from pylint_omni.index.vocabulary import DEFAULT_VOCABULARY, Vocabulary
 COMMON = frozenset({"common", "base", "bases", "utils", "util", "helpers", "layers", "core", "shared", "interface",
                     "interfaces", "abstract", "generic", "default"})
 SPECIFIC_FOLDERS = frozenset({"models", "platforms", "model_zoo", "vendors"})  # each child is one model or vendor
+UNSTABLE_FOLDERS = frozenset({"experimental", "contrib", "sandbox", "prototype", "prototypes", "incubator"})
 DERIVED_WORDS = ("async", "legacy", "_old", "deprecated", "backup", "_copy",  # names of a copy made from another
                  "_mtp", "eagle", "draft")  # a draft model of speculative decoding reuses its target's code
 
 
 def place(path: str, words: Vocabulary = DEFAULT_VOCABULARY) -> int:
-    """0: a common place; 1: neutral; 2: under a platform (a part the vocabulary names), vendor or model-specific path."""
+    """0: a common place; 1: neutral; 2: under a platform (a part the vocabulary names), vendor, model-specific or
+    experimental path."""
     parts = [p.removesuffix(".py") for p in path.split("/")]
+    if any(part in UNSTABLE_FOLDERS for part in parts[:-1]):
+        return 2  # stable code must not import from a package that may change or go without notice
     for position, part in enumerate(parts):
         if words.platform_part.search(part) and (position or len(parts) == 1):
             return 2  # the top package may be named after its vendor (`vllm_ascend`): every copy is there

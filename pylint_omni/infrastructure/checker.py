@@ -26,7 +26,7 @@ from pylint_omni.infrastructure.shapes import Replaceable
 from pylint_omni.infrastructure.shapes_dist import gathered_cat, looped_collective
 from pylint_omni.infrastructure.shapes_files import copytree, rmtree
 from pylint_omni.infrastructure.shapes_flow import (
-    dataclass_asdict, flatten_comprehension, flatten_loop, flatten_sum, suppress, thread_pool, thread_pool_listed)
+    dataclass_asdict, flatten_loop, flatten_sum, suppress, thread_pool, thread_pool_listed)
 from pylint_omni.infrastructure.shapes_layout import normalize, repeat_heads
 from pylint_omni.infrastructure.shapes_norms import layer_norm, rms_norm
 from pylint_omni.infrastructure.shapes_stdlib import dataclass_replace, lazy_global, lazy_property, memo_dict
@@ -122,9 +122,6 @@ class ReplaceableInfrastructureChecker(OmniChecker):
 
     def visit_try(self, node: nodes.Try) -> None:
         self._report(node, [suppress(node)])
-
-    def visit_listcomp(self, node: nodes.ListComp) -> None:
-        self._report(node, [flatten_comprehension(node)])
 
     def visit_return(self, node: nodes.Return) -> None:
         self._report(node, [dataclass_asdict(node)])
