@@ -182,6 +182,28 @@ def test_undeclared_runtime_from_metadata_is_medium(tmp_path: Path, cache_dir: P
     assert "engine 1.0" in findings[0].message and "torch==2.5.1" in findings[0].message
 
 
+def test_an_imported_framework_the_project_declares_only_as_an_extra_binds_no_floor(tmp_path: Path, cache_dir: Path) -> None:
+    """TRL imports vllm, declared only by its `vllm` extra: vllm's pin of torch binds who installs the extra, not the
+    rest, who may run an older torch, so the torch check stays live. Undeclared, the same import binds (above)."""
+    root = write_tree(tmp_path, {
+        "pyproject.toml": ("[project]\nname = 'pkg'\nrequires-python = '>=3.10'\n"
+                           "[project.optional-dependencies]\nengine = ['engine>=1.0']\n"),
+        "upstream/engine-1.0.dist-info/METADATA": "Metadata-Version: 2.1\nName: engine\nVersion: 1.0\nRequires-Dist: torch==2.5.1\n",
+        "upstream/engine/__init__.py": "",
+        "pkg/__init__.py": "import engine\n",
+        "pkg/gate.py": """
+            import torch
+            from packaging.version import Version
+            OLD = Version(torch.__version__) < Version("2.1")
+            def f():
+                if OLD:
+                    return 1
+                return 2
+        """,
+    })
+    assert lint(root, cache_dir, "--omni-exclude-globs=upstream/**", "--omni-upstream-paths=upstream") == []
+
+
 def test_bad_declarations_cost_nothing(tmp_path: Path, cache_dir: Path) -> None:
     root = write_tree(tmp_path, {
         "pyproject.toml": "[project]\nname = 'pkg'\nrequires-python = 3\ndependencies = 5\n[project.optional-dependencies]\nx = 'y'\n",

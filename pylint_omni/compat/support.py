@@ -104,12 +104,16 @@ class Support:
 
     def frameworks(self) -> list[DistMetadata]:
         """Distributions whose own requirements bind the project: given metadata, installed hard dependencies
-        and installed distributions the project imports without declaring them."""
+        and installed distributions the project imports without declaring them; never one it declares as an extra."""
         if self._frameworks is None:
             names = list(self.runtime.given)
             names += [d.name for d in self.declarations.deps if not d.optional and not d.conditional]
             names += self._imported_distributions()
-            found = [self.runtime.of(n) for n in dict.fromkeys(names)]
+            # A distribution the project declares only as an extra (`trl[vllm]`) binds who installs it, not the rest,
+            # who may run an older torch: its pins are no floor.
+            hard = {d.name for d in self.declarations.deps if not d.optional and not d.conditional}
+            optional = {d.name for d in self.declarations.deps} - hard
+            found = [self.runtime.of(n) for n in dict.fromkeys(names) if canonicalize_name(n) not in optional]
             self._frameworks = [m for m in found if m is not None]
         return self._frameworks
 
