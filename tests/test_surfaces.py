@@ -1055,3 +1055,32 @@ def test_a_module_whose_constants_live_code_imports_stays_when_its_definitions_d
     flagged = {(f.path, f.line) for f in found if f.symbol == "unused-surface"}
     assert ("app/constants.py", 5) in flagged and ("app/constants.py", 1) not in flagged, found
     assert ("app/leftover.py", 1) in flagged, found
+
+
+def test_a_method_every_sibling_defines_and_production_calls_on_one_is_a_convention(tmp_path: Path, cache_dir: Path) -> None:
+    """Each attention backend defines `supported_sizes()`; production asks the flash backend's only. The others' are
+    the family's convention (a caller choosing the class may ask any): medium. A method one sibling alone defines
+    stays high."""
+    backend = "class {name}(Backend):\n    @staticmethod\n    def supported_sizes():\n        return [64]\n\n    @staticmethod\n    def name():\n        return '{name}'\n"
+    write_tree(tmp_path, {
+        "pyproject.toml": "[project]\nname = 'app'\n",
+        "app/__init__.py": "",
+        "app/backends/__init__.py": "",
+        "app/backends/base.py": "class Backend:\n    @staticmethod\n    def name():\n        return ''\n",
+        "app/backends/flash.py": "from app.backends.base import Backend\n\n\n" + backend.format(name="Flash"),
+        "app/backends/sdpa.py": "from app.backends.base import Backend\n\n\n" + backend.format(name="Sdpa"),
+        "app/backends/sla.py": ("from app.backends.base import Backend\n\n\n" + backend.format(name="Sla")
+                                + "\n    @staticmethod\n    def legacy_sizes():\n        return [32]\n"),
+        "app/main.py": (
+            "import sys\n\nfrom app.backends.flash import Flash\nfrom app.backends.sdpa import Sdpa\nfrom app.backends.sla import Sla\n\n\n"
+            "if __name__ == '__main__':\n    chosen = {'flash': Flash, 'sdpa': Sdpa, 'sla': Sla}[sys.argv[1]]\n"
+            "    print(chosen.name(), Flash.supported_sizes())\n"
+        ),
+    })
+    _, found, stderr = run_pylint([*enable_args(["unused-surface"]), "--omni-granularity=member", "app"], cwd=tmp_path,
+                                  cache_dir=cache_dir)
+    assert "Traceback" not in stderr, stderr
+    by_place = {(f.path, f.line): f for f in found if f.symbol == "unused-surface"}
+    sla_sizes = by_place[("app/backends/sla.py", 6)]
+    assert sla_sizes.confidence == "INFERENCE" and "a family convention" in sla_sizes.message, sla_sizes
+    assert by_place[("app/backends/sla.py", 14)].confidence == "HIGH", by_place

@@ -3,7 +3,8 @@
 Each doubt is a fact the reference graph could not settle: only dead code uses it, a
 package exports it, it is vendored, a framework may call it by name, an API reference
 lists its class, a production call of its name was not resolved, code no root reaches
-calls its name, it is the release half of a live lifecycle, a sibling plugin is named
+calls its name, it is the release half of a live lifecycle, sibling classes define it as
+their family's convention and production calls one of theirs, a sibling plugin is named
 by configuration, outside data may name it, a computed import may load it, or so much
 hangs off it that a root is more likely missing.
 """
@@ -15,6 +16,7 @@ import re
 from pylint_omni.evidence.contracts import contracts_of, is_design_page
 from pylint_omni.evidence.heat import callers_of
 from pylint_omni.evidence.provenance import copied_code
+from pylint_omni.index.class_graph import class_graph
 from pylint_omni.index.graph import graph_of
 from pylint_omni.index.paths import Location, key_matches_patterns
 from pylint_omni.index.project_index import ProjectIndex
@@ -25,6 +27,7 @@ from pylint_omni.surfaces.reach import PRODUCTION
 from pylint_omni.surfaces.table import SURFACE_FACTS, Surface, may_load
 
 MISSING_ROOT_SURFACES = 25  # surfaces hanging off one unreached root: more likely a missing root
+MIN_SIBLINGS = 3  # subclasses of one base defining a method before it is the family's convention
 API_LISTING = re.compile(r"^[-*\s]*(?::::\s*)?\[?`?[\w.:]+`?\]?(?:\[\]|\([^)]*\))?\s*$")
 RELEASE_PAIRS = {"destroy": ("init", "initialize", "create", "build"), "close": ("open", "create", "connect"),
                  "stop": ("start", "run"), "teardown": ("setup", "set_up"), "shutdown": ("start", "startup", "init"),
@@ -41,6 +44,20 @@ def _live_partner(analysis: SurfaceAnalysis, root: Surface) -> str | None:
                 dotted = f"{root.dotted.rpartition('.')[0]}.{prefix}{name}"
                 if dotted in analysis.table.surfaces and analysis.reach.phase.get(dotted) == PRODUCTION:
                     return short_name(analysis, dotted)
+    return None
+
+
+def _sibling_convention(index: ProjectIndex, analysis: SurfaceAnalysis, root: Surface) -> str | None:
+    """The method is one of a family's convention: `MIN_SIBLINGS` subclasses of one project base define it, and
+    production calls one of theirs (`FlashAttentionBackend.get_supported_head_sizes()`): a caller choosing the class
+    may call any, and dropping it from one subclass breaks the family's shape."""
+    graph = class_graph(index)
+    for base in graph.ancestors(root.container) if root.container in graph.nodes else []:
+        defining = [f"{c}.{root.name}" for c in graph.descendants(base) if f"{c}.{root.name}" in analysis.table.surfaces]
+        live = next((d for d in defining if analysis.reach.phase.get(d) == PRODUCTION), None)
+        if len(defining) >= MIN_SIBLINGS and live is not None:
+            return (f"{len(defining)} subclasses of {base.rpartition('.')[2]} define {root.name} and production calls "
+                    f"{short_name(analysis, live)}: a family convention; declare it on the base or drop it from all")
     return None
 
 
@@ -118,6 +135,9 @@ def dead_doubts(index: ProjectIndex, analysis: SurfaceAnalysis, chain: Chain, ro
     call = _live_call(index, analysis, root) if root.kind in ("function", "method") else None
     if call:
         doubts.append(call)
+    convention = _sibling_convention(index, analysis, root) if root.kind == "method" and root.container else None
+    if convention:
+        doubts.append(convention)
     mention = _unreached_mention(index, analysis, chain, root) if root.kind == "method" and not chain.used_by else None
     if mention:
         doubts.append(mention)
