@@ -1084,3 +1084,30 @@ def test_a_method_every_sibling_defines_and_production_calls_on_one_is_a_convent
     sla_sizes = by_place[("app/backends/sla.py", 6)]
     assert sla_sizes.confidence == "INFERENCE" and "a family convention" in sla_sizes.message, sla_sizes
     assert by_place[("app/backends/sla.py", 14)].confidence == "HIGH", by_place
+
+
+def test_dead_code_in_a_file_copied_from_upstream_is_medium_and_says_prune_it_at_resync(tmp_path: Path, cache_dir: Path) -> None:
+    """`# Copied from: https://github.com/.../hf_argparser.py` heads a file kept as a copy of its source (a workaround
+    for an upstream issue): its unused parts go when it is resynced, not one by one. Dead code elsewhere stays high."""
+    write_tree(tmp_path, {
+        "pyproject.toml": "[project]\nname = 'app'\n",
+        "app/__init__.py": "",
+        "app/_argparser.py": (
+            "# Copied from: https://github.com/huggingface/transformers/blob/3a27/src/transformers/hf_argparser.py\n"
+            "# This avoids an upstream latency issue.\n\n\n"
+            "def parse(args):\n    return list(args)\n\n\n"
+            "def parse_yaml_file(path):\n    text = open(path).read()\n    return text.split()\n"
+        ),
+        "app/stale.py": "def helper(x):\n    y = x + 1\n    return y * 2\n",
+        "app/main.py": (
+            "import sys\n\nimport app.stale\nfrom app._argparser import parse\n\n\n"
+            "if __name__ == '__main__':\n    print(parse(sys.argv), app.stale)\n"
+        ),
+    })
+    _, found, stderr = run_pylint([*enable_args(["unused-surface"]), "--omni-granularity=member", "app"], cwd=tmp_path,
+                                  cache_dir=cache_dir)
+    assert "Traceback" not in stderr, stderr
+    by_place = {(f.path, f.line): f for f in found if f.symbol == "unused-surface"}
+    copied = by_place[("app/_argparser.py", 9)]
+    assert copied.confidence == "INFERENCE" and "prune it when it is resynced" in copied.message, copied
+    assert by_place[("app/stale.py", 1)].confidence == "HIGH", by_place

@@ -120,6 +120,8 @@ def dead_doubts(index: ProjectIndex, analysis: SurfaceAnalysis, chain: Chain, ro
     provenance = copied_code(index, root.path, root.line)
     if provenance is not None and provenance.scope == "vendored":  # pruning a vendored tree turns each resync into a merge
         doubts.append(f"{provenance.describe()}: prune it when the vendored code is resynced, or drop the unused vendored package")
+    elif provenance is not None and provenance.scope == "file":  # `# Copied from: <upstream file>`: the same, one file
+        doubts.append(f"{provenance.describe()}: the file is kept as a copy of its source; prune it when it is resynced")
     if root.kind == "method" and root.container:
         cap = analysis.conventions.cap(root.container, root.name)
         if cap:
