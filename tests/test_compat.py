@@ -157,13 +157,12 @@ def test_dead_branches_and_traps_on_a_real_run(tmp_path: Path, cache_dir: Path) 
     assert lint(root, cache_dir) == [("pkg/main.py", 6, "HIGH"), ("pkg/main.py", 16, "HIGH"), ("pkg/main.py", 19, "HIGH")]
 
 
-def test_undeclared_runtime_from_metadata_is_medium(tmp_path: Path, cache_dir: Path) -> None:
-    root = write_tree(tmp_path, {
-        "pyproject.toml": "[project]\nname = 'pkg'\nrequires-python = '>=3.10'\n",
-        "upstream/engine-1.0.dist-info/METADATA": "Metadata-Version: 2.1\nName: engine\nVersion: 1.0\nRequires-Dist: torch==2.5.1\n",
-        "upstream/engine/__init__.py": "",
-        "pkg/__init__.py": "import engine\n",
-        "pkg/gate.py": """
+# A framework (an unpacked wheel in an upstream path) whose dist-info pins torch, and a torch check the pin decides.
+ENGINE_PINS_TORCH = {
+    "upstream/engine-1.0.dist-info/METADATA": "Metadata-Version: 2.1\nName: engine\nVersion: 1.0\nRequires-Dist: torch==2.5.1\n",
+    "upstream/engine/__init__.py": "",
+    "pkg/__init__.py": "import engine\n",
+    "pkg/gate.py": """
             import torch
             from packaging.version import Version
             OLD = Version(torch.__version__) < Version("2.1")
@@ -171,7 +170,14 @@ def test_undeclared_runtime_from_metadata_is_medium(tmp_path: Path, cache_dir: P
                 if OLD:
                     return 1
                 return 2
-        """,
+    """,
+}
+
+
+def test_undeclared_runtime_from_metadata_is_medium(tmp_path: Path, cache_dir: Path) -> None:
+    root = write_tree(tmp_path, {
+        "pyproject.toml": "[project]\nname = 'pkg'\nrequires-python = '>=3.10'\n",
+        **ENGINE_PINS_TORCH,
     })
     outside = "--omni-exclude-globs=upstream/**"
     assert lint(root, cache_dir, outside) == []  # no declaration, no metadata: nothing is known
@@ -188,18 +194,7 @@ def test_an_imported_framework_the_project_declares_only_as_an_extra_binds_no_fl
     root = write_tree(tmp_path, {
         "pyproject.toml": ("[project]\nname = 'pkg'\nrequires-python = '>=3.10'\n"
                            "[project.optional-dependencies]\nengine = ['engine>=1.0']\n"),
-        "upstream/engine-1.0.dist-info/METADATA": "Metadata-Version: 2.1\nName: engine\nVersion: 1.0\nRequires-Dist: torch==2.5.1\n",
-        "upstream/engine/__init__.py": "",
-        "pkg/__init__.py": "import engine\n",
-        "pkg/gate.py": """
-            import torch
-            from packaging.version import Version
-            OLD = Version(torch.__version__) < Version("2.1")
-            def f():
-                if OLD:
-                    return 1
-                return 2
-        """,
+        **ENGINE_PINS_TORCH,
     })
     assert lint(root, cache_dir, "--omni-exclude-globs=upstream/**", "--omni-upstream-paths=upstream") == []
 
