@@ -139,6 +139,22 @@ class Worker:
             self.items.append(item)
 
 
+def with_lock(method):
+    async def wrapper(self, *args):
+        async with self._update_lock:
+            return await method(self, *args)
+    return wrapper
+
+
+class Mesh:
+    def __init__(self):
+        self._update_lock = asyncio.Lock()
+
+    @with_lock
+    async def update(self, peers):
+        return await peers.rebuild()
+
+
 class Registry:
     def _get_lock(self):
         lock = getattr(self, "_registry_lock", None)
@@ -156,7 +172,7 @@ def test_a_lock_no_code_takes_and_an_asyncio_lock_over_sections_that_never_await
         tmp_path: Path, cache_dir: Path) -> None:
     """`_lock` is never taken; `_stats_lock` guards two await-free sections (the loop runs each to its end);
     `_io_lock` guards an `await` and `_guard` is a thread lock: both protect something; a lock made lazily and
-    returned by a getter is taken through the getter."""
+    returned by a getter is taken through the getter, and one a module decorator's wrapper takes is taken."""
     found = {line: (confidence, message) for line, confidence, message in lint(IDLE_LOCKS, tmp_path, cache_dir)}
     assert set(found) == {7, 8}, found
     assert found[7][0] == "HIGH" and "`_lock` is a lock no code takes" in found[7][1]

@@ -45,11 +45,18 @@ def _self_uses(cls: nodes.ClassDef, name: str, created: nodes.NodeNG) -> list[no
 
 
 def _handed_on(cls: nodes.ClassDef, name: str, created: nodes.NodeNG) -> bool:
-    """Whether the lock also reaches code by another way than `self.<name>`: created into a second target
-    (`lock = self._lock = asyncio.Lock()`, then returned), or named by a string (`getattr(self, "_lock")`)."""
+    """Whether the lock also reaches code by another way than the class's own `self.<name>`: created into a second
+    target (`lock = self._lock = asyncio.Lock()`, then returned), named by a string (`getattr(self, "_lock")`), or
+    taken by a function of the module outside the class (a decorator's wrapper: `async with self._lock:` around
+    the methods it wraps)."""
     if isinstance(created, nodes.Assign) and len(created.targets) > 1:
         return True
-    return any(const.value == name for const in cls.nodes_of_class(nodes.Const) if isinstance(const.value, str))
+    module = cls.root()
+    if any(const.value == name for const in module.nodes_of_class(nodes.Const) if isinstance(const.value, str)):
+        return True
+    end = cls.tolineno or cls.fromlineno
+    return any(node.attrname == name and not cls.fromlineno <= node.lineno <= end
+               for node in module.nodes_of_class(nodes.Attribute))
 
 
 def _read_elsewhere(index: ProjectIndex, cls: nodes.ClassDef, relpath: str, name: str) -> bool:
