@@ -29,6 +29,14 @@ def zipped_offsets(lens: torch.Tensor, values):
     return [values[o - n: o] for n, o in zip(lens, offsets)]
 
 
+def trimmed_rows(input_ids: torch.Tensor, prompt_mask: torch.Tensor):
+    prompt_lengths = prompt_mask.sum(dim=1)
+    kept = []
+    for row, prompt_length in zip(input_ids, prompt_lengths):
+        kept.append(row[: int(prompt_length.item())])
+    return kept
+
+
 def items_of_a_host_copy(timings):
     reduced = torch.tensor(timings, dtype=torch.float32)
     return [t.item() for t in reduced.to("cpu")]
@@ -173,6 +181,8 @@ def test_traps_stay_silent(findings: list[Finding]) -> None:
 
 
 def test_fixes_name_the_one_call_that_remains(findings: list[Finding]) -> None:
+    zipped = at(findings, "kept.append(row[: int(prompt_length.item())])")
+    assert "`prompt_lengths.tolist()`" in zipped.message, zipped  # the zipped tensor whose element is read
     assert "`loss.mean().item()`" in at(findings, "loss.mean().cpu().item()").message
     assert "`(a / (b + 1e-08)).item()`" in at(findings, "(a / (b + 1e-8)).cpu().item()").message
     assert "`buffer.copy_(saved, non_blocking=True)`" in at(findings, "buffer.copy_(saved.to(").message

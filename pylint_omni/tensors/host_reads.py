@@ -230,8 +230,8 @@ def _indexed_reads(loop: nodes.For | nodes.Comprehension, body: list[nodes.NodeN
     return None
 
 
-def _iterated_tensor(loop: nodes.For | nodes.Comprehension) -> tuple[set[str], nodes.NodeNG] | None:
-    """(element names, the tensor) for `for x in T` or `for a, b in zip(T, U)` over a tensor."""
+def _iterated_tensors(loop: nodes.For | nodes.Comprehension) -> dict[str, nodes.NodeNG]:
+    """Element name -> the tensor it iterates, for `for x in T` or `for a, b in zip(T, U)` over tensors."""
     if isinstance(loop.target, nodes.AssignName):
         pairs = [(loop.target, loop.iter)]
     elif (isinstance(loop.target, nodes.Tuple) and isinstance(loop.iter, nodes.Call)
@@ -239,12 +239,8 @@ def _iterated_tensor(loop: nodes.For | nodes.Comprehension) -> tuple[set[str], n
           and len(loop.target.elts) == len(loop.iter.args)):
         pairs = list(zip(loop.target.elts, loop.iter.args))
     else:
-        return None
-    tensors = [(target.name, source) for target, source in pairs
-               if isinstance(target, nodes.AssignName) and tensor_strength(source)]
-    if not tensors:
-        return None
-    return {name for name, _ in tensors}, tensors[0][1]
+        return {}
+    return {target.name: source for target, source in pairs if isinstance(target, nodes.AssignName) and tensor_strength(source)}
 
 
 def _built_on_host(tensor: nodes.NodeNG) -> bool:
@@ -255,10 +251,15 @@ def _built_on_host(tensor: nodes.NodeNG) -> bool:
 def per_element_host_reads(loop: nodes.For | nodes.Comprehension) -> CopyFinding | None:
     """A loop reading the elements of one tensor on the host, one at a time."""
     body = _loop_body(loop)
-    iterated = _iterated_tensor(loop)
-    if iterated is not None:
-        names, tensor = iterated
-        reads = _host_reads(body, lambda node: isinstance(node, nodes.Name) and node.name in names)
+    iterated = _iterated_tensors(loop)
+    if iterated:
+        reads = _host_reads(body, lambda node: isinstance(node, nodes.Name) and node.name in iterated)
+        if not reads:
+            return None
+        # `for row, n in zip(ids, lens)`: the tensor is the one whose element is read (`n.item()` reads `lens`)
+        name = next(r.element.name for r in reads if isinstance(r.element, nodes.Name))
+        tensor = iterated[name]
+        reads = [r for r in reads if isinstance(r.element, nodes.Name) and r.element.name == name]
     else:
         indexed = _indexed_reads(loop, body)
         if indexed is None:
