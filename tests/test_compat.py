@@ -364,3 +364,26 @@ def test_extras_floors_and_guards_that_call_what_they_import_are_medium(tmp_path
         """,
     })
     assert lint(root, cache_dir) == [("pkg/engine.py", 7, "INFERENCE"), ("pkg/engine.py", 18, "INFERENCE")]  # 18: the handler
+
+
+def test_a_fallback_around_an_import_that_loads_a_system_library_is_medium(tmp_path: Path, cache_dir: Path) -> None:
+    """opencv-python is a hard dependency, yet `import cv2` fails on a headless host without libGL: the fallback runs
+    there, so it is medium, never high. The same guard around a pure-Python hard dependency stays high."""
+    root = write_tree(tmp_path, {
+        "pyproject.toml": ("[project]\nname = 'pkg'\nrequires-python = '>=3.10'\n"
+                           "dependencies = ['opencv-python>=4.10', 'pyyaml>=6']\n"),
+        "pkg/__init__.py": "",
+        "pkg/video.py": """
+            try:
+                import cv2
+            except ImportError:
+                cv2 = None
+
+            try:
+                import yaml
+            except ImportError:
+                yaml = None
+        """,
+    })
+    found = lint(root, cache_dir)
+    assert found == [("pkg/video.py", 3, "INFERENCE"), ("pkg/video.py", 8, "HIGH")], found

@@ -25,6 +25,7 @@ from pylint.lint import PyLinter
 
 from pylint_omni.compat.conditions import scan_compat
 from pylint_omni.compat.evaluate import Evaluator, Outcome
+from pylint_omni.compat.platforms import SYSTEM_LIBRARY_IMPORTS
 from pylint_omni.compat.support import SCANNER_KEY, Support
 from pylint_omni.compat.wording import DeadBranch, branch_details, branch_text, decided_why, guarantee_why
 from pylint_omni.evidence.checker import OmniChecker
@@ -115,6 +116,11 @@ class DeadCompatBranchChecker(OmniChecker):
             doubts += [doubt] if doubt else []
         why, confidence = (doubts, "") if doubts else guarantee_why(guarantees)
         notes = []
+        native = next((SYSTEM_LIBRARY_IMPORTS[t.partition(".")[0]] for t, *_ in site["imports"]
+                       if t.partition(".")[0] in SYSTEM_LIBRARY_IMPORTS), "")
+        if native and confidence == "high":
+            confidence = "medium"
+            notes = [f"{native}: the fallback runs there even with the package installed"]
         if site.get("calls") and confidence == "high":
             # The body also calls what it imported: an ImportError raised inside that call would reach the fallback.
             confidence = "medium"

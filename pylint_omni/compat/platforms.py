@@ -13,6 +13,9 @@ project that declares none may run anywhere, and the fallback stays.
 or "Availability: Windows" (those removed since 3.12 are in `stdlib.MODULES_REMOVED`);
 `BUILD_OPTIONAL` the extension modules a Python build leaves out when their C library
 is missing at build time (a fallback around them is never dead, whatever the platform).
+`SYSTEM_LIBRARY_IMPORTS` the installed packages whose import loads a system library pip does
+not install: declared as a hard dependency, their import still fails where the library is
+missing, so a fallback around them runs there (medium, never high).
 """
 
 from __future__ import annotations
@@ -32,6 +35,9 @@ BUILD_OPTIONAL = frozenset({
     "readline", "curses", "_curses", "tkinter", "_tkinter", "turtle", "sqlite3", "_sqlite3", "lzma", "_lzma",
     "bz2", "_bz2", "dbm.gnu", "_gdbm", "dbm.ndbm", "_dbm", "ssl", "_ssl", "ctypes", "_ctypes",
 })
+SYSTEM_LIBRARY_IMPORTS = {
+    "cv2": "importing cv2 (opencv-python) loads libGL, which headless hosts and slim containers lack",
+}
 # `Operating System :: <rest>` -> the platforms it declares, by the rest's first words (the most precise first).
 CLASSIFIER_PLATFORMS: tuple[tuple[str, frozenset[str]], ...] = (
     ("OS Independent", EVERY_PLATFORM),
