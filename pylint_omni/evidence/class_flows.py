@@ -24,7 +24,7 @@ from pylint_omni.index.paths import Location
 from pylint_omni.index.project_index import Definition, ProjectIndex
 
 TABLE_FORMS = frozenset({"dict", "table", "enum", "setitem", "update", "merged", "lazy-export"})
-WRITE_METHODS = ("register", "add", "update", "setdefault", "__setitem__", "append", "extend", "insert")
+WRITE_METHODS = ("register", "add", "update", "setdefault", "__setitem__")
 READ_ROLES = frozenset({"lookup", "membership"})
 
 

@@ -55,8 +55,8 @@ def upstream_kinds(index: ProjectIndex, dotted: str) -> UpstreamKinds:
     graph = class_graph(index)
     lineage = [dotted, *graph.ancestors(dotted)] if dotted in graph.nodes else [dotted]
     # An instance of a subclass is one of the class's too: a mixin's objects are whatever its subclasses combine it with.
-    for child in graph.descendants(dotted) if dotted in graph.nodes else []:
-        lineage += [name for name in (child, *graph.ancestors(child)) if name not in lineage]
+    descendants = graph.descendants(dotted) if dotted in graph.nodes else []
+    lineage = list(dict.fromkeys([*lineage, *(name for child in descendants for name in (child, *graph.ancestors(child)))]))
     for project_class in lineage:
         for base in graph.upstream_bases(project_class):
             for ancestor in upstream.ancestors(upstream.canonical(base)):

@@ -31,8 +31,6 @@ YES = frozenset({"y", "yes", "true", "1", "on"})
 NO = frozenset({"n", "no", "false", "0", "off"})
 
 
-
-
 class OptionError(ValueError):
     """An `omni-*` value that cannot work; the text names the option, the value and the source."""
 

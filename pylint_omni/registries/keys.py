@@ -140,7 +140,7 @@ def reach(index: ProjectIndex, graph: ReferenceGraph, paths: ReadPaths, key: str
                 feeding, other = key_mentions(index, key, own)
                 found.unrelated = other
             selecting = [h for h in feeding if kind != "config" or _sets_field(index, h, rest, key)]
-            for hit in (h for h in feeding if h not in selecting):
+            for hit in (h for h in feeding if h not in selecting and h not in found.unrelated):  # once per hit, not per read
                 found.unrelated.append(hit)
                 found.other_fields.append(f"{hit.path}:{hit.line} ({_fields_holding(index, hit.path, key)}, not {rest})")
             found.consumers += [consumer_at(index, h.path, h.line, h.via, key) for h in selecting]
@@ -150,9 +150,14 @@ def reach(index: ProjectIndex, graph: ReferenceGraph, paths: ReadPaths, key: str
     return found
 
 
+def _field_values(index: ProjectIndex, path: str) -> dict[str, list[str]]:
+    """Field name -> the short string values a data file gives it (`scan.data_scan.FieldValues`)."""
+    return (index.entries.get(path, {}).get("facts") or {}).get("field_values", {})
+
+
 def _data_fields(index: ProjectIndex) -> frozenset[str]:
     """Every field name the project's data files (JSON, YAML) give a string value."""
-    return frozenset(field for _, entry in index.entries.items() for field in (entry.get("facts") or {}).get("field_values", ()))
+    return frozenset(field for path in index.entries for field in _field_values(index, path))
 
 
 DATA_FIELDS = Derived("registries.data_fields", _data_fields)
@@ -164,13 +169,11 @@ def _sets_field(index: ProjectIndex, hit: Hit, field: str, key: str) -> bool:
     as another field's value (a `model_name`) selects nothing."""
     if hit.via not in DATA_VIAS or field not in DATA_FIELDS.of(index):
         return True
-    values = (index.entries.get(hit.path, {}).get("facts") or {}).get("field_values", {})
-    return key in values.get(field, ())
+    return key in _field_values(index, hit.path).get(field, ())
 
 
 def _fields_holding(index: ProjectIndex, path: str, key: str) -> str:
-    values = (index.entries.get(path, {}).get("facts") or {}).get("field_values", {})
-    return ", ".join(name for name, held in values.items() if key in held) or "another field"
+    return ", ".join(name for name, held in _field_values(index, path).items() if key in held) or "another field"
 
 
 def attribute_consumers(index: ProjectIndex, graph: ReferenceGraph, dotted: str, own: list[tuple[str, int, int]]) -> list[Consumer]:

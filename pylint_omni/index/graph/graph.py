@@ -10,6 +10,7 @@ keeps the resolutions between runs.
 
 from __future__ import annotations
 
+import bisect
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
@@ -112,6 +113,7 @@ class ReferenceGraph:
         self.resolutions = resolutions
         self.stats = stats
         self._postings: dict[str, list[str]] | None = None
+        self._sorted_targets: list[str] | None = None  # the postings' targets in order, for prefix questions
         self._refs: dict[str, list[Ref]] = {}
         self._inverted: dict[str, dict[str, list[Any]]] = {}
         self._refs_by_file_line: dict[tuple[str, int], set[str]] | None = None
@@ -144,9 +146,15 @@ class ReferenceGraph:
         return found
 
     def targets_under(self, dotted: str) -> list[str]:
-        """`dotted` and every referenced target under it (`pkg.mod` -> `pkg.mod.X`, `pkg.mod.Cls.m`)."""
-        prefix = dotted + "."
-        return [t for t in self.postings() if t == dotted or t.startswith(prefix)]
+        """`dotted` and every referenced target under it (`pkg.mod` -> `pkg.mod.X`, `pkg.mod.Cls.m`), in order: a
+        slice of the sorted targets (asked once per dead class or emptied module, it must not scan them all)."""
+        if self._sorted_targets is None:
+            self._sorted_targets = sorted(self.postings())
+        ordered, prefix = self._sorted_targets, dotted + "."
+        found = [dotted] if dotted in self.postings() else []
+        start = bisect.bisect_left(ordered, prefix)
+        end = bisect.bisect_left(ordered, dotted + "/")  # "/" sorts right after ".": the end of the prefix's range
+        return found + ordered[start:end]
 
     def targets_on_line(self, relpath: str, line: int) -> set[str]:
         """Every target resolved from one line (to tell a name-only mention from a resolved one)."""
