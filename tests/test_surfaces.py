@@ -1027,9 +1027,7 @@ def test_a_class_body_table_naming_its_own_staticmethods_bare_keeps_them_live(tm
             "if __name__ == '__main__':\n    InitStrategy.init_parameters(1.0, sys.argv[1])\n"
         ),
     })
-    _, found, stderr = run_pylint([*enable_args(["unused-surface"]), "--omni-granularity=member", "app"], cwd=tmp_path,
-                                  cache_dir=cache_dir)
-    assert "Traceback" not in stderr, stderr
+    found = lint(tmp_path, cache_dir, "--omni-granularity=member")
     assert {f.line for f in found if f.symbol == "unused-surface"} == {12}, found
 
 
@@ -1049,9 +1047,7 @@ def test_a_module_whose_constants_live_code_imports_stays_when_its_definitions_d
             "if __name__ == '__main__':\n    print(DEFAULT_ADAPTER, BIN_EXTENSIONS)\n"
         ),
     })
-    _, found, stderr = run_pylint([*enable_args(["unused-surface"]), "--omni-granularity=member", "app"], cwd=tmp_path,
-                                  cache_dir=cache_dir)
-    assert "Traceback" not in stderr, stderr
+    found = lint(tmp_path, cache_dir, "--omni-granularity=member")
     flagged = {(f.path, f.line) for f in found if f.symbol == "unused-surface"}
     assert ("app/constants.py", 5) in flagged and ("app/constants.py", 1) not in flagged, found
     assert ("app/leftover.py", 1) in flagged, found
@@ -1077,9 +1073,7 @@ def test_a_method_every_sibling_defines_and_production_calls_on_one_is_a_convent
             "    print(chosen.name(), Flash.supported_sizes())\n"
         ),
     })
-    _, found, stderr = run_pylint([*enable_args(["unused-surface"]), "--omni-granularity=member", "app"], cwd=tmp_path,
-                                  cache_dir=cache_dir)
-    assert "Traceback" not in stderr, stderr
+    found = lint(tmp_path, cache_dir, "--omni-granularity=member")
     by_place = {(f.path, f.line): f for f in found if f.symbol == "unused-surface"}
     sla_sizes = by_place[("app/backends/sla.py", 6)]
     assert sla_sizes.confidence == "INFERENCE" and "a family convention" in sla_sizes.message, sla_sizes
@@ -1104,9 +1098,7 @@ def test_dead_code_in_a_file_copied_from_upstream_is_medium_and_says_prune_it_at
             "if __name__ == '__main__':\n    print(parse(sys.argv), app.stale)\n"
         ),
     })
-    _, found, stderr = run_pylint([*enable_args(["unused-surface"]), "--omni-granularity=member", "app"], cwd=tmp_path,
-                                  cache_dir=cache_dir)
-    assert "Traceback" not in stderr, stderr
+    found = lint(tmp_path, cache_dir, "--omni-granularity=member")
     by_place = {(f.path, f.line): f for f in found if f.symbol == "unused-surface"}
     copied = by_place[("app/_argparser.py", 9)]
     assert copied.confidence == "INFERENCE" and "prune it when it is resynced" in copied.message, copied
