@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
+from io import StringIO
 from pathlib import Path
 
+import pytest
+from astroid import nodes
+from pylint.lint import Run
+from pylint.reporters import JSON2Reporter
+
 from conftest import SAMPLE_REPO, enable_args, run_pylint
+from pylint_omni.lifecycle import checker as lifecycle_checker
+from pylint_omni.lifecycle.mechanisms import Mechanism, class_mechanisms
 
 HEADER = "import threading\n\n\n"
 MIRROR = HEADER + """class Client:
@@ -177,3 +186,30 @@ def test_a_lock_no_code_takes_and_an_asyncio_lock_over_sections_that_never_await
     assert set(found) == {7, 8}, found
     assert found[7][0] == "HIGH" and "`_lock` is a lock no code takes" in found[7][1]
     assert found[8][0] == "HIGH" and "2 critical section(s) in record(), reset() never await" in found[8][1]
+
+
+def test_a_warm_run_replays_the_findings_without_judging_a_class_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The checker visits classes only (no `visit_module`), yet its modules start through the memo: a second
+    run of an unchanged project replays the finding and never maps a class's mechanisms again."""
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'case'\n")
+    (tmp_path / "mod.py").write_text(MIRROR)
+    monkeypatch.setenv("PYLINT_OMNI_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.chdir(tmp_path)
+    mapped: list[str] = []
+
+    def counted(node: nodes.ClassDef) -> dict[str, Mechanism]:
+        mapped.append(node.name)
+        return class_mechanisms(node)
+
+    monkeypatch.setattr(lifecycle_checker, "class_mechanisms", counted)
+
+    def run() -> list[tuple[int, str]]:
+        out = StringIO()
+        Run(["--load-plugins=pylint_omni", "--persistent=n", *enable_args(["lifecycle-mechanism"]), "mod.py"], reporter=JSON2Reporter(out), exit=False)
+        return [(m["line"], m["messageId"]) for m in json.loads(out.getvalue())["messages"]]
+
+    first = run()
+    assert first == [(7, "R7312")] and mapped == ["Client"]
+    assert run() == first
+    assert mapped == ["Client"]  # the warm run judged nothing

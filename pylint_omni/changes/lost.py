@@ -58,8 +58,18 @@ def _feeds(index: ProjectIndex, enabled: frozenset[str]) -> list[Feed]:
     return found
 
 
-def _host(deleting: list[ChangeSet], path: str, line: int) -> ChangeSet | None:
-    return next((change for change in deleting if inside(change.spans, path, line)), None)
+class _Hosts:
+    """The first deleting change whose spans hold a line, looked up among that file's spans only (every reader
+    of every feed and every mention of a documented name asks, against hundreds of changes)."""
+
+    def __init__(self, deleting: list[ChangeSet]) -> None:
+        self._by_path: dict[str, list[tuple[int, int, ChangeSet]]] = {}
+        for change in deleting:
+            for path, first, last in change.spans:
+                self._by_path.setdefault(path, []).append((first, last, change))
+
+    def of(self, path: str, line: int) -> ChangeSet | None:
+        return next((change for first, last, change in self._by_path.get(path, ()) if first <= line <= last), None)
 
 
 def _names_a_module(index: ProjectIndex, token: str) -> bool:
@@ -75,7 +85,7 @@ def _short(dotted: str) -> str:
     return f"{owner}.{name}" if owner[:1].isupper() else name
 
 
-def _documented_names(index: ProjectIndex, change: ChangeSet, deleting: list[ChangeSet]) -> list[Lost]:
+def _documented_names(index: ProjectIndex, change: ChangeSet, hosts: _Hosts) -> list[Lost]:
     """Names the change's code alone produces that user-facing docs promise (see the module docstring)."""
     history = contracts_of(index).history
     found: list[Lost] = []
@@ -92,7 +102,7 @@ def _documented_names(index: ProjectIndex, change: ChangeSet, deleting: list[Cha
                     if hit.path not in history and not is_design_page(hit.path):
                         docs.append(f"{hit.path}:{hit.line}")
                 elif (hit.via in PRODUCING_VIAS and index.location(hit.path) is Location.PRODUCTION
-                      and _host(deleting, hit.path, hit.line) is None):
+                      and hosts.of(hit.path, hit.line) is None):
                     elsewhere = True
                     break
             if docs and not elsewhere:
@@ -107,14 +117,15 @@ def lost_features(index: ProjectIndex, sets: list[ChangeSet], enabled: frozenset
     if not deleting:
         return sets
     lost: dict[int, list[Lost]] = {}
+    lookup = _Hosts(deleting)
     for feed in _feeds(index, enabled):
-        hosts = [_host(deleting, path, line) for path, line in feed.readers]
+        hosts = [lookup.of(path, line) for path, line in feed.readers]
         if not hosts or any(h is None for h in hosts):
             continue
         host = Counter(id(h) for h in hosts).most_common(1)[0][0]
         lost.setdefault(host, []).append(Lost(feed.what, feed.how, feed.produced))
     for change in deleting:
-        documented = _documented_names(index, change, deleting)
+        documented = _documented_names(index, change, lookup)
         if documented:
             lost.setdefault(id(change), []).extend(documented)
     if not lost:

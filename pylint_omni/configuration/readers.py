@@ -71,6 +71,7 @@ class ReaderIndex:
         self._copies: dict[str, dict[tuple[str, int], list[list[Any]]]] = {}
         self._related: dict[str, set[str]] = {}
         self._holds: dict[tuple[str, str], bool] = {}
+        self._reads: dict[tuple[str, int, str], list[AttributeRead]] = {}
         self.fields: dict[str, str] = {}  # field name -> "Class.field (path:line)" of the first config class declaring it
         self.field_owners: dict[str, list[str]] = {}  # field name -> the dotted config classes declaring it
         self.cli: dict[str, str] = {}  # CLI destination -> "--flag (path:line)" of a production parser
@@ -111,6 +112,15 @@ class ReaderIndex:
                     found.setdefault((attr, int(line)), []).append([target, keyword])
         return found
 
+    def attribute_reads(self, relpath: str, line: int, attr: str) -> list[AttributeRead]:
+        """The reference graph's reads of `.attr` on one line, once: options of many classes share a field name,
+        so the same line is asked for each of them."""
+        key = (relpath, line, attr)
+        found = self._reads.get(key)
+        if found is None:
+            found = self._reads[key] = self.references.attribute_reads(relpath, line, attr)
+        return found
+
     def related(self, owner: str) -> set[str]:
         """Dotted classes of the option's class hierarchy (the class, its ancestors and descendants)."""
         found = self._related.get(owner)
@@ -148,7 +158,7 @@ def reader_index(index: ProjectIndex) -> ReaderIndex:
 
 def _attribute_read(lookups: ReaderIndex, hit: Hit, option: Option) -> str | None:
     """None when an `attr` hit may read the option; else what the reads on that line belong to."""
-    reads = lookups.references.attribute_reads(hit.path, hit.line, option.name)
+    reads = lookups.attribute_reads(hit.path, hit.line, option.name)
     if not all(lookups.elsewhere(read, option) for read in reads):
         return None
     return ", ".join(sorted({f"{'module ' if r.kind == 'module' else ''}{r.owner}" for r in reads}))

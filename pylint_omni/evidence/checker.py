@@ -102,6 +102,10 @@ class OmniChecker(BaseChecker):
                 setattr(cls, name, _starting(member))
             elif name.startswith(("visit_", "leave_")) and callable(member):
                 setattr(cls, name, _skipped_on_replay(member))
+        if not any("visit_module" in vars(klass) for klass in cls.__mro__):
+            # A checker that only visits classes or calls still starts each module through the memo: without
+            # this its findings would be judged again, change plan and all, on every warm run.
+            cls.visit_module = _starting(lambda self, node: None)  # type: ignore[method-assign]
 
     def __eq__(self, other: object) -> bool:
         """pylint's equality (same name, same messages) without formatting both message tables: pylint sorts
