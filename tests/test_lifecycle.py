@@ -31,6 +31,9 @@ MIRROR = HEADER + """class Client:
     def stop(self):
         self._ready.clear()
         self._started = False
+
+    def wait_started(self, timeout):
+        return self._ready.wait(timeout)
 """
 
 
@@ -213,3 +216,64 @@ def test_a_warm_run_replays_the_findings_without_judging_a_class_again(
     assert first == [(7, "R7312")] and mapped == ["Client"]
     assert run() == first
     assert mapped == ["Client"]  # the warm run judged nothing
+
+
+UNWAITED = """import asyncio
+import threading
+
+
+class Server:
+    def __init__(self):
+        self._shutdown = asyncio.Event()
+        self._paused = threading.Event()
+        self._stop = threading.Event()
+        self._handed = threading.Event()
+        self.ready = threading.Event()
+
+    async def serve(self):
+        while not self._shutdown.is_set():
+            await asyncio.sleep(0.1)
+
+    def shutdown(self):
+        self._shutdown.set()
+        self._paused.set()
+        self.ready.clear()
+
+    def resume(self):
+        if self._paused.is_set():
+            self._paused.clear()
+
+    def join(self):
+        self._stop.wait()
+
+    def start(self):
+        threading.Thread(target=print, args=(self._handed,)).start()
+        self._handed.set()
+        self.ready.set()
+
+    def is_ready(self):
+        return self.ready.is_set()
+
+
+class Client:
+    def __init__(self):
+        self._shutdown = asyncio.Event()
+
+    async def wait_closed(self):
+        await self._shutdown.wait()
+"""
+
+
+def test_an_event_nothing_waits_on_is_a_bool(tmp_path: Path, cache_dir: Path) -> None:
+    """`_shutdown` and `_paused` are only set, cleared or tested: high for the asyncio one, medium for the threading
+    one (a stop flag threads share is that library's idiom); `_stop` is waited on and `_handed` goes to a
+    thread: silent; the public `ready` may be waited on by code outside the repository: medium. An event only set
+    (the sample's `RequestRouter._drained`) is dead state, another message's. `Client._shutdown`, waited on, is
+    another class's own attribute of the same name: it does not hand `Server._shutdown` on."""
+    found = {line: (confidence, message) for line, confidence, message in lint(UNWAITED, tmp_path, cache_dir)}
+    assert set(found) == {7, 8, 11}, found
+    assert found[7][0] == "HIGH" and found[7][1].startswith(
+        "[high] `_shutdown` is an Event no code waits on (only set, cleared or tested, in serve(), shutdown())")
+    assert found[8][0] == "INFERENCE" and "in resume(), shutdown()" in found[8][1]
+    assert found[8][1].endswith("make it a bool flag (a bool's reads and writes are atomic under the GIL)")
+    assert found[11][0] == "INFERENCE" and "make it a bool flag" in found[11][1]

@@ -256,6 +256,9 @@ class Loop:
     def wake(self):
         self._sleeping = False
         self._resume.set()
+
+    async def pause_point(self):
+        await self._resume.wait()
 """
 
 

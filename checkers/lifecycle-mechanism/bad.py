@@ -125,6 +125,18 @@ class StepStream:
             items.append(item)
 
 
+class StageMonitor:
+    def __init__(self) -> None:
+        self._stopping = asyncio.Event()  # [lifecycle-mechanism]
+
+    async def run(self) -> None:
+        while not self._stopping.is_set():
+            await asyncio.sleep(0.01)
+
+    def stop(self) -> None:
+        self._stopping.set()
+
+
 class StepCounters:
     def __init__(self) -> None:
         self._counts_lock = asyncio.Lock()  # [lifecycle-mechanism]

@@ -95,3 +95,22 @@ class SwapLedger:
             self._swapped[block] = slot
             with self._swap_lock:
                 self._swapped[-block] = slot
+
+
+class StageMonitor:
+    """A bool says whether to stop; the Event left is one a caller waits on."""
+
+    def __init__(self) -> None:
+        self._stopping = False
+        self._idle = asyncio.Event()
+
+    async def run(self) -> None:
+        while not self._stopping:
+            self._idle.set()
+            await asyncio.sleep(0.01)
+
+    def stop(self) -> None:
+        self._stopping = True
+
+    async def wait_idle(self) -> None:
+        await self._idle.wait()

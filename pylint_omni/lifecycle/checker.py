@@ -1,8 +1,8 @@
 """`lifecycle-mechanism` (R7312): two lifecycle mechanisms of one class that hold one state.
 
 Shapes (each in its own module): a bool flag that mirrors an Event, a handle or a field
-(`pairs`); two locks guarding the same fields (`locks`); a lock that guards nothing: never
-taken, or an asyncio lock over sections that never await (`idle_locks`); a closed flag beside
+(`pairs`); two locks guarding the same fields (`locks`); a lock or event that makes no one wait: a lock
+never taken, an asyncio lock over sections that never await, an Event nothing waits on (`idle`); a closed flag beside
 a sentinel put on a queue (`sentinels`). The cases the audit keeps apart are rejected ideas with their
 reason, and so is a flag, or the mechanism it mirrors, also written from outside its class (the
 reference graph's stores: local vs remote ownership). HIGH when every move is in the same method; MEDIUM when a
@@ -22,13 +22,13 @@ from pylint_omni.evidence.findings import FindingDetails
 from pylint_omni.index.class_graph import class_graph
 from pylint_omni.index.graph.graph import graph_of
 from pylint_omni.index.project_index import ProjectIndex
-from pylint_omni.lifecycle.idle_locks import idle_locks
+from pylint_omni.lifecycle.idle import idle_mechanisms
 from pylint_omni.lifecycle.locks import lock_pairs
 from pylint_omni.lifecycle.matching import layout
 from pylint_omni.lifecycle.mechanisms import Mechanism, class_mechanisms, helpers
 from pylint_omni.lifecycle.pairs import flag_pairs
 from pylint_omni.lifecycle.sentinels import sentinel_pairs
-from pylint_omni.lifecycle.wording import idle_lock_text, kept_apart_text, locks_text, mirror_text, sentinel_text
+from pylint_omni.lifecycle.wording import idle_text, kept_apart_text, locks_text, mirror_text, sentinel_text
 
 SYMBOL = "lifecycle-mechanism"
 STORE_VIA = "attr-store"
@@ -59,7 +59,8 @@ class LifecycleMechanismChecker(OmniChecker):
             "Two lifecycle mechanisms of one class hold one state with the same failure boundary: a bool "
             "flag moved exactly where an Event, a task/thread handle or a field is; two locks guarding the "
             "same fields; a closed flag set where a sentinel is put on a queue. Keep one and drop the other. "
-            "Or a lock that makes no one wait: never taken, or an asyncio lock over sections that never await.",
+            "Or a lock or event that makes no one wait: a lock never taken, an asyncio lock over sections that "
+            "never await, an Event nothing waits on.",
         ),
     }
 
@@ -69,10 +70,12 @@ class LifecycleMechanismChecker(OmniChecker):
             return
         index, relpath = found
         mechanisms = class_mechanisms(node)
-        if not any(m.kind in ("flag", "lock") for m in mechanisms.values()):
-            return  # every shape needs a flag or two locks
+        if not any(m.kind in ("flag", "lock", "event") for m in mechanisms.values()):
+            return  # every shape needs a flag, a lock or an event
         reach, where = helpers(node), layout(node)
+        paired: set[str] = set()  # an Event a flag mirrors: that finding already drops one of the two
         for pair in flag_pairs(mechanisms, reach, where, relpath):
+            paired.add(pair.other.name)
             remote = (self._remote(index, relpath, node, m) for m in (pair.flag, pair.other))
             why = pair.kept_apart or next(filter(None, remote), "")
             self._report(node, pair.flag, pair.other.name, why, "medium" if pair.via else "high", mirror_text(pair),
@@ -80,10 +83,12 @@ class LifecycleMechanismChecker(OmniChecker):
         for locks in lock_pairs(node, mechanisms, reach):
             self._report(node, locks.second, locks.first.name, locks.kept_apart, "high", locks_text(locks),
                          "lifecycle-two-locks")
-        for idle in idle_locks(node, mechanisms, index, relpath):
-            why = self._remote(index, relpath, node, idle.lock)
-            self._report(node, idle.lock, "", why, "medium" if idle.public else "high", idle_lock_text(idle),
-                         f"lifecycle-lock-{idle.shape}", idle.lines)
+        for idle in idle_mechanisms(node, mechanisms, index, relpath):
+            if idle.mechanism.name in paired:
+                continue
+            why = self._remote(index, relpath, node, idle.mechanism)
+            self._report(node, idle.mechanism, "", why, "medium" if idle.doubt else "high", idle_text(idle),
+                         f"lifecycle-{idle.mechanism.kind}-{idle.shape}", idle.lines)
         for sentinel in sentinel_pairs(node, mechanisms, where, relpath):
             why = sentinel.kept_apart or self._remote(index, relpath, node, sentinel.flag)
             self._report(node, sentinel.flag, f"the `{sentinel.sentinel}` sentinel on `{sentinel.queue}`", why, "medium",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pylint_omni.lifecycle.idle_locks import IdleLock
+from pylint_omni.lifecycle.idle import Idle
 from pylint_omni.lifecycle.locks import LockPair
 from pylint_omni.lifecycle.pairs import Pair
 from pylint_omni.lifecycle.sentinels import SentinelPair
@@ -59,11 +59,16 @@ def kept_apart_text(first: str, second: str, reason: str) -> str:
     return f"`{first}` and {name} look like one state; rejected, {reason}"
 
 
-def idle_lock_text(idle: IdleLock) -> str:
-    """`_lock` is never taken: delete it. / `_lock` guards only await-free sections: drop it and its `async with`."""
-    name = idle.lock.name
+def idle_text(idle: Idle) -> str:
+    """`_lock` is never taken: delete it. / `_lock` guards only await-free sections: drop it and its `async with`.
+    / `_stopped` is an Event nothing waits on: make it a bool."""
+    name = idle.mechanism.name
     if idle.shape == "untaken":
-        return f"`{name}` is a lock no code takes (created at line {idle.lock.created.lineno}): delete it"
+        return f"`{name}` is a lock no code takes (created at line {idle.mechanism.created.lineno}): delete it"
+    if idle.shape == "unwaited":
+        return (f"`{name}` is an Event no code waits on (only set, cleared or tested, in {_calls(idle.sections)}): it wakes "
+                "no one, so a bool attribute holds the same state; make it a bool flag"
+                + (" (a bool's reads and writes are atomic under the GIL)" if idle.doubt == "threads" else ""))
     return (f"`{name}` is an asyncio lock whose {idle.lines - 1} critical section(s) in {_calls(idle.sections)} never "
             "await: one event loop runs each to its end without interleaving, so it makes no one wait; drop it and its "
             "`async with` lines")

@@ -104,3 +104,29 @@ class DetokenizerLoop:
 
     def active(self) -> bool:
         return self._active
+
+
+class StageMonitor:
+    """`_stopping` is an Event nothing waits on (planted); `_idle` is one a caller waits on (trap)."""
+
+    def __init__(self) -> None:
+        self._stopping = asyncio.Event()
+        self._idle = asyncio.Event()
+        self._ticks = 0
+
+    async def run(self) -> None:
+        while not self._stopping.is_set():
+            self._idle.clear()
+            self._ticks += 1
+            self._idle.set()
+            await asyncio.sleep(0.01)
+
+    def stop(self) -> None:
+        self._stopping.set()
+
+    async def wait_idle(self) -> None:
+        await self._idle.wait()
+
+    @property
+    def ticks(self) -> int:
+        return self._ticks
