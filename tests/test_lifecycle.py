@@ -14,7 +14,7 @@ from astroid import nodes
 from pylint.lint import Run
 from pylint.reporters import JSON2Reporter
 
-from conftest import SAMPLE_REPO, enable_args, run_pylint
+from conftest import SAMPLE_REPO, enable_args, run_pylint, write_tree
 from pylint_omni.lifecycle import checker as lifecycle_checker
 from pylint_omni.lifecycle.mechanisms import Mechanism, class_mechanisms
 
@@ -229,6 +229,7 @@ class Server:
         self._stop = threading.Event()
         self._handed = threading.Event()
         self.ready = threading.Event()
+        self._unset = asyncio.Event()
 
     async def serve(self):
         while not self._shutdown.is_set():
@@ -252,7 +253,7 @@ class Server:
         self.ready.set()
 
     def is_ready(self):
-        return self.ready.is_set()
+        return self.ready.is_set() and not self._unset.is_set()
 
 
 class Client:
@@ -268,12 +269,44 @@ def test_an_event_nothing_waits_on_is_a_bool(tmp_path: Path, cache_dir: Path) ->
     """`_shutdown` and `_paused` are only set, cleared or tested: high for the asyncio one, medium for the threading
     one (a stop flag threads share is that library's idiom); `_stop` is waited on and `_handed` goes to a
     thread: silent; the public `ready` may be waited on by code outside the repository: medium. An event only set
-    (the sample's `RequestRouter._drained`) is dead state, another message's. `Client._shutdown`, waited on, is
+    (the sample's `RequestRouter._drained`) or only tested (`_unset`) is another message's. `Client._shutdown`, waited on, is
     another class's own attribute of the same name: it does not hand `Server._shutdown` on."""
     found = {line: (confidence, message) for line, confidence, message in lint(UNWAITED, tmp_path, cache_dir)}
     assert set(found) == {7, 8, 11}, found
     assert found[7][0] == "HIGH" and found[7][1].startswith(
         "[high] `_shutdown` is an Event no code waits on (only set, cleared or tested, in serve(), shutdown())")
     assert found[8][0] == "INFERENCE" and "in resume(), shutdown()" in found[8][1]
-    assert found[8][1].endswith("make it a bool flag (a bool's reads and writes are atomic under the GIL)")
+    assert found[8][1].endswith("make it a bool flag (a stop flag threads share is threading's idiom; a bool's reads and writes are atomic under the GIL)")
     assert found[11][0] == "INFERENCE" and "make it a bool flag" in found[11][1]
+
+
+def test_a_lock_an_upstream_base_takes_is_not_idle_and_one_beside_an_unread_base_is_medium(
+        tmp_path: Path, cache_dir: Path) -> None:
+    """A subclass of an upstream engine creates the `_pause_cond` the engine's own methods take (its index says so):
+    silent. The same lock in a subclass of a base no index reads is medium, naming the base."""
+    write_tree(tmp_path, {"pyproject.toml": "[project]\nname = 'case'\n", "upstream/engine/__init__.py": """
+        class AsyncLLM:
+            async def pause(self):
+                async with self._pause_cond:
+                    self.paused = True
+    """, "pkg/__init__.py": "", "pkg/omni.py": """
+        import asyncio
+
+        from engine import AsyncLLM
+        from elsewhere import Server
+
+
+        class OmniLLM(AsyncLLM):
+            def __init__(self):
+                self._pause_cond = asyncio.Condition()
+
+
+        class OmniServer(Server):
+            def __init__(self):
+                self._pause_cond = asyncio.Condition()
+    """})
+    _, findings, stderr = run_pylint([*enable_args(["lifecycle-mechanism"]), "--omni-upstream-paths=upstream",
+                                      "--omni-exclude-globs=upstream/**", "pkg"], cwd=tmp_path, cache_dir=cache_dir)
+    assert "Traceback" not in stderr, stderr
+    assert [(f.line, f.confidence) for f in findings] == [(14, "INFERENCE")], findings
+    assert findings[0].message.endswith("delete it (unless its base elsewhere.Server, which no upstream index reads, uses it)")

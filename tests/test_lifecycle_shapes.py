@@ -321,3 +321,51 @@ class Tracker:
     [(_, _, _, message)] = lint({"mod.py": source}, tmp_path, cache_dir, rejected=True)
     assert message == ("[rejected] `_finished` and `_done` look like one state; rejected, first terminal outcome: `_finished` "
                        "is tested and set in abort(), done(), `_done` only in done(): the flag arbitrates which came first")
+
+
+FIELD_LATER = """
+class Comm:
+    def __init__(self):
+        self.initialized = False
+
+    def initialize(self):
+        if self.initialized:
+            return
+        self.workspace = object()
+        self.initialized = True
+
+    def cleanup(self):
+        self.workspace = None
+        self.initialized = False
+"""
+
+FIELD_ON_ONE_BRANCH = """
+class Broadcast:
+    def __init__(self, readers):
+        if readers:
+            self.local_socket = object()
+        else:
+            self.local_socket = None
+        self._is_local_reader = False
+
+    def attach(self):
+        self.local_socket = object()
+        self._is_local_reader = True
+
+    def detach(self):
+        self.local_socket = None
+        self._is_local_reader = False
+
+    def is_reader(self):
+        return self._is_local_reader
+"""
+
+
+def test_a_field_no_init_assigns_is_medium_and_one_init_may_leave_set_is_no_pair(tmp_path: Path, cache_dir: Path) -> None:
+    """`workspace` exists only once initialize() runs: `workspace is not None` would raise before, so the fix says to
+    assign it in `__init__` first (medium). `local_socket` may be set by `__init__` while the flag starts False (the
+    writer side of a broadcast queue): the two disagree from the start, so there is no pair."""
+    found = lint({"later.py": FIELD_LATER, "branch.py": FIELD_ON_ONE_BRANCH}, tmp_path, cache_dir, rejected=True)
+    assert [(path, line, confidence) for path, line, confidence, _ in found] == [("later.py", 3, "INFERENCE")], found
+    assert found[0][3].endswith("assign `workspace = None` in __init__ (no `__init__` does), test `workspace is not None` "
+                                "and drop the flag")

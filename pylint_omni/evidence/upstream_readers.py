@@ -24,6 +24,9 @@ from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.index.upstream import UpstreamRef, upstream_of
 
 MAX_LISTED_KINDS = 8  # upstream kinds listed for a class
+# Bases that carry no attributes of their own: a class listing them hands its fields to no third-party code.
+SAFE_BASES = frozenset({"object", "ABC", "abc.ABC", "Generic", "typing.Generic", "Protocol", "typing.Protocol", "Exception"})
+TORCH_MODULE_PREFIXES = ("torch.nn.", "nn.Module")  # torch's module machinery reads no field a subclass adds
 
 
 @dataclass
@@ -98,6 +101,12 @@ def indexed_bases(index: ProjectIndex, bases: list[str]) -> list[str]:
     """The subset of `bases` (dotted, as written through imports) that an indexed upstream package defines."""
     upstream = upstream_of(index)
     return [base for base in bases if upstream.ancestors(upstream.canonical(base))]
+
+
+def unread_base(base: str, index: ProjectIndex) -> bool:
+    """Whether a third-party base's code may use any attribute of its subclasses' objects and no upstream index
+    says which: not a plain typing/abc base, not torch's module machinery, not a class an indexed package defines."""
+    return not (base.split("[")[0] in SAFE_BASES or base.startswith(TORCH_MODULE_PREFIXES) or indexed_bases(index, [base]))
 
 
 def upstream_unknowns(index: ProjectIndex) -> list[str]:

@@ -78,7 +78,8 @@ class LifecycleMechanismChecker(OmniChecker):
             paired.add(pair.other.name)
             remote = (self._remote(index, relpath, node, m) for m in (pair.flag, pair.other))
             why = pair.kept_apart or next(filter(None, remote), "")
-            self._report(node, pair.flag, pair.other.name, why, "medium" if pair.via else "high", mirror_text(pair),
+            confidence = "medium" if pair.via or pair.undeclared else "high"
+            self._report(node, pair.flag, pair.other.name, why, confidence, mirror_text(pair),
                          f"lifecycle-flag-{pair.kind}")
         for locks in lock_pairs(node, mechanisms, reach):
             self._report(node, locks.second, locks.first.name, locks.kept_apart, "high", locks_text(locks),

@@ -8,14 +8,15 @@ yield, an Event no code waits on.
   can suspend (no `await`, `async for`, `async with` or `yield` inside): one event loop runs such
   a block to its end without interleaving, so the lock never makes anyone wait.
 - **unwaited**: an `Event` whose every use in its class is `.set()`, `.clear()` or `.is_set()`
-  (never `.wait()`, never handed to other code), tested at least once: what it adds to a bool is
-  waking waiters, and it has none; a bool attribute holds the same state. One never tested is
-  written only: dead state, which `unused-surface` reports. A `threading` Event is medium: a
+  (never `.wait()`, never handed to other code), set and tested: what it adds to a bool is
+  waking waiters, and it has none; a bool attribute holds the same state. One never tested, or
+  never set, is `unused-surface`'s (a signal that goes nowhere, or a wait nothing ends). A `threading` Event is medium: a
   stop flag shared by threads is that library's documented idiom (a bool works under the GIL,
   but the Event says the state crosses threads); an `asyncio` one is a coroutine's bool.
-A public one (no leading underscore) is medium: code outside the repository may take or wait on it.
-Any of them the class hands on (a second target, a string, a module function outside the class)
-or that the reference graph sees read outside the class is not idle.
+A public one (no leading underscore) is medium: code outside the repository may take or wait on it;
+so is one of a class with a third-party base no upstream index reads (that base's code may). Any of
+them the class hands on (a second target, a string, a module function outside the class), that the
+reference graph sees read outside the class, or that an indexed upstream base reads, is not idle.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from dataclasses import dataclass
 
 from astroid import nodes
 
+from pylint_omni.evidence.upstream_readers import unread_base, upstream_readers
 from pylint_omni.index.class_graph import class_graph
 from pylint_omni.index.graph.graph import graph_of
 from pylint_omni.index.project_index import ProjectIndex
@@ -32,6 +34,7 @@ from pylint_omni.lifecycle.mechanisms import Mechanism
 
 LOCK_FACTORIES = frozenset({"Lock", "RLock", "Semaphore", "BoundedSemaphore", "Condition"})
 FLAG_CALLS = frozenset({"set", "clear", "is_set"})  # an Event used only so is a bool
+THREADS_DOUBT = "a stop flag threads share is threading's idiom; a bool's reads and writes are atomic under the GIL"
 SUSPENDING = (nodes.Await, nodes.AsyncFor, nodes.AsyncWith, nodes.Yield, nodes.YieldFrom)
 READ_VIAS = frozenset({"load", "call", "attr", "getattr", "hop"})
 
@@ -44,7 +47,7 @@ class Idle:
     shape: str  # "untaken" | "await-free" | "unwaited"
     sections: tuple[str, ...]  # the methods whose `async with` blocks take it (await-free), or that move it (unwaited)
     lines: int  # the lines that go: its creation, and one per block that takes it
-    doubt: str  # why it is medium: "public" (code outside may use it), "threads" (a threading Event), or ""
+    doubt: str  # why it is only medium, as the message says it; "" when high
 
 
 def _self_uses(cls: nodes.ClassDef, name: str, created: nodes.NodeNG) -> list[nodes.Attribute]:
@@ -97,6 +100,14 @@ def _suspends(block: nodes.AsyncWith) -> bool:
     return False
 
 
+def _doubt(index: ProjectIndex, cls: nodes.ClassDef, name: str) -> str:
+    """Who else may use the attribute, when someone may: code outside the repository, or a base's code."""
+    if not name.startswith("_"):
+        return "public: code outside the repository may use it"
+    base = next((b for b in class_graph(index).upstream_bases(cls.qname()) if unread_base(b, index)), None)
+    return f"unless its base {base}, which no upstream index reads, uses it" if base else ""
+
+
 def _factory(mechanism: Mechanism) -> str:
     value = getattr(mechanism.created, "value", None)
     return value.func.as_string().rpartition(".")[2] if isinstance(value, nodes.Call) else ""
@@ -119,15 +130,17 @@ def idle_mechanisms(cls: nodes.ClassDef, mechanisms: dict[str, Mechanism], index
         uses = _self_uses(cls, name, mechanism.created)
         if _handed_on(cls, name, mechanism.created) or _read_elsewhere(index, cls, relpath, name):
             continue
-        doubt = "public" if not name.startswith("_") else ""
+        if upstream_readers(index, cls.qname(), name):
+            continue  # an upstream base's own code takes it (a subclass of vLLM's AsyncLLM creates its `_pause_cond`)
+        doubt = _doubt(index, cls, name)
         if not uses and lock:
             found.append(Idle(mechanism, "untaken", (), 1, doubt))
             continue
         if not lock:
-            if _flag_calls(uses) and any(use.parent.attrname == "is_set" for use in uses):
+            if _flag_calls(uses) and {"set", "is_set"} <= {use.parent.attrname for use in uses}:
                 methods = tuple(sorted({use.frame().name for use in uses}))
-                threads = library(mechanism) != "asyncio"
-                found.append(Idle(mechanism, "unwaited", methods, 1, doubt or ("threads" if threads else "")))
+                threads = "" if library(mechanism) == "asyncio" else THREADS_DOUBT
+                found.append(Idle(mechanism, "unwaited", methods, 1, doubt or threads))
             continue
         blocks = [use.parent for use in uses if isinstance(use.parent, nodes.AsyncWith)
                   and any(item is use for item, _ in use.parent.items)]

@@ -15,12 +15,16 @@ Kept apart, with the reason (the audit's protected cases): moves in `except`/`fi
 that the other mechanism does not make (publication vs rollback, cleanup after partial
 failure), a handle kept after the flag is cleared (joined or reused later), and a flag
 tested and set in more methods than the other (first terminal outcome wins). A flag set in a
-method where the other is not (a remote message) is no pair.
+method where the other is not (a remote message) is no pair, nor one that `__init__` leaves in
+another state than the other (or in one the other may not be in: a field set on one branch).
+A handle or field no `__init__` assigns is medium: the test needs `x = None` there first.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+
+from astroid import nodes
 
 from pylint_omni.lifecycle.matching import MOVES, Layout, match, unmatched_reason
 from pylint_omni.lifecycle.mechanisms import Mechanism, Transition
@@ -36,6 +40,7 @@ class Pair:
     via: tuple[str, ...]
     kept_apart: str  # why the audit keeps the two apart (a rejected idea), or ""
     negated: bool = False  # the flag is set where the Event is cleared and cleared where it is set
+    undeclared: bool = False  # the handle or field exists only once a method assigns it (`_undeclared`): medium
 
 
 def _plain(mechanism: Mechanism, move: str) -> frozenset[str]:
@@ -49,9 +54,20 @@ def _handled(mechanism: Mechanism) -> list[Transition]:
 
 
 def _initial(mechanism: Mechanism) -> str:
-    """The state `__init__` leaves: "set", "clear" (an Event is created clear), or "" when it says nothing."""
-    moves = [t.kind for t in mechanism.transitions if t.method == "__init__" and t.kind in (*MOVES, "create")]
-    return ("clear" if moves[-1] == "create" else moves[-1]) if moves else ""
+    """The state `__init__` leaves: "set", "clear" (an Event is created clear), "either" when it sets and clears it
+    in different branches (`self.sock = socket() if readers else None`, written as an if/else), or "" when it
+    says nothing."""
+    moves = [t for t in mechanism.transitions if t.method == "__init__" and t.kind in (*MOVES, "create")]
+    if not moves:
+        return ""
+    if {"set", "clear"} <= {t.kind for t in moves} and len({t.blocks for t in moves if t.kind in MOVES}) > 1:
+        return "either"
+    return "clear" if moves[-1].kind == "create" else moves[-1].kind
+
+
+def _undeclared(other: Mechanism) -> bool:
+    """A handle or field first assigned in a method other than `__init__`: before that, `x is not None` raises."""
+    return other.kind != "event" and not _initial(other) and not isinstance(other.created.frame(), nodes.ClassDef)
 
 
 def _near(flag: Mechanism, other: Mechanism, reach: dict[str, frozenset[str]]) -> bool:
@@ -127,7 +143,7 @@ def _pair(flag: Mechanism, other: Mechanism, reach: dict[str, frozenset[str]], w
     kept_apart = _kept_apart(flag, other, clears_match)
     if not kept_apart and matching.unmatched:
         kept_apart = unmatched_reason(matching.unmatched[0], path)
-    return Pair(flag, other, _kind(other), matching.via, kept_apart)
+    return Pair(flag, other, _kind(other), matching.via, kept_apart, undeclared=_undeclared(other))
 
 
 def flag_pairs(mechanisms: dict[str, Mechanism], reach: dict[str, frozenset[str]], where: Layout,

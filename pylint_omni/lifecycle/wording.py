@@ -32,8 +32,9 @@ def mirror_text(pair: Pair) -> str:
         return f"`{flag}` mirrors `{other}` ({together}): read `{other}.is_set()` and drop the flag"
     what = "handle" if pair.kind == "handle" else "field"
     gone = " and back to None" if clears else ""
+    first = f"assign `{other} = None` in __init__ (no `__init__` does), " if pair.undeclared else ""
     return (f"`{flag}` is derivable from the {what} `{other}` (assigned{gone} where the flag moves: {together}): "
-            f"test `{other} is not None` and drop the flag")
+            f"{first}test `{other} is not None` and drop the flag")
 
 
 def locks_text(pair: LockPair) -> str:
@@ -61,14 +62,15 @@ def kept_apart_text(first: str, second: str, reason: str) -> str:
 
 def idle_text(idle: Idle) -> str:
     """`_lock` is never taken: delete it. / `_lock` guards only await-free sections: drop it and its `async with`.
-    / `_stopped` is an Event nothing waits on: make it a bool."""
+    / `_stopped` is an Event nothing waits on: make it a bool. Then why it is only medium, when it is."""
     name = idle.mechanism.name
     if idle.shape == "untaken":
-        return f"`{name}` is a lock no code takes (created at line {idle.mechanism.created.lineno}): delete it"
-    if idle.shape == "unwaited":
-        return (f"`{name}` is an Event no code waits on (only set, cleared or tested, in {_calls(idle.sections)}): it wakes "
-                "no one, so a bool attribute holds the same state; make it a bool flag"
-                + (" (a bool's reads and writes are atomic under the GIL)" if idle.doubt == "threads" else ""))
-    return (f"`{name}` is an asyncio lock whose {idle.lines - 1} critical section(s) in {_calls(idle.sections)} never "
-            "await: one event loop runs each to its end without interleaving, so it makes no one wait; drop it and its "
-            "`async with` lines")
+        text = f"`{name}` is a lock no code takes (created at line {idle.mechanism.created.lineno}): delete it"
+    elif idle.shape == "unwaited":
+        text = (f"`{name}` is an Event no code waits on (only set, cleared or tested, in {_calls(idle.sections)}): it "
+                "wakes no one, so a bool attribute holds the same state; make it a bool flag")
+    else:
+        text = (f"`{name}` is an asyncio lock whose {idle.lines - 1} critical section(s) in {_calls(idle.sections)} "
+                "never await: one event loop runs each to its end without interleaving, so it makes no one wait; drop it "
+                "and its `async with` lines")
+    return f"{text} ({idle.doubt})" if idle.doubt else text

@@ -23,7 +23,7 @@ from astroid import nodes
 from pylint.checkers.utils import safe_infer
 
 from pylint_omni.evidence.consumers import Consumer, consumer_kind
-from pylint_omni.evidence.upstream_readers import indexed_bases
+from pylint_omni.evidence.upstream_readers import SAFE_BASES, TORCH_MODULE_PREFIXES, unread_base
 from pylint_omni.index.class_graph import class_graph
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.index.paths import Location
@@ -31,8 +31,6 @@ from pylint_omni.index.paths import Location
 MESSAGE_BASE_TAILS = frozenset({"Struct", "BaseModel", "RootModel", "NamedTuple", "TypedDict", "OpenAIBaseModel"})
 MESSAGE_BASE_PACKAGES = ("msgspec.", "pydantic.", "typing.NamedTuple", "typing.TypedDict", "collections.namedtuple")
 PICKLE_METHODS = frozenset({"__getstate__", "__setstate__", "__reduce__", "__reduce_ex__", "__getnewargs__"})
-SAFE_BASES = frozenset({"object", "ABC", "abc.ABC", "Generic", "typing.Generic", "Protocol", "typing.Protocol", "Exception"})
-TORCH_MODULE_PREFIXES = ("torch.nn.", "nn.Module")
 LOADING_VIAS = frozenset({"dotted", "str", "yaml-value", "json", "toml", "resolver", "import_module", "fstr", "getattr", "script"})
 DYNAMIC_LOADING_VIAS = frozenset({"resolver", "import_module", "fstr"})
 NON_READING_VIAS = frozenset({"name", "store", "attr-store", "import", "all", "base", "call"})
@@ -174,9 +172,8 @@ class OwnerLookup:
         graph = class_graph(self.index)
         for child in sorted(graph.descendants(dotted)) if dotted in graph.nodes else []:
             for base in graph.nodes[child].upstream:
-                if base.split("[")[0] in SAFE_BASES or base.startswith(TORCH_MODULE_PREFIXES) or indexed_bases(self.index, [base]):
-                    continue
-                return child.rpartition(".")[2], base
+                if unread_base(base, self.index):
+                    return child.rpartition(".")[2], base
         return None
 
     def _judge_one(self, klass: nodes.ClassDef, facts: OwnerFacts, is_owner: bool) -> None:
