@@ -310,3 +310,14 @@ def test_a_lock_an_upstream_base_takes_is_not_idle_and_one_beside_an_unread_base
     assert "Traceback" not in stderr, stderr
     assert [(f.line, f.confidence) for f in findings] == [(14, "INFERENCE")], findings
     assert findings[0].message.endswith("delete it (unless its base elsewhere.Server, which no upstream index reads, uses it)")
+
+
+def test_a_flag_mirroring_an_event_nothing_waits_on_keeps_the_flag(tmp_path: Path, cache_dir: Path) -> None:
+    """The event is only set, cleared and tested: dropping the flag would leave an Event that wakes no one (the next
+    run's finding), so the one finding says to keep the flag and drop the event, at the event."""
+    source = MIRROR.replace("    def wait_started(self, timeout):\n        return self._ready.wait(timeout)\n",
+                            "    def ready(self):\n        return self._ready.is_set()\n")
+    [(line, confidence, message)] = lint(source, tmp_path, cache_dir)
+    assert (line, confidence) == (6, "HIGH")
+    assert message.endswith("`_started` mirrors `_ready` (set together in start(), cleared together in stop()); nothing "
+                            "waits on `_ready`: keep the flag and drop the event")

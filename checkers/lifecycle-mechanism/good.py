@@ -19,6 +19,9 @@ class EngineClient:
     def is_running(self) -> bool:
         return self._ready.is_set()
 
+    def wait_ready(self, timeout: float) -> bool:
+        return self._ready.wait(timeout)
+
 
 class Worker:
     """`_started` is also cleared when start fails half-way: the event never knew it was set."""

@@ -73,23 +73,27 @@ class LifecycleMechanismChecker(OmniChecker):
         if not any(m.kind in ("flag", "lock", "event") for m in mechanisms.values()):
             return  # every shape needs a flag, a lock or an event
         reach, where = helpers(node), layout(node)
+        idle = idle_mechanisms(node, mechanisms, index, relpath)
+        unwaited = {i.mechanism.name for i in idle if i.shape == "unwaited"}
         paired: set[str] = set()  # an Event a flag mirrors: that finding already drops one of the two
         for pair in flag_pairs(mechanisms, reach, where, relpath):
             paired.add(pair.other.name)
             remote = (self._remote(index, relpath, node, m) for m in (pair.flag, pair.other))
             why = pair.kept_apart or next(filter(None, remote), "")
             confidence = "medium" if pair.via or pair.undeclared else "high"
-            self._report(node, pair.flag, pair.other.name, why, confidence, mirror_text(pair),
-                         f"lifecycle-flag-{pair.kind}")
+            # Nothing waits on the Event: the flag is the one to keep (dropping the flag would leave an idle Event).
+            keep_flag = pair.kind == "event" and pair.other.name in unwaited
+            self._report(node, pair.other if keep_flag else pair.flag, pair.flag.name if keep_flag else pair.other.name,
+                         why, confidence, mirror_text(pair, keep_flag), f"lifecycle-flag-{pair.kind}")
         for locks in lock_pairs(node, mechanisms, reach):
             self._report(node, locks.second, locks.first.name, locks.kept_apart, "high", locks_text(locks),
                          "lifecycle-two-locks")
-        for idle in idle_mechanisms(node, mechanisms, index, relpath):
-            if idle.mechanism.name in paired:
+        for one in idle:
+            if one.mechanism.name in paired:
                 continue
-            why = self._remote(index, relpath, node, idle.mechanism)
-            self._report(node, idle.mechanism, "", why, "medium" if idle.doubt else "high", idle_text(idle),
-                         f"lifecycle-{idle.mechanism.kind}-{idle.shape}", idle.lines)
+            why = self._remote(index, relpath, node, one.mechanism)
+            self._report(node, one.mechanism, "", why, "medium" if one.doubt else "high", idle_text(one),
+                         f"lifecycle-{one.mechanism.kind}-{one.shape}", one.lines)
         for sentinel in sentinel_pairs(node, mechanisms, where, relpath):
             why = sentinel.kept_apart or self._remote(index, relpath, node, sentinel.flag)
             self._report(node, sentinel.flag, f"the `{sentinel.sentinel}` sentinel on `{sentinel.queue}`", why, "medium",

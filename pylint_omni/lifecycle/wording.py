@@ -17,19 +17,21 @@ def _moves(pair: Pair, move: str) -> set[str]:
             if t.kind == move and t.method != "__init__" and not t.in_handler}
 
 
-def mirror_text(pair: Pair) -> str:
-    """`_started` mirrors `_ready` (set together in start(), ...): read `_ready.is_set()` and drop the flag."""
+def mirror_text(pair: Pair, keep_flag: bool = False) -> str:
+    """`_started` mirrors `_ready` (set together in start(), ...): read `_ready.is_set()` and drop the flag; or,
+    `keep_flag`, nothing waits on the Event: keep the flag and drop the Event."""
     flag, other = pair.flag.name, pair.other.name
     clears = _moves(pair, "clear") - set(pair.via)
     together = f"set together in {_calls(_moves(pair, 'set') - set(pair.via))}" + (
         f", cleared together in {_calls(clears)}" if clears else "")
     if pair.via:
         together += f", one of them through {_calls(pair.via)}"
+    idle = f"; nothing waits on `{other}`: keep the flag and drop the event" if keep_flag else ""
     if pair.negated:
         return (f"`{flag}` is the negation of `{other}` (set where the event is cleared, cleared where it is set: "
-                f"{together.replace(' together', '')}): read `not {other}.is_set()` and drop the flag")
+                f"{together.replace(' together', '')})" + (idle or f": read `not {other}.is_set()` and drop the flag"))
     if pair.kind == "event":
-        return f"`{flag}` mirrors `{other}` ({together}): read `{other}.is_set()` and drop the flag"
+        return f"`{flag}` mirrors `{other}` ({together})" + (idle or f": read `{other}.is_set()` and drop the flag")
     what = "handle" if pair.kind == "handle" else "field"
     gone = " and back to None" if clears else ""
     first = f"assign `{other} = None` in __init__ (no `__init__` does), " if pair.undeclared else ""
