@@ -45,8 +45,10 @@ def _centred(x: nodes.NodeNG) -> bool:
     return isinstance(value, nodes.BinOp) and value.op == "-" and reduced(bound_value(value.right), "mean") is not None
 
 
-RMS_GLUE = ("F.rms_norm computes in the input's dtype and needs eps passed (its default is the dtype's epsilon); "
-            "a float32 upcast before it, the cast back and a weight multiply in another dtype stay in glue")
+# ATen's rms_norm upcasts half and bfloat16 input to float32 (its opmath type) and casts the result back.
+RMS_GLUE = ("F.rms_norm computes in float32 for half/bfloat16 input and casts back, where this code rounds in x's "
+            "dtype unless x is float32 already; it needs eps passed (its default is the dtype's epsilon); a float32 "
+            "upcast before it, the cast back and a weight multiply in another dtype stay in glue")
 
 
 def rms_norm(node: nodes.BinOp) -> Replaceable | None:
