@@ -10,9 +10,10 @@ yield, an Event no code waits on.
 - **unwaited**: an `Event` whose every use in its class is `.set()`, `.clear()` or `.is_set()`
   (never `.wait()`, never handed to other code), set and tested: what it adds to a bool is
   waking waiters, and it has none; a bool attribute holds the same state. One never tested, or
-  never set, is `unused-surface`'s (a signal that goes nowhere, or a wait nothing ends). A `threading` Event is medium: a
-  stop flag shared by threads is that library's documented idiom (a bool works under the GIL,
-  but the Event says the state crosses threads); an `asyncio` one is a coroutine's bool.
+  never set, is `unused-surface`'s (a signal that goes nowhere, or a wait nothing ends). A
+  `threading` Event is medium: a stop flag shared by threads is that library's documented idiom
+  (a bool works under the GIL, but the Event says the state crosses threads); an `asyncio` one
+  is a coroutine's bool.
 A public one (no leading underscore) is medium: code outside the repository may take or wait on it;
 so is one of a class with a third-party base no upstream index reads (that base's code may). Any of
 them the class hands on (a second target, a string, a module function outside the class), that the
@@ -21,7 +22,7 @@ reference graph sees read outside the class, or that an indexed upstream base re
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from astroid import nodes
 
@@ -119,33 +120,39 @@ def _flag_calls(uses: list[nodes.Attribute]) -> bool:
                and isinstance(use.parent.parent, nodes.Call) and use.parent.parent.func is use.parent for use in uses)
 
 
+def _shape(cls: nodes.ClassDef, mechanism: Mechanism, lock: bool) -> Idle | None:
+    """The idle shape the class's own uses of the mechanism make, if any (doubt not yet asked)."""
+    uses = _self_uses(cls, mechanism.name, mechanism.created)
+    if not uses and lock:
+        return Idle(mechanism, "untaken", (), 1, "")
+    if not lock:
+        if _flag_calls(uses) and {"set", "is_set"} <= {use.parent.attrname for use in uses}:
+            methods = tuple(sorted({use.frame().name for use in uses}))
+            return Idle(mechanism, "unwaited", methods, 1, "" if library(mechanism) == "asyncio" else THREADS_DOUBT)
+        return None
+    blocks = [use.parent for use in uses if isinstance(use.parent, nodes.AsyncWith)
+              and any(item is use for item, _ in use.parent.items)]
+    if library(mechanism) != "asyncio" or len(blocks) != len(uses) or any(_suspends(b) for b in blocks):
+        return None
+    return Idle(mechanism, "await-free", tuple(sorted({b.frame().name for b in blocks})), 1 + len(blocks), "")
+
+
 def idle_mechanisms(cls: nodes.ClassDef, mechanisms: dict[str, Mechanism], index: ProjectIndex, relpath: str) -> list[Idle]:
-    """The lock and event attributes of `cls` that never make anyone wait (see the module docstring)."""
+    """The lock and event attributes of `cls` that never make anyone wait (see the module docstring).
+
+    The class's own uses decide the shape first: the module, graph and upstream checks that follow scan far more,
+    and most locks and events are taken or waited on."""
     found = []
     for name, mechanism in mechanisms.items():
         factory = _factory(mechanism)
         lock = mechanism.kind == "lock" and factory in LOCK_FACTORIES
         if not (lock or (mechanism.kind == "event" and factory == "Event")):
             continue
-        uses = _self_uses(cls, name, mechanism.created)
-        if _handed_on(cls, name, mechanism.created) or _read_elsewhere(index, cls, relpath, name):
+        idle = _shape(cls, mechanism, lock)
+        if idle is None or _handed_on(cls, name, mechanism.created) or _read_elsewhere(index, cls, relpath, name):
             continue
         if upstream_readers(index, cls.qname(), name):
             continue  # an upstream base's own code takes it (a subclass of vLLM's AsyncLLM creates its `_pause_cond`)
         doubt = _doubt(index, cls, name)
-        if not uses and lock:
-            found.append(Idle(mechanism, "untaken", (), 1, doubt))
-            continue
-        if not lock:
-            if _flag_calls(uses) and {"set", "is_set"} <= {use.parent.attrname for use in uses}:
-                methods = tuple(sorted({use.frame().name for use in uses}))
-                threads = "" if library(mechanism) == "asyncio" else THREADS_DOUBT
-                found.append(Idle(mechanism, "unwaited", methods, 1, doubt or threads))
-            continue
-        blocks = [use.parent for use in uses if isinstance(use.parent, nodes.AsyncWith)
-                  and any(item is use for item, _ in use.parent.items)]
-        if library(mechanism) != "asyncio" or len(blocks) != len(uses) or any(_suspends(b) for b in blocks):
-            continue
-        methods = tuple(sorted({b.frame().name for b in blocks}))
-        found.append(Idle(mechanism, "await-free", methods, 1 + len(blocks), doubt))
+        found.append(replace(idle, doubt=doubt or idle.doubt))
     return found
