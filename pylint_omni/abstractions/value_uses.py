@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import ast
 
+from pylint_omni.index.derived import Table
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.index.scan.ast_helpers import walk_nodes
 
 TYPE_CALLS = frozenset({"isinstance", "issubclass", "cast", "super", "TypeVar", "type"})
+
+_VALUE_LINES: Table[tuple[str, str], set[int]] = Table("abstractions.value_lines")
 
 
 def _type_positions(tree: ast.AST) -> set[int]:
@@ -47,7 +50,7 @@ def _type_positions(tree: ast.AST) -> set[int]:
 
 def value_lines(index: ProjectIndex, relpath: str, name: str) -> set[int]:
     """Lines of `relpath` where `name` (a bare name or an attribute's last part) is used as a value."""
-    memo: dict[tuple[str, str], set[int]] = index.derived.setdefault("class_value_lines", {})
+    memo = _VALUE_LINES.values(index)
     key = (relpath, name)
     if key in memo:
         return memo[key]

@@ -31,7 +31,7 @@ from pylint_omni.evidence.benefit import BenefitKind
 from pylint_omni.evidence.contracts import contracts_of, is_design_page
 from pylint_omni.evidence.memo import Planned
 from pylint_omni.evidence.wording import short_message
-from pylint_omni.index.derived import Derived
+from pylint_omni.index.derived import Table
 from pylint_omni.index.paths import Location
 from pylint_omni.index.project_index import ProjectIndex
 
@@ -50,11 +50,14 @@ class Lost:
     promised: tuple[str, ...]
 
 
+_FEEDS: Table[str, list[Feed]] = Table("changes.feeds")  # by feed source
+
+
 def _feeds(index: ProjectIndex, enabled: frozenset[str]) -> list[Feed]:
     found: list[Feed] = []
     for name, symbols, feeds in feed_sources():
         if symbols & enabled:
-            found.extend(Derived(f"changes.feeds.{name}", lambda i, f=feeds: list(f(i))).of(index))
+            found.extend(_FEEDS.of(index, name, lambda f=feeds: list(f(index))))
     return found
 
 

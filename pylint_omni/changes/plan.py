@@ -23,7 +23,7 @@ from pylint_omni.changes.model import HIGH, ChangeSet, Member, sources
 from pylint_omni.evidence.baseline import BaselineError, load_baseline
 from pylint_omni.evidence.keep import keep_list
 from pylint_omni.evidence.memo import Planned
-from pylint_omni.index.derived import Derived
+from pylint_omni.index.derived import Table
 from pylint_omni.index.project_index import ProjectIndex
 
 MEMBER, CANDIDATE = "member", "candidate"  # `omni-granularity`
@@ -53,13 +53,12 @@ class ChangePlan:
         return next((change for start, end, change in self._deleting.get(relpath, ()) if start <= first and last <= end), "")
 
 
-def _source_members(name: str) -> Derived[list[Member]]:
-    return Derived(f"changes.members.{name}", lambda index: list(dict(sources())[name].members(index)))
+_MEMBERS: Table[str, list[Member]] = Table("changes.members")  # by source
 
 
 def source_members(index: ProjectIndex, name: str) -> list[Member]:
     """One source's members in the index's current state (computed once per state)."""
-    return _source_members(name).of(index)
+    return _MEMBERS.of(index, name, lambda: list(dict(sources())[name].members(index)))
 
 
 def _held(index: ProjectIndex) -> Callable[[Member], bool]:
@@ -104,7 +103,7 @@ def _weighed(change: ChangeSet) -> ChangeSet:
     return replace(change, planned=replace(change.planned, details=details))
 
 
-_PLANS: Derived[dict[frozenset[str], ChangePlan]] = Derived("changes.plans", lambda index: {})
+_PLANS: Table[frozenset[str], ChangePlan] = Table("changes.plans")  # by the stage's messages a run enables
 
 
 def stage_symbols() -> frozenset[str]:
@@ -115,11 +114,7 @@ def stage_symbols() -> frozenset[str]:
 def change_plan(index: ProjectIndex, enabled: frozenset[str]) -> ChangePlan:
     """The plan for the enabled messages of this run (once per index state and set of the stage's messages)."""
     key = enabled & stage_symbols()
-    plans = _PLANS.of(index)
-    found = plans.get(key)
-    if found is None:
-        found = plans[key] = _plan(index, key)
-    return found
+    return _PLANS.of(index, key, lambda: _plan(index, key))
 
 
 def plan_ahead(index: ProjectIndex, enabled: frozenset[str]) -> None:

@@ -30,6 +30,7 @@ from pylint_omni.compat.support import SCANNER_KEY, Support
 from pylint_omni.compat.wording import DeadBranch, branch_details, branch_text, decided_why, guarantee_why
 from pylint_omni.evidence.checker import OmniChecker
 from pylint_omni.evidence.consumers import Status, Verdict
+from pylint_omni.index.derived import Derived
 from pylint_omni.index.project_index import ProjectIndex
 
 SYMBOL = "dead-compat-branch"
@@ -56,10 +57,7 @@ class DeadCompatBranchChecker(OmniChecker):
     any_order = False
 
     def _evaluator(self, index: ProjectIndex) -> Evaluator:
-        found = index.derived.get("compat_evaluator")
-        if found is None:
-            found = index.derived["compat_evaluator"] = Evaluator(index, Support(index))
-        return found
+        return _EVALUATOR.of(index)
 
     def visit_module(self, node: nodes.Module) -> None:
         found = self.audited_index_for(node)
@@ -131,6 +129,9 @@ class DeadCompatBranchChecker(OmniChecker):
         live = (site["line"] + 1, site["orelse"][1] if site.get("orelse") else site["handlers"][0][0] - 1)
         return DeadBranch("fallback", relpath, site["handlers"][0][0], imported, (first, last), live,
                           why, confidence, notes, extra, site["col"] == 0, rejected=bool(doubts))
+
+
+_EVALUATOR: Derived[Evaluator] = Derived("compat.evaluator", lambda index: Evaluator(index, Support(index)))
 
 
 def register(linter: PyLinter) -> None:

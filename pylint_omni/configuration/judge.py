@@ -23,6 +23,7 @@ from pylint_omni.configuration.readers import SCANNER_KEY, Option, Readers, read
 from pylint_omni.configuration.receivers import Outcome, namespace_outcomes
 from pylint_omni.evidence.consumers import Consumer, Status, Verdict, consumer_kind, listed
 from pylint_omni.evidence.upstream_readers import indexed_bases, upstream_readers
+from pylint_omni.index.derived import Table
 from pylint_omni.index.paths import Location
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.index.upstream import upstream_of
@@ -31,6 +32,9 @@ NAMESPACE_NAMES = frozenset({"args", "parsed_args", "namespace", "opts", "cli_ar
 NAMESPACE_CLASSES = ["argparse.Namespace"]
 WHOLE_HOWS = frozenset({"**", "vars", "asdict", "dict", "items", "keys", "values", "for", "__dict__"})
 MAX_COPY_DEPTH = 3  # configs followed through copies (`Other(x=cfg.x)`) before the last holder is unknown
+
+_REFLECTED: Table[str, str | None] = Table("configuration.reflected")
+_WHOLE: Table[frozenset[str], list[tuple[str, int, str]]] = Table("configuration.handed_out_whole")
 
 
 @dataclass
@@ -50,26 +54,20 @@ def _verdict(status: Status, confidence: str | None, reason: str, readers: Reade
 
 def reflected_in(index: ProjectIndex, class_name: str) -> str | None:
     """A production file that reads the class by reflection (`fields(C)`, `asdict(c)`, `vars(c)`)."""
-    memo: dict[str, str | None] = index.derived.setdefault("configuration_reflected", {})
-    if class_name not in memo:
-        memo[class_name] = next(
-            (rel for rel, facts in index.python_files()
-             if class_name in facts.get("reflected_types", ()) and index.location(rel) is Location.PRODUCTION),
-            None,
-        )
-    return memo[class_name]
+    return _REFLECTED.of(index, class_name, lambda: next(
+        (rel for rel, facts in index.python_files()
+         if class_name in facts.get("reflected_types", ()) and index.location(rel) is Location.PRODUCTION),
+        None,
+    ))
 
 
 def handed_out_whole(index: ProjectIndex, names: frozenset[str]) -> list[tuple[str, int, str]]:
     """Every production place that expands, iterates or hands out an object named one of `names` (once per run):
     (path, line, `how name`)."""
-    memo: dict[frozenset[str], list[tuple[str, int, str]]] = index.derived.setdefault("configuration_whole", {})
-    if names not in memo:
-        memo[names] = [
-            (rel, line, f"{how} {name}") for rel, _ in index.python_files() if index.location(rel) is Location.PRODUCTION
-            for name, line, how in (index.extra(rel, SCANNER_KEY) or {}).get("whole", []) if name in names and how in WHOLE_HOWS
-        ]
-    return memo[names]
+    return _WHOLE.of(index, names, lambda: [
+        (rel, line, f"{how} {name}") for rel, _ in index.python_files() if index.location(rel) is Location.PRODUCTION
+        for name, line, how in (index.extra(rel, SCANNER_KEY) or {}).get("whole", []) if name in names and how in WHOLE_HOWS
+    ])
 
 
 def judge_field(index: ProjectIndex, option: Option, klass: dict[str, Any], span: tuple[int, int], depth: int = 0) -> Judgment:

@@ -25,6 +25,7 @@ from typing import Any
 
 from pylint_omni.evidence.consumers import CONFIG_VIAS, Consumer, ConsumerKind, consumer_kind
 from pylint_omni.index.class_graph import class_graph
+from pylint_omni.index.derived import Derived
 from pylint_omni.index.graph import AttributeRead, graph_of
 from pylint_omni.index.paths import Location
 from pylint_omni.index.project_index import Hit, ProjectIndex
@@ -150,10 +151,10 @@ class ReaderIndex:
 
 
 def reader_index(index: ProjectIndex) -> ReaderIndex:
-    found = index.derived.get("configuration_readers")
-    if found is None:
-        found = index.derived["configuration_readers"] = ReaderIndex(index)
-    return found
+    return _READERS.of(index)
+
+
+_READERS: Derived[ReaderIndex] = Derived("configuration.readers", ReaderIndex)
 
 
 def _attribute_read(lookups: ReaderIndex, hit: Hit, option: Option) -> str | None:

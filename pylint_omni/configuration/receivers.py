@@ -23,6 +23,7 @@ from typing import Any
 
 from pylint_omni.configuration.readers import SCANNER_KEY
 from pylint_omni.index.class_graph import class_graph
+from pylint_omni.index.derived import Derived
 from pylint_omni.index.graph import graph_of
 from pylint_omni.index.paths import Location
 from pylint_omni.index.project_index import ProjectIndex
@@ -180,10 +181,10 @@ class Receivers:
 
 
 def receivers(index: ProjectIndex) -> Receivers:
-    found = index.derived.get("configuration_receivers")
-    if found is None:
-        found = index.derived["configuration_receivers"] = Receivers(index)
-    return found
+    return _RECEIVERS.of(index)
+
+
+_RECEIVERS: Derived[Receivers] = Derived("configuration.receivers", Receivers)
 
 
 def namespace_outcomes(index: ProjectIndex, name: str, names: frozenset[str], whole: list[tuple[str, int, str]]) -> list[Outcome]:

@@ -38,6 +38,7 @@ from pylint_omni.changes.wording import named as listed
 from pylint_omni.copies.keeper import COMMON
 from pylint_omni.copies.members import Member
 from pylint_omni.copies.verdict import Judgement
+from pylint_omni.index.derived import Built
 from pylint_omni.index.project_index import ProjectIndex
 
 # Thresholds of the rule, in one place (see the module docstring for why each exists):
@@ -52,7 +53,8 @@ GROUPING_WORDS = frozenset({"modeling", "transformers", "transformer", "custom",
 # folder below a family folder groups model files by kind (`custom_modeling/`, `transformers/`): its entries are the families
 WORD = re.compile(r"[a-z]{2,}")  # letters only: `qwen2_5_vl` -> qwen, vl; a version or a one-letter tag names no family
 NAME_TAIL = re.compile(r"([A-Za-z_]\w*)$")
-MEMO = "copies.families"
+
+_FAMILIES: Built[Families] = Built("copies.families")
 
 
 class Families:
@@ -107,10 +109,7 @@ class Families:
 
 
 def families(index: ProjectIndex, paths: Iterable[str]) -> Families:
-    found: Families | None = index.derived.get(MEMO)
-    if found is None:
-        found = index.derived[MEMO] = Families(paths)
-    return found
+    return _FAMILIES.of(index, lambda: Families(paths))
 
 
 def _own_classes(index: ProjectIndex, judgement: Judgement) -> bool:

@@ -51,6 +51,7 @@ from pylint_omni.copies.verdict import Judgement
 from pylint_omni.evidence.consumers import Status, Verdict
 from pylint_omni.evidence.policies import declared_duplication
 from pylint_omni.evidence.provenance import copied_code
+from pylint_omni.index.derived import Derived
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.index.scan.ast_helpers import walk_nodes
 
@@ -67,7 +68,6 @@ ZERO_ARGUMENT_SUPER = re.compile(r"\bsuper\(\s*\)")
 CALLS_SUPER = "it calls super(): another class's copy cannot be called here"
 MIXIN_FIX = "move it into a mixin each class lists before its base"
 NEVER_CALLED = "no copy is called anywhere: delete them rather than share"
-IMPORTED_MODULES = "copies-imported-modules"
 LEGACY_REASON = "named as a legacy snapshot"
 LEGACY_FIX = "retire the legacy file rather than share it"
 LEGACY_FILE = re.compile(r"(?:^|_)(?:old|legacy|deprecated|backup|v0)(?:_|$)", re.IGNORECASE)
@@ -147,7 +147,7 @@ def _never_called(index: ProjectIndex, judgement: Judgement) -> bool:
     members = judgement.group.members
     if any(m.kind != "function" for m in members):
         return False
-    imported = _imported_modules(index)
+    imported = _IMPORTED.of(index)
     if not all(index.entries.get(m.path, {}).get("module", "") in imported for m in members):
         return False
     names = {m.qual.rpartition(".")[2] for m in members}
@@ -157,15 +157,15 @@ def _never_called(index: ProjectIndex, judgement: Judgement) -> bool:
 
 def _imported_modules(index: ProjectIndex) -> frozenset[str]:
     """Modules some other module imports (or imports a name from); once per run."""
-    found: frozenset[str] | None = index.derived.get(IMPORTED_MODULES)
-    if found is None:
-        modules: set[str] = set()
-        for relpath, facts in index.python_files():
-            own = index.entries.get(relpath, {}).get("module")
-            modules.update(m for dotted in facts.get("imports", {}).values() for m in (dotted, dotted.rpartition(".")[0])
-                           if m != own)
-        found = index.derived[IMPORTED_MODULES] = frozenset(modules)
-    return found
+    modules: set[str] = set()
+    for relpath, facts in index.python_files():
+        own = index.entries.get(relpath, {}).get("module")
+        modules.update(m for dotted in facts.get("imports", {}).values() for m in (dotted, dotted.rpartition(".")[0])
+                       if m != own)
+    return frozenset(modules)
+
+
+_IMPORTED: Derived[frozenset[str]] = Derived("copies.imported_modules", _imported_modules)
 
 
 def as_reported(index: ProjectIndex, judgement: Judgement, member: Member, project: FileCopies | None = None,

@@ -27,9 +27,10 @@ from pylint_omni.copies.members import Member
 from pylint_omni.copies.normalize import (
     BODY_FIELDS, FUNCTIONS, IMPORTED, VENDOR, TokenStream, global_name, is_message, same_target, shape_digest, tokenize_module,
 )
+from pylint_omni.index.derived import Table
 from pylint_omni.index.project_index import ProjectIndex
 
-PARSED = "copies.parsed"  # per-run memo of the files parsed to compare copies
+PARSED: Table[str, TokenStream | None] = Table("copies.parsed")  # the files parsed to compare copies, per state
 
 
 @dataclass(frozen=True)
@@ -129,7 +130,7 @@ def project_source(index: ProjectIndex, path: str) -> Source:
 
 
 def parsed(index: ProjectIndex, source: Source) -> TokenStream | None:
-    memo: dict[str, TokenStream | None] = index.derived.setdefault(PARSED, {})
+    memo = PARSED.values(index)
     if source.key not in memo:
         try:
             memo[source.key] = tokenize_module(ast.parse(source.text), source.imports) if source.text is not None else None

@@ -25,6 +25,7 @@ from typing import Callable, Iterable
 from pylint_omni.copies.groups import Keep
 from pylint_omni.copies.members import Member
 from pylint_omni.index.class_graph import abstract_methods, class_graph
+from pylint_omni.index.derived import Table
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.index.vocabulary import DEFAULT_VOCABULARY, Vocabulary
 
@@ -34,6 +35,8 @@ SPECIFIC_FOLDERS = frozenset({"models", "platforms", "model_zoo", "vendors"})  #
 UNSTABLE_FOLDERS = frozenset({"experimental", "contrib", "sandbox", "prototype", "prototypes", "incubator"})
 DERIVED_WORDS = ("async", "legacy", "_old", "deprecated", "backup", "_copy",  # names of a copy made from another
                  "_mtp", "eagle", "draft")  # a draft model of speculative decoding reuses its target's code
+
+_DESCENDANTS: Table[str, set[str]] = Table("copies.descendants")
 
 
 def place(path: str, words: Vocabulary = DEFAULT_VOCABULARY) -> int:
@@ -111,7 +114,7 @@ def shared_base(index: ProjectIndex, group: list[Member], other: Member) -> str 
 
 
 def _descendants(index: ProjectIndex, base: str) -> set[str]:
-    memo: dict[str, set[str]] = index.derived.setdefault("copies-descendants", {})
+    memo = _DESCENDANTS.values(index)
     if base not in memo:
         graph = class_graph(index)
         memo[base] = {node for node in graph.nodes if base in graph.ancestors(node)}

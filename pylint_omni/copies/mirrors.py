@@ -21,12 +21,14 @@ from pylint_omni.copies.fingerprints import FACT_KEY
 from pylint_omni.copies.keeper import owner_of
 from pylint_omni.copies.members import FileCopies, Member
 from pylint_omni.index.class_graph import class_graph
+from pylint_omni.index.derived import Table
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.index.upstream import upstream_of
 
 MIRROR_RATIO = 0.6  # share of a block's statement shapes the upstream method must hold for the block to mirror it
 MAX_IMPORTED = 3  # upstream classes of the module compared with a block (a wrapper imports the one it wraps)
-NAME = "copies-mirrors"
+
+_MIRRORED: Table[tuple[str, str], str | None] = Table("copies.mirrors")
 
 
 class UpstreamMethod(NamedTuple):
@@ -66,7 +68,7 @@ def mirrored_override(index: ProjectIndex, member: Member, project: FileCopies |
     """Why a block of a method repeats an upstream method (None: it does not)."""
     if member.kind != "block" or "." not in member.qual or project is None:
         return None
-    memo: dict[tuple[str, str], str | None] = index.derived.setdefault(NAME, {})
+    memo = _MIRRORED.values(index)
     key = (member.path, member.qual)
     if key in memo:
         return memo[key]

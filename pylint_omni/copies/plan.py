@@ -40,11 +40,13 @@ from pylint_omni.evidence.consumers import Status, Verdict
 from pylint_omni.evidence.findings import MemberRef
 from pylint_omni.evidence.identity import finding_id
 from pylint_omni.evidence.keep import keep_list
+from pylint_omni.index.derived import Table
 from pylint_omni.index.project_index import ProjectIndex
 
-MEMO = "copies.plan"
 MEMBER = "member"  # `omni-granularity`: one message per copy
 Upstream = dict[str, list[Reimplementation]]
+
+_PLANS: Table[tuple[Thresholds, bool, str], dict[str, list[CopyFinding]]] = Table("copies.plan")
 
 
 def _of_upstream(upstream: Upstream, member: Member) -> Reimplementation | None:
@@ -171,9 +173,5 @@ def _plan(index: ProjectIndex, limits: Thresholds, upstream: Upstream) -> dict[s
 def copy_plan(index: ProjectIndex, limits: Thresholds, upstream: Upstream, upstream_on: bool) -> dict[str, list[CopyFinding]]:
     """What the family emits in each file (once per index state, thresholds and whether upstream copies are
     reported by `upstream-reimplementation`)."""
-    memo: dict[tuple[Thresholds, bool, str], dict[str, list[CopyFinding]]] = index.derived.setdefault(MEMO, {})
     key = (limits, upstream_on, index.settings.granularity)
-    found = memo.get(key)
-    if found is None:
-        found = memo[key] = _plan(index, limits, upstream if upstream_on else {})
-    return found
+    return _PLANS.of(index, key, lambda: _plan(index, limits, upstream if upstream_on else {}))

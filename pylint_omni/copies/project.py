@@ -23,8 +23,11 @@ from pylint_omni.copies.movable import claim
 from pylint_omni.copies.verdict import Judgement, is_model_code, judge
 from pylint_omni.evidence.consumers import Status
 from pylint_omni.index.class_graph import class_graph
+from pylint_omni.index.derived import Derived, Table
 from pylint_omni.index.paths import Location
 from pylint_omni.index.project_index import ProjectIndex
+
+_PROJECT: Table[Thresholds, ProjectCopies] = Table("copies.project")
 
 
 @dataclass
@@ -49,11 +52,11 @@ class ProjectCopies:
 
 def production_fingerprints(index: ProjectIndex) -> dict[str, FileCopies]:
     """Fingerprints of the production files (decoded once per run)."""
-    found = index.derived.get(FACT_KEY)
-    if found is not None:
-        return found
+    return _FINGERPRINTS.of(index)
+
+
+def _fingerprints(index: ProjectIndex) -> dict[str, FileCopies]:
     files: dict[str, FileCopies] = {}
-    index.derived[FACT_KEY] = files
     for relpath, facts in index.python_files():
         fact: FingerprintFact | None = facts.get("extra", {}).get(FACT_KEY)
         if not fact or index.location(relpath) is Location.VALIDATION:
@@ -62,6 +65,9 @@ def production_fingerprints(index: ProjectIndex) -> dict[str, FileCopies]:
             continue
         files[relpath] = FileCopies(relpath, fact)
     return files
+
+
+_FINGERPRINTS: Derived[dict[str, FileCopies]] = Derived("copies.production_fingerprints", _fingerprints)
 
 
 def _inheritance(index: ProjectIndex) -> Callable[[Member, Member], bool]:
@@ -99,12 +105,12 @@ def _judged(index: ProjectIndex, files: dict[str, FileCopies], limits: Threshold
         return found
 
     judgements = [judge(index, group, drift_of) for group in groups]
-    index.derived.pop(PARSED, None)  # the copies' parsed files are not needed any more
+    PARSED.forget(index)  # the copies' parsed files are not needed any more
     return judgements, used
 
 
 def project_copies(index: ProjectIndex, limits: Thresholds) -> ProjectCopies:
-    memo: dict[Thresholds, ProjectCopies] = index.derived.setdefault("copies.project", {})
+    memo = _PROJECT.values(index)
     found = memo.get(limits)
     if found is not None:
         return found

@@ -50,6 +50,7 @@ from pylint_omni.evidence.memo import decode_verdict, encode_verdict
 from pylint_omni.evidence.provenance import copied_code
 from pylint_omni.index import cache
 from pylint_omni.index.class_graph import class_graph
+from pylint_omni.index.derived import Table
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.index.vocabulary import PLATFORM_ONLY_MODULES
 from pylint_omni.index.upstream import upstream_of, version_doubts
@@ -58,6 +59,8 @@ NAME = "copies-upstream"
 DELIBERATE = "copied on purpose, so not high"
 PLATFORM_ONLY = PLATFORM_ONLY_MODULES
 MIXIN_NAMES = ("Mixin", "Base", "Interface", "Protocol")
+
+_JUDGED: Table[tuple[Thresholds, tuple[str, ...]], dict[str, list[Reimplementation]]] = Table("copies.upstream")
 
 
 @dataclass
@@ -232,7 +235,7 @@ def _decode(data: list[dict[str, Any]]) -> list[Reimplementation]:
 def reimplementations(index: ProjectIndex, files: dict[str, FileCopies], limits: Thresholds,
                       names: tuple[str, ...]) -> dict[str, list[Reimplementation]]:
     """Judged upstream copies by project file (once per run; cached between runs)."""
-    memo: dict[tuple[Thresholds, tuple[str, ...]], dict[str, list[Reimplementation]]] = index.derived.setdefault(NAME, {})
+    memo = _JUDGED.values(index)
     if (limits, names) in memo:
         return memo[(limits, names)]
     index.await_background()  # a cold run's child may be writing the store

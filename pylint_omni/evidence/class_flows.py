@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pylint_omni.index.derived import Built, Table
 from pylint_omni.index.facts import RegistryFact
 from pylint_omni.index.graph import Flow, ReferenceGraph, TableUse
 from pylint_omni.index.paths import Location
@@ -26,6 +27,10 @@ from pylint_omni.index.project_index import Definition, ProjectIndex
 TABLE_FORMS = frozenset({"dict", "table", "enum", "setitem", "update", "merged", "lazy-export"})
 WRITE_METHODS = ("register", "add", "update", "setdefault", "__setitem__")
 READ_ROLES = frozenset({"lookup", "membership"})
+
+_SLOT_FLOWS: Built[list[tuple[str, list[Flow]]]] = Built("abstractions.slot_flows")
+_REGISTRY_READS: Table[tuple[str, str, int], list[str]] = Table("abstractions.registry_reads")
+_REGISTRATIONS: Built[list[tuple[str, RegistryFact, str, bool, int]]] = Built("abstractions.registrations")
 
 
 @dataclass(frozen=True)
@@ -88,14 +93,11 @@ def _default_flow(index: ProjectIndex, graph: ReferenceGraph, flow: Flow, family
 def class_slots(index: ProjectIndex, graph: ReferenceGraph, family: set[str]) -> list[Found]:
     """`*_cls` slots that carry a class of `family` and that configuration or callers can fill otherwise."""
     found: list[Found] = []
-    memo: dict[str, list[tuple[str, list[Flow]]]] = index.derived.setdefault("class_slot_flows", {})
-    if "all" not in memo:
-        slots: dict[str, list[Flow]] = {}
-        for resolved in graph.resolutions.values():
-            for slot, *_ in resolved.get("flows", ()):
-                slots.setdefault(slot, [])
-        memo["all"] = [(slot, graph.flows(slot)) for slot in slots]
-    for slot, flows in memo["all"]:
+    def all_slots() -> list[tuple[str, list[Flow]]]:
+        slots = dict.fromkeys(slot for resolved in graph.resolutions.values() for slot, *_ in resolved.get("flows", ()))
+        return [(slot, graph.flows(slot)) for slot in slots]
+
+    for slot, flows in _SLOT_FLOWS.of(index, all_slots):
         for flow in flows:
             if not flow.value.startswith("c:") or flow.value[2:] not in family or not _production(index, flow.path):
                 continue
@@ -148,29 +150,22 @@ def _read(use: TableUse, graph: ReferenceGraph) -> bool:
 
 def registry_reads(index: ProjectIndex, graph: ReferenceGraph, relpath: str, registry: RegistryFact) -> list[str]:
     """Production places that read a registry's storage (memoised per run)."""
-    memo: dict[tuple[str, str, int], list[str]] = index.derived.setdefault("abstraction_registry_reads", {})
-    key = (relpath, registry["name"], registry["line"])
-    if key not in memo:
-        memo[key] = [
-            f"{use.path}:{use.line} ({use.role})"
-            for table in _registering_storage(index, graph, relpath, registry)
-            for use in graph.table_uses(table)
-            if _production(index, use.path) and _read(use, graph)
-        ]
-    return memo[key]
+    return _REGISTRY_READS.of(index, (relpath, registry["name"], registry["line"]), lambda: [
+        f"{use.path}:{use.line} ({use.role})"
+        for table in _registering_storage(index, graph, relpath, registry)
+        for use in graph.table_uses(table)
+        if _production(index, use.path) and _read(use, graph)
+    ])
 
 
 def _registrations(index: ProjectIndex, graph: ReferenceGraph) -> list[tuple[str, RegistryFact, str, bool, int]]:
     """(path, registry, target, suffix, line) of every registry entry, targets resolved (memoised per run)."""
-    memo = index.derived.get("abstraction_registrations")
-    if memo is None:
-        memo = index.derived["abstraction_registrations"] = [
-            (path, registry, graph.resolve(entry["target"]).dotted if not entry.get("suffix") else entry["target"],
-             bool(entry.get("suffix")), entry["line"])
-            for path, registry in index.registries() if registry["form"] != "custom-op"
-            for entry in registry.get("entries", []) if entry.get("target")
-        ]
-    return memo
+    return _REGISTRATIONS.of(index, lambda: [
+        (path, registry, graph.resolve(entry["target"]).dotted if not entry.get("suffix") else entry["target"],
+         bool(entry.get("suffix")), entry["line"])
+        for path, registry in index.registries() if registry["form"] != "custom-op"
+        for entry in registry.get("entries", []) if entry.get("target")
+    ])
 
 
 def registered(index: ProjectIndex, graph: ReferenceGraph, named: list[Definition]) -> list[Found]:

@@ -25,6 +25,7 @@ from typing import Iterable
 
 from pylint.interfaces import HIGH, INFERENCE, UNDEFINED, Confidence
 
+from pylint_omni.index.derived import Derived, Table
 from pylint_omni.index.external import ExternalRoot, external_indexes
 from pylint_omni.index.project_index import Hit, ProjectIndex
 from pylint_omni.index.paths import Location
@@ -33,6 +34,8 @@ DYNAMIC_VIAS = frozenset({"getattr", "import_module", "resolver", "fstr"})
 CONFIG_VIAS = frozenset({"yaml-key", "yaml-value", "json", "toml"})  # a mention in a config file (set, not read)
 DOC_VIAS = frozenset({"doc"})
 MAX_LISTED = 3  # consumers shown before 'and N more'
+
+_KINDS: Table[tuple[str, str], ConsumerKind] = Table("evidence.consumer_kinds")
 
 
 class ConsumerKind(str, Enum):
@@ -57,7 +60,7 @@ class Consumer:
 
 def consumer_kind(index: ProjectIndex, hit: Hit) -> ConsumerKind:
     """The kind of one mention (remembered per file and via for the run: it is asked millions of times)."""
-    kinds: dict[tuple[str, str], ConsumerKind] = index.derived.setdefault("consumer_kinds", {})
+    kinds = _KINDS.values(index)
     key = (hit.path, hit.via)
     kind = kinds.get(key)
     if kind is None:
@@ -86,17 +89,18 @@ def _external_roots(index: ProjectIndex) -> list[tuple[ExternalRoot, ProjectInde
     Only those files can use this project's code: a same-named key or attribute in a
     module that never mentions the project is a name collision, not a consumer.
     """
-    found = index.derived.get("external_roots")
-    if found is None:
-        found = []
-        if index.settings.external_roots:
-            packages = {entry.get("module", "").partition(".")[0] for entry in index.entries.values() if entry.get("kind") == "python"}
-            packages = {p for p in packages if p and p != "__init__"}
-            for root, other in external_indexes(index.settings):
-                users = frozenset(hit.path for package in packages for hit in other.hits(package))
-                found.append((root, other, users))
-        index.derived["external_roots"] = found
+    found: list[tuple[ExternalRoot, ProjectIndex, frozenset[str]]] = []
+    if index.settings.external_roots:
+        packages = {entry.get("module", "").partition(".")[0] for entry in index.entries.values() if entry.get("kind") == "python"}
+        packages = {p for p in packages if p and p != "__init__"}
+        for root, other in external_indexes(index.settings):
+            users = frozenset(hit.path for package in packages for hit in other.hits(package))
+            found.append((root, other, users))
     return found
+
+
+_EXTERNAL_ROOTS: Derived[list[tuple[ExternalRoot, ProjectIndex, frozenset[str]]]] = Derived(
+    "evidence.external_roots", _external_roots)
 
 
 def external_root_consumers(index: ProjectIndex, token: str) -> list[Consumer]:
@@ -108,7 +112,7 @@ def external_root_consumers(index: ProjectIndex, token: str) -> list[Consumer]:
     index can later answer here too.
     """
     found: list[Consumer] = []
-    for root, other, users in _external_roots(index):
+    for root, other, users in _EXTERNAL_ROOTS.of(index):
         for hit in other.hits(token):
             if hit.via in EXTERNAL_ROOT_SKIPPED_VIAS or other.location(hit.path) is Location.VALIDATION:
                 continue

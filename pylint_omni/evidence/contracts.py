@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from pylint_omni.index.derived import Derived
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.index.paths import glob_match
 
@@ -153,7 +154,7 @@ def load_contracts(index: ProjectIndex) -> ContractSet:
 
 def contracts_of(index: ProjectIndex) -> ContractSet:
     """The index's contracts, computed once per refresh."""
-    found = index.derived.get("contracts")
-    if found is None:
-        found = index.derived["contracts"] = load_contracts(index)
-    return found
+    return _CONTRACTS.of(index)
+
+
+_CONTRACTS: Derived[ContractSet] = Derived("evidence.contracts", load_contracts)

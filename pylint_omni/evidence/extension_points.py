@@ -35,6 +35,7 @@ from pylint_omni.evidence.consumers import external_root_consumers
 from pylint_omni.evidence.design_docs import doc_mentions
 from pylint_omni.evidence.upstream_readers import upstream_kinds, upstream_readers
 from pylint_omni.index.class_graph import ClassGraph, abstract_methods, class_graph
+from pylint_omni.index.derived import Table
 from pylint_omni.index.graph import ReferenceGraph, graph_of
 from pylint_omni.index.paths import Location
 from pylint_omni.index.project_index import Definition, ProjectIndex
@@ -51,6 +52,8 @@ BARE_NAME_VIAS = frozenset({"yaml-value", "yaml-key", "json", "toml", "resolver"
 PLUGIN_LOADER = re.compile(r"(^|_)entry_points$|^load_\w*plugins?\w*$|^load_plugins")
 REGISTRY_DECORATOR = re.compile(r"regist|REGIST")
 REGISTER_CALL = re.compile(r"^_?register\w*$|\w+_register$")
+
+_VENDOR_CHILDREN: Table[str, list[tuple[str, str, str]]] = Table("evidence.vendor_children")
 
 
 def _production(index: ProjectIndex, path: str) -> bool:
@@ -196,7 +199,7 @@ def _vendor_of(child: str, folder: bool, words: Vocabulary) -> tuple[str, str] |
 
 def _vendor_children(index: ProjectIndex, folder: str) -> list[tuple[str, str, str]]:
     """(vendor, rest, child path) of the vendor folders and modules directly inside `folder`."""
-    memo: dict[str, list[tuple[str, str, str]]] = index.derived.setdefault("vendor_children", {})
+    memo = _VENDOR_CHILDREN.values(index)
     if folder not in memo:
         prefix = f"{folder}/" if folder else ""
         children: dict[str, tuple[str, str, str]] = {}

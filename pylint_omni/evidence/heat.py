@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from astroid import nodes
 
 from pylint_omni.evidence.benefit import Heat
+from pylint_omni.index.derived import Table
 from pylint_omni.index.facts import FunctionFact
 from pylint_omni.index.paths import Location
 from pylint_omni.index.project_index import ProjectIndex
@@ -30,6 +31,8 @@ CACHING_DECORATORS = re.compile(r"(?:\A|\.)(?:lru_cache|cache|cached_property|ca
 ROUTE_DECORATOR = re.compile(r"\.(?:get|post|put|delete|patch|websocket|route|api_route)\(")
 MAX_CALLERS = 25  # a name called from more places than this says nothing about one function
 MAX_CALLER_LEVELS = 3  # levels of callers climbed to find a hot or a cold one
+
+_BY_CALLERS: Table[tuple[str, int], HeatReading] = Table("evidence.heat_by_callers")
 
 
 @dataclass(frozen=True)
@@ -154,11 +157,7 @@ def callers_of(index: ProjectIndex, name: str) -> list[Caller] | None:
 
 def heat_through_callers(index: ProjectIndex, relpath: str, name: str, line: int) -> HeatReading:
     """Hot when a caller (up to three calls away) is hot; cold when every caller is cold."""
-    memo: dict[tuple[str, int], HeatReading] = index.derived.setdefault("heat_by_callers", {})
-    key = (relpath, line)
-    if key not in memo:
-        memo[key] = _through_callers(index, name, 0, set())
-    return memo[key]
+    return _BY_CALLERS.of(index, (relpath, line), lambda: _through_callers(index, name, 0, set()))
 
 
 def _through_callers(index: ProjectIndex, name: str, depth: int, seen: set[str]) -> HeatReading:

@@ -32,6 +32,7 @@ from pylint_omni.evidence.consumers import Consumer, ConsumerKind, Status, Verdi
 from pylint_omni.evidence.findings import FindingDetails, MemberRef
 from pylint_omni.index import cache
 from pylint_omni.index.collector import keep_out
+from pylint_omni.index.derived import Built
 from pylint_omni.index.external import external_indexes
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.index.settings import OmniSettings
@@ -43,6 +44,8 @@ ASSIGNMENT = "assignment"  # the first assignment statement at the finding's lin
 STATEMENT = "stmt"  # the first statement that starts at the finding's line
 AT = "at:"  # AT + column: the first key, call or assignment at that line and column
 _IN_MEMORY: dict[Path, tuple[str, dict[str, dict[str, list[Any]]]]] = {}  # memo file -> the state and findings last read or written
+
+_MEMO: Built[FindingsMemo] = Built("evidence.findings_memo")
 
 
 @dataclass(frozen=True)
@@ -194,11 +197,12 @@ _OPEN: list[FindingsMemo] = []  # memos of this process with captured findings n
 
 def memo_of(index: ProjectIndex, context: Callable[[], Iterable[str]]) -> FindingsMemo:
     """The findings memo of the index's current state (one per state; a new buffer is a new state)."""
-    memo: FindingsMemo | None = index.derived.get("findings_memo")
-    if memo is None:
-        memo = index.derived["findings_memo"] = FindingsMemo(index, project_state(index, context()))
+    def start() -> FindingsMemo:
+        memo = FindingsMemo(index, project_state(index, context()))
         _OPEN.append(memo)
-    return memo
+        return memo
+
+    return _MEMO.of(index, start)
 
 
 def save_memos() -> None:

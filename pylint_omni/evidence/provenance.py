@@ -22,6 +22,7 @@ from typing import Any
 
 from pylint_omni.evidence.benefit import Benefit
 from pylint_omni.evidence.consumers import Status, Verdict
+from pylint_omni.index.derived import Derived
 from pylint_omni.index.paths import Location
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.index.vocabulary import VENDORED_FOLDER
@@ -125,19 +126,23 @@ def _source(text: str) -> str:
 
 def own_holders(index: ProjectIndex) -> frozenset[str]:
     """Copyright holders of the project itself (computed once per index state)."""
-    found = index.derived.get("own_copyright_holders")
-    if found is None:
-        counts: Counter[str] = Counter()
-        files = 0
-        for relpath, facts in index.python_files():
-            if index.location(relpath) is Location.VALIDATION:
-                continue
-            files += 1
-            counts.update(set((facts.get("provenance") or {}).get("holders", [])))
-        own = {holder for holder, count in counts.items() if count >= max(OWN_MIN_FILES, OWN_SHARE * files)}
-        own.update(holder for holder, _ in counts.most_common(1))
-        found = index.derived["own_copyright_holders"] = frozenset(own)
-    return found
+    return _OWN_HOLDERS.of(index)
+
+
+def _own_holders(index: ProjectIndex) -> frozenset[str]:
+    counts: Counter[str] = Counter()
+    files = 0
+    for relpath, facts in index.python_files():
+        if index.location(relpath) is Location.VALIDATION:
+            continue
+        files += 1
+        counts.update(set((facts.get("provenance") or {}).get("holders", [])))
+    own = {holder for holder, count in counts.items() if count >= max(OWN_MIN_FILES, OWN_SHARE * files)}
+    own.update(holder for holder, _ in counts.most_common(1))
+    return frozenset(own)
+
+
+_OWN_HOLDERS: Derived[frozenset[str]] = Derived("evidence.own_holders", _own_holders)
 
 
 def _definition_marked(index: ProjectIndex, relpath: str, line: int, markers: list[list[Any]]) -> Provenance | None:

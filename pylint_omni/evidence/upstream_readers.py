@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 from pylint_omni.evidence.consumers import Consumer, ConsumerKind
 from pylint_omni.index.class_graph import class_graph
+from pylint_omni.index.derived import Table
 from pylint_omni.index.graph import graph_of
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.index.upstream import UpstreamRef, upstream_of
@@ -27,6 +28,8 @@ MAX_LISTED_KINDS = 8  # upstream kinds listed for a class
 # Bases that carry no attributes of their own: a class listing them hands its fields to no third-party code.
 SAFE_BASES = frozenset({"object", "ABC", "abc.ABC", "Generic", "typing.Generic", "Protocol", "typing.Protocol", "Exception"})
 TORCH_MODULE_PREFIXES = ("torch.nn.", "nn.Module")  # torch's module machinery reads no field a subclass adds
+
+_KINDS: Table[str, UpstreamKinds] = Table("evidence.upstream_kinds")
 
 
 @dataclass
@@ -48,7 +51,7 @@ def _substituted(index: ProjectIndex, names: set[str]) -> dict[str, str]:
 
 def upstream_kinds(index: ProjectIndex, dotted: str) -> UpstreamKinds:
     """Upstream classes whose objects instances of the project class `dotted` are (memoised per run)."""
-    memo: dict[str, UpstreamKinds] = index.derived.setdefault("upstream_kinds", {})
+    memo = _KINDS.values(index)
     if dotted in memo:
         return memo[dotted]
     kinds = memo[dotted] = UpstreamKinds()

@@ -29,6 +29,7 @@ from packaging.requirements import InvalidRequirement, Requirement
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.utils import canonicalize_name
 
+from pylint_omni.index.derived import Derived
 from pylint_omni.index.discovery import read_text
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.index.scan.ast_helpers import walk_nodes
@@ -358,11 +359,11 @@ def _matching(root: Path, pattern: str) -> list[str]:
 
 def declarations_of(index: ProjectIndex) -> Declarations:
     """The project's declarations, read once per run."""
-    found = index.derived.get("declarations")
-    if found is None:
-        found = index.derived["declarations"] = read_declarations(index.root)
-    return found
+    return _DECLARATIONS.of(index)
 
 
 def names(declared: Iterable[Declared]) -> str:
     return ", ".join(f"`{d.text}` ({d.source})" for d in declared)
+
+
+_DECLARATIONS: Derived[Declarations] = Derived("index.declarations", lambda index: read_declarations(index.root))

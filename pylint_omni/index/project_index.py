@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from pylint_omni.index import cache
+from pylint_omni.index.derived import DerivedStore, Table
 from pylint_omni.index.facts import DefinitionFact, PythonFacts, RegistryFact
 from pylint_omni.index.discovery import SourceFile, content_digest, discover, module_names, read_text
 from pylint_omni.index.paths import Location, classify_path
@@ -27,6 +28,8 @@ from pylint_omni.index.scan.tokens import decode_hits, files_by_key
 from pylint_omni.index.settings import OmniSettings
 
 Judgement = Callable[["ProjectIndex"], None]  # a project judgement: computes one and writes its store (`index.background`)
+
+FILE_TEXT: Table[str, str | None] = Table("index.file_text")  # a file's text, read once per state
 
 
 @dataclass(frozen=True)
@@ -92,7 +95,7 @@ class ProjectIndex:
         self._defs: dict[str, list[Definition]] | None = None
         self._by_dotted: dict[str, Definition] | None = None
         self._modules: dict[str, str] | None = None
-        self.derived: dict[str, Any] = {}  # per-run results computed from the facts (contracts, ...)
+        self.derived = DerivedStore()  # facts derived from this state (`index.derived`: declared, typed)
         self.graph_state: dict[str, Any] = {}  # what the reference graph keeps between runs (`index.graph`)
         self._pending: _PendingRefresh | None = None
         self._beside: BackgroundScan | None = None  # a cold scan's child still judging (`index.background`)
@@ -240,7 +243,7 @@ class ProjectIndex:
         self._locations[relpath] = classify_path(relpath, self.settings.validation_globs, self.settings.production_globs)
 
     def _invalidate(self) -> None:
-        self.derived = {}
+        self.derived = DerivedStore()
         self._hits = None
         self._defs = None
         self._by_dotted = None
@@ -261,7 +264,7 @@ class ProjectIndex:
     def text(self, relpath: str) -> str | None:
         """A project file's text: the editor buffer that replaces it, else the file on disk (read once per
         index state); None when it cannot be read. For checks that look again at a file's own lines."""
-        memo: dict[str, str | None] = self.derived.setdefault("file_text", {})
+        memo = FILE_TEXT.values(self)
         if relpath not in memo:
             text = self.overrides.get(relpath)
             if text is None:

@@ -28,6 +28,7 @@ from typing import Callable
 from pylint_omni.evidence.contracts import contracts_of
 from pylint_omni.evidence.consumers import Consumer, Status, Verdict, external_root_consumers, judge
 from pylint_omni.evidence.frameworks import framework_table
+from pylint_omni.index.derived import Derived, Table
 from pylint_omni.index.facts import RegistryEntryFact, RegistryFact
 from pylint_omni.index.graph import ReferenceGraph, graph_of
 from pylint_omni.index.paths import key_matches_patterns
@@ -40,6 +41,9 @@ from pylint_omni.registries.read_paths import TABLE_FORMS, ReadPaths, read_paths
 
 MIN_ENTRIES_FOR_DOMAIN = 3  # entries a registry needs before its unnamed keys say outside data chooses them
 SPAN_FORMS = frozenset({"dict", "table", "enum", "merged"})
+
+_KEY_DOMAINS: Table[tuple[str, str, str], str | None] = Table("registries.key_domains")
+_DOCUMENTED_SIBLINGS: Table[tuple[str, str, str], str | None] = Table("registries.documented_siblings")
 
 
 @dataclass
@@ -68,22 +72,27 @@ def _all_entries(index: ProjectIndex, relpath: str, registry: RegistryFact) -> l
     """Every entry of the registry: a decorator or register() registry spans many files."""
     if registry["form"] in TABLE_FORMS:
         return [(relpath, registry, entry) for entry in registry["entries"]]
-    spread = index.derived.get("spread_registries")
-    if spread is None:
-        spread = index.derived["spread_registries"] = {}
-        for rel, reg in index.registries():
-            if reg["form"] not in TABLE_FORMS:
-                spread.setdefault((reg["name"], reg["form"]), []).extend((rel, reg, entry) for entry in reg["entries"])
-    return spread.get((registry["name"], registry["form"]), [])
+    return _SPREAD.of(index).get((registry["name"], registry["form"]), [])
 
 
-def _memo(index: ProjectIndex, name: str, relpath: str, registry: RegistryFact, compute: Callable[[], str | None]) -> str | None:
+def _spread_registries(index: ProjectIndex) -> dict[tuple[str, str], list[tuple[str, RegistryFact, RegistryEntryFact]]]:
+    """(name, form) -> every entry of a registry spread over modules (decorators, register() calls)."""
+    spread: dict[tuple[str, str], list[tuple[str, RegistryFact, RegistryEntryFact]]] = {}
+    for rel, reg in index.registries():
+        if reg["form"] not in TABLE_FORMS:
+            spread.setdefault((reg["name"], reg["form"]), []).extend((rel, reg, entry) for entry in reg["entries"])
+    return spread
+
+
+_SPREAD: Derived[dict[tuple[str, str], list[tuple[str, RegistryFact, RegistryEntryFact]]]] = Derived(
+    "registries.spread", _spread_registries)
+
+
+def _memo(index: ProjectIndex, table: Table[tuple[str, str, str], str | None], relpath: str, registry: RegistryFact,
+          compute: Callable[[], str | None]) -> str | None:
     """A per-registry judgment, once per run (a decorator registry spans many modules)."""
-    memo: dict[tuple[str, str, str], str | None] = index.derived.setdefault(name, {})
     key = (relpath if registry["form"] in TABLE_FORMS else "", registry["name"], registry["form"])
-    if key not in memo:
-        memo[key] = compute()
-    return memo[key]
+    return table.of(index, key, compute)
 
 
 def _keys_come_from_outside(index: ProjectIndex, relpath: str, registry: RegistryFact) -> str | None:
@@ -100,7 +109,7 @@ def _keys_come_from_outside(index: ProjectIndex, relpath: str, registry: Registr
             f"only {named} of {len(entries)} keys of {registry['name']} are named by production code, "
             "so its keys are chosen by outside data (configs, checkpoints, CLI text)"
         )
-    return _memo(index, "key_domains", relpath, registry, compute)
+    return _memo(index, _KEY_DOMAINS, relpath, registry, compute)
 
 
 def _named_in_production(index: ProjectIndex, key: str, own: tuple[str, int, int]) -> bool:
@@ -119,7 +128,7 @@ def _documented_sibling(index: ProjectIndex, relpath: str, registry: RegistryFac
             if doc is not None:
                 return f"{entry['key']!r} at {doc.path}:{doc.line}"
         return None
-    return _memo(index, "documented_siblings", relpath, registry, compute)
+    return _memo(index, _DOCUMENTED_SIBLINGS, relpath, registry, compute)
 
 
 def _target_consumers(index: ProjectIndex, graph: ReferenceGraph, target: Definition, own: list[tuple[str, int, int]]) -> list[Consumer]:

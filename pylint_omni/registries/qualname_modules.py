@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pylint_omni.evidence.consumers import Consumer, ConsumerKind, Verdict, judge
+from pylint_omni.index.derived import Built
 from pylint_omni.index.graph import ReferenceGraph, graph_of
 from pylint_omni.index.graph.resolve import STRING_VIAS
 from pylint_omni.index.paths import Location
@@ -28,6 +29,8 @@ from pylint_omni.index.vocabulary import hands_on
 from pylint_omni.registries.keys import consumer_at
 
 LOADING_VIAS = STRING_VIAS - {"doc"}
+
+_LOADED: Built[dict[str, str]] = Built("registries.qualname_loaded_modules")
 
 
 @dataclass
@@ -42,21 +45,24 @@ class QualnameEntry:
 
 def loaded_modules(index: ProjectIndex, graph: ReferenceGraph) -> dict[str, str]:
     """module -> the first production place that loads one of its functions by qualname (once per run)."""
-    memo = index.derived.get("qualname_loaded_modules")
-    if memo is None:
-        memo = index.derived["qualname_loaded_modules"] = {}
-        markers = tuple(f",{via}" for via in LOADING_VIAS)
-        for rel, resolved in graph.resolutions.items():
-            if index.location(rel) is not Location.PRODUCTION:
+    return _LOADED.of(index, lambda: _loaded_modules(index, graph))
+
+
+def _loaded_modules(index: ProjectIndex, graph: ReferenceGraph) -> dict[str, str]:
+    """See `loaded_modules`."""
+    memo: dict[str, str] = {}
+    markers = tuple(f",{via}" for via in LOADING_VIAS)
+    for rel, resolved in graph.resolutions.items():
+        if index.location(rel) is not Location.PRODUCTION:
+            continue
+        for target, encoded in resolved.get("refs", {}).items():
+            if not any(marker in encoded for marker in markers):
+                continue  # cheap: most targets are only named by code
+            definition = index.resolve_target(target)
+            if definition is None or definition.kind != "function" or not definition.data.get("toplevel"):
                 continue
-            for target, encoded in resolved.get("refs", {}).items():
-                if not any(marker in encoded for marker in markers):
-                    continue  # cheap: most targets are only named by code
-                definition = index.resolve_target(target)
-                if definition is None or definition.kind != "function" or not definition.data.get("toplevel"):
-                    continue
-                line, _, via = next(i for i in encoded.split("|") if i.endswith(markers)).partition(",")
-                memo.setdefault(definition.module, f"{rel}:{line} loads {target} ({via})")
+            line, _, via = next(i for i in encoded.split("|") if i.endswith(markers)).partition(",")
+            memo.setdefault(definition.module, f"{rel}:{line} loads {target} ({via})")
     return memo
 
 

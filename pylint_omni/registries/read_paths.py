@@ -22,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from pylint_omni.evidence.class_flows import TABLE_FORMS, WRITE_METHODS
+from pylint_omni.index.derived import Table
 from pylint_omni.index.facts import RegistryFact
 from pylint_omni.index.graph import ReferenceGraph, TableUse
 from pylint_omni.index.paths import Location
@@ -30,6 +31,8 @@ from pylint_omni.index.project_index import ProjectIndex
 MAX_COPY_DEPTH = 3  # copies of a registry (`local = dict(REG)`) followed to their reads
 MAX_PARAM_DEPTH = 3  # callers climbed through parameters that hand a key on
 SUMMARY_SOURCE = {"s": "lit", "n": "classname", "x": "external", "u": "user", "f": "pattern"}
+
+_READ_PATHS: Table[tuple[str, str, str], ReadPaths] = Table("registries.read_paths")
 
 
 @dataclass(frozen=True)
@@ -86,11 +89,8 @@ class ReadPaths:
 def read_paths(index: ProjectIndex, graph: ReferenceGraph, relpath: str, registry: RegistryFact) -> ReadPaths:
     """The read paths of a registry (memoised per run for registries spread over modules)."""
     module = index.entries.get(relpath, {}).get("module", "")
-    memo: dict[tuple[str, str, str], ReadPaths] = index.derived.setdefault("registry_read_paths", {})
     key = (module if registry["form"] in TABLE_FORMS else "", registry["name"], registry["form"])
-    if key not in memo:
-        memo[key] = _read_paths(index, graph, relpath, module, registry)
-    return memo[key]
+    return _READ_PATHS.of(index, key, lambda: _read_paths(index, graph, relpath, module, registry))
 
 
 def _read_paths(index: ProjectIndex, graph: ReferenceGraph, relpath: str, module: str, registry: RegistryFact) -> ReadPaths:

@@ -25,6 +25,7 @@ from pylint.checkers.utils import safe_infer
 from pylint_omni.evidence.consumers import Consumer, consumer_kind
 from pylint_omni.evidence.upstream_readers import SAFE_BASES, TORCH_MODULE_PREFIXES, unread_base
 from pylint_omni.index.class_graph import class_graph
+from pylint_omni.index.derived import Derived, Table
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.index.paths import Location
 
@@ -36,6 +37,9 @@ DYNAMIC_LOADING_VIAS = frozenset({"resolver", "import_module", "fstr"})
 NON_READING_VIAS = frozenset({"name", "store", "attr-store", "import", "all", "base", "call"})
 # Words of prose (docs, YAML string values, shell scripts): a reader only when qualified, `obj.name`.
 PROSE_VIAS = frozenset({"doc", "yaml-value", "script"})
+
+_FIELD_READERS: Table[str, list[Consumer]] = Table("state.field_readers")
+_QUALIFIED: Table[str, dict[str, set[int]]] = Table("state.qualified_mentions")
 
 
 @dataclass
@@ -295,7 +299,7 @@ def field_readers(index: ProjectIndex, name: str, exclude: tuple[str, int, int] 
     mentions in docs and YAML values (`obj.name`) count; a local variable of the same
     name, an assignment, an import or the bare word in prose does not.
     """
-    memo: dict[str, list[Consumer]] = index.derived.setdefault("field_readers", {})
+    memo = _FIELD_READERS.values(index)
     readers = memo.get(name)
     if readers is None:
         found: dict[tuple[str, int], Consumer] = {}
@@ -325,7 +329,7 @@ def _qualified_lines(index: ProjectIndex, path: str) -> dict[str, set[int]]:
     The scanners record `obj.name` whole and split; the whole dotted word on the
     same line is what tells a qualified mention from the same word in prose.
     """
-    memo: dict[str, dict[str, set[int]]] = index.derived.setdefault("qualified_field_mentions", {})
+    memo = _QUALIFIED.values(index)
     table = memo.get(path)
     if table is None:
         table = memo[path] = {}
@@ -349,15 +353,15 @@ class Overwrite:
 
 def _subclassed_names(index: ProjectIndex) -> frozenset[str]:
     """Names used as a base anywhere in the project (computed once per run)."""
-    names = index.derived.get("subclassed_names")
-    if names is None:
-        names = index.derived["subclassed_names"] = frozenset(
-            base.rpartition(".")[2]
-            for _, facts in index.python_files()
-            for record in facts.get("classes", [])
-            for base in record.get("bases", [])
-        )
-    return names
+    return frozenset(
+        base.rpartition(".")[2]
+        for _, facts in index.python_files()
+        for record in facts.get("classes", [])
+        for base in record.get("bases", [])
+    )
+
+
+_SUBCLASSED: Derived[frozenset[str]] = Derived("state.subclassed_names", _subclassed_names)
 
 
 def provisional_overwrites(index: ProjectIndex, class_name: str, field_name: str) -> list[Overwrite] | None:
@@ -367,7 +371,7 @@ def provisional_overwrites(index: ProjectIndex, class_name: str, field_name: str
     field from a dotted source ending in the same attribute, and nothing builds
     the class another way (subclasses, names loaded by string).
     """
-    if class_name in _subclassed_names(index):
+    if class_name in _SUBCLASSED.of(index):
         return None
     if any(hit.via in LOADING_VIAS or hit.via.startswith("entry-point:") for hit in index.hits(class_name)):
         return None  # built by name somewhere: the construction sites are unknown

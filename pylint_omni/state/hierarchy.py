@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from astroid import nodes
 from astroid.exceptions import InferenceError
 
+from pylint_omni.index.derived import Derived
 from pylint_omni.index.project_index import Definition, ProjectIndex
 
 ClassKey = tuple[str, int]  # (relpath, line of the `class` statement)
@@ -122,10 +123,7 @@ def _key(definition: Definition) -> ClassKey:
 
 def class_graph(index: ProjectIndex) -> ClassGraph:
     """The graph of this index refresh (built on the first question)."""
-    graph = index.derived.get("state_class_graph")
-    if graph is None:
-        graph = index.derived["state_class_graph"] = ClassGraph(index)
-    return graph
+    return _CLASS_GRAPH.of(index)
 
 
 def hierarchy_claims(index: ProjectIndex, rel: str, line: int, field: str) -> list[Claim]:
@@ -157,3 +155,6 @@ def is_exception(klass: nodes.ClassDef) -> bool:
     except (InferenceError, RecursionError):
         pass
     return any(base.as_string().split("[")[0].endswith(("Error", "Exception")) for base in klass.bases)
+
+
+_CLASS_GRAPH: Derived[ClassGraph] = Derived("state.class_graph", ClassGraph)

@@ -13,6 +13,7 @@ import time
 from dataclasses import dataclass, field
 
 from pylint_omni.index.class_graph import class_graph
+from pylint_omni.index.derived import Derived
 from pylint_omni.index.graph import ReferenceGraph, graph_of
 from pylint_omni.index.paths import Location
 from pylint_omni.index.project_index import ProjectIndex
@@ -106,9 +107,10 @@ def _imported_value(index: ProjectIndex, graph: ReferenceGraph, module: str, rel
 
 def analysis_of(index: ProjectIndex) -> SurfaceAnalysis:
     """The analysis of the index's current state (memoised until the index changes)."""
-    found: SurfaceAnalysis | None = index.derived.get("surface_analysis")
-    if found is not None:
-        return found
+    return _ANALYSIS.of(index)
+
+
+def _analyse(index: ProjectIndex) -> SurfaceAnalysis:
     started = time.perf_counter()
     graph = graph_of(index)
     table = build_table(index)
@@ -134,8 +136,10 @@ def analysis_of(index: ProjectIndex) -> SurfaceAnalysis:
                 continue  # an empty package marker or a few lines of script: lint, not an audit line
             found.chains[chain.root] = (status, chain)
     found.seconds = time.perf_counter() - started
-    index.derived["surface_analysis"] = found
     return found
+
+
+_ANALYSIS: Derived[SurfaceAnalysis] = Derived("surfaces.analysis", _analyse)
 
 
 def short_name(analysis: SurfaceAnalysis, dotted: str) -> str:

@@ -34,6 +34,7 @@ import re
 from dataclasses import dataclass, field
 
 from pylint_omni.index.class_graph import class_graph
+from pylint_omni.index.derived import Built
 from pylint_omni.index.graph import ReferenceGraph
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.index.scan.tokens import decode_hits
@@ -46,6 +47,8 @@ STORE_VIAS = frozenset({"store", "attr-store"})  # `Cls.prop = v` (a code chain)
 # How an unresolved name is mentioned: attribute-like (may name a method) or a bare name (classes, functions).
 ATTRIBUTE_VIAS = frozenset({"attr", "getattr", "str", "fstr", "resolver", "import_module", "yaml-key", "yaml-value", "json", "toml", "doc"})
 BARE_VIAS = frozenset({"name"})
+
+_EDGES: Built[Edges] = Built("surfaces.edges")
 
 
 @dataclass
@@ -195,9 +198,10 @@ class _FileReader:
 
 def build_edges(index: ProjectIndex, graph: ReferenceGraph, table: SurfaceTable) -> Edges:
     """The edges of every file of the index (memoised per index state)."""
-    edges: Edges | None = index.derived.get("surface_edges")
-    if edges is not None:
-        return edges
+    return _EDGES.of(index, lambda: _build_edges(index, graph, table))
+
+
+def _build_edges(index: ProjectIndex, graph: ReferenceGraph, table: SurfaceTable) -> Edges:
     edges = Edges()
     reader = _FileReader(table, edges, frozenset(table.by_name) | frozenset(table.methods_by_name), index, graph)
     held: list[tuple[str, str, str, str]] = []  # (owner, holder class, attribute, member name)
@@ -229,7 +233,6 @@ def build_edges(index: ProjectIndex, graph: ReferenceGraph, table: SurfaceTable)
             holder, attr, name = key.split("|")
             held.extend((reader.owner_at(owners, line, f"file:{rel}", rel), holder, attr, name) for line, _ in decode_hits(encoded))
     _held_members(index, graph, table, edges, held, assigned)
-    index.derived["surface_edges"] = edges
     return edges
 
 

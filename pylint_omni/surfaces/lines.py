@@ -4,16 +4,15 @@ from __future__ import annotations
 
 import re
 
+from pylint_omni.index.derived import Table
 from pylint_omni.index.project_index import ProjectIndex
+
+_LINES: Table[str, list[str]] = Table("surfaces.file_lines")
 
 
 def file_lines(index: ProjectIndex, path: str) -> list[str]:
     """A file's lines as the family reads them (docs lines, test lines), read once per index state."""
-    memo: dict[str, list[str]] = index.derived.setdefault("surface_file_lines", {})
-    lines = memo.get(path)
-    if lines is None:
-        lines = memo[path] = (index.text(path) or "").splitlines()
-    return lines
+    return _LINES.of(index, path, lambda: (index.text(path) or "").splitlines())
 
 
 def file_line(index: ProjectIndex, path: str, line: int) -> str:

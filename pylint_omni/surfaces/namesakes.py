@@ -11,35 +11,38 @@ from __future__ import annotations
 
 import re
 
+from pylint_omni.index.derived import Derived, Table
 from pylint_omni.index.graph import graph_of
 from pylint_omni.index.paths import Location
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.surfaces.lines import file_line, file_lines
 
+_PAGE_IMPORTS: Table[str, frozenset[str]] = Table("surfaces.page_imports")
+
 
 def _foreign(index: ProjectIndex) -> tuple[frozenset[str], frozenset[str]]:
     """(top-level packages imported from outside the project, names production binds by such imports)."""
-    memo: tuple[frozenset[str], frozenset[str]] | None = index.derived.get("surface_foreign_names")
-    if memo is None:
-        tops = graph_of(index).tops
-        packages: set[str] = set()
-        names: set[str] = set()
-        for rel, facts in index.python_files():
-            for local, target in facts.get("imports", {}).items():
-                top = target.partition(".")[0]
-                if top and top not in tops:
-                    packages.add(top)
-                    if index.location(rel) is Location.PRODUCTION and target.rpartition(".")[2] == local:
-                        names.add(local)
-        memo = index.derived["surface_foreign_names"] = (frozenset(packages), frozenset(names))
-    return memo
+    tops = graph_of(index).tops
+    packages: set[str] = set()
+    names: set[str] = set()
+    for rel, facts in index.python_files():
+        for local, target in facts.get("imports", {}).items():
+            top = target.partition(".")[0]
+            if top and top not in tops:
+                packages.add(top)
+                if index.location(rel) is Location.PRODUCTION and target.rpartition(".")[2] == local:
+                    names.add(local)
+    return frozenset(packages), frozenset(names)
+
+
+_FOREIGN: Derived[tuple[frozenset[str], frozenset[str]]] = Derived("surfaces.foreign_names", _foreign)
 
 
 def namesake_in_docs(index: ProjectIndex, path: str, line: int, name: str, owners: frozenset[str] = frozenset()) -> bool:
     """The docs mention of `name` at `path:line` is another package's `name` (see the module docstring), or, for a
     method (`owners`: the class names of its lineage), another class's method of that name: `Other.name` on the
     line and no `Owner.name` of its own lineage."""
-    packages, names = _foreign(index)
+    packages, names = _FOREIGN.of(index)
     if name in names:
         return True
     qualifiers = [m.group(1) for m in re.finditer(rf"\b([A-Za-z_][\w.]*)\.{re.escape(name)}\b", file_line(index, path, line))]
@@ -56,11 +59,10 @@ FROM_IMPORT = re.compile(r"^\s*from\s+([\w.]+)\s+import\s+(?:\(([^)]*)\)|([\w ,]
 
 def _imported_in_page(index: ProjectIndex, path: str, packages: frozenset[str]) -> frozenset[str]:
     """Names a docs page's code blocks import from outside packages (memoised per page)."""
-    memo: dict[str, frozenset[str]] = index.derived.setdefault("surface_page_imports", {})
-    found = memo.get(path)
-    if found is None:
+    def imported() -> frozenset[str]:
         text = "\n".join(file_lines(index, path))
-        found = memo[path] = frozenset(
+        return frozenset(
             word.split(" as ")[0].strip() for m in FROM_IMPORT.finditer(text) if m.group(1).partition(".")[0] in packages
             for word in (m.group(2) or m.group(3)).split(","))
-    return found
+
+    return _PAGE_IMPORTS.of(index, path, imported)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+from pylint_omni.index.derived import Built, Table
 from pylint_omni.index.paths import Location
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.index.scan.tokens import COMMENT_OR_STRING, numbered
@@ -28,6 +29,9 @@ RL = re.compile(r"\bRL\b")
 DOCSTRING = re.compile(r"^\s*[rRuU]?(\"\"\"|''')(.*?)\1", re.DOTALL | re.MULTILINE)
 OUTSIDE_DOUBTS = ("its docstring describes an outside caller", "production prose names it")  # how its doubts begin
 DOCSTRING_WITHIN = 12  # lines after the `def` (a long signature) where the docstring may start
+
+_PROSE: Table[str, list[tuple[int, str]]] = Table("surfaces.prose")
+_PRODUCTION_FOLDERS: Built[dict[str, list[str]]] = Built("surfaces.production_folders")
 
 
 def own_docstring(index: ProjectIndex, surface: Surface) -> str:
@@ -45,21 +49,18 @@ def prose_lines(text: str) -> list[tuple[int, str]]:
 
 def _prose(index: ProjectIndex, rel: str) -> list[tuple[int, str]]:
     """`prose_lines` of one file, read once per index state."""
-    memo: dict[str, list[tuple[int, str]]] = index.derived.setdefault("surface_prose", {})
-    found = memo.get(rel)
-    if found is None:
-        found = memo[rel] = prose_lines(index.text(rel) or "")
-    return found
+    return _PROSE.of(index, rel, lambda: prose_lines(index.text(rel) or ""))
 
 
 def _production_by_folder(index: ProjectIndex, table: SurfaceTable) -> dict[str, list[str]]:
-    memo: dict[str, list[str]] | None = index.derived.get("surface_production_folders")
-    if memo is None:
-        memo = index.derived["surface_production_folders"] = {}
+    def by_folder() -> dict[str, list[str]]:
+        found: dict[str, list[str]] = {}
         for rel in sorted(table.module_of_path):
             if index.location(rel) is Location.PRODUCTION:
-                memo.setdefault(rel.rpartition("/")[0], []).append(rel)
-    return memo
+                found.setdefault(rel.rpartition("/")[0], []).append(rel)
+        return found
+
+    return _PRODUCTION_FOLDERS.of(index, by_folder)
 
 
 def _prose_mentions(index: ProjectIndex, table: SurfaceTable, surface: Surface, spans: list[tuple[str, int, int]]) -> str | None:

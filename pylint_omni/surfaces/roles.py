@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from pylint_omni.index.derived import Table
 from pylint_omni.index.graph import graph_of
 from pylint_omni.index.paths import Location
 from pylint_omni.index.project_index import ProjectIndex
@@ -36,6 +37,8 @@ REFERENCE_DOC = re.compile(
 REFERENCE_SUFFIXES = ("_pytorch", "_torch", "_ref", "_naive", "_reference")
 COMPLETION = re.compile(r"finish|done|complet|success|expire|releas", re.IGNORECASE)
 MIN_REGISTERED_MODULES = 2  # sibling modules registered by value before an unregistered one looks forgotten
+
+_REGISTERED: Table[str, tuple[list[str], str] | None] = Table("surfaces.registered")
 
 
 @dataclass(frozen=True)
@@ -78,7 +81,7 @@ def registered_siblings(index: ProjectIndex, analysis: SurfaceAnalysis, module: 
     (two modules or more), with where: the folder's ops are registered, not called (memoised per folder)."""
     table = analysis.table
     folder = table.surfaces[module].path.rpartition("/")[0]
-    memo: dict[str, tuple[list[str], str] | None] = index.derived.setdefault("surface_registered", {})
+    memo = _REGISTERED.values(index)
     if folder not in memo:
         graph = graph_of(index)
         found: dict[str, str] = {}

@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass
 
 from pylint_omni.evidence.consumers import Consumer, ConsumerKind, Status, Verdict, listed
+from pylint_omni.index.derived import Derived
 from pylint_omni.index.paths import Location, matches_any
 from pylint_omni.index.project_index import Hit, ProjectIndex
 from pylint_omni.surfaces.analysis import SurfaceAnalysis
@@ -39,20 +40,20 @@ class RouteFinding:
 
 def _path_tokens(index: ProjectIndex) -> list[str]:
     """Every indexed token that looks like a URL path (memoised per index state)."""
-    found: list[str] | None = index.derived.get("route_path_tokens")
-    if found is None:
-        tokens: set[str] = set()
-        for entry in index.entries.values():
-            tokens.update(t for t in entry.get("facts", {}).get("refs", {}) if "/" in t)
-        found = index.derived["route_path_tokens"] = sorted(tokens)
-    return found
+    tokens: set[str] = set()
+    for entry in index.entries.values():
+        tokens.update(t for t in entry.get("facts", {}).get("refs", {}) if "/" in t)
+    return sorted(tokens)
+
+
+_PATH_TOKENS: Derived[list[str]] = Derived("surfaces.route_path_tokens", _path_tokens)
 
 
 def _callers(index: ProjectIndex, path: str, relpath: str, def_line: int) -> list[Hit]:
     shape = re.escape(re.sub(r"\{[^}]*\}", "\0", path.lstrip("/"))).replace("\0", "[^/]+")
     pattern = re.compile(r"(?:^|/)" + shape + r"/?(?:\?.*)?$")  # docs drop the leading slash of a word
     hits: list[Hit] = []
-    for token in _path_tokens(index):
+    for token in _PATH_TOKENS.of(index):
         if pattern.search(token):
             hits += [h for h in index.hits(token)
                      if not (h.path == relpath and def_line - OWN_DECORATOR_LINES <= h.line <= def_line)]

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from typing import Any
 
+from pylint_omni.index.derived import Derived
 from pylint_omni.index.paths import Location
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.index.vocabulary import decorator_tail
@@ -136,9 +137,10 @@ def _file_surfaces(table: SurfaceTable, rel: str, module: str, facts: dict[str, 
 
 def build_table(index: ProjectIndex) -> SurfaceTable:
     """The surfaces of every Python file of the index (memoised per index state)."""
-    table: SurfaceTable | None = index.derived.get("surface_table")
-    if table is not None:
-        return table
+    return _TABLE.of(index)
+
+
+def _build_table(index: ProjectIndex) -> SurfaceTable:
     table = SurfaceTable()
     files = [(rel, index.entries[rel].get("module", ""), facts) for rel, facts in index.python_files()]
     modules = {module for _, module, _ in files if module}
@@ -151,5 +153,7 @@ def build_table(index: ProjectIndex) -> SurfaceTable:
         table.add(Surface(module, "module", rel, 1, int(extra.get("lines") or 1), _module_container(module, modules),
                           (), production))
         _file_surfaces(table, rel, module, facts, production)
-    index.derived["surface_table"] = table
     return table
+
+
+_TABLE: Derived[SurfaceTable] = Derived("surfaces.table", _build_table)

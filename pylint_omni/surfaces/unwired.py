@@ -23,6 +23,7 @@ from pylint_omni.evidence.benefit import Benefit, BenefitKind
 from pylint_omni.evidence.consumers import Consumer, Status, Verdict, listed
 from pylint_omni.evidence.findings import FindingDetails
 from pylint_omni.evidence.wording import evidence_clause, short_message
+from pylint_omni.index.derived import Built
 from pylint_omni.index.paths import matches_any
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.surfaces.analysis import DEAD, TEST_ONLY, SurfaceAnalysis, names_of
@@ -33,6 +34,8 @@ from pylint_omni.surfaces.verdicts import TEST_GLOBS, Judged, judge_chain, tests
 
 REFERENCE = re.compile(r"\bref\b|_ref\b|\bref_|reference", re.IGNORECASE)
 MEMBER_NOISE = ("tests only mention the name", "besides tests, only", "only dead code uses it", "production code names it")
+
+_UNWIRED: Built[dict[str, Unwired]] = Built("surfaces.unwired")
 
 
 @dataclass
@@ -85,10 +88,11 @@ def _groups(analysis: SurfaceAnalysis) -> list[tuple[str, str, str, list[str]]]:
 
 def unwired(index: ProjectIndex, analysis: SurfaceAnalysis) -> dict[str, Unwired]:
     """Each unwired module or package by the path of the file it is shown in (memoised per analysis)."""
-    memo: dict[str, Unwired] | None = index.derived.get("surface_unwired")
-    if memo is not None:
-        return memo
-    memo = {}
+    return _UNWIRED.of(index, lambda: _unwired(index, analysis))
+
+
+def _unwired(index: ProjectIndex, analysis: SurfaceAnalysis) -> dict[str, Unwired]:
+    memo: dict[str, Unwired] = {}
     table = analysis.table
     for kind, dotted, shown, modules in _groups(analysis):
         judged = [judge_chain(index, analysis, status, chain)
@@ -96,7 +100,6 @@ def unwired(index: ProjectIndex, analysis: SurfaceAnalysis) -> dict[str, Unwired
         if any(j.verdict.status is Status.REJECTED for j in judged) or not any(j.status == TEST_ONLY for j in judged):
             continue
         memo[table.surfaces[shown].path] = Unwired(kind, dotted, modules, judged)
-    index.derived["surface_unwired"] = memo
     return memo
 
 

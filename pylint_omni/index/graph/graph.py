@@ -15,6 +15,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
+from pylint_omni.index.derived import Derived
 from pylint_omni.index.graph import store
 from pylint_omni.index.graph.exports import ModuleTable, Resolver, Target
 from pylint_omni.index.graph.resolve import resolve_file
@@ -337,7 +338,7 @@ def build_graph(index: ProjectIndex) -> ReferenceGraph:
 
 def graph_of(index: ProjectIndex) -> ReferenceGraph:
     """The reference graph of the index's current state (built on the first question of a run)."""
-    graph = index.derived.get("reference_graph")
-    if graph is None:
-        graph = index.derived["reference_graph"] = build_graph(index)
-    return graph
+    return _GRAPH.of(index)
+
+
+_GRAPH: Derived[ReferenceGraph] = Derived("graph.reference", build_graph)

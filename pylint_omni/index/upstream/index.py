@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Iterator
 
 from pylint_omni.index import cache
+from pylint_omni.index.derived import Derived
 from pylint_omni.index.paths import Location
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.index.upstream.locate import Located, locate, names_in_paths
@@ -115,9 +116,10 @@ def imported_packages(index: ProjectIndex, names: list[str]) -> set[str]:
 
 def upstream_of(index: ProjectIndex) -> UpstreamIndex:
     """The upstream index of the project (once per process and configuration)."""
-    found = index.derived.get("upstream_index")
-    if found is not None:
-        return found
+    return _UPSTREAM.of(index)
+
+
+def _upstream(index: ProjectIndex) -> UpstreamIndex:
     settings = index.settings
     listed = list(dict.fromkeys([*settings.upstream_packages, *names_in_paths(settings.upstream_paths)]))
     imported = imported_packages(index, listed)
@@ -136,8 +138,10 @@ def upstream_of(index: ProjectIndex) -> UpstreamIndex:
             else:
                 packages[name] = _package(located, Path(cache_dir) if cache_dir else None)
         upstream = _LIVE[key] = UpstreamIndex(wanted, missing, packages)
-    index.derived["upstream_index"] = upstream
     return upstream
+
+
+_UPSTREAM: Derived[UpstreamIndex] = Derived("upstream.index", _upstream)
 
 
 def build_upstream(index: ProjectIndex) -> None:
@@ -160,10 +164,11 @@ def version_doubts(index: ProjectIndex) -> dict[str, str]:
     define: newer hooks may call what the indexed version never does, and code copied
     from upstream may match the version the project runs on, not this one.
     """
-    found: dict[str, str] | None = index.derived.get("upstream_version_doubts")
-    if found is not None:
-        return found
-    found = {}
+    return _VERSION_DOUBTS.of(index)
+
+
+def _version_doubts(index: ProjectIndex) -> dict[str, str]:
+    found: dict[str, str] = {}
     upstream = upstream_of(index)
     packages = {p.name: p for p in upstream.packages()}
     missing: dict[str, set[str]] = {}
@@ -183,5 +188,7 @@ def version_doubts(index: ProjectIndex) -> dict[str, str]:
             names = sorted(missing[name])
             found[name] = (f"the project imports {len(names)} names {name} {package.version} does not define "
                            f"(e.g. {names[0]}), so it runs on another version")
-    index.derived["upstream_version_doubts"] = found
     return found
+
+
+_VERSION_DOUBTS: Derived[dict[str, str]] = Derived("upstream.version_doubts", _version_doubts)
