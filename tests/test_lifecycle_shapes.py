@@ -369,3 +369,72 @@ def test_a_field_no_init_assigns_is_medium_and_one_init_may_leave_set_is_no_pair
     assert [(path, line, confidence) for path, line, confidence, _ in found] == [("later.py", 3, "INFERENCE")], found
     assert found[0][3].endswith("assign `workspace = None` in __init__ (no `__init__` does), test `workspace is not None` "
                                 "and drop the flag")
+
+
+MODULE_LOCKS = {
+    "pkg/__init__.py": "",
+    "pkg/buffers.py": """import asyncio
+import threading
+
+_flush_lock = asyncio.Lock()
+_io_lock = asyncio.Lock()
+_spare = threading.Lock()
+_guard = threading.Lock()
+shared = asyncio.Lock()
+_late = asyncio.Lock()
+
+pending = set()
+
+
+async def flush(db):
+    async with _flush_lock:
+        batch = set(pending)
+        pending.clear()
+    await db.write(batch)
+
+
+async def write(db):
+    async with _io_lock:
+        await db.write(1)
+
+
+def guarded():
+    with _guard:
+        pending.add(1)
+
+
+def reset():
+    global _late
+    _late = asyncio.Lock()
+
+
+async def late():
+    async with _late:
+        pending.add(2)
+""",
+    "pkg/routes.py": """from pkg import buffers
+from pkg.buffers import _flush_lock, pending
+
+
+async def heartbeat(worker):
+    async with _flush_lock:
+        pending.add(worker)
+
+
+async def other(db):
+    async with buffers.shared:
+        pending.add(3)
+""",
+}
+
+
+def test_module_locks_that_make_no_one_wait(tmp_path: Path, cache_dir: Path) -> None:
+    """A global asyncio lock whose sections never await, here and in the module that imports it, and a global lock
+    nobody takes: high. Not judged: one a section awaits under, a thread lock taken by `with`, one reached as
+    `buffers.shared` through its module, one rebound by `global` (made again per loop)."""
+    found = {(path, line): (confidence, message) for path, line, confidence, message in lint(MODULE_LOCKS, tmp_path, cache_dir)}
+    assert set(found) == {("pkg/buffers.py", 4), ("pkg/buffers.py", 6)}, found
+    assert found[("pkg/buffers.py", 4)] == ("HIGH", "[high] `_flush_lock` is an asyncio lock whose 2 critical section(s) in "
+                                            "flush(), routes.heartbeat() never await: one event loop runs each to its end "
+                                            "without interleaving, so it makes no one wait; drop it and its `async with` lines")
+    assert found[("pkg/buffers.py", 6)][0] == "HIGH" and "`_spare` is a lock no code takes (created at line 6)" in found[("pkg/buffers.py", 6)][1]

@@ -5,6 +5,13 @@ import queue
 import threading
 
 _END = object()
+_tally_lock = asyncio.Lock()  # [lifecycle-mechanism]
+_tallies: dict[str, int] = {}
+
+
+async def tally(stage: str) -> None:
+    async with _tally_lock:
+        _tallies[stage] = _tallies.get(stage, 0) + 1
 
 
 class EngineClient:

@@ -3,6 +3,13 @@
 import asyncio
 import threading
 
+_tallies: dict[str, int] = {}
+
+
+async def tally(stage: str) -> None:
+    """One event loop runs this to its end: no lock needed."""
+    _tallies[stage] = _tallies.get(stage, 0) + 1
+
 
 class EngineClient:
     """Starts a background loop and says when it is ready: one mechanism, the event."""

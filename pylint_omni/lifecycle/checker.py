@@ -2,7 +2,8 @@
 
 Shapes (each in its own module): a bool flag that mirrors an Event, a handle or a field
 (`pairs`); two locks guarding the same fields (`locks`); a lock or event that makes no one wait: a lock
-never taken, an asyncio lock over sections that never await, an Event nothing waits on (`idle`); a closed flag beside
+never taken, an asyncio lock over sections that never await, an Event nothing waits on (`idle`; a module's global
+locks in `module_locks`); a closed flag beside
 a sentinel put on a queue (`sentinels`). The cases the audit keeps apart are rejected ideas with their
 reason, and so is a flag, or the mechanism it mirrors, also written from outside its class (the
 reference graph's stores: local vs remote ownership). HIGH when every move is in the same method; MEDIUM when a
@@ -26,6 +27,7 @@ from pylint_omni.lifecycle.idle import idle_mechanisms
 from pylint_omni.lifecycle.locks import lock_pairs
 from pylint_omni.lifecycle.matching import layout
 from pylint_omni.lifecycle.mechanisms import Mechanism, class_mechanisms, helpers
+from pylint_omni.lifecycle.module_locks import idle_module_locks
 from pylint_omni.lifecycle.pairs import flag_pairs
 from pylint_omni.lifecycle.sentinels import sentinel_pairs
 from pylint_omni.lifecycle.wording import idle_text, kept_apart_text, locks_text, mirror_text, sentinel_text
@@ -63,6 +65,15 @@ class LifecycleMechanismChecker(OmniChecker):
             "never await, an Event nothing waits on.",
         ),
     }
+
+    def visit_module(self, node: nodes.Module) -> None:
+        found = self.audited_index_for(node)
+        if found is None:
+            return
+        index, relpath = found
+        for one in idle_module_locks(node, index, relpath):
+            self._report(node, one.mechanism, "", "", "medium" if one.doubt else "high", idle_text(one),
+                         f"lifecycle-module-lock-{one.shape}", one.lines)
 
     def visit_classdef(self, node: nodes.ClassDef) -> None:
         found = self.audited_index_for(node.root())
@@ -110,7 +121,7 @@ class LifecycleMechanismChecker(OmniChecker):
         where = _remote_write(index, relpath, owner, mechanism.name)
         return f"local vs remote ownership: `{mechanism.name}` is also written {where}" if where else ""
 
-    def _report(self, owner: nodes.ClassDef, dropped: Mechanism, other: str, kept_apart: str, confidence: str,
+    def _report(self, owner: nodes.ClassDef | nodes.Module, dropped: Mechanism, other: str, kept_apart: str, confidence: str,
                 text: str, kind: str, lines: int = 0) -> None:
         """A candidate says what to drop; a rejected idea names the two and why the audit keeps them apart."""
         if kept_apart:

@@ -92,7 +92,7 @@ def _read_elsewhere(index: ProjectIndex, cls: nodes.ClassDef, relpath: str, name
     return False
 
 
-def _suspends(block: nodes.AsyncWith) -> bool:
+def suspends(block: nodes.AsyncWith) -> bool:
     """Whether the block's own code (not a function defined in it) can hand control back to the loop."""
     for statement in block.body:
         for node in [statement, *statement.nodes_of_class(SUSPENDING, skip_klass=(nodes.FunctionDef, nodes.Lambda))]:
@@ -132,7 +132,7 @@ def _shape(cls: nodes.ClassDef, mechanism: Mechanism, lock: bool) -> Idle | None
         return None
     blocks = [use.parent for use in uses if isinstance(use.parent, nodes.AsyncWith)
               and any(item is use for item, _ in use.parent.items)]
-    if library(mechanism) != "asyncio" or len(blocks) != len(uses) or any(_suspends(b) for b in blocks):
+    if library(mechanism) != "asyncio" or len(blocks) != len(uses) or any(suspends(b) for b in blocks):
         return None
     return Idle(mechanism, "await-free", tuple(sorted({b.frame().name for b in blocks})), 1 + len(blocks), "")
 

@@ -81,3 +81,20 @@ class StepCounters:
             await sink(dict(self._counts))
             self._flushes += 1
         return self._flushes
+
+
+# Module-level locks: `_tally_lock` guards only a dict update (planted: it makes no one wait); `_report_lock` a
+# section that awaits the sink (trap).
+_tally_lock = asyncio.Lock()
+_report_lock = asyncio.Lock()
+_tallies: dict[str, int] = {}
+
+
+async def tally(stage: str) -> None:
+    async with _tally_lock:
+        _tallies[stage] = _tallies.get(stage, 0) + 1
+
+
+async def report_tallies(sink) -> None:
+    async with _report_lock:
+        await sink(dict(_tallies))
