@@ -21,7 +21,7 @@ from astroid import nodes
 from astroid.exceptions import NoDefault
 
 from pylint_omni.abstractions.factories import FactoryChoice
-from pylint_omni.evidence.consumers import Status, Verdict
+from pylint_omni.evidence.consumers import Verdict, decide
 from pylint_omni.evidence.extension_points import open_mechanisms
 from pylint_omni.evidence.provenance import copied_file
 from pylint_omni.index.graph import ReferenceGraph, graph_of
@@ -113,33 +113,30 @@ def judge_factory(index: ProjectIndex, relpath: str, func: nodes.FunctionDef, ch
     """The verdict on a single-choice factory, from its open mechanisms and the kinds its callers pass."""
     definition = _definition(index, relpath, func)
     mechanisms = open_mechanisms(index, [definition, definition])
-    resolved = [m.reason for m in mechanisms if m.resolved]
-    if resolved:
-        return Verdict(Status.REJECTED, None, resolved[0], [], [OUTSIDE])
+    rejects = [m.reason for m in mechanisms if m.resolved]
+    if choice.external_kind:
+        rejects.append("the kind is read from outside data (a checkpoint's model type): the one accepted kind is a "
+                       "check users meet")
+    if choice.field:
+        rejects.append(f"the kind is the field `{choice.field}` of {choice.param}, a configuration users set: the one "
+                       "accepted kind is a user-facing check")
+    if rejects:
+        return decide("", rejects=rejects, unknowns=[OUTSIDE])
     doubts = [m.reason for m in mechanisms]
     origin = copied_file(index, relpath)
     if origin is not None:
         doubts.append(f"{relpath} says it is {origin.describe()}: the factory may be kept to ease resyncs")
-    if choice.external_kind:
-        return Verdict(Status.REJECTED, None, "the kind is read from outside data (a checkpoint's model type): "
-                       "the one accepted kind is a check users meet", [], [OUTSIDE])
-    if choice.field:
-        return Verdict(Status.REJECTED, None, f"the kind is the field `{choice.field}` of {choice.param}, a configuration "
-                       "users set: the one accepted kind is a user-facing check", [], [OUTSIDE])
     graph = graph_of(index)
     dotted = f"{definition.module}.{definition.data['qual']}"
     sources = KindSources()
     _collect(index, graph, dotted, _position(func, choice.param), choice.param, _default(func, choice.param), sources, 0)
     if sources.user or sources.external:
         where, what = (sources.user[0], "user input") if sources.user else (sources.external[0], "outside data")
-        return Verdict(Status.REJECTED, None, f"the kind comes from {what} at {where}: the one accepted kind is a "
-                       "user-facing check", [], [OUTSIDE])
+        rejects.append(f"the kind comes from {what} at {where}: the one accepted kind is a user-facing check")
     if sources.unknown:
         doubts.insert(0, f"the kind passed at {sources.unknown[0]} cannot be traced")
     elif not sources.sites:
         doubts.insert(0, _no_caller(index, graph, dotted))
-    if doubts:
-        return Verdict(Status.CANDIDATE, "medium", doubts[0], [], [*doubts, OUTSIDE])
     kinds = ", ".join(list(sources.literals)[:3])
-    reason = f"every caller passes a literal kind ({kinds}; {sources.sites} call site{'s' if sources.sites > 1 else ''})"
-    return Verdict(Status.CANDIDATE, "high", reason, [], [OUTSIDE])
+    claim = f"every caller passes a literal kind ({kinds}; {sources.sites} call site{'s' if sources.sites > 1 else ''})"
+    return decide(claim, rejects=rejects, doubts=doubts, unknowns=[*doubts, OUTSIDE] if not rejects else [OUTSIDE])

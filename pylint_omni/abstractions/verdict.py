@@ -31,7 +31,7 @@ from pylint_omni.abstractions.implementations import (
     is_abstraction,
 )
 from pylint_omni.abstractions.shapes import is_dataclass, restated_class, static_member, stored_attributes
-from pylint_omni.evidence.consumers import Status, Verdict
+from pylint_omni.evidence.consumers import Verdict, decide
 from pylint_omni.evidence.design_docs import doc_mentions
 from pylint_omni.evidence.extension_points import open_mechanisms
 from pylint_omni.evidence.provenance import copied_file
@@ -114,23 +114,22 @@ def _medium_reasons(index: ProjectIndex, graph: ClassGraph, base: Definition, ki
     return reasons
 
 
-def decide(index: ProjectIndex, named: list[Definition], rejects: list[str], doubts: list[str], high: str,
-           kind: str = "class") -> Verdict:
-    """Rejected on the first resolved reason, medium on the first doubt, else high."""
+def layer_verdict(index: ProjectIndex, named: list[Definition], rejects: list[str], doubts: list[str], high: str,
+                  kind: str = "class") -> Verdict:
+    """The layer's rejects (its own, and resolved open mechanisms) and doubts, judged (`decide`): rejected on the first
+    reason, medium on the first doubt, else high."""
     mechanisms = open_mechanisms(index, named)
     rejects = rejects + [m.reason for m in mechanisms if m.resolved]
     if rejects:
         reason = rejects[0] + (f" (also: {'; '.join(rejects[1:])})" if len(rejects) > 1 else "")
-        return Verdict(Status.REJECTED, None, reason, [], [OUTSIDE_UNKNOWN])
+        return decide(high, rejects=[reason], unknowns=[OUTSIDE_UNKNOWN])
     doubts = doubts + [m.reason for m in mechanisms]
     origin = copied_file(index, named[0].path)
     if origin is not None:
         doubts.append(f"{named[0].path} says it is {origin.describe()}: the layer may be kept to ease resyncs")
     if named[0].kind == "class":
         doubts += _medium_reasons(index, class_graph(index), named[0], kind)
-    if doubts:
-        return Verdict(Status.CANDIDATE, "medium", doubts[0], [], [*doubts, OUTSIDE_UNKNOWN])
-    return Verdict(Status.CANDIDATE, "high", high, [], [OUTSIDE_UNKNOWN])
+    return decide(high, doubts=doubts, unknowns=[*doubts, OUTSIDE_UNKNOWN])
 
 
 def _test_doubles(found: list[Definition]) -> list[str]:
@@ -152,7 +151,7 @@ def _judge_abstract(index: ProjectIndex, graph: ClassGraph, base: Definition) ->
     methods = len(abstract_methods(base.data)) or len(empty_methods(base.data))
     chain = "; the chain's middles are never created" if found.collapsed else ""
     high = f"one implementation of {methods} abstract method(s){chain}, and no open extension mechanism"
-    verdict = decide(index, [base, single, *found.intermediates], rejects, _test_doubles(found.validation), high)
+    verdict = layer_verdict(index, [base, single, *found.intermediates], rejects, _test_doubles(found.validation), high)
     return AbstractionFinding("class", base, single, found.intermediates, verdict, found.collapsed)
 
 
@@ -180,7 +179,7 @@ def _judge_holder(index: ProjectIndex, graph: ClassGraph, base: Definition, node
                        "__init__ takes its fields in base order, so moving them changes the constructor")
     doubts = _test_doubles([d for d in subclasses if d not in production])
     high = "nothing creates it, names it by a string or picks among its subclasses"
-    verdict = decide(index, [base, single], rejects, doubts, high)
+    verdict = layer_verdict(index, [base, single], rejects, doubts, high)
     finding = AbstractionFinding("holder", base, single, [], verdict)
     finding.stored = stored
     return finding
@@ -194,7 +193,7 @@ def _judge_protocol(index: ProjectIndex, graph: ClassGraph, base: Definition) ->
                if index.location(graph.nodes[m].definition.path) is Location.VALIDATION]
     doubts = [f"{where(doubles[0])} matches it: tests may rely on the Protocol to swap in fakes"] if doubles else []
     high = f"every class matching {base.data['name']} is {concrete.data['name']} or a subclass of it"
-    verdict = decide(index, [base, concrete], [], doubts, high, "protocol")
+    verdict = layer_verdict(index, [base, concrete], [], doubts, high, "protocol")
     return AbstractionFinding("protocol", base, concrete, [], verdict)
 
 
@@ -214,7 +213,7 @@ def static_holder(index: ProjectIndex, base: Definition, node: nodes.ClassDef) -
     if others:
         return None
     call = f"{calls[0].path}:{calls[0].line}"
-    verdict = decide(index, [base], [], [], "nothing else names the class")
+    verdict = layer_verdict(index, [base], [], [], "nothing else names the class")
     finding = AbstractionFinding("static", base, None, [], verdict)
     finding.call_site, finding.method = call, method.name
     finding.wrapper_lines = (node.tolineno - node.fromlineno + 1) - (method.tolineno - method.lineno + 1)

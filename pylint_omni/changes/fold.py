@@ -30,7 +30,7 @@ from pylint_omni.changes.spread import dead_modules, repeated_functions
 from pylint_omni.changes.state import FieldGoing, fields_going, inside
 from pylint_omni.changes.wording import change_planned, counted, named
 from pylint_omni.evidence.benefit import BenefitKind, Heat
-from pylint_omni.evidence.consumers import ConsumerKind, Status, Verdict
+from pylint_omni.evidence.consumers import ConsumerKind, Status, decide
 from pylint_omni.evidence.memo import DEFINITION, MODULE
 from pylint_omni.index.project_index import ProjectIndex
 
@@ -122,7 +122,7 @@ def _cluster(owner: str, span: Span, members: list[Member], going: list[FieldGoi
     if resources:
         simplification += f"; {named(resources)} hold{'s' if len(resources) == 1 else ''} a resource built for them alone"
     extra = tuple(f"{span[0]}:{f.writes[0]} field {name}.{f.name} (read only by the deleted methods)" for f in going)
-    verdict = Verdict(Status.CANDIDATE, HIGH, "no consumer found", [])
+    verdict = decide("no consumer found")
     planned = change_planned(
         (UNUSED, span[1], DEFINITION), what, f"delete them ({lines} lines)", verdict, members,
         (f"{owner}.<unused methods>", "dead-methods", simplification + "."),
@@ -222,7 +222,7 @@ def _table(members: list[Member], table: str, confidence: str, whole: bool) -> C
         fix = "delete the table" + (f" and its {named(parts)}" if parts else "") + ", never the definitions it names"
         if tests:
             fix += f"; {counted(len(tests), 'test file')} import{'s' if len(tests) == 1 else ''} through it"
-        verdict = Verdict(Status.CANDIDATE, HIGH, "no production lookup reads an entry through the table", [])
+        verdict = decide("no production lookup reads an entry through the table")
     else:
         what = f"{counted(len(keys), 'entry')} of {name} {'has' if len(keys) == 1 else 'have'} no production lookup ({named(keys)})"
         fix = "remove them from the table"

@@ -19,7 +19,7 @@ from pylint_omni.configuration.judge import Judgment, judge_cli, judge_env, judg
 from pylint_omni.configuration.readers import SCANNER_KEY, Option
 from pylint_omni.configuration.wording import option_details, option_text, overwritten_details, overwritten_text
 from pylint_omni.configuration.yaml_keys import judge_yaml_keys, read_yaml_keys
-from pylint_omni.evidence.consumers import Status, Verdict
+from pylint_omni.evidence.consumers import Status, decide
 from pylint_omni.evidence.memo import MODULE, STATEMENT, Planned
 from pylint_omni.index.derived import Derived
 from pylint_omni.index.paths import Location
@@ -85,7 +85,7 @@ def _member(judged: Judged) -> Member | None:
     option, judgment = judged.option, judged.judgment
     anchor = MODULE if option.kind == "yaml" else STATEMENT
     if judged.overwritten is not None:
-        verdict = Verdict(Status.CANDIDATE, "high", f"overwritten at line {judged.overwritten} before any read", [], [])
+        verdict = decide(f"overwritten at line {judged.overwritten} before any read")
         planned = Planned(SYMBOL, judged.line, anchor, (overwritten_text(option, judged.overwritten),), verdict,
                           overwritten_details(option, judged.overwritten))
         return Member(planned, judged.relpath, judged.end, "overwritten", f"{option.owner}.{option.name}", judged.container,

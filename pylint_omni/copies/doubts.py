@@ -41,14 +41,13 @@ from __future__ import annotations
 
 import ast
 import re
-from dataclasses import replace
 from typing import Protocol
 
 from pylint_omni.copies.keeper import nearest_definer, owner_of
 from pylint_omni.copies.members import FileCopies, Member
 from pylint_omni.copies.mirrors import mirrored_override
 from pylint_omni.copies.verdict import Judgement
-from pylint_omni.evidence.consumers import Status, Verdict
+from pylint_omni.evidence.consumers import Status, Verdict, decide, lowered
 from pylint_omni.evidence.policies import declared_duplication
 from pylint_omni.evidence.provenance import copied_code
 from pylint_omni.index.derived import Derived
@@ -176,14 +175,13 @@ def as_reported(index: ProjectIndex, judgement: Judgement, member: Member, proje
     verdict = judgement.verdicts[member]
     vendored = _both_vendored(index, judgement.kept, member)
     if vendored is not None and verdict.status is Status.CANDIDATE:
-        return Verdict(Status.REJECTED, None, vendored, [], [vendored])
+        return decide(verdict.reason, rejects=[vendored])
     if verdict.status is not Status.CANDIDATE or verdict.confidence != "high":
         return verdict
     doubt = _doubt(index, judgement, member, project, min_statements)
     if doubt is None:
         return verdict
-    reason = f"{doubt}; {verdict.reason}"
-    return replace(verdict, confidence="medium", reason=reason, unknowns=[*verdict.unknowns, reason])
+    return lowered(verdict, f"{doubt}; {verdict.reason}")
 
 
 def _both_vendored(index: ProjectIndex, kept: Member, member: Member) -> str | None:
@@ -196,12 +194,11 @@ def _both_vendored(index: ProjectIndex, kept: Member, member: Member) -> str | N
             "other projects' code, resynced as a whole, so the duplication is theirs to share")
 
 
-def lowered(verdict: Verdict, kept_upstream: HasUpstreamPlace | None) -> Verdict:
+def kept_copy_lowered(verdict: Verdict, kept_upstream: HasUpstreamPlace | None) -> Verdict:
     """A high copy whose kept copy is itself a copy of upstream: medium, naming upstream (use that one instead)."""
     if kept_upstream is None or verdict.status is not Status.CANDIDATE or verdict.confidence != "high":
         return verdict
-    reason = f"the kept copy repeats {kept_upstream.upstream_place}: use that one; {verdict.reason}"
-    return replace(verdict, confidence="medium", reason=reason, unknowns=[*verdict.unknowns, reason])
+    return lowered(verdict, f"the kept copy repeats {kept_upstream.upstream_place}: use that one; {verdict.reason}")
 
 
 def lazy_import_line(text: str, module: str) -> int | None:

@@ -20,7 +20,7 @@ from pylint_omni.copies.reported import Reported
 from pylint_omni.copies.verdict import Judgement
 from pylint_omni.copies.wording import heat, short_path
 from pylint_omni.evidence.benefit import Benefit, BenefitKind, Heat
-from pylint_omni.evidence.consumers import Status, Verdict
+from pylint_omni.evidence.consumers import Status, Verdict, decide
 from pylint_omni.evidence.findings import FindingDetails
 from pylint_omni.evidence.wording import short_message
 from pylint_omni.index.class_graph import class_graph
@@ -100,8 +100,9 @@ def fork_finding(relpath: str, module: str, other: str, items: list[Reported]) -
         blocks[unit] = blocks.get(unit, 0) + 1
     units = [unit + (f" ({n} blocks)" if n > 1 else "") for unit, n in blocks.items()]
     reason = f"{len(identical)} identical, {len(items) - len(identical)} drifted"
-    verdict = (Verdict(Status.CANDIDATE, "high", reason) if len(identical) == len(items)
-               else Verdict(Status.CANDIDATE, "medium", reason, unknowns=["whether the drifted copies differ on purpose"]))
+    drifted = len(identical) < len(items)
+    verdict = decide(reason, doubts=[reason] if drifted else [],
+                     unknowns=["whether the drifted copies differ on purpose"] if drifted else None)
     differing = [item for item in items if item.judgement.behaviour(item.member)]
     fix = ("merge the fork back, or move the shared part into one module both use" if not differing else
            f"move only the shared part into one module both use: {counted(len(differing), 'copy')} "

@@ -1,7 +1,7 @@
 """The copy findings of one project state: every reported copy folded into the change a maintainer would make.
 
 Every copy after its group's kept one is judged as its message reports it
-(`doubts.as_reported`, `doubts.lowered`); a copy `upstream-reimplementation` reports
+(`doubts.as_reported`, `doubts.kept_copy_lowered`); a copy `upstream-reimplementation` reports
 high is said there only (the fix is the upstream one). Then, in order:
 1. conventions (`conventions`): a group that is a per-model convention is one rejected
    idea, its copies the members;
@@ -26,7 +26,7 @@ from typing import Callable
 
 from pylint_omni.copies.classes import class_copies, class_finding
 from pylint_omni.copies.conventions import convention
-from pylint_omni.copies.doubts import as_reported, lowered
+from pylint_omni.copies.doubts import as_reported, kept_copy_lowered
 from pylint_omni.copies.forks import boilerplate, fork_finding, forks
 from pylint_omni.copies.grouped import generic, group_finding
 from pylint_omni.copies.groups import Thresholds
@@ -36,7 +36,7 @@ from pylint_omni.copies.reimplementation import Reimplementation
 from pylint_omni.copies.reported import CopyFinding, Reported, alone, report
 from pylint_omni.copies.verdict import Judgement
 from pylint_omni.evidence.baseline import BaselineError, load_baseline
-from pylint_omni.evidence.consumers import Status, Verdict
+from pylint_omni.evidence.consumers import Status, Verdict, decide
 from pylint_omni.evidence.findings import MemberRef
 from pylint_omni.evidence.identity import finding_id
 from pylint_omni.evidence.keep import keep_list
@@ -69,10 +69,10 @@ def _judged(index: ProjectIndex, limits: Thresholds, upstream: Upstream) -> list
             continue
         why = convention(index, judgement, files)
         for member in mine:
-            verdict = lowered(as_reported(index, judgement, member, files.get(member.path), limits.min_statements),
+            verdict = kept_copy_lowered(as_reported(index, judgement, member, files.get(member.path), limits.min_statements),
                               kept_upstream)
             if why is not None and verdict.status is Status.CANDIDATE:
-                verdict = Verdict(Status.REJECTED, None, why)
+                verdict = decide("", rejects=[why])
             found.append((judgement, member, verdict))
     return found
 

@@ -45,7 +45,7 @@ from pylint_omni.copies.groups import Thresholds
 from pylint_omni.copies.keeper import owner_of
 from pylint_omni.copies.members import FileCopies, Member
 from pylint_omni.copies.upstream import UpstreamPair, upstream_pairs
-from pylint_omni.evidence.consumers import Status, Verdict
+from pylint_omni.evidence.consumers import Status, Verdict, decide, lowered
 from pylint_omni.evidence.memo import decode_verdict, encode_verdict
 from pylint_omni.evidence.provenance import copied_code
 from pylint_omni.index import cache
@@ -85,37 +85,36 @@ class Reimplementation:
 def _judge(index: ProjectIndex, pair: UpstreamPair) -> Reimplementation:
     package = pair.upstream.package
     base = Reimplementation(pair.copy, pair.original, package.name, package.version, pair.override,
-                            Verdict(Status.CANDIDATE, "high", ""), None)
+                            decide(""), None)
     own = _own_state(index, pair)
     if own:
-        base.verdict = Verdict(Status.CANDIDATE, "medium", own, unknowns=[own])
+        base.verdict = decide("", doubts=[own])
         return base
     if pair.copy.exact == pair.original.exact:
-        base.verdict, base.same = Verdict(Status.CANDIDATE, "high", "identical after renaming locals"), True
+        base.verdict, base.same = decide("identical after renaming locals"), True
         return base
     source = Source(f"{package.name}@{package.version}:{pair.upstream.relpath}", pair.upstream.read(), pair.upstream.imports,
                     pair.upstream.module)
     found = base.drift = drift(index, pair.original, pair.copy, kept_source=source, canonical=pair.upstream.canonical,
                                arithmetic=True)
     if found is None:
-        reason = "the upstream file could not be read again to compare it"
-        base.verdict = Verdict(Status.CANDIDATE, "medium", reason, unknowns=[reason])
+        base.verdict = decide("", doubts=["the upstream file could not be read again to compare it"])
         return base
     differences = found.substantive()
     if not differences:
-        base.verdict = Verdict(Status.CANDIDATE, "high", "differs only in message text or imports" if found.differences
-                               else "identical after renaming locals")
+        base.verdict = decide("differs only in message text or imports" if found.differences
+                              else "identical after renaming locals")
         base.same = True
         return base
     shown = "; ".join(d.describe() for d in differences[:3]) + (f"; {len(differences) - 3} more" if len(differences) > 3 else "")
     math = next((d for d in differences if d.kind in ("math", "layer", "number")), None)
     if math is not None and not pair.override:
-        base.verdict = Verdict(Status.REJECTED, None, f"it changes the upstream math ({math.describe()}): a project-specific "
-                               "version, not a reimplementation")
+        base.verdict = decide("", rejects=[f"it changes the upstream math ({math.describe()}): a project-specific "
+                                           "version, not a reimplementation"])
         return base
     what = "the override changes" if pair.override else "drifted from upstream"
     reason = f"{what} {len(differences)} statement{'s' if len(differences) > 1 else ''}: {shown}"
-    base.verdict = Verdict(Status.CANDIDATE, "medium", reason, unknowns=["whether the difference is specific to this project"])
+    base.verdict = decide("", doubts=[reason], unknowns=["whether the difference is specific to this project"])
     return base
 
 
@@ -125,7 +124,7 @@ def _deliberate(index: ProjectIndex, item: Reimplementation) -> Reimplementation
     if provenance is None or item.verdict.confidence != "high":
         return item
     reason = f"{DELIBERATE}; {item.verdict.reason}" if item.verdict.reason else DELIBERATE
-    return replace(item, verdict=replace(item.verdict, confidence="medium", reason=reason, unknowns=[*item.verdict.unknowns, reason]))
+    return replace(item, verdict=lowered(item.verdict, reason))
 
 
 def _other_version(index: ProjectIndex, item: Reimplementation) -> Reimplementation:
@@ -134,7 +133,7 @@ def _other_version(index: ProjectIndex, item: Reimplementation) -> Reimplementat
     if doubt is None or item.verdict.status is not Status.CANDIDATE:
         return item
     reason = f"{item.verdict.reason}; {doubt}" if item.verdict.reason else doubt
-    return replace(item, verdict=replace(item.verdict, confidence="medium", reason=reason, unknowns=[*item.verdict.unknowns, doubt]))
+    return replace(item, verdict=lowered(item.verdict, reason, doubt))
 
 
 def _capped(item: Reimplementation, doubt: str | None, fix: str = "") -> Reimplementation:
@@ -142,8 +141,7 @@ def _capped(item: Reimplementation, doubt: str | None, fix: str = "") -> Reimple
     if doubt is None or item.verdict.status is not Status.CANDIDATE or item.verdict.confidence != "high":
         return item
     reason = f"{doubt}; {item.verdict.reason}" if item.verdict.reason else doubt
-    return replace(item, verdict=replace(item.verdict, confidence="medium", reason=reason,
-                                         unknowns=[*item.verdict.unknowns, doubt]), fix=fix or item.fix)
+    return replace(item, verdict=lowered(item.verdict, reason, doubt), fix=fix or item.fix)
 
 
 def _portable_fallback(index: ProjectIndex, item: Reimplementation) -> str | None:

@@ -46,7 +46,7 @@ from pylint_omni.copies.fingerprints import FACT_KEY
 from pylint_omni.copies.groups import CopyGroup
 from pylint_omni.copies.kinds import WHAT_DIFFERS
 from pylint_omni.copies.members import Member
-from pylint_omni.evidence.consumers import Status, Verdict
+from pylint_omni.evidence.consumers import Status, Verdict, decide
 from pylint_omni.evidence.contracts import contracts_of
 from pylint_omni.index.class_graph import class_graph
 from pylint_omni.index.project_index import ProjectIndex
@@ -233,19 +233,19 @@ def judge(index: ProjectIndex, group: CopyGroup, drift_of: Callable[[Member, Mem
     for member in group.members[1:]:
         state = _module_state(index, judgement.kept, member)
         if apart:
-            judgement.verdicts[member] = Verdict(Status.REJECTED, None, apart)
+            judgement.verdicts[member] = decide("", rejects=[apart])
         elif state:
             if member.exact != judgement.kept.exact:
                 judgement.drifts[member] = drift_of(judgement.kept, member)
-            judgement.verdicts[member] = Verdict(Status.CANDIDATE, "medium", state, unknowns=[state])
+            judgement.verdicts[member] = decide("", doubts=[state])
         elif member.kind == "block" and (in_kernel(index, member) or in_kernel(index, judgement.kept)):
-            reason = "a block inside a compiled GPU kernel: sharing it takes a jit helper; compare the compiled kernels"
             if member.exact != judgement.kept.exact:
                 judgement.drifts[member] = drift_of(judgement.kept, member)
-            judgement.verdicts[member] = Verdict(Status.CANDIDATE, "medium", reason, unknowns=[reason])
+            judgement.verdicts[member] = decide("", doubts=[
+                "a block inside a compiled GPU kernel: sharing it takes a jit helper; compare the compiled kernels"])
         elif member.kind != "block" and (group.tier == "exact" or member.exact == judgement.kept.exact):
-            reason = "identical to the inherited method" if judgement.overrides else "identical after renaming locals"
-            judgement.verdicts[member] = Verdict(Status.CANDIDATE, "high", reason)
+            judgement.verdicts[member] = decide(
+                "identical to the inherited method" if judgement.overrides else "identical after renaming locals")
         else:
             judgement.drifts[member] = drift_of(judgement.kept, member)
             judgement.verdicts[member] = _near_verdict(judgement, member)
@@ -255,28 +255,24 @@ def judge(index: ProjectIndex, group: CopyGroup, drift_of: Callable[[Member, Mem
 def _near_verdict(judgement: Judgement, member: Member) -> Verdict:
     found = judgement.drifts.get(member)
     if found is None:
-        reason = "a copy could not be read again to compare it"
-        return Verdict(Status.CANDIDATE, "medium", reason, unknowns=[reason])
+        return decide("", doubts=["a copy could not be read again to compare it"])
     differences = found.substantive()
     if not differences:
-        return Verdict(Status.CANDIDATE, "high", "differs only in message text or imports" if found.differences
-                       else "identical after renaming locals")
+        return decide("differs only in message text or imports" if found.differences else "identical after renaming locals")
     kinds = {d.kind for d in differences}
     shown = judgement.drift_text(member)
     model = is_model_code(judgement.kept) or is_model_code(member)
     math = next((d for d in differences if d.kind in ("math", "layer") or (model and d.kind in ("number", "numeric"))), None)
-    if math is not None:
-        return Verdict(Status.REJECTED, None, f"the copies differ in model math ({math.describe()}): "
-                       "a shared version would hide a model-specific difference")
+    rejects = [f"the copies differ in model math ({math.describe()}): a shared version would hide a model-specific "
+               "difference"] if math is not None else []
     if _siblings(judgement.kept, member) and kinds & SIBLING_DRIFT and not judgement.overrides:
-        return Verdict(Status.REJECTED, None, f"sibling operations sharing scaffolding, not one implementation ({shown})")
+        rejects.append(f"sibling operations sharing scaffolding, not one implementation ({shown})")
     if kinds <= {"vendor"}:
-        reason = (f"differs only in vendor calls ({shown}): parallel hardware backends, mergeable behind a "
-                  "device-agnostic call; not verified on the hardware")
-        return Verdict(Status.CANDIDATE, "medium", reason, unknowns=[reason])
+        return decide("", rejects=rejects, doubts=[f"differs only in vendor calls ({shown}): parallel hardware backends, "
+                                                   "mergeable behind a device-agnostic call; not verified on the hardware"])
     behaviour = found.behaviour()
     if behaviour:
-        reason = f"{BEHAVIOUR_REASON} ({WHAT_DIFFERS[behaviour[0].kind]}: {behaviour[0].describe()})"
-        return Verdict(Status.CANDIDATE, "medium", reason, unknowns=["whether the part the copies share is worth a helper"])
-    reason = f"drifted copy ({shown})"
-    return Verdict(Status.CANDIDATE, "medium", reason, unknowns=["whether the drift is deliberate"])
+        return decide("", rejects=rejects, unknowns=None if rejects else ["whether the part the copies share is worth a helper"],
+                      doubts=[f"{BEHAVIOUR_REASON} ({WHAT_DIFFERS[behaviour[0].kind]}: {behaviour[0].describe()})"])
+    return decide("", rejects=rejects, doubts=[f"drifted copy ({shown})"],
+                  unknowns=None if rejects else ["whether the drift is deliberate"])

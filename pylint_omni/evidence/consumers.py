@@ -9,7 +9,8 @@ audit method classifies evidence:
   config), `getattr`/`import_module`/resolver arguments, f-strings assembled from
   module constants: someone loads the symbol by name.
 
-`judge` turns consumers and the unknowns a checker found into a `Verdict`:
+`decide` is the one judge every family asks: a claim, the reasons that reject it, the doubts that
+leave it open. `judge` states them for a surface judged by its consumers:
 production -> live (no finding); external/dynamic -> rejected, naming the consumer;
 an unresolvable dynamic path -> rejected; an externally keyed name -> rejected when
 mentioned anywhere, else medium; a user-facing name (a registry key) documented in
@@ -19,7 +20,7 @@ medium; nothing -> high.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Iterable
 
@@ -161,6 +162,32 @@ def listed(consumers: list[Consumer]) -> str:
     return text + (f" and {len(consumers) - MAX_LISTED} more" if len(consumers) > MAX_LISTED else "")
 
 
+def decide(
+    claim: str,
+    *,
+    rejects: Iterable[str] = (),
+    doubts: Iterable[str] = (),
+    consumers: Iterable[Consumer] = (),
+    unknowns: Iterable[str] | None = None,
+) -> Verdict:
+    """The one judge. A family states what it claims, the reasons that reject the idea, the doubts that leave it
+    open and the consumers it found; this turns them into the verdict: the first reject wins (rejected, naming it),
+    then the first doubt (a medium candidate), else the claim (high). `unknowns`: what the report lists as not
+    known, when it says more than the doubts (by default the rejects, or the doubts, or nothing)."""
+    rejects, doubts, consumers = list(rejects), list(doubts), list(consumers)
+    if rejects:
+        return Verdict(Status.REJECTED, None, rejects[0], consumers, list(rejects if unknowns is None else unknowns))
+    if doubts:
+        return Verdict(Status.CANDIDATE, "medium", doubts[0], consumers, list(doubts if unknowns is None else unknowns))
+    return Verdict(Status.CANDIDATE, "high", claim, consumers, list(unknowns or ()))
+
+
+def lowered(verdict: Verdict, doubt: str, unknown: str | None = None) -> Verdict:
+    """A candidate a later check leaves in doubt: medium, the doubt its reason, `unknown` (or the doubt) added to
+    what is not known."""
+    return replace(verdict, confidence="medium", reason=doubt, unknowns=[*verdict.unknowns, unknown or doubt])
+
+
 def judge(
     consumers: list[Consumer],
     *,
@@ -169,34 +196,25 @@ def judge(
     reject_reasons: Iterable[str] = (),
     medium_reasons: Iterable[str] = (),
 ) -> Verdict:
-    """The downgrade rules of the audit method, in order."""
-    reject_reasons, medium_reasons = list(reject_reasons), list(medium_reasons)
+    """The downgrade rules of the audit method for a surface judged by its consumers, in order (`decide` rules)."""
     production = next((c for c in consumers if c.kind is ConsumerKind.PRODUCTION), None)
     if production is not None:
         return Verdict(Status.LIVE, None, f"production consumer {production.describe()}", consumers)
     external = [c for c in consumers if c.kind is ConsumerKind.EXTERNAL]
     validation = [c for c in consumers if c.kind is ConsumerKind.VALIDATION]
-    if external:
-        outside = [c for c in external if c.via.startswith("external root")]
-        if outside:
-            return Verdict(Status.REJECTED, None, f"used outside this repository: {listed(outside)}", consumers)
-        return Verdict(Status.REJECTED, None, f"loaded by name: {listed(external)}", consumers)
-    if reject_reasons:
-        return Verdict(Status.REJECTED, None, reject_reasons[0], consumers, reject_reasons)
+    outside = [c for c in external if c.via.startswith("external root")]
     documented = [c for c in validation if c.via in DOC_VIAS]
-    if documented_rejects and documented:
-        return Verdict(Status.REJECTED, None, f"documented as a supported name in {listed(documented)}", consumers)
-    if externally_keyed:
-        if validation:
-            return Verdict(
-                Status.REJECTED, None,
-                f"externally keyed name mentioned as supported in {listed(validation)}", consumers,
-            )
-        unknown = "the consumer may live outside this repository (model checkpoints name such keys)"
-        return Verdict(Status.CANDIDATE, "medium", unknown, consumers, [unknown, *medium_reasons])
-    if validation:
-        unknown = f"only validation/support consumers: {listed(validation)}"
-        return Verdict(Status.CANDIDATE, "medium", unknown, consumers, [unknown, *medium_reasons])
-    if medium_reasons:
-        return Verdict(Status.CANDIDATE, "medium", medium_reasons[0], consumers, medium_reasons)
-    return Verdict(Status.CANDIDATE, "high", "no consumer found", consumers)
+    rejects = [
+        *([f"used outside this repository: {listed(outside)}"] if outside else
+          [f"loaded by name: {listed(external)}"] if external else []),
+        *reject_reasons,
+        *([f"documented as a supported name in {listed(documented)}"] if documented_rejects and documented else []),
+        *([f"externally keyed name mentioned as supported in {listed(validation)}"] if externally_keyed and validation
+          else []),
+    ]
+    doubts = [
+        *(["the consumer may live outside this repository (model checkpoints name such keys)"] if externally_keyed else
+          [f"only validation/support consumers: {listed(validation)}"] if validation else []),
+        *medium_reasons,
+    ]
+    return decide("no consumer found", rejects=rejects, doubts=doubts, consumers=consumers)

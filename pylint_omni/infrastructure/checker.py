@@ -18,7 +18,7 @@ from pylint.lint import PyLinter
 
 from pylint_omni.evidence.benefit import Benefit, BenefitKind
 from pylint_omni.evidence.checker import OmniChecker
-from pylint_omni.evidence.consumers import Status, Verdict
+from pylint_omni.evidence.consumers import decide
 from pylint_omni.evidence.findings import FindingDetails
 from pylint_omni.index.class_graph import class_graph
 from pylint_omni.index.floors import Floor, project_floor
@@ -170,7 +170,8 @@ class ReplaceableInfrastructureChecker(OmniChecker):
                                  risk, proof=found.evidence + (f"; the project requires {declared}" if declared else ""),
                                  subject=subject,
                                  kind=f"library-{found.name.lower().replace(' ', '-').replace('(', '').replace(')', '')}")
-        self.emit(SYMBOL, node, Verdict(Status.CANDIDATE, found.confidence, found.evidence),
+        verdict = decide(found.evidence, doubts=[found.evidence] if found.confidence == "medium" else [], unknowns=[])
+        self.emit(SYMBOL, node, verdict,
                   (replaceable_text(found, declared),), details)
 
 

@@ -18,7 +18,7 @@ from pylint.lint import PyLinter
 
 from pylint_omni.evidence.benefit import Benefit, BenefitKind
 from pylint_omni.evidence.checker import OmniChecker
-from pylint_omni.evidence.consumers import Status, Verdict
+from pylint_omni.evidence.consumers import decide
 from pylint_omni.evidence.findings import FindingDetails
 from pylint_omni.index.class_graph import class_graph
 from pylint_omni.index.graph.graph import graph_of
@@ -124,10 +124,10 @@ class LifecycleMechanismChecker(OmniChecker):
     def _report(self, owner: nodes.ClassDef | nodes.Module, dropped: Mechanism, other: str, kept_apart: str, confidence: str,
                 text: str, kind: str, lines: int = 0) -> None:
         """A candidate says what to drop; a rejected idea names the two and why the audit keeps them apart."""
+        verdict = decide(text, rejects=[kept_apart] if kept_apart else [], doubts=[text] if confidence == "medium" else [],
+                         unknowns=[] if not kept_apart else None)
         if kept_apart:
-            verdict, text = Verdict(Status.REJECTED, None, kept_apart), kept_apart_text(dropped.name, other, kept_apart)
-        else:
-            verdict = Verdict(Status.CANDIDATE, confidence, text)
+            text = kept_apart_text(dropped.name, other, kept_apart)
         benefit = Benefit(lines or len(dropped.transitions), BenefitKind.STATE, f"drop `{dropped.name}`", scope=owner.name)
         subject = f"{owner.qname()}.{dropped.name}"
         details = FindingDetails([subject], text, benefit, "a reader that needs the two apart", subject=subject, kind=kind)

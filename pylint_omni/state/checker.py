@@ -34,7 +34,7 @@ from pylint_omni.state.wording import (
     derived_details, derived_proof, derived_text, maps_details, maps_proof, maps_text, mirror_details, mirror_proof,
     mirror_text, never_read_details, never_read_text, provisional_details, provisional_proof, provisional_text,
 )
-from pylint_omni.evidence.consumers import Status, Verdict, judge
+from pylint_omni.evidence.consumers import Status, Verdict, decide, judge
 from pylint_omni.evidence.findings import FindingDetails
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.evidence.upstream_readers import indexed_bases, upstream_consumers
@@ -186,11 +186,7 @@ class DuplicatedStateChecker(OmniChecker):
 
     @staticmethod
     def _verdict(rejects: list[str], mediums: list[str], high_reason: str) -> Verdict:
-        if rejects:
-            return Verdict(Status.REJECTED, None, rejects[0], [], rejects)
-        if mediums:
-            return Verdict(Status.CANDIDATE, "medium", mediums[0], [], mediums)
-        return Verdict(Status.CANDIDATE, "high", high_reason, [], [])
+        return decide(high_reason, rejects=rejects, doubts=mediums)
 
     # -- the five shapes -------------------------------------------------------------------
     def _report_mirror(self, mirror: Mirror, owner: OwnerFacts, state: ClassState) -> None:

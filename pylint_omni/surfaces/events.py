@@ -18,7 +18,7 @@ import ast
 from dataclasses import dataclass
 from typing import Any
 
-from pylint_omni.evidence.consumers import Consumer, ConsumerKind, Status, Verdict, listed
+from pylint_omni.evidence.consumers import Consumer, ConsumerKind, Verdict, decide, listed
 from pylint_omni.index.paths import Location
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.index.scan.ast_helpers import FastVisitor, dotted
@@ -158,9 +158,7 @@ def judge_events(index: ProjectIndex, relpath: str, events: list[list[Any]]) -> 
             what = f"Event {held} is created but never set or waited on"
             fix = "delete it"
         consumers = [Consumer(h.path, h.line, h.via, ConsumerKind.VALIDATION, name) for h in elsewhere]
-        if consumers:
-            verdict = Verdict(Status.CANDIDATE, "medium", f"validation code names it: {listed(consumers)}", consumers)
-        else:
-            verdict = Verdict(Status.CANDIDATE, "high", "no other use in code, config, docs or tests", [])
+        verdict = decide("no other use in code, config, docs or tests", consumers=consumers, unknowns=(),
+                         doubts=[f"validation code names it: {listed(consumers)}"] if consumers else [])
         found.append(EventFinding(owner, name, line, what, fix, verdict, 1 + len(fires) + len(waits)))
     return found

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from pylint_omni.evidence.consumers import Consumer, ConsumerKind, Status, Verdict, listed
+from pylint_omni.evidence.consumers import Consumer, ConsumerKind, Verdict, decide, listed
 from pylint_omni.index.derived import Derived
 from pylint_omni.index.paths import Location, matches_any
 from pylint_omni.index.project_index import Hit, ProjectIndex
@@ -79,9 +79,9 @@ def judge_routes(index: ProjectIndex, analysis: SurfaceAnalysis, relpath: str) -
         unknown = "clients outside the repository may call it"
         if hits:
             consumers = [Consumer(h.path, h.line, h.via, ConsumerKind.VALIDATION, path) for h in hits]
-            verdict = Verdict(Status.CANDIDATE, "medium", f"{unknown}; tests call it: {listed(consumers)}", consumers, [unknown])
+            verdict = decide("", doubts=[f"{unknown}; tests call it: {listed(consumers)}"], consumers=consumers, unknowns=[unknown])
             found.append(RouteFinding(dotted, verb, path, "test-only-surface", verdict))
         else:
-            verdict = Verdict(Status.CANDIDATE, "medium", unknown, [], [unknown])
+            verdict = decide("", doubts=[unknown])
             found.append(RouteFinding(dotted, verb, path, "unused-surface", verdict))
     return found

@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 
 from pylint_omni.evidence.benefit import Benefit, BenefitKind
-from pylint_omni.evidence.consumers import Consumer, Status, Verdict, listed
+from pylint_omni.evidence.consumers import Consumer, Status, Verdict, decide, listed
 from pylint_omni.evidence.findings import FindingDetails
 from pylint_omni.evidence.wording import evidence_clause, short_message
 from pylint_omni.index.derived import Built
@@ -124,8 +124,7 @@ def unwired_wording(index: ProjectIndex, analysis: SurfaceAnalysis, group: Unwir
     consumers = sorted({(c.path, c.line): c for j in group.judged for c in j.validation}.values(), key=lambda c: (c.path, c.line))
     tests = [c for c in consumers if matches_any(c.path, TEST_GLOBS)]
     doubts = _doubts(index, group, tests)
-    verdict = (Verdict(Status.CANDIDATE, "medium", doubts[0], consumers, doubts) if doubts
-               else Verdict(Status.CANDIDATE, "high", f"only tests use it: {listed(consumers)}", consumers))
+    verdict = decide(f"only tests use it: {listed(consumers)}", doubts=doubts, consumers=consumers)
     roots = [j.chain.root for status in (TEST_ONLY, DEAD) for j in group.judged
              if j.status == status and table.surfaces[j.chain.root].kind != "module"]
     going, test_lines = tests_going(index, analysis, Chain(group.modules[0], group.modules), tests)

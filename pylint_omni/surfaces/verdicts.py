@@ -29,7 +29,7 @@ import builtins
 import re
 from dataclasses import dataclass, field
 
-from pylint_omni.evidence.consumers import Consumer, ConsumerKind, Status, Verdict, listed
+from pylint_omni.evidence.consumers import Consumer, ConsumerKind, Verdict, decide, listed
 from pylint_omni.evidence.contracts import contracts_of, is_design_page
 from pylint_omni.evidence.provenance import copied_code
 from pylint_omni.index.graph import graph_of
@@ -242,8 +242,7 @@ def judge_chain(index: ProjectIndex, analysis: SurfaceAnalysis, status: str, cha
             doubts = []  # Python itself replaces the first definition: nothing can reach it
         if any(d.startswith("suspected missing root") for d in doubts):
             kind = "missing-root"
-        verdict = (Verdict(Status.CANDIDATE, "medium", doubts[0], [], doubts) if doubts
-                   else Verdict(Status.CANDIDATE, "high", "no consumer found", []))
+        verdict = decide("no consumer found", doubts=doubts)
         return Judged(status, chain, verdict, label, kind, doubts, leftovers=leftover_imports(index, analysis, chain))
     consumers = _validation_consumers(index, analysis, chain)
     module = analysis.table.module_of_path.get(root.path, "")
@@ -253,7 +252,7 @@ def judge_chain(index: ProjectIndex, analysis: SurfaceAnalysis, status: str, cha
     tests = [c for c in consumers if matches_any(c.path, TEST_GLOBS)]
     going, test_lines = tests_going(index, analysis, chain, tests)
     if presenting:
-        verdict = Verdict(Status.REJECTED, None, f"documented as supported API in {listed(presenting)}", consumers)
+        verdict = decide("", rejects=[f"documented as supported API in {listed(presenting)}"], consumers=consumers)
         return Judged(status, chain, verdict, label, "documented", [], consumers, going, test_lines)
     doubts = []
     if consumers and all(c.via.startswith("name-only") for c in consumers):
@@ -268,10 +267,7 @@ def judge_chain(index: ProjectIndex, analysis: SurfaceAnalysis, status: str, cha
     role = None if any(d.startswith(OUTSIDE_DOUBTS) for d in doubts) else role_of(index, analysis, root)
     if role:
         doubts.insert(0, role.doubt)
-    if doubts:
-        verdict = Verdict(Status.CANDIDATE, "medium", doubts[0], consumers, doubts)
-    else:
-        verdict = Verdict(Status.CANDIDATE, "high", f"only tests use it: {listed(consumers)}", consumers)
+    verdict = decide(f"only tests use it: {listed(consumers)}", doubts=doubts, consumers=consumers)
     rule = "example-only" if examples else "docs-only" if docs and not tests else "test-only"
     return Judged(status, chain, verdict, label, rule, doubts, consumers, going, test_lines,
                   role.fix if role else "", leftover_imports(index, analysis, chain))

@@ -23,7 +23,7 @@ from astroid import nodes
 from pylint_omni.evidence.checker import OmniChecker
 from pylint_omni.evidence.comments import module_comments
 from pylint_omni.evidence.wording import evidence_clause, sentence, short_message
-from pylint_omni.evidence.consumers import Status, Verdict
+from pylint_omni.evidence.consumers import Status, Verdict, decide
 from pylint_omni.evidence.benefit import Benefit, BenefitKind
 from pylint_omni.evidence.findings import FindingDetails
 from pylint_omni.evidence.ranking import PATTERN
@@ -122,12 +122,8 @@ class CopyChecker(OmniChecker):
             return  # one finding per statement: nested conversions of one chain are one fix
         self._reported.add(where)
         reason = justification(finding.node)
-        if reason is not None:
-            verdict = Verdict(Status.REJECTED, None, f"a comment on the line explains it: '{reason}'")
-        elif finding.strength >= Strength.PROVEN:
-            verdict = Verdict(Status.CANDIDATE, "high", finding.evidence)
-        else:
-            verdict = Verdict(Status.CANDIDATE, "medium", finding.unknown, unknowns=[finding.unknown])
+        verdict = decide(finding.evidence, rejects=[f"a comment on the line explains it: '{reason}'"] if reason is not None else [],
+                         doubts=[finding.unknown] if finding.strength < Strength.PROVEN else [])
         self._pending.setdefault(id(function), []).append((finding, verdict))
 
     def leave_functiondef(self, node: nodes.FunctionDef) -> None:
