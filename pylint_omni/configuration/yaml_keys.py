@@ -2,7 +2,9 @@
 
 A YAML file is the package's own config when production code names it: its file
 name, a folder above it (`"pkg/stage_configs/"`, f-string parts included) or a glob
-that matches it; files only other tools read (CI, docker-compose, monitoring) stay out. Its keys (with their place, `stages[].runtime.process`, from the
+that matches it; files only other tools read stay out: by their name (CI, docker-compose, docs builds), by the
+top-level keys another program's schema requires (`FOREIGN_SCHEMAS`: Grafana provisioning, Prometheus, Kubernetes
+manifests, ...: the project ships them for that program, whose code reads every key), or inside a Helm chart. Its keys (with their place, `stages[].runtime.process`, from the
 index's YAML facts) are grouped by place across files. A key is read when production
 code reads its name (`.process`, `["process"]`, `.get("process")`, through
 `readers_of`), when a config class has a field of that name (a loader maps keys onto
@@ -30,6 +32,20 @@ from pylint_omni.index.paths import Location
 from pylint_omni.index.project_index import ProjectIndex
 
 TOOL_FILES = frozenset({"mkdocs", "codecov", "docker-compose", "compose", "environment", "conda", "action", "dependabot", "readthedocs"})
+# Another program's config, told by the top-level keys its schema requires (any one set of a program's). YAML 1.1
+# reads a bare `on:` key as True.
+FOREIGN_SCHEMAS: dict[str, tuple[frozenset[str], ...]] = {
+    "Kubernetes": (frozenset({"apiVersion", "kind"}),),
+    "Grafana provisioning": tuple(frozenset({"apiVersion", key}) for key in (
+        "datasources", "deleteDatasources", "providers", "apps", "notifiers", "contactPoints", "policies", "groups")),
+    "Prometheus": (frozenset({"scrape_configs"}), frozenset({"rule_files", "global"})),
+    "Alertmanager": (frozenset({"route", "receivers"}),),
+    "OpenTelemetry collector": (frozenset({"receivers", "exporters", "service"}),),
+    "GitHub Actions": (frozenset({"on", "jobs"}), frozenset({"True", "jobs"})),
+    "OpenAPI": (frozenset({"openapi", "paths"}), frozenset({"swagger", "paths"})),
+    "pre-commit": (frozenset({"repos"}),),
+}
+HELM_CHART = "Chart.yaml"
 IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 GENERIC = frozenset({"**", "items", "keys", "values", "merge"})
 
@@ -71,6 +87,23 @@ def _loaded(relpath: str, fragments: set[str]) -> bool:
     return False
 
 
+def foreign_program(index: ProjectIndex, relpath: str, top_keys: set[str]) -> str | None:
+    """The program whose config the file is (its schema's top-level keys, or a Helm chart around it), or None."""
+    found = next((program for program, schemas in FOREIGN_SCHEMAS.items() if any(s <= top_keys for s in schemas)), None)
+    if found is not None:
+        return found
+    folder = relpath.rpartition("/")[0]
+    while folder:
+        if f"{folder}/{HELM_CHART}" in index.entries:
+            return "Helm"
+        folder = folder.rpartition("/")[0]
+    return None
+
+
+def _top_keys(entry: dict) -> set[str]:
+    return {path for path, _ in entry.get("facts", {}).get("key_paths", []) if "." not in path and "[" not in path}
+
+
 def _bundled(index: ProjectIndex) -> list[str]:
     """The production YAML files that production code names (by file, folder or glob)."""
     fragments: set[str] = set()
@@ -80,6 +113,8 @@ def _bundled(index: ProjectIndex) -> list[str]:
     found = []
     for rel, entry in index.entries.items():
         if entry.get("kind") == "yaml" and index.location(rel) is Location.PRODUCTION and "key_paths" in entry.get("facts", {}):
+            if foreign_program(index, rel, _top_keys(entry)) is not None:
+                continue  # shipped for another program, which reads its keys
             if _loaded(rel, fragments) or any(h.via in ("str", "fstr") and index.location(h.path) is Location.PRODUCTION
                                               for h in index.hits(rel.rpartition("/")[2])):
                 found.append(rel)
