@@ -896,6 +896,11 @@ PATTERNS = {
         "    @property\n    def next_tokens(self):\n        return self._next\n\n"
         "    @next_tokens.setter\n    def next_tokens(self, value):\n        self._next = value\n"
     ),
+    "app/deps.py": "def get_items():\n    return []\n",
+    "app/items.py": (
+        "from fastapi import APIRouter, Depends\n\nfrom app.deps import get_items\n\nrouter = APIRouter()\n\n\n"
+        "@router.get('/items')\nasync def get_items(\n    items=Depends(get_items),\n):\n    return items\n"
+    ),
     "app/templates.py": "dockerfile = 'FROM python'\n",
     "app/deploy.py": "import app.templates\n\n\ndef render():\n    return app.templates.dockerfile\n",
     "app/shutdown.py": (
@@ -904,8 +909,9 @@ PATTERNS = {
         "def stop(which):\n    return which\n\n\nstop(args.down)\n"
     ),
     "app/main.py": (
-        "from app.tab import build\nfrom app.routes import app\nfrom app.batch import Batch\nfrom app.deploy import render\n\n\n"
-        "def main(batch_holder):\n    build(None)\n    batch_holder.batch.next_tokens = [1]\n    return app, Batch(), render()\n\n\n"
+        "from app.tab import build\nfrom app.routes import app\nfrom app.batch import Batch\nfrom app.deploy import render\n"
+        "from app.items import router\n\n\n"
+        "def main(batch_holder):\n    build(None)\n    batch_holder.batch.next_tokens = [1]\n    return app, Batch(), render(), router\n\n\n"
         "if __name__ == '__main__':\n    main(None)\n"
     ),
 }
@@ -913,12 +919,14 @@ PATTERNS = {
 
 def test_what_python_binds_and_runs_keeps_code_alive(tmp_path: Path, cache_dir: Path) -> None:
     """A definition that rebinds an imported name is the one later code runs (the import is the dead one); a route
-    decorator registers its function though a later definition takes the name; assigning a property runs its setter;
+    decorator registers its function though a later definition takes the name, and the definition's own defaults
+    run before it takes the name (`Depends(get_items)` is the imported one); assigning a property runs its setter;
     reading a module's variable uses the module; a module that reads its command line at import is a script."""
     found = {(f.path, f.line): f for f in lint(write(tmp_path / "proj", PATTERNS), cache_dir, "--omni-granularity=member")}
     assert ("app/tab.py", 4) not in found  # the local regenerate is the clicked one
     assert found[("app/helpers.py", 1)].symbol == "unused-surface"  # the shadowed import's module is the dead one
     assert ("app/routes.py", 11) not in found and ("app/routes.py", 6) not in found  # registered route and its callee
+    assert ("app/deps.py", 1) not in found  # the route's own default names the imported dependency
     assert not [f for f in found if f[0] == "app/batch.py"]  # the setter runs on `batch.next_tokens = [1]`
     assert ("app/templates.py", 1) not in found  # `app.templates.dockerfile` reads the module
     assert not [f for f in found if f[0] == "app/shutdown.py"]  # run as a script: parse_args() at import

@@ -145,11 +145,13 @@ def module_bindings(tree: ast.Module, module: str, package: str) -> tuple[dict[s
 
 
 def rebound_imports(tree: ast.Module) -> dict[str, int]:
-    """Imported names a later module-level `def` or `class` binds again: name -> the line of that definition.
+    """Imported names a later module-level `def` or `class` binds again: name -> the last line of that definition.
 
     Python looks a global name up when the code runs: a function body (run after the module has loaded) and any
     module-level code after the definition (a default argument, a decorator, a call) use the definition, not the
-    import (`from .shared import regenerate` then `def regenerate(...)`: the local one is the live one)."""
+    import (`from .shared import regenerate` then `def regenerate(...)`: the local one is the live one). The
+    definition's own decorators, defaults and bases run before it binds the name: they use the import
+    (`def get_items(items = Depends(get_items))`, FastAPI's way to name a route after its dependency)."""
     imported: dict[str, int] = {}
     rebound: dict[str, int] = {}
     for stmt in top_level_statements(tree.body):
@@ -159,7 +161,7 @@ def rebound_imports(tree: ast.Module) -> dict[str, int]:
                 imported[local] = stmt.lineno
                 rebound.pop(local, None)  # imported again after the definition: the import is the last binding
         elif isinstance(stmt, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name in imported:
-            rebound[stmt.name] = stmt.lineno
+            rebound[stmt.name] = stmt.end_lineno or stmt.lineno
     return rebound
 
 
