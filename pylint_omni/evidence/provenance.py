@@ -45,11 +45,14 @@ class Provenance:
 
     source: str  # what the comment says it is copied from (or the third-party copyright holder)
     line: int  # the comment's line
-    scope: str  # "file", "definition", "copyright" (a third party's header) or "vendored" (a vendored folder)
+    scope: str  # "file", "definition", "copyright" (a third party's header), "vendored" (a vendored folder) or
+    # "generated" (the header says a generator wrote the file)
 
     def describe(self) -> str:
         if self.scope == "vendored":
             return f"vendored in {self.source}"
+        if self.scope == "generated":
+            return "generated (its header says so)"
         return f"copied from {self.source}" if self.scope != "copyright" else f"under {self.source}'s copyright"
 
 
@@ -169,7 +172,8 @@ def copied_file(index: ProjectIndex, relpath: str) -> Provenance | None:
 
 def copied_code(index: ProjectIndex, relpath: str, line: int) -> Provenance | None:
     """The provenance of the code at `relpath:line` when its file or definition says it is copied, or it lies in
-    a vendored folder (`VENDORED_FOLDERS`: few vendored files carry a header saying so), else None."""
+    a vendored folder (`VENDORED_FOLDERS`: few vendored files carry a header saying so), or its header says a
+    generator wrote it, else None."""
     vendored = VENDORED_FOLDER.match(relpath)
     if vendored:  # before the header: a vendored tree is resynced as a whole, whatever one file says of itself
         return Provenance(vendored.group(1) + "/", 1, "vendored")
@@ -179,6 +183,8 @@ def copied_code(index: ProjectIndex, relpath: str, line: int) -> Provenance | No
     fact = index.facts(relpath).get("provenance")
     if not fact:
         return None
+    if fact.get("generated"):  # rewritten whole by its generator: an edit here is lost at the next generation
+        return Provenance("its generator", 1, "generated")
     third_party = [holder for holder in fact.get("holders", []) if holder not in own_holders(index)]
     if third_party:
         return Provenance(balanced(third_party[0]) or "a third party", 1, "copyright")
@@ -190,13 +196,18 @@ def with_provenance(verdict: Verdict, benefit: Benefit | None, provenance: Prove
 
     Every candidate names the provenance among its unknowns; a micro one (`Benefit.micro`)
     that was high becomes medium, since its fix belongs upstream or breaks the resync, and so
-    does any one in a vendored folder (a tree kept to be resynced whole).
+    does any one in a vendored folder (a tree kept to be resynced whole) or in a generated file.
     """
-    note = f"inside code {provenance.describe()} (line {provenance.line}): the fix may belong upstream, and editing a copy breaks resyncing it"
+    note = (f"inside code {provenance.describe()}: the fix belongs to the generator's input" if provenance.scope == "generated"
+            else f"inside code {provenance.describe()} (line {provenance.line}): the fix may belong upstream, and editing "
+                 "a copy breaks resyncing it")
     marked = replace(verdict, unknowns=[*verdict.unknowns, note])
     if verdict.status is Status.CANDIDATE and verdict.confidence == "high" and benefit is not None and benefit.micro:
         return replace(marked, confidence="medium", reason=f"a small finding in code {provenance.describe()}"), True
     if verdict.status is Status.CANDIDATE and verdict.confidence == "high" and provenance.scope == "vendored":
         return replace(marked, confidence="medium", reason=f"in code {provenance.describe()}: the change belongs upstream "
                        "or to the next resync"), True
+    if verdict.status is Status.CANDIDATE and verdict.confidence == "high" and provenance.scope == "generated":
+        return replace(marked, confidence="medium", reason="in generated code: change the generator's input (the schema) "
+                       "and generate again; an edit here is overwritten"), True
     return marked, False
