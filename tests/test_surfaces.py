@@ -206,6 +206,19 @@ def test_events_and_routes(tmp_path: Path, cache_dir: Path) -> None:
     assert ("app/server.py", 35) not in found  # /v1/generate: the docs name it
 
 
+def test_routes_whose_clients_live_elsewhere_are_not_reported(tmp_path: Path, cache_dir: Path) -> None:
+    """A server whose repository calls one of its six routes serves a UI or SDK kept elsewhere: an uncalled route
+    says nothing there. Once the repository calls most of them, the one it does not call is reported (medium)."""
+    routes = "".join(f"@app.get('/v1/r{i}')\ndef r{i}():\n    return {{}}\n\n\n" for i in range(6))
+    server = "from fastapi import FastAPI\n\napp = FastAPI()\n\n\n" + routes
+    files = {"app/__init__.py": "from app.server import app\n", "app/server.py": server,
+             "docs/api.md": "Call `/v1/r0`.\n"}
+    assert not [f for f in lint(write(tmp_path / "few", files), cache_dir) if f.path == "app/server.py"]
+    files["docs/api.md"] = "".join(f"Call `/v1/r{i}`.\n" for i in range(5))
+    found = [(f.path, f.symbol, f.confidence) for f in lint(write(tmp_path / "most", files), cache_dir)]
+    assert found == [("app/server.py", "unused-surface", "INFERENCE")], found
+
+
 def test_upstream_hooks_structural_protocols_and_unknown_bases(tmp_path: Path, cache_dir: Path) -> None:
     upstream = tmp_path / "up"
     write(upstream, {
