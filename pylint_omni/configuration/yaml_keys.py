@@ -12,7 +12,8 @@ fields: the field is judged instead), or when a section above it is consumed
 generically (`**section`, `section.items()`, `for key in section`, `x.update(section)`,
 under the section's name or a local holding it), which also covers sections handed to
 upstream constructors. Keys at the top of a file (no section) are not judged: the file
-itself may be handed out whole. Only the highest unread key of a branch is reported.
+itself may be handed out whole; nor are keys under a key of data (`*`, a version range, a
+metric name: `DATA_KEY`), a lookup table's entries read by computed keys. Only the highest unread key of a branch is reported.
 
 Findings are emitted on the `__init__.py` of the package that holds the first file
 (the top-level package's for files outside any package), one per key place.
@@ -47,6 +48,9 @@ FOREIGN_SCHEMAS: dict[str, tuple[frozenset[str], ...]] = {
 }
 HELM_CHART = "Chart.yaml"
 IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+# A key no option is named so (`*`, `>=0.5`, `gpustack:requests`, `v1.2`): the section it opens is a lookup table
+# keyed by data, read by computed keys (`table.get(name)`), and what lies under it is data too.
+DATA_KEY = re.compile(r"[*:<>=@/\s]|^\d")
 GENERIC = frozenset({"**", "items", "keys", "values", "merge"})
 
 Finding = tuple[Option, Judgment, int, str, list[str]]
@@ -184,6 +188,8 @@ def _all_keys(index: ProjectIndex) -> YamlKeys:
             continue
         if any(".".join(segments[:n]) in unread for n in range(1, len(segments))):
             continue  # a section above is unread already
+        if any(DATA_KEY.search(segment.removesuffix("[]")) for segment in segments[:-1]):
+            continue  # under a key of data: a lookup table's entries
         if _generic_above(segments, generic):
             continue
         files = places[path]
