@@ -63,6 +63,31 @@ def test_silu_shapes_fire_and_traps_stay_silent(tmp_path: Path, cache_dir: Path)
     assert "torch.nn.functional.silu" in found[0][3] and "torch 1.7" in found[0][3]
 
 
+def test_an_expression_wrapped_over_lines_is_one_line_however_often_the_module_repeats_it(
+        tmp_path: Path, cache_dir: Path) -> None:
+    """`x - torch.logsumexp(x, ...)` becomes `torch.log_softmax(x, ...)` where it stands: formatted over three lines
+    and written twice in the module, it still deletes no line, so both stay medium (a one-line shape)."""
+    write(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/loss.py": """
+            import torch
+
+
+            def normalised(student_logprobs, teacher_logprobs):
+                student = student_logprobs - torch.logsumexp(
+                    student_logprobs, dim=-1, keepdim=True
+                )
+                teacher = teacher_logprobs - torch.logsumexp(
+                    teacher_logprobs, dim=-1, keepdim=True
+                )
+                return student, teacher
+        """,
+    })
+    found = lint(tmp_path, cache_dir)
+    assert [(line, confidence) for _, line, confidence, _ in found] == [(5, "INFERENCE"), (8, "INFERENCE")], found
+    assert "a one-line shape" in found[0][3]
+
+
 def test_tests_and_benchmarks_are_not_audited(tmp_path: Path, cache_dir: Path) -> None:
     write(tmp_path, {
         "pkg/__init__.py": "",
