@@ -1137,3 +1137,23 @@ def test_dead_code_in_a_generated_file_is_medium(tmp_path: Path, cache_dir: Path
     assert found[("app/own.py", 4)].confidence == "HIGH"
     in_generated = found[("app/client.py", 8)]
     assert in_generated.confidence == "INFERENCE" and "[in code generated (its header says so)]" in in_generated.message
+
+
+def test_a_base_class_the_help_text_tells_users_to_extend_is_medium(tmp_path: Path, cache_dir: Path) -> None:
+    """Nothing in the repository imports the plugin base, but the CLI tells users to pass an instance extending it:
+    their code subclasses it, so its module is no high-confidence deletion. A dead class nobody is told to extend
+    stays high."""
+    files = {
+        "app/__init__.py": "from app.cli import main\n",
+        "app/callback_base.py": "class CallbackHandler:\n    def pre_request(self, request):\n        return None\n",
+        "app/leftover.py": "class OldHandler:\n    def run(self):\n        return None\n",
+        "app/cli.py": (
+            "import argparse\n\n\ndef main():\n    parser = argparse.ArgumentParser()\n"
+            "    parser.add_argument('--callbacks', help='path to an instance extending CallbackHandler')\n"
+            "    return parser.parse_args()\n"
+        ),
+    }
+    found = {f.path: f for f in lint(write(tmp_path / "proj", files), cache_dir)}
+    assert found["app/leftover.py"].confidence == "HIGH"
+    assert found["app/callback_base.py"].confidence == "INFERENCE"
+    assert "tells users to extend CallbackHandler" in found["app/callback_base.py"].message

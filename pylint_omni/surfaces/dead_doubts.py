@@ -5,7 +5,7 @@ package exports it, it is vendored, a framework may call it by name, an API refe
 lists its class, a production call of its name was not resolved, code no root reaches
 calls its name, it is the release half of a live lifecycle, sibling classes define it as
 their family's convention and production calls one of theirs, a sibling plugin is named
-by configuration, outside data may name it, a computed import may load it, or so much
+by configuration, a help text or the docs tell users to extend the class, outside data may name it, a computed import may load it, or so much
 hangs off it that a root is more likely missing.
 """
 
@@ -17,6 +17,7 @@ from pylint_omni.evidence.contracts import contracts_of, is_design_page
 from pylint_omni.evidence.heat import callers_of
 from pylint_omni.evidence.provenance import copied_code
 from pylint_omni.index.class_graph import class_graph
+from pylint_omni.index.derived import Derived
 from pylint_omni.index.graph import graph_of
 from pylint_omni.index.paths import Location, key_matches_patterns
 from pylint_omni.index.project_index import ProjectIndex
@@ -86,6 +87,36 @@ def _live_call(index: ProjectIndex, analysis: SurfaceAnalysis, root: Surface) ->
 
 
 MENTION_VIAS = frozenset({"attr", "call", "getattr"})
+# "an instance extending CustomCallbackHandler", "subclass `BasePlugin`": the class a sentence tells users to extend.
+TOLD_TO_EXTEND = re.compile(r"\b(?i:extend(?:s|ing)?|subclass(?:es|ing)?|inherit(?:s|ing)?(?: from)?|deriv(?:e|es|ing) from|"
+                            r"implement(?:s|ing)?|based on)\b[^.\n]{0,40}?\b([A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9]*)\b")
+
+
+def _told_to_extend(index: ProjectIndex) -> dict[str, str]:
+    """Class name -> `path:line` of the first docs page or production text that tells users to extend it (read once
+    per state: a help string's words are no index tokens)."""
+    found: dict[str, str] = {}
+    for rel, entry in sorted(index.entries.items()):
+        if entry.get("kind") != "doc" and not (entry.get("kind") == "python" and index.location(rel) is Location.PRODUCTION):
+            continue
+        text = index.text(rel) or ""
+        for match in TOLD_TO_EXTEND.finditer(text):
+            found.setdefault(match.group(1), f"{rel}:{text.count(chr(10), 0, match.start()) + 1}")
+    return found
+
+
+_TOLD: Derived[dict[str, str]] = Derived("surfaces.told_to_extend", _told_to_extend)
+
+
+def _extension_base(index: ProjectIndex, classes: list[str]) -> str | None:
+    """A class the project's help texts or docs tell users to extend (`--callbacks: an instance extending
+    CustomCallbackHandler`): plugins outside the repository subclass it, so nothing here needs to."""
+    told = _TOLD.of(index)
+    for dotted in classes:
+        name = dotted.rpartition(".")[2]
+        if name in told:
+            return f"{told[name]} tells users to extend {name}: plugins outside the repository subclass it, so nothing here needs to"
+    return None
 
 
 def _unreached_mention(index: ProjectIndex, analysis: SurfaceAnalysis, chain: Chain, root: Surface) -> str | None:
@@ -151,6 +182,9 @@ def dead_doubts(index: ProjectIndex, analysis: SurfaceAnalysis, chain: Chain, ro
     plugin = next(filter(None, map(analysis.conventions.configured_sibling, classes)), None)
     if plugin:
         doubts.append(plugin)
+    extended = _extension_base(index, classes)
+    if extended:
+        doubts.append(extended)
     if root.kind == "class" and key_matches_patterns(root.name, index.settings.external_key_patterns):
         doubts.append("outside data (model checkpoints, model_index.json) may name this class")
     if root.kind == "module":
