@@ -157,8 +157,9 @@ class Slot(Base):
         return self.ready and self.enabled
 """
     found = lint({"mod.py": source}, tmp_path, cache_dir, rejected=True)
-    assert [(line, confidence) for _, line, confidence, _ in found] == [(13, "HIGH"), (26, "UNDEFINED")]
+    assert [(line, confidence) for _, line, confidence, _ in found] == [(13, "INFERENCE"), (26, "UNDEFINED")]
     assert "`ready` is derivable from the field `model`" in found[0][3]
+    assert found[0][3].endswith("(public: code outside the repository may read or set it)")  # `ready`, not `_ready`
     assert found[1][3].endswith("rejected, local vs remote ownership: `enabled` belongs to the base class Base, "
                                 "whose readers serve every subclass")
 
@@ -368,7 +369,7 @@ def test_a_field_no_init_assigns_is_medium_and_one_init_may_leave_set_is_no_pair
     found = lint({"later.py": FIELD_LATER, "branch.py": FIELD_ON_ONE_BRANCH}, tmp_path, cache_dir, rejected=True)
     assert [(path, line, confidence) for path, line, confidence, _ in found] == [("later.py", 3, "INFERENCE")], found
     assert found[0][3].endswith("assign `workspace = None` in __init__ (no `__init__` does), test `workspace is not None` "
-                                "and drop the flag")
+                                "and drop the flag (public: code outside the repository may read or set it)")
 
 
 MODULE_LOCKS = {
@@ -438,3 +439,13 @@ def test_module_locks_that_make_no_one_wait(tmp_path: Path, cache_dir: Path) -> 
                                             "flush(), routes.heartbeat() never await: one event loop runs each to its end "
                                             "without interleaving, so it makes no one wait; drop it and its `async with` lines")
     assert found[("pkg/buffers.py", 6)][0] == "HIGH" and "`_spare` is a lock no code takes (created at line 6)" in found[("pkg/buffers.py", 6)][1]
+
+
+def test_a_flag_the_tests_set_directly_is_medium(tmp_path: Path, cache_dir: Path) -> None:
+    """The tests drive the flag themselves (`loop._running = True` on a fixture's object, whose class the graph cannot
+    tell): it is a switch of the tested interface, and dropping it for the handle rewrites them, so the pair is
+    medium and says where."""
+    tests = "def test_running(loop):\n    loop._running = True\n    assert loop.is_running()\n"  # a fixture's loop
+    [(_, line, confidence, message)] = lint({"mod.py": HANDLE, "tests/test_loop.py": tests}, tmp_path, cache_dir)
+    assert (line, confidence) == (8, "INFERENCE")
+    assert message.endswith("(the tests set it directly (tests/test_loop.py:2))")

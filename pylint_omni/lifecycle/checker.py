@@ -22,6 +22,7 @@ from pylint_omni.evidence.consumers import decide
 from pylint_omni.evidence.findings import FindingDetails
 from pylint_omni.index.class_graph import class_graph
 from pylint_omni.index.graph.graph import graph_of
+from pylint_omni.index.paths import Location
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.lifecycle.idle import idle_mechanisms
 from pylint_omni.lifecycle.locks import lock_pairs
@@ -49,6 +50,15 @@ def _remote_write(index: ProjectIndex, relpath: str, owner: nodes.ClassDef, name
             if ref.via == STORE_VIA:
                 return f"by the subclass {subclass.rpartition('.')[2]} at {ref.path}:{ref.line}"
     return ""
+
+
+def _interface_doubt(index: ProjectIndex, name: str) -> str:
+    """Why the attribute to drop may be part of an interface, or "": a public one code outside the repository may read
+    or set, or one the tests set directly (a switch they drive: dropping it rewrites them)."""
+    if not name.startswith("_"):
+        return "public: code outside the repository may read or set it"
+    tests = next((h for h in index.hits(name) if h.via == STORE_VIA and index.location(h.path) is Location.VALIDATION), None)
+    return f"the tests set it directly ({tests.path}:{tests.line})" if tests is not None else ""
 
 
 class LifecycleMechanismChecker(OmniChecker):
@@ -91,11 +101,14 @@ class LifecycleMechanismChecker(OmniChecker):
             paired.add(pair.other.name)
             remote = (self._remote(index, relpath, node, m) for m in (pair.flag, pair.other))
             why = pair.kept_apart or next(filter(None, remote), "")
-            confidence = "medium" if pair.via or pair.undeclared else "high"
             # Nothing waits on the Event: the flag is the one to keep (dropping the flag would leave an idle Event).
             keep_flag = pair.kind == "event" and pair.other.name in unwaited
-            self._report(node, pair.other if keep_flag else pair.flag, pair.flag.name if keep_flag else pair.other.name,
-                         why, confidence, mirror_text(pair, keep_flag), f"lifecycle-flag-{pair.kind}")
+            dropped = pair.other if keep_flag else pair.flag
+            doubt = _interface_doubt(index, dropped.name)
+            confidence = "medium" if pair.via or pair.undeclared or doubt else "high"
+            text = mirror_text(pair, keep_flag) + (f" ({doubt})" if doubt else "")
+            self._report(node, dropped, pair.flag.name if keep_flag else pair.other.name,
+                         why, confidence, text, f"lifecycle-flag-{pair.kind}")
         for locks in lock_pairs(node, mechanisms, reach):
             self._report(node, locks.second, locks.first.name, locks.kept_apart, "high", locks_text(locks),
                          "lifecycle-two-locks")
