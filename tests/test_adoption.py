@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -234,6 +235,26 @@ def test_an_external_checkout_or_installed_distribution_is_a_consumer(tmp_path: 
         "used outside this repository: dist:npu-plugin/npu_plugin/__init__.py:5 (external root: str)"]
     proc, _ = pylint_json(["--omni-external-roots=no-such-plugin", "shop"], root, tmp_path / "cache")
     assert proc.returncode == 32 and "'no-such-plugin' is neither a folder nor an installed distribution" in proc.stderr
+
+
+def test_another_project_of_the_same_repository_is_a_consumer(tmp_path: Path) -> None:
+    """A monorepo: the shop is one folder of the repository, beside a server project that imports it. Nothing names
+    the server, yet its production code using the surface keeps it (and its tests alone would not)."""
+    repo = tmp_path / "repo"
+    root = write_project(repo / "python" / "shop")
+    (root / "shop" / "paged.py").write_text(PAGED_GONE)
+    server = repo / "python" / "server"
+    (server / "server").mkdir(parents=True)
+    (server / "pyproject.toml").write_text('[project]\nname = "server"\n')
+    (server / "server" / "__init__.py").write_text("from shop.kernels import kernel\n\n\ndef paged(q):\n" + PRODUCTION_LINE)
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"]
+    subprocess.run(["git", "init", "-q"], cwd=repo, check=True)
+    subprocess.run([*git, "add", "-A"], cwd=repo, check=True)
+    subprocess.run([*git, "commit", "-q", "-m", "first"], cwd=repo, check=True)
+    _, data = pylint_json(["--output-format=omni-json", "shop"], root, tmp_path / "cache")
+    assert data["candidates"] == []
+    assert [r["reason"] for r in data["rejected"] if r["subject"] == SUBJECT] == [
+        "used by another project of this repository: python/server/server/__init__.py:5 (sibling project: str)"]
 
 
 def test_a_surface_inside_a_comprehension_is_named_by_its_function(tmp_path: Path) -> None:

@@ -123,7 +123,7 @@ class OmniChecker(BaseChecker):
         index, relpath = found
         settings = self.settings_for(node.file)
         memo = memo_of(index, lambda: [
-            repr(settings), *outside_state(settings), str(recording_findings()),
+            repr(settings), *outside_state(settings, index.root), str(recording_findings()),
             ",".join(sorted(d.symbol for d in self.linter.msgs_store.messages
                             if d.msgid[1:3] == "73" and self.linter.is_message_enabled(d.symbol)))])
         collect(memo)

@@ -91,12 +91,11 @@ def _external_roots(index: ProjectIndex) -> list[tuple[ExternalRoot, ProjectInde
     module that never mentions the project is a name collision, not a consumer.
     """
     found: list[tuple[ExternalRoot, ProjectIndex, frozenset[str]]] = []
-    if index.settings.external_roots:
-        packages = {entry.get("module", "").partition(".")[0] for entry in index.entries.values() if entry.get("kind") == "python"}
-        packages = {p for p in packages if p and p != "__init__"}
-        for root, other in external_indexes(index.settings):
-            users = frozenset(hit.path for package in packages for hit in other.hits(package))
-            found.append((root, other, users))
+    packages = {entry.get("module", "").partition(".")[0] for entry in index.entries.values() if entry.get("kind") == "python"}
+    packages = {p for p in packages if p and p != "__init__"}
+    for root, other in external_indexes(index.settings, index.root):
+        users = frozenset(hit.path for package in packages for hit in other.hits(package))
+        found.append((root, other, users))
     return found
 
 
@@ -119,7 +118,9 @@ def external_root_consumers(index: ProjectIndex, token: str) -> list[Consumer]:
                 continue
             if hit.path not in users and other.entries.get(hit.path, {}).get("kind") == "python":
                 continue  # a module that never names this project: a name collision
-            found.append(Consumer(f"{root.label}/{hit.path}", hit.line, f"external root: {hit.via}", ConsumerKind.EXTERNAL, token))
+            kind = "sibling project" if root.label.startswith("sibling:") else "external root"
+            found.append(Consumer(f"{root.label.removeprefix('sibling:')}/{hit.path}", hit.line, f"{kind}: {hit.via}",
+                                  ConsumerKind.EXTERNAL, token))
     return found
 
 
@@ -203,9 +204,11 @@ def judge(
     external = [c for c in consumers if c.kind is ConsumerKind.EXTERNAL]
     validation = [c for c in consumers if c.kind is ConsumerKind.VALIDATION]
     outside = [c for c in external if c.via.startswith("external root")]
+    siblings = [c for c in external if c.via.startswith("sibling project")]
     documented = [c for c in validation if c.via in DOC_VIAS]
     rejects = [
         *([f"used outside this repository: {listed(outside)}"] if outside else
+          [f"used by another project of this repository: {listed(siblings)}"] if siblings else
           [f"loaded by name: {listed(external)}"] if external else []),
         *reject_reasons,
         *([f"documented as a supported name in {listed(documented)}"] if documented_rejects and documented else []),

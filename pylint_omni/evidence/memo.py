@@ -83,12 +83,13 @@ def project_state(index: ProjectIndex, context: Iterable[str]) -> str:
     return digest.hexdigest()
 
 
-def outside_state(settings: OmniSettings) -> list[str]:
-    """What the findings read outside the project: each upstream package's version and folder, each external root's files."""
+def outside_state(settings: OmniSettings, project_root: Path) -> list[str]:
+    """What the findings read outside the project: each upstream package's version and folder, each external root's
+    files (named, or a sibling project of its repository)."""
     listed = dict.fromkeys([*settings.upstream_packages, *names_in_paths(settings.upstream_paths)])
     found = [f"{where.name}={where.version}@{where.folder}" for name in listed
              if (where := locate(name, settings.upstream_paths, settings.upstream_installed)) is not None]
-    return found + [f"{root.label}:{project_state(index, [])}" for root, index in external_indexes(settings)]
+    return found + [f"{root.label}:{project_state(other, [])}" for root, other in external_indexes(settings, project_root)]
 
 
 def encode_verdict(verdict: Verdict) -> list[Any]:
