@@ -1157,3 +1157,18 @@ def test_a_base_class_the_help_text_tells_users_to_extend_is_medium(tmp_path: Pa
     assert found["app/leftover.py"].confidence == "HIGH"
     assert found["app/callback_base.py"].confidence == "INFERENCE"
     assert "tells users to extend CallbackHandler" in found["app/callback_base.py"].message
+
+
+def test_a_module_file_a_package_shadows_is_named_once_in_the_summary(tmp_path: Path, cache_dir: Path) -> None:
+    """`cache.py` beside `cache/__init__.py`: Python imports the package, so the file never runs. Its definitions
+    are not judged (they would borrow the package's names) and the run says once that the file can go."""
+    files = {
+        "app/__init__.py": "from app.cache import Store\n\nSTORE = Store()\n",
+        "app/cache/__init__.py": "class Store:\n    def get(self, key):\n        return key\n",
+        "app/cache.py": "class Store:\n    def get(self, key):\n        return None\n\n    def put(self, key):\n        return key\n",
+    }
+    root = write(tmp_path / "proj", files)
+    code, findings, stderr = run_pylint([*enable_args(SYMBOLS), "app"], cwd=root, cache_dir=cache_dir)
+    assert "Traceback" not in stderr and code & 33 == 0, stderr
+    assert not [f for f in findings if f.path == "app/cache.py"], findings
+    assert "shadowed: app/cache.py" in stderr and "the package app/cache/ beside it is what Python imports" in stderr

@@ -59,8 +59,8 @@ def _fingerprints(index: ProjectIndex) -> dict[str, FileCopies]:
     files: dict[str, FileCopies] = {}
     for relpath, facts in index.python_files():
         fact: FingerprintFact | None = facts.get("extra", {}).get(FACT_KEY)
-        if not fact or index.location(relpath) is Location.VALIDATION:
-            continue
+        if not fact or index.location(relpath) is Location.VALIDATION or not index.entries[relpath].get("module"):
+            continue  # a test, or a module file a package shadows (it never runs)
         if (facts.get("provenance") or {}).get("generated"):
             continue
         files[relpath] = FileCopies(relpath, fact)

@@ -98,6 +98,15 @@ def unlinted_folders(index: ProjectIndex) -> list[tuple[str, str]]:
              "run with --recursive=y (or add __init__.py)") for folder, count in folders]
 
 
+def shadowed_modules(index: ProjectIndex) -> list[tuple[str, str]]:
+    """(file, why it never runs) for each production module file that a package of the same name beside it shadows."""
+    return [(rel, f"the package {rel.removesuffix('.py')}/ beside it is what Python imports: the file never runs "
+                  "(nothing in it was judged); delete it")
+            for rel, entry in sorted(index.entries.items())
+            if entry.get("kind") == "python" and not entry.get("module") and rel.endswith(".py")
+            and f"{rel.removesuffix('.py')}/__init__.py" in index.entries and index.location(rel) is not Location.VALIDATION]
+
+
 def missing_upstreams(index: ProjectIndex) -> list[tuple[str, str]]:
     """(package, what its absence weakens) for each upstream package of `omni-upstream-packages` the project
     imports that is neither installed where pylint runs nor in `omni-upstream-paths`."""

@@ -132,7 +132,8 @@ def read_text(path: Path, max_bytes: int) -> str:
 
 
 def module_names(files: list[SourceFile]) -> dict[str, str]:
-    """Dotted module name of every Python file, climbing through package folders."""
+    """Dotted module name of every Python file, climbing through package folders; none ("") for a module file a
+    package of the same name shadows (`x.py` beside `x/__init__.py`: Python imports the package, never the file)."""
     packages = {f.relpath.rpartition("/")[0] for f in files if f.relpath.endswith("/__init__.py")}
     if any(f.relpath == "__init__.py" for f in files):
         packages.add("")
@@ -152,6 +153,9 @@ def module_names(files: list[SourceFile]) -> dict[str, str]:
             continue
         folder, _, filename = f.relpath.rpartition("/")
         stem = filename.rsplit(".", 1)[0]
+        if f.relpath.removesuffix(".py") in packages:
+            names[f.relpath] = ""
+            continue
         parts = [] if stem == "__init__" else [stem]
         while folder and (folder in packages or below_package(folder)):
             folder, _, name = folder.rpartition("/")

@@ -19,7 +19,9 @@ from typing import Any, Iterable
 from pylint.lint import PyLinter
 from pylint.message import Message
 
-from pylint_omni.evidence.wording import missing_submodules, missing_upstreams, searched_summary, unlinted_folders, untagged
+from pylint_omni.evidence.wording import (
+    missing_submodules, missing_upstreams, searched_summary, shadowed_modules, unlinted_folders, untagged,
+)
 from pylint_omni.evidence.benefit import Benefit
 from pylint_omni.evidence.contracts import contracts_of
 from pylint_omni.evidence.consumers import ConsumerKind
@@ -276,6 +278,7 @@ def _project_facts(root: Path, linter: PyLinter) -> tuple[dict[str, Any], dict[s
     not_run += [{"what": f"git submodule {path}", "reason": f"not checked out: {weakens}"} for path, weakens in missing_submodules(index)]
     if not linter.config.recursive:
         not_run += [{"what": folder, "reason": f"not linted: {weakens}"} for folder, weakens in unlinted_folders(index)]
+        not_run += [{"what": path, "reason": f"shadowed: {why}"} for path, why in shadowed_modules(index)]
     not_run += [{"what": path, "reason": reason} for path, reason in counts["problems"].items()]
     if index.cache_note:
         not_run.append({"what": "index cache", "reason": index.cache_note})

@@ -21,7 +21,7 @@ from typing import Any, Callable
 from pylint.lint import PyLinter
 from pylint.message import Message
 
-from pylint_omni.evidence.wording import missing_submodules, missing_upstreams, unlinted_folders
+from pylint_omni.evidence.wording import missing_submodules, missing_upstreams, shadowed_modules, unlinted_folders
 from pylint_omni.index.live import get_index, take_builds
 from pylint_omni.index.scan.data_scan import InputProblem
 from pylint_omni.index.run_options import RunOptions
@@ -109,6 +109,8 @@ def _missing(linter: PyLinter) -> list[tuple[str, str]]:
             found.setdefault(f"git submodule {path} (not checked out)", weakens)
         for folder, weakens in ([] if linter.config.recursive else unlinted_folders(index))[:MAX_UNLINTED_SHOWN]:
             found.setdefault(f"not linted: {folder}", weakens)
+        for path, why in shadowed_modules(index):
+            found.setdefault(f"shadowed: {path}", why)
     return sorted(found.items())
 
 
