@@ -76,9 +76,16 @@ def decorator_tail(text: str) -> str:
     return text.partition("(")[0].rpartition(".")[2].strip()
 
 
+# A web framework's route decorator with its path (`@router.post("/v1/load")`, `@app.get("/healthz")`): the app
+# calls the function for that path, whoever names the module.
+ROUTE_DECORATOR = re.compile(r"^[\w.]+\.(?:get|post|put|patch|delete|head|options|api_route|route|websocket)\(\s*"
+                             r"(?:path\s*=\s*)?['\"]/")
+
+
 def hands_on(decorator: str) -> bool:
-    """Whether a decorator as written (`cli.command("stop")`, `@register_x(Kind.Y)`) hands the function on."""
-    return bool(HANDING_ON_DECORATOR.search(decorator_tail(decorator)))
+    """Whether a decorator as written (`cli.command("stop")`, `@register_x(Kind.Y)`, `@router.post("/v1/x")`) hands
+    the function on."""
+    return bool(HANDING_ON_DECORATOR.search(decorator_tail(decorator)) or ROUTE_DECORATOR.match(decorator.strip()))
 # Upstream modules that exist only in some platform builds of a package (a reimplementation of their code may be
 # the project's portable version): vLLM's compiled extensions.
 # calls that run a Python file by its path (`importlib.util.spec_from_file_location(name, path)` and its loader,

@@ -100,7 +100,7 @@ def judge_module(index: ProjectIndex, relpath: str) -> list[QualnameEntry]:
         reject = [f"qualnames over {module} are built with a hole ({patterns[0]}); this function may be one of them"] if patterns else []
         handing_on = next((d for d in data.get("decorators", []) if hands_on(d)), None)
         if handing_on:  # `@register_adv_est(Estimator.X)`, `@cli.command("stop")`: reached through what it is handed to
-            reject.append(f"its decorator @{handing_on.partition('(')[0]} hands it on (a registry, command group or hook): "
+            reject.append(f"its decorator @{handing_on.partition('(')[0]} hands it on (a registry, route, command group or hook): "
                           "what it is handed to reaches it, not its qualname")
         medium = [f"its name appears without resolving to it: {', '.join(others[:3])}"] if others else []
         verdict = judge([*consumers, *docs], documented_rejects=True, reject_reasons=reject, medium_reasons=medium)
