@@ -239,20 +239,26 @@ def test_an_external_checkout_or_installed_distribution_is_a_consumer(tmp_path: 
 
 def test_another_project_of_the_same_repository_is_a_consumer(tmp_path: Path) -> None:
     """A monorepo: the shop is one folder of the repository, beside a server project that imports it. Nothing names
-    the server, yet its production code using the surface keeps it (and its tests alone would not)."""
+    the server, yet its production code using a registry entry or an exception class keeps them (and the module
+    that defines the class is no dead module)."""
     repo = tmp_path / "repo"
-    root = write_project(repo / "python" / "shop")
+    root = write_project(repo / "python" / "shop", '[project.scripts]\nshop = "shop.run:run"\n')  # an application
     (root / "shop" / "paged.py").write_text(PAGED_GONE)
     server = repo / "python" / "server"
     (server / "server").mkdir(parents=True)
     (server / "pyproject.toml").write_text('[project]\nname = "server"\n')
     (server / "server" / "__init__.py").write_text("from shop.kernels import kernel\n\n\ndef paged(q):\n" + PRODUCTION_LINE)
+    (root / "shop" / "errors.py").write_text("class ModelMissingError(Exception):\n    pass\n\n\nclass Unused(Exception):\n    pass\n")
+    (server / "server" / "model.py").write_text("from shop.errors import ModelMissingError\n\n\ndef load(path):\n"
+                                               "    raise ModelMissingError(path)\n")
     git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"]
     subprocess.run(["git", "init", "-q"], cwd=repo, check=True)
     subprocess.run([*git, "add", "-A"], cwd=repo, check=True)
     subprocess.run([*git, "commit", "-q", "-m", "first"], cwd=repo, check=True)
     _, data = pylint_json(["--output-format=omni-json", "shop"], root, tmp_path / "cache")
-    assert data["candidates"] == []
+    assert data["candidates"] == [], data["candidates"]  # a module the server uses a class of is no dead module
+    assert [r["reason"].partition(":")[0] for r in data["rejected"] if r["subject"] == "shop.errors"] == [
+        "used by another project of this repository"]
     assert [r["reason"] for r in data["rejected"] if r["subject"] == SUBJECT] == [
         "used by another project of this repository: python/server/server/__init__.py:5 (sibling project: str)"]
 

@@ -29,7 +29,9 @@ import builtins
 import re
 from dataclasses import dataclass, field
 
-from pylint_omni.evidence.consumers import Consumer, ConsumerKind, Verdict, decide, listed
+from pylint_omni.evidence.consumers import (
+    Consumer, ConsumerKind, Verdict, decide, external_root_consumers, judge, listed,
+)
 from pylint_omni.evidence.contracts import contracts_of, is_design_page
 from pylint_omni.evidence.provenance import copied_code
 from pylint_omni.index.graph import graph_of
@@ -242,7 +244,13 @@ def judge_chain(index: ProjectIndex, analysis: SurfaceAnalysis, status: str, cha
             doubts = []  # Python itself replaces the first definition: nothing can reach it
         if any(d.startswith("suspected missing root") for d in doubts):
             kind = "missing-root"
-        verdict = decide("no consumer found", doubts=doubts)
+        # An out-of-tree plugin, fork or sibling project of the repository that imports the package and names it
+        # uses it: the project's own walk cannot see that code (`omni-external-roots`, monorepo siblings).
+        named = [root.name] if root.kind in ("class", "function") else [
+            analysis.table.surfaces[c].name for c in analysis.table.children.get(root.dotted, ())
+            if analysis.table.surfaces[c].kind in ("class", "function")] if root.kind == "module" else []
+        outside = [c for name in named for c in external_root_consumers(index, name)]
+        verdict = judge(outside) if outside else decide("no consumer found", doubts=doubts)
         return Judged(status, chain, verdict, label, kind, doubts, leftovers=leftover_imports(index, analysis, chain))
     consumers = _validation_consumers(index, analysis, chain)
     module = analysis.table.module_of_path.get(root.path, "")
