@@ -187,11 +187,13 @@ def test_shipped_yaml_keys(tmp_path: Path, cache_dir: Path) -> None:
 def test_files_shipped_for_another_program_are_not_the_packages_config(tmp_path: Path, cache_dir: Path) -> None:
     """The code names the folder, but Grafana reads the provisioning file, Prometheus its scrape config and Helm the
     chart's values: their keys have readers outside Python. The package's own stage file is still judged, but not
-    the entries of a table keyed by data (`'*'`: any version), which code reads by computed keys."""
+    the entries of a table keyed by data (`'*'`: any version), which code reads by computed keys, nor template keys
+    (`.stable: &stable`) that YAML reads through their aliases."""
     root = write(tmp_path, {
         "pkg/__init__.py": "",
         "pkg/deploy/__init__.py": "",
-        "pkg/deploy/stage.yaml": "stages:\n  - runtime:\n      process: true\nmapping:\n  vllm:\n    '*':\n      queue_len: waiting\n",
+        "pkg/deploy/stage.yaml": ".stable: &stable '0.2'\nstages:\n  - runtime:\n      process: true\n    .base: &base\n"
+                                 "      mode: fast\n    version: *stable\nmapping:\n  vllm:\n    '*':\n      queue_len: waiting\n",
         "pkg/deploy/grafana/datasource.yaml": "apiVersion: 1\ndatasources:\n  - name: p\n    isDefault: true\n",
         "pkg/deploy/prometheus.yml": "global:\n  scrape_interval: 5s\nscrape_configs:\n  - job_name: x\n",
         "pkg/deploy/chart/Chart.yaml": "apiVersion: v2\nname: c\nversion: 1\n",
@@ -210,6 +212,7 @@ def test_files_shipped_for_another_program_are_not_the_packages_config(tmp_path:
     _, findings, _ = run_pylint([*enable_args([SYMBOL]), "pkg"], cwd=root, cache_dir=cache_dir)
     assert [(f.path, f.line) for f in findings] == [("pkg/deploy/__init__.py", 1)], [f.message for f in findings]
     assert "stages[].runtime.process" in findings[0].message and "queue_len" not in findings[0].message
+    assert ".stable" not in findings[0].message and "base" not in findings[0].message  # YAML's own template keys
 
 
 def test_upstream_readers_reject_fields_of_upstream_subclasses(tmp_path: Path, cache_dir: Path) -> None:

@@ -177,6 +177,8 @@ def _all_keys(index: ProjectIndex) -> YamlKeys:
     by_anchor = judged.findings
     for path in sorted(places, key=lambda p: (p.count("."), p)):
         segments = path.split(".")
+        if "" in segments or any(segment.startswith("x-") for segment in segments):
+            continue  # a template key (`.base_spec: &spec`, compose's `x-` fields): YAML reads it through its aliases
         key = segments[-1].removesuffix("[]")
         if segments[0].startswith("[]") or not IDENTIFIER.match(key) or key in fields:
             continue
