@@ -1172,3 +1172,29 @@ def test_a_module_file_a_package_shadows_is_named_once_in_the_summary(tmp_path: 
     assert "Traceback" not in stderr and code & 33 == 0, stderr
     assert not [f for f in findings if f.path == "app/cache.py"], findings
     assert "shadowed: app/cache.py" in stderr and "the package app/cache/ beside it is what Python imports" in stderr
+
+
+def test_a_call_through_a_protocol_reaches_the_classes_that_implement_it_structurally(
+        tmp_path: Path, cache_dir: Path) -> None:
+    """`profile.signature()` on a parameter typed by a project Protocol runs the method of whatever class is passed:
+    a class defining every method the protocol declares implements it, though it never subclasses it. A class that
+    defines only some of them is not one."""
+    files = {
+        "app/__init__.py": "from app.optimizer import optimize\nfrom app.clusters import build\n",
+        "app/types.py": (
+            "from typing import Protocol\n\n\nclass Profile(Protocol):\n"
+            "    def signature(self) -> tuple: ...\n\n    def rate(self) -> float: ...\n"
+        ),
+        "app/optimizer.py": (
+            "from app.types import Profile\n\n\ndef optimize(profile: Profile):\n"
+            "    return profile.signature(), profile.rate()\n"
+        ),
+        "app/clusters.py": (
+            "class Centroid:\n    def signature(self):\n        return ()\n\n    def rate(self):\n        return 1.0\n\n\n"
+            "class Partial:\n    def signature(self):\n        return ()\n\n\n"
+            "def build():\n    return [Centroid(), Partial()]\n"
+        ),
+    }
+    found = {(f.path, f.line) for f in lint(write(tmp_path / "proj", files), cache_dir, "--omni-granularity=member")}
+    assert ("app/clusters.py", 2) not in found and ("app/clusters.py", 5) not in found  # Centroid implements Profile
+    assert ("app/clusters.py", 10) in found  # Partial.signature: Partial is no Profile

@@ -11,7 +11,9 @@ container (a class needs its module imported, a module its package), and:
   methods reached members resolve to on its lineage: a call resolved to `Base.m`
   may run any override of `m` below `Base`, `Sub.m` may run the `m` `Sub`
   inherits (an `@abstractmethod` declaration lives and dies with its overrides),
-  and a mixin's `self.m()` may run a sibling mixin's `m` in a class combining both;
+  a mixin's `self.m()` may run a sibling mixin's `m` in a class combining both,
+  and a call resolved to a project `Protocol`'s method may run the method of any
+  class that implements the protocol structurally;
 - a name mentioned by a reached surface (a string, a YAML value, `getattr(x, "n")`)
   reaches the classes and functions of that name.
 Production roots come first (`roots`); then validation roots (tests, docs,
@@ -29,6 +31,7 @@ from pylint_omni.surfaces.edges import Edges, Outgoing, pattern_targets
 from pylint_omni.surfaces.table import SurfaceTable
 
 PRODUCTION, VALIDATION = 1, 2
+DUNDER_NAMES = frozenset({"__init__", "__call__", "__repr__", "__eq__", "__hash__"})
 
 
 class Reachability:
@@ -93,8 +96,20 @@ class Reachability:
                                if (m := self.graph.nodes[c].metaclass if c in self.graph.nodes else None)]
                 related += [a for m in metaclasses for a in [m, *self.graph.ancestors(m)]]
                 related += [c for m in [class_dotted, *descendants] for c in self._made_by().get(m, ())]
+                related += self._implementing(class_dotted)
             found = self._lineage[class_dotted] = frozenset(related)
         return found
+
+    def _implementing(self, protocol: str) -> list[str]:
+        """The project classes that implement a project `typing.Protocol` structurally (they define every method it
+        declares): a call through a parameter typed by the protocol runs theirs, though none subclasses it."""
+        node = self.graph.nodes.get(protocol)
+        written = node.definition.data.get("bases", []) if node is not None else []
+        if not any(base.partition("[")[0].rpartition(".")[2] == "Protocol" for base in written):
+            return []
+        names = {self.table.surfaces[m].name for m in self.table.methods(protocol)} - DUNDER_NAMES
+        owners = [{self.table.surfaces[m].container for m in self.table.methods_by_name.get(name, ())} for name in names]
+        return sorted(c for c in set.intersection(*owners) - {protocol, None} if c) if owners else []
 
     # -- the walk ------------------------------------------------------------------------
     def run(self, phase: int, roots: Iterable[tuple[str, str]], owners: Iterable[str]) -> None:
