@@ -435,3 +435,20 @@ def test_a_lost_feature_of_dead_module_helpers_names_them_and_a_probed_dependenc
     assert "<" not in message, message
     probes = [c for c in report["candidates"] if c["path"] == "pkg/probes.py"]
     assert probes and all(c["kind"] != "lost-feature" for c in probes), probes
+
+
+def test_a_value_config_files_set_is_no_feature_dead_code_produces(tmp_path: Path) -> None:
+    """axolotl's dead validator compares the optimizer with `paged_adamw_8bit`, which the docs mention and example
+    configs set (`optimizer: paged_adamw_8bit`): a library reads that value, so the dead check is dead code, not a
+    lost feature."""
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/main.py": "from pkg.metrics import render\n\n\ndef main():\n    return render\n\n\nif __name__ == '__main__':\n    main()\n",
+        "pkg/metrics.py": "def render(sink):\n    sink.emit('x', 1)\n",
+        "pkg/hints.py": "def _hint_paged_optimizer(cfg):\n    return cfg.optimizer == 'paged_adamw_8bit'\n",
+        "examples/train.yml": "optimizer: paged_adamw_8bit\n",
+        "docs/usage.md": "Set `paged_adamw_8bit` to page the optimizer state.\n",
+    }
+    root = write(tmp_path / "proj", files)
+    report = omni_json(["--disable=all", "--enable=unused-surface", "pkg"], root, tmp_path / "cache")
+    assert [(c["path"], c["kind"]) for c in report["candidates"]] == [("pkg/hints.py", "unused")], report["candidates"]

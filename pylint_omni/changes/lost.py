@@ -11,7 +11,9 @@ Two kinds of evidence make a change a lost feature:
   still sets, whose every production reader lies in code one high-confidence dead
   change deletes;
 - a *documented name*: a string literal in that code (a metric, an environment
-  variable, a key) that user-facing docs name and no other production code mentions.
+  variable, a key) that user-facing docs name and no other production code mentions,
+  and that no config file sets as a value (`optimizer: paged_adamw_8bit` is chosen for
+  a library that reads it; dead code comparing with it produces nothing).
 Where the project is a git checkout, the change names the commit that last changed
 the calls of its root (`history`).
 """
@@ -38,6 +40,7 @@ from pylint_omni.index.project_index import ProjectIndex
 # A string that names something (`vllm:e2e_latency`, `OMNI_TRACE_DIR`, `runtime.env`), not a word of prose.
 NAME_LIKE = re.compile(r"^[A-Za-z][A-Za-z0-9]*(?:[_:.\-][A-Za-z0-9]+)+$")
 MIN_NAME = 6  # a shorter string is a word, not a documented name
+CHOSEN_VIAS = frozenset({"yaml-value", "json", "toml"})  # a value a config file sets: what reads it is not this code
 PRODUCING_VIAS = frozenset({"str", "fstr", "attr", "name", "call", "getattr", "yaml-key", "yaml-value", "json", "toml"})
 
 
@@ -101,6 +104,9 @@ def _documented_names(index: ProjectIndex, change: ChangeSet, hosts: _Hosts) -> 
             docs: list[str] = []
             elsewhere = False
             for hit in index.hits(token):
+                if hit.via in CHOSEN_VIAS:
+                    elsewhere = True  # a value users choose in config files (an optimizer's name): read elsewhere
+                    break
                 if hit.via == "doc":
                     if hit.path not in history and not is_design_page(hit.path):
                         docs.append(f"{hit.path}:{hit.line}")
