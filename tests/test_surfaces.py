@@ -1198,3 +1198,17 @@ def test_a_call_through_a_protocol_reaches_the_classes_that_implement_it_structu
     found = {(f.path, f.line) for f in lint(write(tmp_path / "proj", files), cache_dir, "--omni-granularity=member")}
     assert ("app/clusters.py", 2) not in found and ("app/clusters.py", 5) not in found  # Centroid implements Profile
     assert ("app/clusters.py", 10) in found  # Partial.signature: Partial is no Profile
+
+
+def test_a_quarto_page_documents_what_it_names(tmp_path: Path, cache_dir: Path) -> None:
+    """axolotl documents its prompt strategies in `.qmd` (Quarto) pages: a page's code block that imports a helper
+    makes it documented API, as a Markdown page would."""
+    files = {
+        "app/__init__.py": "from app.serve import serve\n",
+        "app/serve.py": "def serve():\n    return 1\n",
+        "app/strategies.py": "def icr(sample):\n    return sample\n",
+        "tests/test_strategies.py": "from app.strategies import icr\n\n\ndef test_icr():\n    assert icr(1) == 1\n",
+        "docs/rlhf.qmd": "---\ntitle: RLHF\n---\n\n```python\nfrom app.strategies import icr\n```\n",
+    }
+    found = {(f.path, f.line): f for f in lint(write(tmp_path / "proj", files), cache_dir, "--omni-include-rejected=y")}
+    assert "rejected: documented as supported API in docs/rlhf.qmd" in found[("app/strategies.py", 1)].message

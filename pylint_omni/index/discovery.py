@@ -18,7 +18,7 @@ from pylint_omni.index.ignore import GitIgnore
 from pylint_omni.index.paths import matches_any
 from pylint_omni.index.scan.data_scan import InputProblem
 
-DOC_SUFFIXES = {".md", ".rst", ".txt"}
+DOC_SUFFIXES = {".md", ".rst", ".txt", ".qmd", ".mdx"}  # Markdown, reST, text, Quarto, MDX pages
 SCRIPT_SUFFIXES = {".sh", ".cfg", ".ini"}
 KIND_BY_SUFFIX = {
     ".py": "python",
