@@ -1212,3 +1212,20 @@ def test_a_quarto_page_documents_what_it_names(tmp_path: Path, cache_dir: Path) 
     }
     found = {(f.path, f.line): f for f in lint(write(tmp_path / "proj", files), cache_dir, "--omni-include-rejected=y")}
     assert "rejected: documented as supported API in docs/rlhf.qmd" in found[("app/strategies.py", 1)].message
+
+
+def test_the_undo_of_a_live_patch_that_only_tests_call_is_medium(tmp_path: Path, cache_dir: Path) -> None:
+    """axolotl's `unpatch_kernelize_fixes` restores what production's `patch_kernelize_fixes` changes: only a test
+    fixture calls it, to leave global state as it found it. It is the other half of a live patch, not a helper
+    that exists for a test."""
+    files = {
+        "app/__init__.py": "from app.fixes import patch_kernelize_fixes\n\npatch_kernelize_fixes()\n",
+        "app/fixes.py": (
+            "import math\n\n_ORIGINAL = math.floor\n\n\ndef patch_kernelize_fixes():\n    math.floor = lambda x: x\n\n\n"
+            "def unpatch_kernelize_fixes():\n    math.floor = _ORIGINAL\n"
+        ),
+        "tests/test_fixes.py": "from app.fixes import unpatch_kernelize_fixes\n\n\ndef test_undo():\n    unpatch_kernelize_fixes()\n",
+    }
+    found = {(f.path, f.line): f for f in lint(write(tmp_path / "proj", files), cache_dir)}
+    undo = found[("app/fixes.py", 10)]
+    assert undo.confidence == "INFERENCE" and "release half of patch_kernelize_fixes" in undo.message, undo

@@ -33,7 +33,8 @@ API_LISTING = re.compile(r"^[-*\s]*(?::::\s*)?\[?`?[\w.:]+`?\]?(?:\[\]|\([^)]*\)
 RELEASE_PAIRS = {"destroy": ("init", "initialize", "create", "build"), "close": ("open", "create", "connect"),
                  "stop": ("start", "run"), "teardown": ("setup", "set_up"), "shutdown": ("start", "startup", "init"),
                  "release": ("acquire", "alloc", "allocate"), "free": ("alloc", "allocate"), "disconnect": ("connect",),
-                 "unregister": ("register",), "clear": ("set", "init")}
+                 "unregister": ("register",), "clear": ("set", "init"), "unpatch": ("patch", "apply"),
+                 "restore": ("patch", "save", "backup"), "uninstall": ("install",)}
 
 
 def _live_partner(analysis: SurfaceAnalysis, root: Surface) -> str | None:
