@@ -65,8 +65,9 @@ def test_silu_shapes_fire_and_traps_stay_silent(tmp_path: Path, cache_dir: Path)
 
 def test_an_expression_wrapped_over_lines_is_one_line_however_often_the_module_repeats_it(
         tmp_path: Path, cache_dir: Path) -> None:
-    """`x - torch.logsumexp(x, ...)` becomes `torch.log_softmax(x, ...)` where it stands: formatted over three lines
-    and written twice in the module, it still deletes no line, so both stay medium (a one-line shape)."""
+    """`x - torch.logsumexp(x, ...)` becomes `torch.log_softmax(x, ...)` where it stands, and `sum(lists, [])` a chain
+    call: formatted over three lines and written twice in the module, each still deletes no line, so all stay medium
+    (a one-line shape); the flatten says the call gives an iterator."""
     write(tmp_path, {
         "pkg/__init__.py": "",
         "pkg/loss.py": """
@@ -81,11 +82,23 @@ def test_an_expression_wrapped_over_lines_is_one_line_however_often_the_module_r
                     teacher_logprobs, dim=-1, keepdim=True
                 )
                 return student, teacher
+
+
+            def tied(groups, name):
+                first = sum(
+                    [[p for p in group if p != name] for group in groups], []
+                )
+                second = sum(
+                    [[p for p in group if p == name] for group in groups], []
+                )
+                return len(first), second
         """,
     })
     found = lint(tmp_path, cache_dir)
-    assert [(line, confidence) for _, line, confidence, _ in found] == [(5, "INFERENCE"), (8, "INFERENCE")], found
-    assert "a one-line shape" in found[0][3]
+    assert [(line, confidence) for _, line, confidence, _ in found] == [
+        (5, "INFERENCE"), (8, "INFERENCE"), (15, "INFERENCE"), (18, "INFERENCE")], found
+    assert "a one-line shape" in found[0][3] and "a one-line shape" in found[2][3]
+    assert "wrap it in `list(...)` where the result is measured, indexed or read twice" in found[2][3]  # an iterator
 
 
 def test_tests_and_benchmarks_are_not_audited(tmp_path: Path, cache_dir: Path) -> None:

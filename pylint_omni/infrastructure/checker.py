@@ -105,10 +105,12 @@ class ReplaceableInfrastructureChecker(OmniChecker):
     def leave_module(self, node: nodes.Module) -> None:
         kinds = Counter(found.name for _, found in self._found)
         for at, found in self._found:
-            # An expression (an activation, a softmax) becomes a call where it stands: wrapped over several lines or
-            # not, one line changes, and none goes.
-            lines = (at.fromlineno, at.fromlineno) if isinstance(at, (nodes.BinOp, nodes.Call)) else (at.fromlineno, at.tolineno)
-            self._emit(at, _graded(found, found.hand_lines(lines), kinds[found.name]))
+            # An expression (an activation, a softmax, a flatten) becomes a call where it stands: wrapped over several
+            # lines or not, it is one line; each temporary statement that goes with it is one more.
+            lines = found.hand_lines((at.fromlineno, at.tolineno))
+            if isinstance(at, (nodes.BinOp, nodes.Call)) and not found.size:
+                lines -= at.tolineno - at.fromlineno
+            self._emit(at, _graded(found, lines, kinds[found.name]))
         self._found = []
 
     def visit_binop(self, node: nodes.BinOp) -> None:

@@ -63,6 +63,8 @@ def _flatten(written: str, source: str, evidence: str, places: tuple[tuple[int, 
     call = f"list(itertools.chain.from_iterable({source}))"
     return Replaceable("flatten", written, "itertools.chain.from_iterable", "Python 2.6",
                        f"{evidence}: `{built} = {call}`" if built else f"{evidence}: `{call}`", places=places,
+                       glue="wrap it in `list(...)` where the result is measured, indexed or read twice (the call gives "
+                            "an iterator)",
                        goes=f"lines {places[0][0]}-{places[0][1]}" if places[0][0] != places[0][1] else "the expression")
 
 
