@@ -449,3 +449,30 @@ def test_a_flag_the_tests_set_directly_is_medium(tmp_path: Path, cache_dir: Path
     [(_, line, confidence, message)] = lint({"mod.py": HANDLE, "tests/test_loop.py": tests}, tmp_path, cache_dir)
     assert (line, confidence) == (8, "INFERENCE")
     assert message.endswith("(the tests set it directly (tests/test_loop.py:2))")
+
+
+UNWAITED = """
+import asyncio
+
+
+class Runtime:
+    def __init__(self):
+        self._stop_requested = asyncio.Event()
+
+    def terminate(self):
+        self._stop_requested.set()
+
+    async def loop(self):
+        while not self._stop_requested.is_set():
+            await asyncio.sleep(1)
+"""
+
+
+def test_an_event_the_tests_wait_on_is_medium(tmp_path: Path, cache_dir: Path) -> None:
+    """aibrix's runtime only sets and tests `_stop_requested`, but its tests `await runtime._stop_requested.wait()`:
+    a bool would break them, so the finding is medium and says where."""
+    [(_, line, confidence, _)] = lint({"mod.py": UNWAITED}, tmp_path, cache_dir)
+    assert (line, confidence) == (6, "HIGH")
+    tests = "async def test_stop(runtime):\n    runtime.terminate()\n    await runtime._stop_requested.wait()\n"
+    [(_, line, confidence, message)] = lint({"mod.py": UNWAITED, "tests/test_runtime.py": tests}, tmp_path / "with", cache_dir)
+    assert (line, confidence) == (6, "INFERENCE") and message.endswith("(the tests wait on it (tests/test_runtime.py:3))")

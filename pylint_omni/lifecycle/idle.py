@@ -29,6 +29,7 @@ from astroid import nodes
 from pylint_omni.evidence.upstream_readers import unread_base, upstream_readers
 from pylint_omni.index.class_graph import class_graph
 from pylint_omni.index.graph.graph import graph_of
+from pylint_omni.index.paths import Location
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.lifecycle.locks import library
 from pylint_omni.lifecycle.mechanisms import Mechanism
@@ -153,6 +154,18 @@ def idle_mechanisms(cls: nodes.ClassDef, mechanisms: dict[str, Mechanism], index
             continue
         if upstream_readers(index, cls.qname(), name):
             continue  # an upstream base's own code takes it (a subclass of vLLM's AsyncLLM creates its `_pause_cond`)
-        doubt = _doubt(index, cls, name)
+        doubt = _doubt(index, cls, name) or (_waited_in_tests(index, name) if idle.shape == "unwaited" else "")
         found.append(replace(idle, doubt=doubt or idle.doubt))
     return found
+
+
+def _waited_in_tests(index: ProjectIndex, name: str) -> str:
+    """Where the tests wait on the event (`await runtime._stop_requested.wait()`): they drive it as an Event, so a
+    bool would break them, or ""."""
+    for hit in index.hits(name):
+        if index.location(hit.path) is not Location.VALIDATION:
+            continue
+        lines = (index.text(hit.path) or "").splitlines()
+        if 0 < hit.line <= len(lines) and f"{name}.wait(" in lines[hit.line - 1]:
+            return f"the tests wait on it ({hit.path}:{hit.line})"
+    return ""
