@@ -76,9 +76,12 @@ class ReaderIndex:
         self.fields: dict[str, str] = {}  # field name -> "Class.field (path:line)" of the first config class declaring it
         self.field_owners: dict[str, list[str]] = {}  # field name -> the dotted config classes declaring it
         self.cli: dict[str, str] = {}  # CLI destination -> "--flag (path:line)" of a production parser
+        self.model_fields: set[str] = set()  # field names of the other data models (`scan.model_fields`)
         for rel, _ in index.python_files():
             facts = index.extra(rel, SCANNER_KEY) or {}
             module = index.entries.get(rel, {}).get("module", "")
+            if index.location(rel) is Location.PRODUCTION:
+                self.model_fields.update(facts.get("model_fields", ()))
             for klass in facts.get("classes", []):
                 for name, line, *_ in klass["fields"]:
                     self.fields.setdefault(name, f"{klass['name']}.{name} ({rel}:{line})")

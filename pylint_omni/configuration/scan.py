@@ -6,6 +6,9 @@ Handed to the index as `configuration.options`, run once per file and cached. Pe
   `...Settings`, `...Params`) with their fields, the fields their own methods assign
   (and whether `__post_init__` overwrites one unconditionally), and whether they read
   themselves by reflection (`fields(self)`, `asdict(self)`, `vars(self)`);
+- `model_fields`: the field names of the module's other data models (a dataclass or pydantic
+  model whose name does not say it configures: `ModelSetBase`): a YAML file loaded into one
+  (`Catalog(**raw)`) has its keys read by the model, and what serves it (an API's response);
 - `cli`: `add_argument(...)` options with their destination;
 - `env`: module-level constants read from an environment variable;
 - `owned`: the attributes each class declares or assigns through `self` (`Name:line` -> names);
@@ -216,6 +219,7 @@ class _Visitor(FastVisitor):
         self.owners: list[set[str]] = []
         self.selves: list[str] = [""]  # the first parameter of the enclosing method ("" outside methods)
         self.config_classes: list[ast.ClassDef] = []
+        self.data_classes: list[ast.ClassDef] = []  # every other class: the data models among them (`model_fields`)
         self.want_paths = want_paths
         self.paths: set[str] = set()
 
@@ -239,6 +243,8 @@ class _Visitor(FastVisitor):
                 owned.update(t.id for t in stmt.targets if isinstance(t, ast.Name))
         if CONFIG_NAME.search(node.name):
             self.config_classes.append(node)
+        else:
+            self.data_classes.append(node)
         self.owners.append(owned)
         self.generic_visit(node)
         self.owners.pop()
@@ -387,9 +393,12 @@ def scan_options(tree: ast.Module, context: ModuleContext) -> dict[str, Any]:
                 var = _env_var(stmt.value)
                 if var:
                     env.append([stmt.targets[0].id, var, stmt.lineno, stmt.col_offset])
+    # Fields of the other data models (a pydantic `ModelSetBase`, a dataclass): a file loaded into one has readers.
+    model_fields = sorted({field[0] for node in visitor.data_classes if _class_kind(node, context.imports) is not None
+                           for field in _fields(node)})
     whole = [list(w) for w in dict.fromkeys(tuple(w) for w in visitor.whole if w[0])]
     found = {
-        "classes": classes, "cli": visitor.cli, "env": env,
+        "classes": classes, "model_fields": model_fields, "cli": visitor.cli, "env": env,
         "copies": _encoded(visitor.copies), "writer_keys": visitor.writer_keys, "reader_keys": visitor.reader_keys,
         "name_lists": visitor.name_lists, "whole": whole, "paths": sorted(visitor.paths),
         "owned": {key: sorted(names) for key, names in visitor.owned.items() if names},

@@ -8,7 +8,8 @@ manifests, ...: the project ships them for that program, whose code reads every 
 index's YAML facts) are grouped by place across files. A key is read when production
 code reads its name (`.process`, `["process"]`, `.get("process")`, through
 `readers_of`), when a config class has a field of that name (a loader maps keys onto
-fields: the field is judged instead), or when a section above it is consumed
+fields: the field is judged instead) or another data model of the package does (a file
+loaded into a pydantic model is read by it, and by whatever it is served to), or when a section above it is consumed
 generically (`**section`, `section.items()`, `for key in section`, `x.update(section)`,
 under the section's name or a local holding it), which also covers sections handed to
 upstream constructors. Keys at the top of a file (no section) are not judged: the file
@@ -171,7 +172,7 @@ def _all_keys(index: ProjectIndex) -> YamlKeys:
         for path, line in index.entries[rel]["facts"]["key_paths"]:
             places.setdefault(path, []).append((rel, line))
     generic = _generic_sections(index)
-    fields = reader_index(index).fields
+    fields, models = reader_index(index).fields, reader_index(index).model_fields
     unread: set[str] = set()
     judged = YamlKeys()
     by_anchor = judged.findings
@@ -180,8 +181,8 @@ def _all_keys(index: ProjectIndex) -> YamlKeys:
         if "" in segments or any(segment.startswith("x-") for segment in segments):
             continue  # a template key (`.base_spec: &spec`, compose's `x-` fields): YAML reads it through its aliases
         key = segments[-1].removesuffix("[]")
-        if segments[0].startswith("[]") or not IDENTIFIER.match(key) or key in fields:
-            continue
+        if segments[0].startswith("[]") or not IDENTIFIER.match(key) or key in fields or key in models:
+            continue  # a loader maps the key onto a field: the field is judged instead (config), or served (a model)
         if len(segments) < 2:  # a top-level key is never judged (the file may be handed out whole), but a read one feeds
             option = Option("yaml", key, places[path][0][0], places[path][0][1], path)
             readers = readers_of(index, option)
