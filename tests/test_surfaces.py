@@ -1229,3 +1229,24 @@ def test_the_undo_of_a_live_patch_that_only_tests_call_is_medium(tmp_path: Path,
     found = {(f.path, f.line): f for f in lint(write(tmp_path / "proj", files), cache_dir)}
     undo = found[("app/fixes.py", 10)]
     assert undo.confidence == "INFERENCE" and "release half of patch_kernelize_fixes" in undo.message, undo
+
+
+def test_a_protocol_typed_attribute_reaches_the_implementation_made_later(tmp_path: Path, cache_dir: Path) -> None:
+    """aibrix's monitor keeps `self._reader: LoadReader` and calls `next_available()` on it; the reader class is made
+    elsewhere, after the monitor's code was walked: its method is reached all the same."""
+    files = {
+        "app/__init__.py": "from app.monitor import Monitor\nfrom app.main import main\n",
+        "app/types.py": "from typing import Protocol\n\n\nclass Reader(Protocol):\n    def next_available(self) -> float: ...\n",
+        "app/monitor.py": (
+            "from app.types import Reader\n\n\nclass Monitor:\n    def __init__(self, reader: Reader):\n"
+            "        self._reader: Reader = reader\n\n    def wait(self):\n        return self._reader.next_available()\n"
+        ),
+        "app/readers.py": "class GatewayReader:\n    def next_available(self):\n        return 0.0\n",
+        "app/main.py": (
+            "from app.monitor import Monitor\n\n\ndef main():\n    return Monitor(_reader()).wait()\n\n\n"
+            "def _reader():\n    return _make()\n\n\ndef _make():\n    from app.readers import GatewayReader\n\n"
+            "    return GatewayReader()\n"
+        ),
+    }
+    found = {(f.path, f.line) for f in lint(write(tmp_path / "proj", files), cache_dir, "--omni-granularity=member")}
+    assert ("app/readers.py", 2) not in found, found

@@ -56,6 +56,7 @@ class Reachability:
         self._done_owners: set[str] = set()
         self._lineage: dict[str, frozenset[str]] = {}
         self._instances: dict[str, list[str]] | None = None
+        self._protocols_of: dict[str, list[str]] | None = None
 
     # -- state ---------------------------------------------------------------------------
     def live(self, dotted: str) -> bool:
@@ -97,8 +98,19 @@ class Reachability:
                 related += [a for m in metaclasses for a in [m, *self.graph.ancestors(m)]]
                 related += [c for m in [class_dotted, *descendants] for c in self._made_by().get(m, ())]
                 related += self._implementing(class_dotted)
+                related += self._implemented().get(class_dotted, [])
             found = self._lineage[class_dotted] = frozenset(related)
         return found
+
+    def _implemented(self) -> dict[str, list[str]]:
+        """Class -> the project Protocols it implements structurally (a member reached through the protocol before
+        the class was reached is the class's too, once it is)."""
+        if self._protocols_of is None:
+            self._protocols_of = {}
+            for protocol in self.graph.nodes:
+                for implementer in self._implementing(protocol):
+                    self._protocols_of.setdefault(implementer, []).append(protocol)
+        return self._protocols_of
 
     def _implementing(self, protocol: str) -> list[str]:
         """The project classes that implement a project `typing.Protocol` structurally (they define every method it
