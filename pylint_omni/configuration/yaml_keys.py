@@ -172,7 +172,8 @@ def _all_keys(index: ProjectIndex) -> YamlKeys:
         for path, line in index.entries[rel]["facts"]["key_paths"]:
             places.setdefault(path, []).append((rel, line))
     generic = _generic_sections(index)
-    fields, models = reader_index(index).fields, reader_index(index).model_fields
+    known = reader_index(index)
+    fields, models = known.fields, known.model_fields
     unread: set[str] = set()
     judged = YamlKeys()
     by_anchor = judged.findings

@@ -93,6 +93,12 @@ def _read_elsewhere(index: ProjectIndex, cls: nodes.ClassDef, relpath: str, name
     return False
 
 
+def taking_block(use: nodes.NodeNG) -> nodes.AsyncWith | None:
+    """The `async with` block that takes the lock at this use (`async with self._lock:`), or None for any other use."""
+    block = use.parent
+    return block if isinstance(block, nodes.AsyncWith) and any(item is use for item, _ in block.items) else None
+
+
 def suspends(block: nodes.AsyncWith) -> bool:
     """Whether the block's own code (not a function defined in it) can hand control back to the loop."""
     for statement in block.body:
@@ -131,8 +137,7 @@ def _shape(cls: nodes.ClassDef, mechanism: Mechanism, lock: bool) -> Idle | None
             methods = tuple(sorted({use.frame().name for use in uses}))
             return Idle(mechanism, "unwaited", methods, 1, "" if library(mechanism) == "asyncio" else THREADS_DOUBT)
         return None
-    blocks = [use.parent for use in uses if isinstance(use.parent, nodes.AsyncWith)
-              and any(item is use for item, _ in use.parent.items)]
+    blocks = [block for use in uses if (block := taking_block(use)) is not None]
     if library(mechanism) != "asyncio" or len(blocks) != len(uses) or any(suspends(b) for b in blocks):
         return None
     return Idle(mechanism, "await-free", tuple(sorted({b.frame().name for b in blocks})), 1 + len(blocks), "")

@@ -16,7 +16,7 @@ import astroid
 from astroid import nodes
 
 from pylint_omni.index.project_index import ProjectIndex
-from pylint_omni.lifecycle.idle import LOCK_FACTORIES, Idle, suspends
+from pylint_omni.lifecycle.idle import LOCK_FACTORIES, Idle, suspends, taking_block
 from pylint_omni.lifecycle.locks import library
 from pylint_omni.lifecycle.mechanisms import Mechanism
 
@@ -77,8 +77,8 @@ def _sections(uses: list[tuple[nodes.Name, str]]) -> list[str] | None:
     lock's own), when every use is one and none can suspend."""
     sections = []
     for use, prefix in uses:
-        block = use.parent
-        if not (isinstance(block, nodes.AsyncWith) and any(item is use for item, _ in block.items)) or suspends(block):
+        block = taking_block(use)
+        if block is None or suspends(block):
             return None
         sections.append(f"{prefix}{block.frame().name}")
     return sections
