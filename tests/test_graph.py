@@ -183,7 +183,7 @@ def test_upstream_names_read_accepted_and_defined_and_the_dist_info(tmp_path: Pa
     assert defined is not None and defined.describe() == "tinyvllm 0.4.0 tinyvllm/engine_args.py:12"
     assert package.defines("tinyvllm.engine_args", "create_fused_engine") is None
     assert package.defines("tinyvllm", "engine_args") is not None  # a submodule
-    assert len(list(tmp_path.glob("upstream-tinyvllm-*-names.json"))) == 1  # built once, cached beside the summary
+    assert len(list(tmp_path.glob("upstream-tinyvllm-*-names-*.json"))) == 1  # built once, cached beside the summary
 
 
 def test_upstream_summary_is_built_once_per_version(tmp_path: Path) -> None:
@@ -197,7 +197,7 @@ def test_upstream_summary_is_built_once_per_version(tmp_path: Path) -> None:
     assert package.build_seconds is not None
     cached = [p.name for p in tmp_path.glob("upstream-tinyupstream-*.json")]
     assert len(cached) == 3  # summary, names and the files' modules and imports: no per-file facts
-    again = type(package)(package.located, tmp_path)
+    again = type(package)(package.located, tmp_path, package.seeds)
     again.summary()
     assert again.build_seconds is None  # loaded, not rebuilt
 

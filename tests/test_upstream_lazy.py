@@ -1,7 +1,7 @@
-"""The upstream index scans a family's facts only for the files the project reaches, and is shared per version.
+"""The upstream index reads only the modules the project's imports run, and is shared per version and imports.
 
-The whole package is still read once for the questions about all of it (who reads a
-name, which classes exist: `upstream.names`, the summary); the per-file facts of
+The modules the project's imports reach are read once for the questions about them (who
+reads a name, which classes exist: `upstream.names`, the summary); the per-file facts of
 the families (the copies' fingerprints, the heaviest) are made only for the files a
 family asks about, and are the very facts a scan of the whole package made before.
 """
@@ -103,20 +103,19 @@ def test_only_the_reached_files_get_family_facts_and_they_equal_a_full_scan(tmp_
     package = upstream_of(index).package("lazyup")
     assert package is not None
     files = upstream_files(index, ["lazyup"])
-    # The whole package was read once without any family's scanner; only the reached file with all of them.
-    assert sorted(rel for rel, audited in scanned if audited is None) == ["lazyup/__init__.py", "lazyup/reached.py", "lazyup/unreached.py"]
+    # The modules the project's imports run were read once without any family's scanner; the reached file with all.
+    assert sorted(rel for rel, audited in scanned if audited is None) == ["lazyup/__init__.py", "lazyup/reached.py"]
     assert [rel for rel, audited in scanned if audited] == ["lazyup/reached.py"]
     assert [f.relpath for f in files] == ["lazyup/reached.py"]
     # The facts of the reached file are those of a whole-package scan with every scanner (what was kept before).
     full = scan_file("python", REACHED, "lazyup/reached.py", "lazyup.reached", True)
     assert package.facts_of("lazyup/reached.py") == full
     assert [u.exact for u in files[0].copies.units] == [u.exact for u in FileCopies("lazyup/reached.py", full["extra"][FACT_KEY]).units]
-    # Questions about the whole package still see the unreached module.
-    assert "lazyup.unreached.Spare" in package.classes()
-    read = package.reads("only_read_here")
-    assert read is not None and read.path == "lazyup/unreached.py"
-    accepted = package.accepts("unreached_parameter")
-    assert accepted is not None and accepted.path == "lazyup/unreached.py"
+    # A module nothing the project imports runs is not read: its code never runs in the project's process.
+    assert "lazyup.reached.Base" in package.classes() and "lazyup.unreached.Spare" not in package.classes()
+    assert package.reads("only_read_here") is None and package.accepts("unreached_parameter") is None
+    read = package.reads("reached_option")
+    assert read is not None and read.path == "lazyup/reached.py"
     assert package.facts_of("lazyup/missing.py") == {}
     # Another run on this version reads the reached file's facts from the cache instead of scanning it again.
     scanned.clear()
@@ -154,7 +153,7 @@ def test_a_version_another_process_is_building_is_waited_for_and_read_not_built_
     package.summary()  # the parts the other process will write, built beforehand in another folder
     cache = tmp_path / "cache"
     cache.mkdir()
-    waiting = UpstreamPackage(package.located, cache)
+    waiting = UpstreamPackage(package.located, cache, package.seeds)
     lock = waiting._cache_file("build", ".lock")  # pylint: disable=protected-access  # the lock the other process holds
     assert lock is not None
     ready = tmp_path / "locked"
@@ -190,13 +189,13 @@ def test_one_run_over_two_project_roots_reads_each_upstream_part_once(tmp_path: 
             f"{also}from lazyup.reached import Base\n\n\nclass Mine(Base):\n    def forward(self, batch):\n        self.kept = batch\n        return batch\n")
     located = upstream_of(_project(tmp_path / "built", upstream, cache)).package("lazyup")
     assert located is not None
-    UpstreamPackage(located.located, cache).summary()  # the version is built and cached beforehand: the run only reads
+    UpstreamPackage(located.located, cache, located.seeds).summary()  # built and cached beforehand: the run only reads
     loaded: list[str] = []
     real_load = upstream_package._load  # pylint: disable=protected-access
 
     def counting(path: Path) -> dict | None:  # type: ignore[type-arg]
         found = real_load(path)
-        if found is not None and path.name.endswith("-summary.json"):
+        if found is not None and "-summary-" in path.name:
             loaded.append(path.name)
         return found
 
@@ -223,10 +222,10 @@ def test_a_package_big_enough_for_a_pool_is_built_in_another_process_with_the_sa
     builders = tmp_path / "builders.txt"
     real_build = upstream_package.build_parts
 
-    def recording(name: str, folder: Path) -> tuple:  # type: ignore[type-arg]
+    def recording(name: str, folder: Path, seeds: frozenset[str] | None) -> tuple:  # type: ignore[type-arg]
         with builders.open("a") as out:
             out.write(f"{os.getpid()}\n")
-        return real_build(name, folder)
+        return real_build(name, folder, seeds)
 
     monkeypatch.setattr(upstream_package, "build_parts", recording)
     monkeypatch.setattr(scan_pool, "PARALLEL_MIN_FILES", 3)  # lazyup's three files are worth a pool here
@@ -262,3 +261,34 @@ def test_a_class_of_a_nested_project_root_is_judged_against_its_upstream_base_wi
     _, found, stderr = run_pylint([*enable_args(), f"--omni-upstream-paths={upstream}", "."], tree, cache_dir=tmp_path / "cache")
     assert "Traceback" not in stderr and not [f for f in found if f.symbol == "astroid-error"]
     assert [(f.path, f.line, f.symbol) for f in found] == [("apps/sub/train.py", 6, "duplicated-state-field")]
+
+
+def test_the_reach_follows_lazy_and_star_exports_and_imports_inside_functions_and_no_further(tmp_path: Path) -> None:
+    """`from starup import Thing`, where the package star-imports its modules under `TYPE_CHECKING` (transformers'
+    layout): the module defining `Thing` is read, and what its method imports when it runs; a sibling module the
+    same star line names, which defines nothing the project imports, is not."""
+    register_scanners()
+    wheel = tmp_path / "wheel"
+    (wheel / "starup").mkdir(parents=True)
+    (wheel / "starup/__init__.py").write_text("from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n"
+                                               "    from .alpha import *\n    from .beta import *\n")
+    (wheel / "starup/alpha.py").write_text("def other(config):\n    return config.never_run_read\n")
+    (wheel / "starup/beta.py").write_text("class Thing:\n    def run(self):\n        from .helpers import assist\n\n"
+                                           "        return assist(self)\n")
+    (wheel / "starup/helpers.py").write_text("def assist(obj):\n    return obj.helper_read\n")
+    info = wheel / "starup-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: starup\nVersion: 1.0\n")
+    root = tmp_path / "proj"
+    write_tree(root, {"pyproject.toml": "[project]\nname = 'pkg'\n", "pkg/__init__.py": "",
+                      "pkg/use.py": "from starup import Thing\n\n\ndef go():\n    return Thing().run()\n"})
+    settings = replace(settings_for_root(root), upstream_packages=("starup",), upstream_paths=(str(wheel),), cache_dir=tmp_path / "cache")
+    index = ProjectIndex(root, settings)
+    index.refresh()
+    package = upstream_of(index).package("starup")
+    assert package is not None and package.seeds == frozenset({"starup.Thing"})
+    assert "starup.beta.Thing" in package.classes()
+    read = package.reads("helper_read")
+    assert read is not None and read.path == "starup/helpers.py"
+    assert package.reads("never_run_read") is None
+    assert sorted(path for path, _, _ in package.files()) == ["starup/__init__.py", "starup/beta.py", "starup/helpers.py"]

@@ -95,18 +95,30 @@ class UpstreamIndex:
         return next((ref for package in self.packages() if (ref := package.accepts(name)) is not None), None)
 
 
-_LIVE: dict[tuple[tuple[str, ...], tuple[str, ...], bool, Path | None, frozenset[str]], UpstreamIndex] = {}
-_PACKAGES: dict[tuple[Located, Path | None], UpstreamPackage] = {}
+_LIVE: dict[tuple[tuple[str, ...], tuple[str, ...], bool, Path | None, frozenset[str], tuple[frozenset[str], ...]], UpstreamIndex] = {}
+_PACKAGES: dict[tuple[Located, Path | None, frozenset[str]], UpstreamPackage] = {}
 
 
-def _package(located: Located, cache_dir: Path | None) -> UpstreamPackage:
-    """The one package object of a located version and cache folder in this process. Every project root of a run
-    (a monorepo's applications, each with its own index) asks the same versions: one object loads each part once,
-    where one per root held a copy of transformers' summary (some 60 MB) per root that imports it."""
-    found = _PACKAGES.get((located, cache_dir))
+def _package(located: Located, cache_dir: Path | None, seeds: frozenset[str]) -> UpstreamPackage:
+    """The one package object of a located version, cache folder and project imports in this process. Every
+    project root of a run (a monorepo's applications, each with its own index) asks the same versions: one object
+    loads each part once, where one per root held a copy of transformers' summary (some 60 MB) per root."""
+    found = _PACKAGES.get((located, cache_dir, seeds))
     if found is None:
-        found = _PACKAGES[(located, cache_dir)] = UpstreamPackage(located, cache_dir)
+        found = _PACKAGES[(located, cache_dir, seeds)] = UpstreamPackage(located, cache_dir, seeds)
     return found
+
+
+def imported_names(index: ProjectIndex, name: str) -> frozenset[str]:
+    """Every dotted name of package `name` that a project file imports (`from transformers import LlamaModel`,
+    `import vllm.v1.engine`) or reaches through an import (`eng.fast_path` after `import eng`): what the package's
+    summary is built from (`upstream.build`)."""
+    found: set[str] = set()
+    for _, facts in index.python_files():
+        links = facts.get("links") or {}
+        named = [*facts.get("imports", {}).values(), *(d for d, _ in links.get("imported", [])), *links.get("chains", {})]
+        found.update(d for d in named if d == name or d.startswith(name + "."))
+    return frozenset(found)
 
 
 def imported_packages(index: ProjectIndex, names: list[str]) -> set[str]:
@@ -126,17 +138,18 @@ def _upstream(index: ProjectIndex) -> UpstreamIndex:
     project_tops = {module.partition(".")[0] for module in (e.get("module", "") for e in index.entries.values()) if module}
     wanted = [name for name in listed if name in imported and name not in project_tops]
     cache_dir = (settings.cache_dir or cache.default_cache_dir()) if settings.cache_enabled else None
-    key = (tuple(wanted), settings.upstream_paths, settings.upstream_installed, cache_dir, frozenset(imported))
+    seeds = tuple(imported_names(index, name) for name in wanted)
+    key = (tuple(wanted), settings.upstream_paths, settings.upstream_installed, cache_dir, frozenset(imported), seeds)
     upstream = _LIVE.get(key)
     if upstream is None:
         missing: list[str] = []
         packages: dict[str, UpstreamPackage] = {}
-        for name in wanted:
+        for name, imports in zip(wanted, seeds):
             located = locate(name, settings.upstream_paths, settings.upstream_installed)
             if located is None:
                 missing.append(name)
             else:
-                packages[name] = _package(located, Path(cache_dir) if cache_dir else None)
+                packages[name] = _package(located, Path(cache_dir) if cache_dir else None, imports)
         upstream = _LIVE[key] = UpstreamIndex(wanted, missing, packages)
     return upstream
 

@@ -1,10 +1,11 @@
 """One upstream package read from source: per-file facts and the summary the evidence asks.
 
-The package's `.py` files go through the same per-file scan as project files
-(`scan.dispatch.scan_file`: references, definitions and link facts), then through the
-same resolver (`graph.exports`), over the package's own modules. Three cache files
-per distribution name and version (and scanner digest), built once and shared by
-every project on the machine that builds on that version (`_cache_file`):
+The package's `.py` files that the project's imports run (`seeds`, `upstream.build`) go
+through the same per-file scan as project files (`scan.dispatch.scan_file`: references,
+definitions and link facts), then through the same resolver (`graph.exports`), over the
+package's own modules. Three cache files per distribution name, version, scanner digest
+and the project's imports of the package, built once and shared by every project on the
+machine that builds on that version and imports the same names (`_cache_file`):
 - `summary`: classes (bases resolved; a bare base name is first looked up in its
   class's own module), methods), attribute reads, writes and calls by
   owner class (`self.x` in a class, `p.x` on a parameter annotated with the class,
@@ -45,6 +46,9 @@ try:
     import fcntl
 except ImportError:  # pragma: no cover - Windows
     fcntl = None  # type: ignore[assignment]
+
+
+BUILT_PARTS = ("summary", "names", "files")  # built together by one read (`_build`)
 
 
 @dataclass(frozen=True)
@@ -91,6 +95,7 @@ class UpstreamPackage:
 
     located: Located
     cache_dir: Path | None
+    seeds: frozenset[str] | None = None  # the package's names the project imports (`upstream.build.reach`); None: all
     _summary: dict[str, Any] | None = None
     _files: list[list[Any]] | None = None
     _file_facts: dict[str, dict[str, Any]] = field(default_factory=dict)
@@ -115,13 +120,15 @@ class UpstreamPackage:
         if self._digest is None:
             key = f"{SUMMARY_VERSION}|{NAMES_VERSION}|{_stamp(self.located)}|{scanners_digest()}|{GRAPH_CODE_DIGEST}|{SCANNER_FINGERPRINT}"
             self._digest = hashlib.sha1(key.encode()).hexdigest()[:12]
+        if part in BUILT_PARTS and self.seeds is not None:  # read from the modules the project's imports reach
+            part += "-" + hashlib.sha1("|".join(sorted(self.seeds)).encode()).hexdigest()[:10]
         return self.cache_dir / f"upstream-{self.name}-{self.version}-{self._digest}-{part}{suffix}"
 
     # -- building -------------------------------------------------------------------------
     def _build(self) -> None:
         """Every part at once, from one scan (`upstream.build`), kept and cached."""
-        self._summary, self._names, self._files = build_parts(self.name, self.located.folder)
-        for part, data in (("summary", self._summary), ("names", self._names), ("files", {"files": self._files})):
+        self._summary, self._names, self._files = build_parts(self.name, self.located.folder, self.seeds)
+        for part, data in zip(BUILT_PARTS, (self._summary, self._names, {"files": self._files})):
             path = self._cache_file(part)
             if path is not None:
                 _save(path, data)
