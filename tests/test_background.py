@@ -124,11 +124,34 @@ def test_a_stopped_child_is_scanned_here_and_a_small_scan_needs_none(tmp_path: P
     index.refresh()
     jobs = [(str(root), f, "", 1 << 20, True) for f in discover(root, (), {}, False)]
     expected = PendingScan(jobs).entries()
-    stopped = BackgroundScan(jobs, lambda entries: None)
+    stopped = BackgroundScan(jobs, lambda entries, kept: None)
     stopped.cancel()
     assert stopped.entries() == expected
-    assert isinstance(start_scan(jobs[:10], lambda entries: None), PendingScan)
+    assert isinstance(start_scan(jobs[:10], lambda entries, kept: None), PendingScan)
     assert isinstance(start_scan(jobs, None), PendingScan)
+
+
+@needs_cores
+def test_the_child_saves_the_index_it_handed_over_even_when_stopped_and_shares_its_strings(tmp_path: Path) -> None:
+    root = _project(tmp_path / "project")
+    marker = tmp_path / "judged.txt"
+
+    def slow(index: ProjectIndex) -> None:
+        time.sleep(30)
+        marker.write_text("judged")
+
+    index = _index(root)
+    index.start_refresh([slow])
+    index.refresh()
+    assert index.cache_note is None
+    # Each file's scan encodes the mentions of its `x` as the same text: after the hand-over it is one object.
+    encoded = {id(entry["facts"]["refs"]["x"]) for rel, entry in index.entries.items() if rel.startswith("pkg/m")}
+    assert len(encoded) == 1 and index.facts("pkg/m7.py")["refs"]["x"] == "2,name"
+    index.start_refresh()  # a run that never asked for the judgement: its child is stopped, after it saved
+    assert not marker.exists()
+    again = _index(root)
+    stats = again.refresh()
+    assert (stats.scanned, stats.reused) == (0, PARALLEL_MIN_FILES + 11)
 
 
 @needs_cores

@@ -45,7 +45,7 @@ class ConsumerKind(str, Enum):
     EXTERNAL = "external/dynamic"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # slots: a big project's judgements hold a few hundred thousand
 class Consumer:
     """A place that uses a surface: where, how, and which kind of evidence it is."""
 

@@ -135,6 +135,17 @@ def save_document(path: Path, data: dict[str, Any]) -> str | None:
     return None
 
 
+def unwritable(path: Path) -> str | None:
+    """Why a cache file at `path` could not be written (`save_document`'s reason), or None when its folder is writable."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        return f"cache not written to {path.parent}: {exc.strerror or exc}"
+    if not os.access(path.parent, os.W_OK | os.X_OK):
+        return f"cache not written to {path.parent}: Permission denied"
+    return None
+
+
 def derived_file(cache_dir: Path, root: Path, name: str, key: str) -> Path:
     """Where a result derived from the index (a family's per-project cache) lives: beside the index, pruned with it."""
     digest = hashlib.sha1(f"{SCHEMA_VERSION}|{scanners_digest()}|{root}|{key}".encode()).hexdigest()[:16]

@@ -29,10 +29,13 @@ from pylint_omni.index.settings import OmniSettings
 
 Judgement = Callable[["ProjectIndex"], None]  # a project judgement: computes one and writes its store (`index.background`)
 
-FILE_TEXT: Table[str, str | None] = Table("index.file_text")  # a file's text, read once per state
+FILE_TEXT: Table[str, str | None] = Table("index.file_text")  # the texts read last in this state, most recent last
+# How many file texts stay in memory: the checks that look again at a file's lines ask a few files many times,
+# while holding every text a run reads kept 15 MB on a 1,500-module project.
+MAX_TEXTS_KEPT = 256
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # slots: a big project's runs hold a few hundred thousand
 class Hit:
     """One mention of a token: where, and how it was seen."""
 
@@ -41,7 +44,7 @@ class Hit:
     via: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Definition:
     """A class or function of the project, with the file that defines it."""
 
@@ -160,8 +163,9 @@ class ProjectIndex:
         pending = self._pending = _PendingRefresh(started, files, reused, stale, PendingScan([]), len(previous) != len(files),
                                                   list(waiting or ()))
 
-        def judge_beside(entries: list[dict[str, Any]]) -> None:  # in the child: this index, then each judgement
-            self._adopt(pending, entries, save=False)
+        def judge_beside(entries: list[dict[str, Any]], kept: Callable[[], None]) -> None:  # in the child
+            self._adopt(pending, entries, save=True)  # this index, saved here: the main process then need not
+            kept()
             for judge in judgements or ():
                 judge(self)
 
@@ -173,9 +177,18 @@ class ProjectIndex:
             self.start_refresh()
         pending, self._pending = self._pending, None
         assert pending is not None
+        scanned = pending.scan.entries()
+        child_saves = False
         if isinstance(pending.scan, BackgroundScan):
             self._beside, self._waiting = pending.scan, pending.waiting
-        return self._adopt(pending, pending.scan.entries(), save=True)
+            child_saves = pending.scan.handed_over
+        stats = self._adopt(pending, scanned, save=not child_saves)
+        cache_path = self._cache_path()
+        if child_saves and cache_path is not None:
+            # The child writes the cache after the hand-over (off this process's path, and without the encoder's
+            # garbage at this process's peak); a folder it cannot write is said here all the same.
+            self.cache_note = cache.unwritable(cache_path)
+        return stats
 
     def _adopt(self, pending: _PendingRefresh, scanned: list[dict[str, Any]], save: bool) -> BuildStats:
         problems, self._discovery_problems = self._discovery_problems, {}
@@ -262,18 +275,22 @@ class ProjectIndex:
         return self._relpath_of[absolute]
 
     def text(self, relpath: str) -> str | None:
-        """A project file's text: the editor buffer that replaces it, else the file on disk (read once per
-        index state); None when it cannot be read. For checks that look again at a file's own lines."""
+        """A project file's text: the editor buffer that replaces it, else the file on disk (the last
+        `MAX_TEXTS_KEPT` read are kept per index state); None when it cannot be read. For checks that look again at a file's own lines."""
         memo = FILE_TEXT.values(self)
-        if relpath not in memo:
-            text = self.overrides.get(relpath)
-            if text is None:
-                try:
-                    text = (self.root / relpath).read_text(encoding="utf-8", errors="replace")
-                except OSError:
-                    text = None
-            memo[relpath] = text
-        return memo[relpath]
+        if relpath in memo:
+            text = memo[relpath] = memo.pop(relpath)  # the most recently used go last
+            return text
+        text = self.overrides.get(relpath)
+        if text is None:
+            try:
+                text = (self.root / relpath).read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                text = None
+        if len(memo) >= MAX_TEXTS_KEPT:
+            del memo[next(iter(memo))]  # the least recently used
+        memo[relpath] = text
+        return text
 
     def location(self, relpath: str) -> Location:
         return self._locations.get(relpath) or classify_path(

@@ -19,6 +19,7 @@ import multiprocessing
 import os
 import pickle
 import signal
+import sys
 import threading
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -34,6 +35,7 @@ from pylint_omni.index.scan.dispatch import scan_file
 PARALLEL_MIN_FILES = 200
 MAX_WORKERS = 4
 WORKER_NICENESS = 10
+MAX_SAVE_WAIT_S = 10.0  # how long stopping a child waits for it to save the entries it handed over
 PR_SET_PDEATHSIG = 1  # prctl(2): the signal this process gets when its parent ends
 Job = tuple[str, SourceFile, str, int, bool | None]  # root, file, module name, size cap, audited (`scanners.python_scanners`)
 Entries = list[dict[str, Any]]
@@ -122,8 +124,10 @@ class PendingScan:
                 self._close()
 
     def entries(self) -> list[dict[str, Any]]:
-        """Entries for the jobs, in order (waits for the pool; scans here when there is none)."""
-        return list(self.stream())
+        """Entries for the jobs, in order (waits for the pool; scans here when there is none), their strings shared."""
+        entries = list(self.stream())
+        share_strings(entries)
+        return entries
 
     def stream(self) -> Iterator[dict[str, Any]]:
         """Entries for the jobs, in order, each as soon as it is ready: a caller that keeps only part of each
@@ -148,15 +152,42 @@ class PendingScan:
         self._results = None
 
 
+def share_strings(facts: list[Any]) -> None:
+    """Make equal strings of `facts`, keys and values, one object (`sys.intern`), in place.
+
+    Each file's facts come from its own scan (in another process), so the names every
+    file repeats (`torch`, `__init__`, a via tag, a dotted import) are separate copies:
+    over a third of a big project's index, and one pickle of shared strings (the cold
+    scan's hand-over) stores and rebuilds each once. About 0.35 s for 2,000 files.
+    """
+    intern = sys.intern
+    pending: list[dict[str, Any] | list[Any]] = [facts]
+    while pending:
+        container = pending.pop()
+        items = container.items() if isinstance(container, dict) else enumerate(container)
+        for key, value in items:  # assigning to a key the container has already: no resize while iterating
+            kind = type(value)
+            if kind is str:
+                container[key] = intern(value)  # type: ignore[index]
+            elif kind is dict:
+                value = container[key] = {intern(name): item for name, item in value.items()}  # type: ignore[index]
+                pending.append(value)
+            elif kind is list:
+                pending.append(value)
+
+
 def stream_entries(jobs: list[Job]) -> Iterator[dict[str, Any]]:
     """Entries for `jobs`, in order, one at a time (`PendingScan.stream`)."""
     return PendingScan(jobs).stream()
 
 
-def start_scan(jobs: list[Job], then: Callable[[Entries], None] | None) -> PendingScan | BackgroundScan:
+Then = Callable[[Entries, Callable[[], None]], None]  # in the child: (entries, kept) -> None; it calls kept() once it saved them
+
+
+def start_scan(jobs: list[Job], then: Then | None) -> PendingScan | BackgroundScan:
     """A scan of `jobs`: with something to do `then` with its entries and a scan big enough for a pool, in a child
-    that calls `then(entries)` once it has handed them over (it builds that child's index and judges); otherwise a
-    plain `PendingScan`."""
+    that calls `then(entries, kept)` once it has handed them over (it saves them, calls `kept()`, builds that child's
+    index and judges); otherwise a plain `PendingScan`."""
     if then is not None and worth_a_pool(jobs):
         return BackgroundScan(jobs, then)
     return PendingScan(jobs)
@@ -166,14 +197,17 @@ _LIVE: set[BackgroundScan] = set()
 
 
 class BackgroundScan:
-    """The scan, then `then(entries)`, in one child process. `entries()` is `PendingScan`'s; `settle()` waits for the rest."""
+    """The scan, then `then(entries, kept)`, in one child process. `entries()` is `PendingScan`'s; `settle()` waits
+    for the rest."""
 
-    def __init__(self, jobs: list[Job], then: Callable[[Entries], None]) -> None:
+    def __init__(self, jobs: list[Job], then: Then) -> None:
         self._jobs = jobs
+        self.handed_over = False  # the entries came from the child (which then saves the index's cache), not a rescan
         context = multiprocessing.get_context("fork")
+        self._kept = context.Event()  # set by the child once the entries are saved: a cancel waits for that much
         self._receiver, sender = context.Pipe(duplex=False)
         self._process: multiprocessing.process.BaseProcess | None = context.Process(
-            target=_child, args=(jobs, sender, then), name="pylint-omni-index")
+            target=_child, args=(jobs, sender, then, self._kept.set), name="pylint-omni-index")
         try:
             self._process.start()
             _LIVE.add(self)
@@ -187,7 +221,9 @@ class BackgroundScan:
             try:
                 data = self._receiver.recv_bytes()
                 with no_collections():
-                    return pickle.loads(data)
+                    entries: Entries = pickle.loads(data)
+                self.handed_over = True
+                return entries
             except (EOFError, OSError, pickle.UnpicklingError):
                 self.cancel()
         return PendingScan(self._jobs).entries()
@@ -201,6 +237,8 @@ class BackgroundScan:
     def cancel(self) -> None:
         """Stop the child (a run that no longer needs its judgements)."""
         if self._process is not None and self._process.is_alive():
+            if self.handed_over:
+                self._kept.wait(MAX_SAVE_WAIT_S)  # the next run's index must not be cold for a judgement nobody asked for
             self._process.terminate()
         self.settle()
 
@@ -210,7 +248,7 @@ class BackgroundScan:
         _LIVE.discard(self)
 
 
-def _child(jobs: list[Job], sender: Connection, then: Callable[[Entries], None]) -> None:
+def _child(jobs: list[Job], sender: Connection, then: Then, kept: Callable[[], None]) -> None:
     become_side_process()  # its pool, forked from it, writes nowhere either
     entries = PendingScan(jobs).entries()
     data = pickle.dumps(entries, pickle.HIGHEST_PROTOCOL)
@@ -218,9 +256,10 @@ def _child(jobs: list[Job], sender: Connection, then: Callable[[Entries], None])
     handing = threading.Thread(target=_send, args=(sender, data), daemon=True)
     handing.start()
     try:
-        then(entries)
+        then(entries, kept)
     except Exception:  # pylint: disable=broad-exception-caught  # the parent computes it again and says why
         pass
+    kept()  # also when `then` failed before it saved: nobody waits for a save that will not come
     handing.join()
 
 

@@ -31,7 +31,8 @@ Files other than Python (YAML, TOML, docs) own their references as `file:<path>`
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
+from typing import Any
 
 from pylint_omni.index.class_graph import class_graph
 from pylint_omni.index.derived import Built
@@ -49,6 +50,7 @@ ATTRIBUTE_VIAS = frozenset({"attr", "getattr", "str", "fstr", "resolver", "impor
 BARE_VIAS = frozenset({"name"})
 
 _EDGES: Built[Edges] = Built("surfaces.edges")
+_NOTHING: frozenset[Any] = frozenset()  # a sealed owner's empty kind of use (`Edges.seal`)
 
 
 @dataclass
@@ -64,6 +66,9 @@ class Outgoing:
     module_prefixes: set[str] = field(default_factory=set)  # computed imports: any module starting so may load
 
 
+_OUTGOING_FIELDS = tuple(f.name for f in fields(Outgoing))
+
+
 @dataclass
 class Edges:
     """Outgoing uses by owner (a surface's dotted name, or `file:<path>` for a non-Python file)."""
@@ -76,6 +81,14 @@ class Edges:
         if found is None:
             found = self.out[owner] = Outgoing()
         return found
+
+    def seal(self) -> None:
+        """After the build: every empty set becomes one shared empty frozenset. Most owners use few kinds of
+        thing, and an empty set is 216 bytes: 17 MB of them on a 1,500-module project."""
+        for out in self.out.values():
+            for name in _OUTGOING_FIELDS:
+                if not getattr(out, name):
+                    setattr(out, name, _NOTHING)
 
 
 def module_of(table: SurfaceTable, dotted: str) -> str | None:
@@ -233,6 +246,7 @@ def _build_edges(index: ProjectIndex, graph: ReferenceGraph, table: SurfaceTable
             holder, attr, name = key.split("|")
             held.extend((reader.owner_at(owners, line, f"file:{rel}", rel), holder, attr, name) for line, _ in decode_hits(encoded))
     _held_members(index, graph, table, edges, held, assigned)
+    edges.seal()
     return edges
 
 

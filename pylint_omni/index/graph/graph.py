@@ -74,7 +74,7 @@ class Flow:
     how: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class AttributeRead:
     """Who an attribute read on one line belongs to.
 

@@ -10,6 +10,7 @@ and `via`, the way it was seen, which the evidence pass turns into a consumer ki
 from __future__ import annotations
 
 import re
+import sys
 from typing import Iterable, Iterator
 
 MAX_HITS_PER_TOKEN = 40
@@ -49,7 +50,7 @@ def decode_hits(encoded: str) -> list[tuple[int, str]]:
     out = []
     for item in encoded.split("|"):
         line, _, via = item.partition(",")
-        out.append((int(line), via))
+        out.append((int(line), sys.intern(via)))  # a few tags, each held by thousands of hits
     return out
 
 
