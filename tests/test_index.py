@@ -44,6 +44,8 @@ PROJECT = {
         class OnlyInYaml: ...
         class OnlyInJson: ...
         class OnlyInCi: ...
+        class OnlyInATestCommand: ...
+        class device_count: ...
     """,
     "demo/plugins.py": "class FancyPlugin: ...\n",
     "demo/cli.py": """
@@ -62,6 +64,12 @@ PROJECT = {
             return a, b, c, d, e, mod
     """,
     "tests/test_models.py": "from demo.models import OnlyInTests\n\ndef test_it():\n    assert OnlyInTests\n",
+    "tests/test_command.py": 'ARGS = ("--generate-path demo.models.OnlyInATestCommand "\n        "--input-key prompt --n 2")\n',
+    "demo/errors.py": 'MESSAGE = "torch.npu.device_count() returned a non-positive value"\n',
+    "docker/patch/router.patch": (
+        "--- a/router.py\n+++ b/router.py\n@@ -1,3 +1,4 @@\n import torch\n"
+        "+from demo.models import OnlyInAPatch\n-from demo.models import RemovedByAPatch\n"
+    ),
     "docs/models.md": "# Models\n\nUse `OnlyInDocs` for ...\n",
     "deploy/stage.yaml": "stages:\n  - model_cls: OnlyInYaml\n    OnlyInYamlKey: 1\n",
     "configs/model_index.json": '{"_class_name": "OnlyInJson"}\n',
@@ -105,6 +113,14 @@ def kinds(index: ProjectIndex, token: str) -> set[ConsumerKind]:
         ("OnlyInCi", {("validation", "yaml-value")}),
         ("serve_main", {("production", "script")}),
         ("FancyPlugin", {("external/dynamic", "entry-point:demo.plugins")}),
+        # A dotted path inside a command line held in a string (slime's tests pass generate functions so).
+        ("demo.models.OnlyInATestCommand", {("validation", "str")}),
+        ("demo.models", {("validation", "str"), ("production", "str"), ("external/dynamic", "fstr"), ("external/dynamic", "resolver"),
+                         ("production", "script")}),
+        ("device_count", set()),
+        # A patch the project applies to a dependency calls what its added lines import; its removed lines do not.
+        ("OnlyInAPatch", {("production", "script")}),
+        ("RemovedByAPatch", set()),  # a message naming `torch.npu.device_count` uses no `device_count` of the project
     ],
 )
 def test_every_consumer_kind_is_recorded(project: tuple[Path, ProjectIndex], token: str, expected: set) -> None:

@@ -362,6 +362,31 @@ def test_a_mixin_combined_with_a_base_no_index_reads_may_hold_its_hooks(tmp_path
     assert any("Helper.unused_helper" in m for m in high), high
 
 
+def test_a_base_a_package_star_exports_is_the_subclass_base(tmp_path: Path, cache_dir: Path) -> None:
+    """llm-compressor: `from .layer_mask import *` in `pruning/utils/pytorch/__init__.py`, and
+    `class ConstantPruningModifier(Modifier, LayerParamMasking)` imports the mixin from that package. The class graph
+    did not follow the star import, so `self.add_mask(...)` in the modifier reached nothing and the mixin's eight
+    methods were called dead (judged wrong). A method nothing calls stays a candidate."""
+    files = {
+        "app/__init__.py": "",
+        "app/masks/__init__.py": "from .layer_mask import *\n",
+        "app/masks/layer_mask.py": (
+            "__all__ = ['LayerParamMasking']\n\n\n"
+            "class LayerParamMasking:\n    def add_mask(self, name):\n        return name\n\n"
+            "    def forgotten(self):\n        return 1\n"
+        ),
+        "app/modifier.py": (
+            "from app.masks import LayerParamMasking\n\n\n"
+            "class ConstantModifier(LayerParamMasking):\n    def on_initialize(self):\n        return self.add_mask('weight')\n"
+        ),
+        "app/main.py": "from app.modifier import ConstantModifier\n\n\nif __name__ == '__main__':\n    print(ConstantModifier().on_initialize())\n",
+    }
+    root = write(tmp_path / "tree", files)
+    found = [f for f in lint(root, cache_dir) if f.symbol in ("unused-surface", "test-only-surface")]
+    assert not any("add_mask" in f.message for f in found), found
+    assert any("forgotten" in f.message for f in found if f.confidence == "HIGH"), found
+
+
 def test_a_module_run_by_its_file_path_is_used(tmp_path: Path) -> None:
     """A shipped asset module that production code loads with `spec_from_file_location` by its file name is used,
     its public top-level definitions with it (a private one stays dead); a file name only tests write, one no loader names, or one several modules

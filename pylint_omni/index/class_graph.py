@@ -117,18 +117,25 @@ class ClassGraph:
         return "upstream", name
 
     def lookup(self, dotted: str) -> str | None:
-        """A project class by dotted path, following package re-exports (`from .x import Y`)."""
+        """A project class by dotted path, following package re-exports (`from .x import Y`, and `from .x import *`:
+        llm-compressor's pruning modifiers extend `LayerParamMasking` through a package that star-imports it)."""
+        paths = [dotted]
         for _ in range(MAX_REEXPORT_HOPS):
-            if dotted in self.nodes:
-                return dotted
-            module, _, name = dotted.rpartition(".")
-            path = self.index.module_file(module)
-            if path is None:
-                return None
-            imported = self.index.facts(path).get("imports", {}).get(name)
-            if not imported or imported == dotted:
-                return None
-            dotted = imported
+            following: list[str] = []
+            for current in paths:
+                if current in self.nodes:
+                    return current
+                module, _, name = current.rpartition(".")
+                path = self.index.module_file(module)
+                if path is None:
+                    continue
+                facts = self.index.facts(path)
+                imported = facts.get("imports", {}).get(name)
+                if imported and imported != current:
+                    following.append(imported)
+                elif not imported:
+                    following += [f"{star}.{name}" for star in (facts.get("links") or {}).get("bindings", {}).get("*", ())]
+            paths = following
         return None
 
     # -- queries -----------------------------------------------------------------------

@@ -19,7 +19,7 @@ from pylint_omni.index.paths import matches_any
 from pylint_omni.index.scan.data_scan import InputProblem
 
 DOC_SUFFIXES = {".md", ".rst", ".txt", ".qmd", ".mdx"}  # Markdown, reST, text, Quarto, MDX pages
-SCRIPT_SUFFIXES = {".sh", ".cfg", ".ini"}
+SCRIPT_SUFFIXES = {".sh", ".cfg", ".ini", ".patch", ".diff"}  # patches: what they add to a dependency calls the project
 KIND_BY_SUFFIX = {
     ".py": "python",
     ".pyi": "python",

@@ -4,8 +4,9 @@ Each read's key source says which keys it can produce (`read_paths.Read.source`)
 - `lit:K` only K (a literal at the read, or one every caller passes);
 - `pattern:S` keys matching the shape S (`f"{m}_linear"`);
 - `classname` keys naming a class whose instances can reach the read: a project
-  class of that name, or a class of an indexed upstream package the project
-  refers to (one of an upstream package that is not indexed: unknown);
+  class of that name, or a class of an indexed upstream package when no key of the
+  table names a project class (one a package may define that the index cannot
+  read, or read at another version: unknown);
 - `attribute` (a module `__getattr__` table) keys that code reads as `module.KEY`,
   `from module import KEY`, `getattr(module, "KEY")` or a `"module.KEY"` string;
 - `external` / `user:...` keys chosen outside the repository (checkpoints, users);
@@ -27,7 +28,7 @@ from pylint_omni.index.derived import Derived
 from pylint_omni.index.graph import ReferenceGraph
 from pylint_omni.index.paths import Location
 from pylint_omni.index.project_index import Hit, ProjectIndex
-from pylint_omni.index.upstream import upstream_of
+from pylint_omni.index.upstream import upstream_of, version_doubts
 from pylint_omni.registries.read_paths import Read, ReadPaths
 
 MENTION_VIAS = frozenset({"str", "yaml-value", "yaml-key", "json", "toml", "script", "fstr"})
@@ -75,30 +76,51 @@ def key_mentions(index: ProjectIndex, key: str, own: list[tuple[str, int, int]])
     return feeding, other
 
 
-def _classes_named(index: ProjectIndex, key: str) -> tuple[str | None, str | None]:
+def _classes_named(index: ProjectIndex, key: str, own_classes_keyed: bool) -> tuple[str | None, str | None]:
     """(a class of that name that can reach a read, a doubt).
 
-    A project class of that name can. Otherwise an instance can only reach the read
-    if project code names the class (imports, builds or subclasses it): when it
-    never does, no package — indexed or not — changes the answer. When it does, an
-    indexed upstream class of that name makes the key live; a missing package or a
-    name from an unindexed library leaves a doubt.
+    A project class of that name can. So can a class an indexed upstream package
+    defines, when the table is keyed by outside classes (none of its keys names a
+    project class): the package hands the project objects of classes it never names
+    (llm-compressor's AWQ mappings, keyed by the transformers models `from_pretrained`
+    builds). A table whose other keys name the project's own classes is keyed by the
+    classes the project builds: an upstream class of a key's name is not one of them
+    (vLLM-Omni keys `WanPipeline`, a diffusers class, where its own pipeline is
+    `Wan22Pipeline`). A name no indexed package defines may still be a class of a
+    package the index cannot read, or of the version the project pins where the index
+    read another: a doubt; so is a class the project names that no index places.
     """
     project = next((d for d in index.definitions_named(key) if d.kind == "class"), None)
     if project is not None:
         return f"class {key} exists ({project.path}:{project.data['line']})", None
-    named = [h for h in index.hits(key) if h.via in ("import", "name", "attr", "call", "base") and index.location(h.path) is Location.PRODUCTION]
-    if not named:
-        return None, None
     upstream = upstream_of(index)
-    for package, found in upstream.classes_named(key):
+    defined = next(iter(upstream.classes_named(key)), None)
+    if defined is not None and not own_classes_keyed:
+        package, found = defined
+        return (f"{package.name} {package.version} defines {found.dotted}, and objects of its classes reach the project "
+                "without it naming each (a factory builds the class a checkpoint or config names)"), None
+    named = [h for h in index.hits(key) if h.via in ("import", "name", "attr", "call", "base") and index.location(h.path) is Location.PRODUCTION]
+    if defined is not None and named:
+        package, found = defined
         return f"{package.name} {package.version} defines {found.dotted} and the project refers to it ({named[0].path}:{named[0].line})", None
-    missing = f" (maybe from {', '.join(upstream.missing)}, not installed where pylint runs)" if upstream.missing else ""
-    return None, f"the project names a class {key} at {named[0].path}:{named[0].line} that the index cannot place{missing}"
+    if defined is not None:
+        return None, None
+    elsewhere = [f"{name} ({why})" for name, why in version_doubts(index).items()] + [
+        f"{name} (not installed where pylint runs)" for name in upstream.missing]
+    if elsewhere and not own_classes_keyed:
+        return None, f"no indexed package defines a class {key}, but {elsewhere[0]} may"
+    if named:
+        return None, f"the project names a class {key} at {named[0].path}:{named[0].line} that the index cannot place"
+    return None, None
+
+
+def own_classes_keyed(index: ProjectIndex, keys: list[str]) -> bool:
+    """Whether some key of a table names a class of the project (a table of the classes the project builds)."""
+    return any(d.kind == "class" for key in keys for d in index.definitions_named(key))
 
 
 def reach(index: ProjectIndex, graph: ReferenceGraph, paths: ReadPaths, key: str, module: str,
-          own: list[tuple[str, int, int]]) -> KeyReach:
+          own: list[tuple[str, int, int]], own_keyed: bool = False) -> KeyReach:
     """What the registry's reads say of `key` (see the module docstring)."""
     found = KeyReach()
     feeding: list[Hit] | None = None
@@ -115,7 +137,7 @@ def reach(index: ProjectIndex, graph: ReferenceGraph, paths: ReadPaths, key: str
             else:
                 found.no_match.append(read.describe())
         elif kind == "classname":
-            live, doubt = _classes_named(index, key)
+            live, doubt = _classes_named(index, key, own_keyed)
             if live:
                 found.proofs.append(f"keyed by class name at {read.where}; {live}")
                 if not read.validation:
@@ -123,7 +145,10 @@ def reach(index: ProjectIndex, graph: ReferenceGraph, paths: ReadPaths, key: str
             elif doubt:
                 found.unknown.append(f"keyed by class name at {read.where}; {doubt}")
             else:
-                found.no_match.append(f"{read.describe()}, and no class named {key} is defined in the project or named by its code")
+                found.no_match.append(f"{read.describe()}, and " + (
+                    f"no project class is named {key}; the table's other keys name the project's own classes, so an "
+                    "outside class of that name never reaches it" if own_keyed else
+                    f"no class named {key} is defined in the project or an indexed package"))
         elif kind == "attribute":
             found.consumers += attribute_consumers(index, graph, f"{module}.{key}", own)
             found.consumers += _same_named_module_reads(index, module, key, own)

@@ -35,7 +35,7 @@ from pylint_omni.index.paths import key_matches_patterns
 from pylint_omni.index.project_index import Definition, ProjectIndex
 from pylint_omni.index.settings import OmniSettings
 from pylint_omni.index.upstream import upstream_of
-from pylint_omni.registries.keys import KeyReach, key_mentions, reach, reads_summary, attribute_consumers, consumer_at
+from pylint_omni.registries.keys import KeyReach, key_mentions, own_classes_keyed, reach, reads_summary, attribute_consumers, consumer_at
 from pylint_omni.registries.ops import op_consumers
 from pylint_omni.registries.read_paths import TABLE_FORMS, ReadPaths, read_paths
 
@@ -204,7 +204,7 @@ def judge_entry(
     medium.extend(_form_doubts(index, relpath, registry))
     found = KeyReach()
     if consumers is None:
-        found = reach(index, graph, paths, key, module, own)
+        found = reach(index, graph, paths, key, module, own, own_classes_keyed(index, [e["key"] for e in registry["entries"]]))
         consumers = list(found.consumers)
         if form == "enum":
             consumers += attribute_consumers(index, graph, f"{module}.{registry['name']}.{key}", own)

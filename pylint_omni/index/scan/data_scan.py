@@ -251,6 +251,13 @@ def scan_toml(text: str, is_pyproject: bool) -> dict[str, Any]:
     return {"kind": "toml", "refs": sink.encoded(), "entry_points": entry_points}
 
 
+def added_lines(patch: str) -> str:
+    """The lines a patch adds (`+` dropped), every other line blank so that line numbers stay: slime's Dockerfile
+    applies `docker/patch/megatron.patch`, whose added `from slime.utils.routing_replay import ...` is the only
+    caller of that function. Context and removed lines are the patched project's code, not this one's consumers."""
+    return "\n".join(line[1:] if line.startswith("+") and not line.startswith("+++") else "" for line in patch.splitlines())
+
+
 def scan_text(text: str, via: str) -> dict[str, Any]:
     """Words of a document or script that could name code (symbols, keys, dotted paths)."""
     sink = RefSink()

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from pylint_omni.index.scan.data_scan import InputProblem, scan_json, scan_text, scan_toml, scan_yaml
+from pylint_omni.index.scan.data_scan import InputProblem, added_lines, scan_json, scan_text, scan_toml, scan_yaml
 from pylint_omni.index.scan.python_scan import scan_python
+
+PATCH_SUFFIXES = (".patch", ".diff")
 
 
 OWN_OUTPUT_MARKS = ('{"format": "pylint-omni-', '{\n  "format": "pylint-omni-', "# pylint-omni audit report")
@@ -33,4 +35,6 @@ def scan_file(kind: str, text: str, relpath: str, module: str, audited: bool | N
         return scan_json(text)
     if kind == "toml":
         return scan_toml(text, is_pyproject=relpath.rpartition("/")[2] == "pyproject.toml")
+    if relpath.endswith(PATCH_SUFFIXES):
+        text = added_lines(text)
     return scan_text(text, "doc" if kind == "doc" else "script")

@@ -29,7 +29,7 @@ from pylint_omni.index.scan.provenance import scan_provenance
 from pylint_omni.index.scan.registry_scan import find_registries
 from pylint_omni.index.scan.state_scan import scan_state
 from pylint_omni.index.scanners import ModuleContext, PythonScanner, python_scanners
-from pylint_omni.index.scan.tokens import RefSink, record_string
+from pylint_omni.index.scan.tokens import RefSink, record_embedded_paths, record_string
 
 IDENTIFIER_WORD = re.compile(r"[A-Za-z_]\w*")
 RESOLVER_CALL = re.compile(r"(resolve|load_class|import_string|import_from_string|locate|qualname)", re.I)
@@ -233,6 +233,7 @@ class _Visitor(FastVisitor):
                 self.refs.add(name, node.lineno, "name")
             return
         record_string(self.refs, node.value, node.lineno, "str")
+        record_embedded_paths(self.refs, node.value, node.lineno, "str")
 
     def visit_JoinedStr(self, node: ast.JoinedStr) -> None:
         # f"{_PROC}.func" with `_PROC = "pkg.mod"`: the assembled path is a reference.

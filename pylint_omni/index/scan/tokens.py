@@ -17,6 +17,10 @@ MAX_HITS_PER_TOKEN = 40
 MAX_TOKEN_LENGTH = 200
 DOTTED_PATH = re.compile(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?::[A-Za-z_][\w.]*)?$|^[A-Za-z_]\w*:[A-Za-z_][\w.]*$")
 KEY_LIKE = re.compile(r"^[\w.\-:/+@]+$")
+# A dotted path of at least three parts inside longer text: a command line held in a string
+# ("--custom-generate-function-path pkg.rollout.streaming.generate ..."), a message naming a function.
+EMBEDDED_PATH = re.compile(r"(?<![\w.])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*){2,}(?::[A-Za-z_]\w*)?")
+MAX_EMBEDDING_TEXT = 20_000  # characters of a string searched for dotted paths (a longer one is data)
 # A comment (group 1), or a string literal with its prefix and quotes (group 2), wherever either starts
 # first: the COMMENT and STRING tokens `tokenize` gives (the same on 18,700 files: the five real projects,
 # two upstream packages, the standard library), many times faster than the pure-Python tokenizer.
@@ -75,6 +79,28 @@ class RefSink:
 
     def encoded(self) -> dict[str, str]:
         return {token: encode_hits(hits) for token, hits in self.data.items()}
+
+
+def embedded_paths(text: str) -> list[str]:
+    """The dotted paths of three or more parts inside a string of several words (none in a one-word string,
+    which `record_string` reads whole)."""
+    if len(text) > MAX_EMBEDDING_TEXT or not any(c.isspace() for c in text.strip()):
+        return []
+    return EMBEDDED_PATH.findall(text)
+
+
+def record_embedded_paths(sink: RefSink, text: str, line: int, via: str) -> None:
+    """Record the dotted paths inside a string of several words (`embedded_paths`): each whole, and the module it
+    names a member of; never its last name alone (`"torch.npu.device_count() returned 0"` is no use of any
+    project's `device_count`)."""
+    for path in embedded_paths(text):
+        module, _, attr = path.partition(":")
+        sink.add(path, line, via)
+        if attr:
+            sink.add(module, line, via)
+            sink.add(f"{module}.{attr}", line, via)
+        else:
+            sink.add(path.rpartition(".")[0], line, via)
 
 
 def record_string(sink: RefSink, text: str, line: int, via: str) -> None:
