@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from pylint.interfaces import HIGH, INFERENCE, UNDEFINED
 
 from pylint_omni.evidence.consumers import Consumer, ConsumerKind, Status, judge
@@ -61,3 +63,36 @@ def test_nothing_at_all_is_high() -> None:
     verdict = judge([])
     assert (verdict.status, verdict.confidence, verdict.pylint_confidence) == (Status.CANDIDATE, "high", HIGH)
     assert verdict.evidence_line() == "production 0; validation 0; external/dynamic 0"
+
+
+def test_a_method_is_not_hot_through_a_call_the_graph_gave_to_an_unrelated_class(tmp_path: Path) -> None:
+    """OpenRLHF: `self.evaluate()` in `PPOTrainer.fit` made `RewardModelTrainer.evaluate` "hot (called from
+    PPOTrainer.fit())", and a once-per-evaluation `.item()` the report's first row. A call resolved to another class's
+    method of that name is not its caller; one through a subclass is."""
+    from pylint_omni.evidence.benefit import Heat
+    from pylint_omni.evidence.heat import heat_through_callers
+    from pylint_omni.index.project_index import ProjectIndex
+    from pylint_omni.index.settings import OmniSettings
+    from pylint_omni.plugin import register_scanners
+
+    (tmp_path / "app").mkdir()
+    (tmp_path / "app" / "__init__.py").write_text("")
+    (tmp_path / "app" / "trainers.py").write_text(
+        "class PPOTrainer:\n"
+        "    def forward(self):\n        return self.evaluate()\n\n"
+        "    def evaluate(self):\n        return 1\n\n\n"
+        "class RewardModelTrainer:\n"
+        "    def evaluate(self):\n        return 2\n\n"
+        "    def save(self):\n        return self.evaluate()\n\n\n"
+        "class Base:\n    def score(self):\n        return 3\n\n\n"
+        "class Child(Base):\n    def forward(self):\n        return self.score()\n"
+    )
+    register_scanners()
+    index = ProjectIndex(tmp_path, OmniSettings(cache_dir=tmp_path / "cache"))
+    index.refresh()
+    ppo = heat_through_callers(index, "app/trainers.py", "evaluate", 5)
+    reward = heat_through_callers(index, "app/trainers.py", "evaluate", 10)
+    inherited = heat_through_callers(index, "app/trainers.py", "score", 17)
+    assert ppo.heat is Heat.HOT and ppo.reason.startswith("called from PPOTrainer.forward()")
+    assert reward.heat is not Heat.HOT, reward
+    assert inherited.heat is Heat.HOT and inherited.reason.startswith("called from Child.forward()")

@@ -97,6 +97,12 @@ def deep_copy(request):
 def unpack_reference(weight):
     """Test function to check the packing; not used in inference."""
     return torch.zeros(4, 4).to(weight.device)
+
+
+def host_lengths(lengths):
+    """Built on the host already: `.to("cpu")` copies nothing (judged wrong on OpenRLHF)."""
+    kept = torch.tensor(lengths).to("cpu")
+    return kept
 '''
 
 TEST_FILE = '''\

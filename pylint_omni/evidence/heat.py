@@ -7,10 +7,11 @@ weight loading, warm-up and profiling runs, `lru_cache`d functions, error paths
 (`except` handlers, branches that end in `raise`), module-level code and
 `if __name__ == "__main__"`. Anything else is unknown.
 
-"Called from" is read from the project index today: the calls that name the
-function and the function definitions that enclose them (`callers_of`, the one place
-to switch to the reference graph once it resolves calls). Names are not proof of
-identity, so heat only orders findings; it never decides a verdict.
+"Called from" is read from the project index: the calls that name the function and
+the function definitions that enclose them (`callers_of`); for a method, a call the
+reference graph resolved to the same-named method of an unrelated class is left out.
+Names are not proof of identity, so heat only orders findings; it never decides a
+verdict.
 """
 
 from __future__ import annotations
@@ -21,10 +22,12 @@ from dataclasses import dataclass
 from astroid import nodes
 
 from pylint_omni.evidence.benefit import Heat
+from pylint_omni.index.class_graph import class_graph
 from pylint_omni.index.derived import Table
 from pylint_omni.index.facts import FunctionFact
+from pylint_omni.index.graph import graph_of
 from pylint_omni.index.paths import Location
-from pylint_omni.index.project_index import ProjectIndex
+from pylint_omni.index.project_index import Hit, ProjectIndex
 from pylint_omni.index.vocabulary import DEFAULT_VOCABULARY, Vocabulary
 
 CACHING_DECORATORS = re.compile(r"(?:\A|\.)(?:lru_cache|cache|cached_property|cached)\b")
@@ -142,9 +145,14 @@ def _enclosing(index: ProjectIndex, path: str, line: int) -> FunctionFact | None
     return best
 
 
-def callers_of(index: ProjectIndex, name: str) -> list[Caller] | None:
-    """The production functions that call `name` (by name, through the index); None: too many to say."""
+def callers_of(index: ProjectIndex, name: str, owner: str | None = None) -> list[Caller] | None:
+    """The production functions that call `name` (by name, through the index); None: too many to say. `owner`: the
+    class whose method is meant: a call the reference graph resolved to the method of that name of an unrelated
+    class is not its call (OpenRLHF: `self.evaluate()` in `PPOTrainer.fit` made `RewardModelTrainer.evaluate` hot)."""
     calls = [h for h in index.hits(name) if h.via == "call" and index.location(h.path) is not Location.VALIDATION]
+    if owner is not None:
+        related = _related_classes(index, owner)
+        calls = [h for h in calls if related is None or _may_call(index, h, name, related)]
     if len(calls) > MAX_CALLERS:
         return None
     found: dict[tuple[str, int], Caller] = {}
@@ -155,13 +163,39 @@ def callers_of(index: ProjectIndex, name: str) -> list[Caller] | None:
     return list(found.values())
 
 
+def _related_classes(index: ProjectIndex, owner: str) -> frozenset[str] | None:
+    """The class, its ancestors and its descendants: a receiver of any of them may run its method (an ancestor's
+    `self.hook()` runs the override). None for a class the class graph does not know (nothing is filtered)."""
+    classes = class_graph(index)
+    if owner not in classes.nodes:
+        return None
+    return frozenset({owner, *classes.ancestors(owner), *classes.descendants(owner)})
+
+
+def _may_call(index: ProjectIndex, hit: Hit, name: str, related: frozenset[str]) -> bool:
+    """Whether a call of `name` on that line may run the method of one of `related`: yes when the reference graph
+    resolved no receiver for it."""
+    suffix = "." + name
+    receivers = [t[: -len(suffix)] for t in graph_of(index).targets_on_line(hit.path, hit.line) if t.endswith(suffix)]
+    return not receivers or any(r in related for r in receivers)
+
+
+def _owner_class(index: ProjectIndex, relpath: str, qual: str) -> str | None:
+    """The dotted class of a method (`qual` is `Class.method`), None for a function."""
+    container = qual.rpartition(".")[0]
+    module = index.entries.get(relpath, {}).get("module", "")
+    return f"{module}.{container}" if container and module else None
+
+
 def heat_through_callers(index: ProjectIndex, relpath: str, name: str, line: int) -> HeatReading:
     """Hot when a caller (up to three calls away) is hot; cold when every caller is cold."""
-    return _BY_CALLERS.of(index, (relpath, line), lambda: _through_callers(index, name, 0, set()))
+    function = next((f for f in index.facts(relpath).get("functions", []) if f["line"] == line and f["name"] == name), None)
+    owner = _owner_class(index, relpath, function["qual"]) if function is not None else None
+    return _BY_CALLERS.of(index, (relpath, line), lambda: _through_callers(index, name, owner, 0, set()))
 
 
-def _through_callers(index: ProjectIndex, name: str, depth: int, seen: set[str]) -> HeatReading:
-    callers = callers_of(index, name) if name not in seen else []
+def _through_callers(index: ProjectIndex, name: str, owner: str | None, depth: int, seen: set[str]) -> HeatReading:
+    callers = callers_of(index, name, owner) if name not in seen else []
     if not callers:
         return HeatReading(Heat.UNKNOWN, f"{name}(): " + ("called from too many places to say" if callers is None else "no caller known"))
     seen = seen | {name}
@@ -169,7 +203,8 @@ def _through_callers(index: ProjectIndex, name: str, depth: int, seen: set[str])
     for caller in callers:
         heat = judge_function(caller.function["name"], caller.function["decorators"], index.settings.vocabulary)
         if heat is None and depth + 1 < MAX_CALLER_LEVELS:
-            heat = _through_callers(index, caller.function["name"], depth + 1, seen).heat
+            heat = _through_callers(index, caller.function["name"], _owner_class(index, caller.path, caller.function["qual"]),
+                                    depth + 1, seen).heat
         if heat is Heat.HOT:
             return HeatReading(Heat.HOT, f"called from {caller.label} ({caller.path})")
         readings.append(heat)

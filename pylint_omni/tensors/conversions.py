@@ -257,6 +257,16 @@ def late_cast(call: nodes.Call) -> CopyFinding | None:
     return _late_factory(call, receiver(call), kind, Strength.PROVEN)
 
 
+def _to_host(call: nodes.Call) -> bool:
+    """`.cpu()`, `.to("cpu")`, `.to(torch.device("cpu"))`, `.to(device="cpu")`: a move to the host."""
+    if call.func.attrname == "cpu":
+        return True
+    target = call.args[0] if call.args else keyword_named(call, "device")
+    if isinstance(target, nodes.Call) and target.args:  # torch.device("cpu")
+        target = target.args[0]
+    return isinstance(target, nodes.Const) and isinstance(target.value, str) and target.value.partition(":")[0] == "cpu"
+
+
 def _late_factory(call: nodes.Call, inner: nodes.NodeNG, kind: str, strength: Strength) -> CopyFinding | None:
     """`torch.zeros(n).to(device)`: built on the default device (or dtype), then converted."""
     factory = torch_function(inner)
@@ -264,6 +274,8 @@ def _late_factory(call: nodes.Call, inner: nodes.NodeNG, kind: str, strength: St
         return None  # a result nobody keeps: the transfer is the point (a device health probe, a warm-up)
     if keyword_named(inner, "pin_memory") is not None:
         return None  # built in pinned host memory for an asynchronous upload: the host tensor is the point
+    if kind == "device" and _to_host(call) and factory not in LIKE_FACTORIES:
+        return None  # `torch.tensor(x).to("cpu")`: built on the host already, the move copies nothing (OpenRLHF)
     # `torch.tensor(data)` builds on the host either way; `device=` only spares the extra call and host tensor.
     host_built = factory == "tensor" and kind == "device"
     if host_built and inner.args and method_call(inner.args[0], "tolist", "numpy") is not None:
