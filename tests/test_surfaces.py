@@ -387,6 +387,78 @@ def test_a_base_a_package_star_exports_is_the_subclass_base(tmp_path: Path, cach
     assert any("forgotten" in f.message for f in found if f.confidence == "HIGH"), found
 
 
+def test_a_package_marker_is_not_reported_apart_from_its_modules(tmp_path: Path, cache_dir: Path) -> None:
+    """tpu-inference: `structured_sparse_matmul/__init__.py` (a license header) was "used only by tests; delete it
+    (14 lines)" beside its `v1/spmm.py`, judged on its own: deleting the marker alone would drop `v1/` from the wheel.
+    The modules under it carry the finding."""
+    license_header = "".join(f"# line {i} of the license\n" for i in range(14))
+    files = {
+        "app/__init__.py": "",
+        "app/main.py": "if __name__ == '__main__':\n    print('serve')\n",
+        "app/kernels/__init__.py": "",
+        "app/kernels/sparse/__init__.py": license_header,
+        "app/kernels/sparse/v1/__init__.py": license_header,
+        "app/kernels/sparse/v1/spmm.py": "def spmm(a, b):\n    return a @ b\n\n\ndef next_pow2(n):\n    return 1 << (n - 1).bit_length()\n",
+        "tests/test_spmm.py": "from app.kernels.sparse.v1.spmm import next_pow2, spmm\n\n\ndef test_it():\n    assert spmm and next_pow2(3) == 4\n",
+    }
+    root = write(tmp_path / "tree", files)
+    found = [f for f in lint(root, cache_dir) if f.symbol in ("unused-surface", "test-only-surface")]
+    assert not any(f.path.endswith("__init__.py") for f in found), found  # no marker, at any level
+    assert any(f.path == "app/kernels/sparse/v1/spmm.py" for f in found), found
+
+
+def test_a_singleton_reset_only_tests_call_is_a_test_seam(tmp_path: Path, cache_dir: Path) -> None:
+    """tpu-inference: `TPUKVCacheMetrics.destroy_instance` is called only by the tests, which reset the singleton
+    between cases; "delete it" makes them poke `_instance` directly (judged debatable). It is medium, saying why; a
+    test-only method of another name gets no such reason."""
+    files = {
+        "app/__init__.py": "",
+        "app/metrics.py": (
+            "class Metrics:\n    _instance = None\n\n"
+            "    @classmethod\n    def get_instance(cls):\n        if cls._instance is None:\n            cls._instance = cls()\n"
+            "        return cls._instance\n\n"
+            "    @classmethod\n    def destroy_instance(cls):\n        cls._instance = None\n\n"
+            "    def snapshot(self):\n        return {}\n"
+        ),
+        "app/main.py": "from app.metrics import Metrics\n\n\nif __name__ == '__main__':\n    print(Metrics.get_instance())\n",
+        "tests/test_metrics.py": (
+            "from app.metrics import Metrics\n\n\ndef test_it():\n    m = Metrics.get_instance()\n    assert m.snapshot() == {}\n"
+            "    Metrics.destroy_instance()\n"
+        ),
+    }
+    root = write(tmp_path / "tree", files)
+    found = {f.message.split()[2]: f for f in lint(root, cache_dir) if f.symbol == "test-only-surface"}
+    assert found["Metrics.destroy_instance"].confidence == "INFERENCE" and "test seam" in found["Metrics.destroy_instance"].message
+    assert "test seam" not in found["Metrics.snapshot"].message, found
+
+
+def test_an_unwired_package_a_computed_import_may_load_keeps_that_doubt(tmp_path: Path, cache_dir: Path) -> None:
+    """llm-compressor's modifier factory imports every module under its modifier packages by a computed name; its
+    `pruning/wanda/` package, which only tests use, stays medium. Its `__init__.py` marker no longer has a finding
+    of its own (which carried the doubt), so the package's finding says it."""
+    files = {
+        "app/__init__.py": "",
+        "app/modifiers/__init__.py": "",
+        "app/modifiers/factory.py": (
+            "import importlib\nimport pkgutil\n\n\ndef load_all():\n"
+            "    for _, name, _ in pkgutil.walk_packages(['app/modifiers'], 'app.modifiers.'):\n"
+            "        importlib.import_module(name)\n"
+        ),
+        "app/modifiers/wanda/__init__.py": "",
+        "app/modifiers/wanda/base.py": "class WandaModifier:\n    def on_start(self):\n        return 1\n",
+        "app/modifiers/wanda/utils.py": "def helper():\n    return 2\n",
+        "app/main.py": "from app.modifiers.factory import load_all\n\n\nif __name__ == '__main__':\n    load_all()\n",
+        "tests/test_wanda.py": (
+            "from app.modifiers.wanda.base import WandaModifier\nfrom app.modifiers.wanda.utils import helper\n\n\n"
+            "def test_it():\n    assert WandaModifier().on_start() + helper() == 3\n"
+        ),
+    }
+    root = write(tmp_path / "tree", files)
+    found = [f for f in lint(root, cache_dir) if f.symbol == "test-only-surface" and "wanda" in f.path]
+    assert found and all(f.confidence == "INFERENCE" for f in found), found
+    assert any("computed import" in f.message for f in found), found
+
+
 def test_a_module_run_by_its_file_path_is_used(tmp_path: Path) -> None:
     """A shipped asset module that production code loads with `spec_from_file_location` by its file name is used,
     its public top-level definitions with it (a private one stays dead); a file name only tests write, one no loader names, or one several modules

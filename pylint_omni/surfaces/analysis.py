@@ -135,8 +135,21 @@ def _analyse(index: ProjectIndex) -> SurfaceAnalysis:
             if root.kind == "module" and not chain.members and not table.children.get(chain.root) and root.lines < TRIVIAL_MODULE_LINES:
                 continue  # an empty package marker or a few lines of script: lint, not an audit line
             found.chains[chain.root] = (status, chain)
+    for root in [r for r, (_, chain) in found.chains.items() if _marker_of_modules_judged_apart(table, chain, found.chains)]:
+        del found.chains[root]  # deleting the marker alone drops its modules from the package (tpu-inference): they say it
     found.seconds = time.perf_counter() - started
     return found
+
+
+def _marker_of_modules_judged_apart(table: SurfaceTable, chain: Chain, chains: dict[str, tuple[str, Chain]]) -> bool:
+    """A package's `__init__.py` that defines nothing, reported alone (no member goes with it) while a module under
+    it has a finding of its own: the package goes only with its modules, which say so. A package finding with
+    members, or one whose modules have no finding apart, stays."""
+    root = table.surfaces[chain.root]
+    children = table.children.get(chain.root, ())
+    return (root.kind == "module" and root.path.endswith("__init__.py") and not chain.members and bool(children)
+            and all(table.surfaces[c].kind == "module" for c in children)
+            and any(inner in chains for inner in table.contained(chain.root)))
 
 
 _ANALYSIS: Derived[SurfaceAnalysis] = Derived("surfaces.analysis", _analyse)

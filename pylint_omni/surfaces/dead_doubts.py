@@ -87,6 +87,19 @@ def _live_call(index: ProjectIndex, analysis: SurfaceAnalysis, root: Surface) ->
     return None
 
 
+def computed_import(index: ProjectIndex, analysis: SurfaceAnalysis, module: Surface) -> str | None:
+    """A production import whose module name is computed (`import_module(f"{pkg}.{name}")` over a package walk) and
+    may load this module (None for a surface that is not a module): what only tests import may still run
+    (llm-compressor's modifier factory walks its modifier packages)."""
+    if module.kind != "module":
+        return None
+    for rel in analysis.table.module_of_path:
+        for line, prefix in (index.extra(rel, SURFACE_FACTS) or {}).get("dyn_imports", []):
+            if may_load(prefix, module.dotted) and index.location(rel) is Location.PRODUCTION:
+                return f"a computed import at {rel}:{line} may load it"
+    return None
+
+
 MENTION_VIAS = frozenset({"attr", "call", "getattr"})
 # "an instance extending CustomCallbackHandler", "subclass `BasePlugin`": the class a sentence tells users to extend.
 TOLD_TO_EXTEND = re.compile(r"\b(?i:extend(?:s|ing)?|subclass(?:es|ing)?|inherit(?:s|ing)?(?: from)?|deriv(?:e|es|ing) from|"
@@ -188,14 +201,9 @@ def dead_doubts(index: ProjectIndex, analysis: SurfaceAnalysis, chain: Chain, ro
         doubts.append(extended)
     if root.kind == "class" and key_matches_patterns(root.name, index.settings.external_key_patterns):
         doubts.append("outside data (model checkpoints, model_index.json) may name this class")
-    if root.kind == "module":
-        for rel in analysis.table.module_of_path:
-            for line, prefix in (index.extra(rel, SURFACE_FACTS) or {}).get("dyn_imports", []):
-                if may_load(prefix, root.dotted) and index.location(rel) is Location.PRODUCTION:
-                    doubts.append(f"a computed import at {rel}:{line} may load it")
-                    break
-            if len(doubts) > 0 and doubts[-1].startswith("a computed import"):
-                break
+    loaded = computed_import(index, analysis, root)
+    if loaded:
+        doubts.append(loaded)
     count = len(chain_surfaces(analysis, chain))
     if count >= MISSING_ROOT_SURFACES:
         doubts.append(f"suspected missing root: {count} surfaces hang off {short_name(analysis, root.dotted)}; "

@@ -30,6 +30,7 @@ from pylint_omni.surfaces.analysis import DEAD, TEST_ONLY, SurfaceAnalysis, name
 from pylint_omni.surfaces.lines import file_lines
 from pylint_omni.surfaces.reach import PRODUCTION, VALIDATION
 from pylint_omni.surfaces.chains import Chain
+from pylint_omni.surfaces.dead_doubts import computed_import
 from pylint_omni.surfaces.verdicts import TEST_GLOBS, Judged, judge_chain, tests_going
 
 REFERENCE = re.compile(r"\bref\b|_ref\b|\bref_|reference", re.IGNORECASE)
@@ -109,8 +110,12 @@ def merged_paths(index: ProjectIndex, analysis: SurfaceAnalysis) -> set[str]:
     return {table.surfaces[m].path for group in unwired(index, analysis).values() for m in group.modules}
 
 
-def _doubts(index: ProjectIndex, group: Unwired, tests: list[Consumer]) -> list[str]:
+def _doubts(index: ProjectIndex, analysis: SurfaceAnalysis, group: Unwired, tests: list[Consumer]) -> list[str]:
     doubts = [d for j in group.judged for d in j.doubts if not d.startswith(MEMBER_NOISE)]
+    package = analysis.table.surfaces.get(group.dotted) if group.kind == "Package" else None
+    loaded = computed_import(index, analysis, package) if package is not None else None
+    if loaded:
+        doubts.append(loaded)  # said of the package itself: its `__init__.py` marker has no finding of its own (`analysis`)
     kernels = index.settings.vocabulary.kernel_folder
     if group.kind == "Package" and any(kernels.search(m.replace(".", "/")) for m in group.modules):
         if any(REFERENCE.search("\n".join(file_lines(index, path))) for path in {c.path for c in tests}):
@@ -123,7 +128,7 @@ def unwired_wording(index: ProjectIndex, analysis: SurfaceAnalysis, group: Unwir
     table = analysis.table
     consumers = sorted({(c.path, c.line): c for j in group.judged for c in j.validation}.values(), key=lambda c: (c.path, c.line))
     tests = [c for c in consumers if matches_any(c.path, TEST_GLOBS)]
-    doubts = _doubts(index, group, tests)
+    doubts = _doubts(index, analysis, group, tests)
     verdict = decide(f"only tests use it: {listed(consumers)}", doubts=doubts, consumers=consumers)
     roots = [j.chain.root for status in (TEST_ONLY, DEAD) for j in group.judged
              if j.status == status and table.surfaces[j.chain.root].kind != "module"]

@@ -161,6 +161,9 @@ def _validation_role_doubts(index: ProjectIndex, analysis: SurfaceAnalysis, chai
     if tests and all(_is_script(index, c.path) or TOOL_FILE.search(c.path.rpartition("/")[2]) for c in tests):
         doubts.append(f"a tool, not a test, runs it (a script under tests: {listed(tests)}); its output may feed production")
     root = analysis.table.surfaces[chain.root]
+    if root.kind == "method" and TEST_SEAM.match(root.name):
+        doubts.append(f"`{root.name}` resets shared state between tests (a test seam): without it the tests reach into "
+                      "private fields; keep it, or move the reset into a fixture")
     twins = [d for d in _same_named(analysis, root) if d != root.dotted and analysis.reach.phase.get(d) == PRODUCTION]
     if twins:
         doubts.append(f"production uses a twin of the same name ({short_name(analysis, twins[0])}): a reference for tests or "
@@ -192,6 +195,8 @@ def _validation_role_doubts(index: ProjectIndex, analysis: SurfaceAnalysis, chai
 
 
 TOOL_FILE = re.compile(r"tun(e|ing)|bench|profil", re.IGNORECASE)
+# `destroy_instance`, `reset_singleton`, `_reset_for_testing`: a singleton's or a registry's reset, for tests (tpu-inference).
+TEST_SEAM = re.compile(r"_?(?:reset|destroy|clear|drop)_(?:instances?|singletons?|for_tests?|for_testing|global_state)$")
 def _same_named(analysis: SurfaceAnalysis, root: Surface) -> list[str]:
     """Surfaces with the root's name: functions and classes, or methods for a method."""
     table = analysis.table
