@@ -131,7 +131,7 @@ def save_document(path: Path, data: dict[str, Any]) -> str | None:
         write_json(path, {"version": SCHEMA_VERSION, **data}, ".index-")
         prune(path.parent, keep=path)
     except OSError as exc:
-        return f"cache not written to {path.parent}: {exc.strerror or exc}"
+        return _not_written(path, exc)
     return None
 
 
@@ -139,11 +139,15 @@ def unwritable(path: Path) -> str | None:
     """Why a cache file at `path` could not be written (`save_document`'s reason), or None when its folder is writable."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
+        if not os.access(path.parent, os.W_OK | os.X_OK):
+            raise PermissionError(13, "Permission denied")
     except OSError as exc:
-        return f"cache not written to {path.parent}: {exc.strerror or exc}"
-    if not os.access(path.parent, os.W_OK | os.X_OK):
-        return f"cache not written to {path.parent}: Permission denied"
+        return _not_written(path, exc)
     return None
+
+
+def _not_written(path: Path, exc: OSError) -> str:
+    return f"cache not written to {path.parent}: {exc.strerror or exc}"
 
 
 def derived_file(cache_dir: Path, root: Path, name: str, key: str) -> Path:

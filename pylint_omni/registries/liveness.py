@@ -23,7 +23,7 @@ Enum members (`Enum.MEMBER`).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, TypeVar
 
 from pylint_omni.evidence.contracts import contracts_of
 from pylint_omni.evidence.consumers import Consumer, Status, Verdict, external_root_consumers, judge
@@ -44,6 +44,8 @@ SPAN_FORMS = frozenset({"dict", "table", "enum", "merged"})
 
 _KEY_DOMAINS: Table[tuple[str, str, str], str | None] = Table("registries.key_domains")
 _DOCUMENTED_SIBLINGS: Table[tuple[str, str, str], str | None] = Table("registries.documented_siblings")
+_OWN_CLASSES_KEYED: Table[tuple[str, str, str], bool] = Table("registries.own_classes_keyed")
+V = TypeVar("V")
 
 
 @dataclass
@@ -88,8 +90,8 @@ _SPREAD: Derived[dict[tuple[str, str], list[tuple[str, RegistryFact, RegistryEnt
     "registries.spread", _spread_registries)
 
 
-def _memo(index: ProjectIndex, table: Table[tuple[str, str, str], str | None], relpath: str, registry: RegistryFact,
-          compute: Callable[[], str | None]) -> str | None:
+def _memo(index: ProjectIndex, table: Table[tuple[str, str, str], V], relpath: str, registry: RegistryFact,
+          compute: Callable[[], V]) -> V:
     """A per-registry judgment, once per run (a decorator registry spans many modules)."""
     key = (relpath if registry["form"] in TABLE_FORMS else "", registry["name"], registry["form"])
     return table.of(index, key, compute)
@@ -204,7 +206,9 @@ def judge_entry(
     medium.extend(_form_doubts(index, relpath, registry))
     found = KeyReach()
     if consumers is None:
-        found = reach(index, graph, paths, key, module, own, own_classes_keyed(index, [e["key"] for e in registry["entries"]]))
+        own_keyed = _memo(index, _OWN_CLASSES_KEYED, relpath, registry,
+                          lambda: own_classes_keyed(index, [e["key"] for e in registry["entries"]]))
+        found = reach(index, graph, paths, key, module, own, own_keyed)
         consumers = list(found.consumers)
         if form == "enum":
             consumers += attribute_consumers(index, graph, f"{module}.{registry['name']}.{key}", own)

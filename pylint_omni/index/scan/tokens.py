@@ -90,17 +90,25 @@ def embedded_paths(text: str) -> list[str]:
 
 
 def record_embedded_paths(sink: RefSink, text: str, line: int, via: str) -> None:
-    """Record the dotted paths inside a string of several words (`embedded_paths`): each whole, and the module it
-    names a member of; never its last name alone (`"torch.npu.device_count() returned 0"` is no use of any
+    """Record the dotted paths inside a string of several words (`embedded_paths`) as `record_string` records a
+    whole one, but never by their last name alone (`"torch.npu.device_count() returned 0"` is no use of any
     project's `device_count`)."""
     for path in embedded_paths(text):
-        module, _, attr = path.partition(":")
-        sink.add(path, line, via)
-        if attr:
-            sink.add(module, line, via)
-            sink.add(f"{module}.{attr}", line, via)
-        else:
-            sink.add(path.rpartition(".")[0], line, via)
+        _record_path(sink, path, line, via, last_name=False)
+
+
+def _record_path(sink: RefSink, path: str, line: int, via: str, last_name: bool) -> None:
+    """A dotted path (`pkg.mod.Name`, `pkg.mod:Name`): whole, its module, and (`last_name`) its last name."""
+    module, _, attr = path.partition(":")
+    sink.add(path, line, via)
+    if attr:
+        sink.add(module, line, via)
+        sink.add(f"{module}.{attr}", line, via)
+    else:
+        module, _, attr = path.rpartition(".")
+        sink.add(module, line, via)
+    if last_name:
+        sink.add(attr.rpartition(".")[2], line, via)
 
 
 def record_string(sink: RefSink, text: str, line: int, via: str) -> None:
@@ -109,16 +117,7 @@ def record_string(sink: RefSink, text: str, line: int, via: str) -> None:
     if not text or len(text) > MAX_TOKEN_LENGTH:
         return
     if DOTTED_PATH.match(text):
-        module, _, attr = text.partition(":")
-        sink.add(text, line, via)
-        if attr:
-            sink.add(module, line, via)
-            sink.add(f"{module}.{attr}", line, via)
-            sink.add(attr.rpartition(".")[2], line, via)
-        else:
-            head, _, tail = text.rpartition(".")
-            sink.add(tail, line, via)
-            sink.add(head, line, via)
+        _record_path(sink, text, line, via, last_name=True)
         return
     if KEY_LIKE.match(text):
         sink.add(text, line, via)
