@@ -387,3 +387,36 @@ def test_a_fallback_around_an_import_that_loads_a_system_library_is_medium(tmp_p
     })
     found = lint(root, cache_dir)
     assert found == [("pkg/video.py", 3, "INFERENCE"), ("pkg/video.py", 8, "HIGH")], found
+
+
+def test_an_always_true_check_whose_body_is_the_old_version_fallback_is_said_inverted(tmp_path: Path, cache_dir: Path) -> None:
+    """GPTQModel's `optimize()`: `if TORCH_HAS_COMPILE:` (always true under `torch>=2.8`) warns "you need torch >= 2.6"
+    and returns, so the compile loop after it never runs (a lost feature since a cleanup inverted the guard). "Drop the
+    check and keep its body" would make that permanent; the finding says the code after it never runs. A check
+    whose body does the feature keeps "drop the check"."""
+    root = write_tree(tmp_path, {
+        "pyproject.toml": '[project]\nname = "pkg"\nrequires-python = ">=3.10"\ndependencies = ["torch>=2.8"]\n',
+        "pkg/__init__.py": "",
+        "pkg/model.py": """
+            import logging
+            import torch
+            from packaging.version import Version
+            TORCH_HAS_COMPILE = Version(torch.__version__) >= Version("2.6")
+            log = logging.getLogger(__name__)
+
+            def optimize(modules):
+                if TORCH_HAS_COMPILE:
+                    log.warning("To use compile(), you need torch version >= 2.6.0, please upgrade it")
+                    return modules
+                return [torch.compile(m) for m in modules]
+
+            def fast(modules):
+                if TORCH_HAS_COMPILE:
+                    modules = [torch.compile(m) for m in modules]
+                return modules
+        """,
+    })
+    _, findings, _ = run_pylint([*enable_args([SYMBOL]), "pkg"], cwd=root, cache_dir=cache_dir)
+    by_line = {f.line: f.message for f in findings if f.symbol == SYMBOL}
+    assert "the code after it never runs" in by_line[8] and "inverted" in by_line[8], by_line
+    assert "drop the check and keep its body" in by_line[14], by_line

@@ -651,3 +651,64 @@ def test_a_copy_between_two_vendored_trees_is_rejected(tmp_path: Path, cache_dir
     found = lint(tmp_path, cache_dir, "--omni-include-rejected=y")
     assert [(f.path, f.confidence) for f in found] == [("pkg/thirdparty/tts_b/steps.py", "UNDEFINED")]
     assert "both copies are vendored (pkg/thirdparty/)" in found[0].message
+
+
+CLIENT_METHOD = '''
+    {prefix}def launch_model(self, model_name, model_type, replicas=1, n_gpu=None, **kwargs):
+        url = f"{{self.base_url}}/v1/models"
+        payload = {{
+            "model_name": model_name,
+            "model_type": model_type,
+            "replica": replicas,
+            "n_gpu": n_gpu,
+        }}
+        for key, value in kwargs.items():
+            payload[str(key)] = value
+        if n_gpu is None:
+            payload.pop("n_gpu")
+        if replicas < 1:
+            raise ValueError("replicas must be positive")
+{io}
+'''
+SYNC_IO = '''
+        response = self.session.post(url, json=payload)
+        if response.status_code != 200:
+            raise RuntimeError(f"Failed to launch model, detail: {response.text}")
+        data = response.json()
+        self.session.headers.update({"last": data["model_uid"]})
+        return data["model_uid"]
+'''
+ASYNC_IO = '''
+        async with self.session.post(url, json=payload) as resp:
+            if resp.status != 200:
+                detail = await resp.text()
+                raise RuntimeError(f"Failed to launch model, detail: {detail}")
+            result = await resp.json()
+        await self._close_if_idle()
+        return result["model_uid"]
+'''
+
+
+def test_the_sync_and_async_twins_of_one_client_are_medium(tmp_path: Path, cache_dir: Path) -> None:
+    """Xinference's `AsyncClient.launch_model` repeats `Client.launch_model` up to the I/O call (studied trap
+    XI-copies-T03): one body for both needs a sync/async adapter. The same pair with both sides sync stays high."""
+    def client(cls: str, prefix: str = "", awaited: str = "", io_text: str = SYNC_IO) -> str:
+        io = textwrap.indent(textwrap.dedent(io_text), "    ")
+        body = CLIENT_METHOD.format(prefix=prefix, io=io)
+        own = (f"\n    {prefix}def close(self):\n        {awaited}self.session.close()\n        return '{cls}'\n")
+        return f"class {cls}:\n    def __init__(self, base_url, session, retries={len(cls)}):\n        self.base_url = base_url\n" \
+               f"        self.session = session\n        self.retries = retries\n" \
+               f"{textwrap.indent(textwrap.dedent(body), '    ')}{own}"
+
+    write_project(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/client.py": client("Client"),
+        "pkg/async_client.py": client("AsyncClient", "async ", "await ", ASYNC_IO),
+    })
+    found = lint(tmp_path, cache_dir)
+    assert found and all(f.confidence == "INFERENCE" and "sync and async twins" in f.message for f in found), found
+    (tmp_path / "sync").mkdir()
+    write_project(tmp_path / "sync", {"pkg/__init__.py": "", "pkg/client.py": client("Client"),
+                                       "pkg/async_client.py": client("AsyncClient", io_text=ASYNC_IO.replace("async ", "").replace("await ", ""))})
+    found = lint(tmp_path / "sync", cache_dir)
+    assert found and all(f.confidence == "HIGH" for f in found), found

@@ -32,6 +32,7 @@ from pylint_omni.changes.wording import change_planned, counted, named
 from pylint_omni.evidence.benefit import BenefitKind, Heat
 from pylint_omni.evidence.consumers import ConsumerKind, Status, decide
 from pylint_omni.evidence.memo import DEFINITION, MODULE
+from pylint_omni.evidence.wording import leftover_clause
 from pylint_omni.index.project_index import ProjectIndex
 
 DELETING = frozenset({"dead", "test-only"})  # statuses whose change deletes the member's code
@@ -276,19 +277,24 @@ def module_helpers(index: ProjectIndex, left: _Left) -> list[ChangeSet]:
         left.take(members)
         deleted = [s for m in members for s in m.spans]
         dying = _dying_imports(index, members[0].path, deleted)
+        # Imports of the definitions in other modules, which nothing there uses: deleting the definitions breaks them.
+        importers = sorted({where for m in members for where in m.leftovers})
         names = [n for m in members for n in _shown(m)]
-        lines = sum(m.lines for m in members) + len(dying)
+        lines = sum(m.lines for m in members) + len(dying) + len(importers)
         what = f"Module {module} has {counted(len(names), 'definition')} nothing uses ({named(names)})"
-        fix = "delete them" + (f" and {counted(len(dying), 'import')} only they use" if dying else "") + f" ({lines} lines)"
+        fix = ("delete them" + (f" and {counted(len(dying), 'import')} only they use" if dying else "")
+               + (f", and {leftover_clause(importers, 'their')}" if importers else "") + f" ({lines} lines)")
         sure = confidence == HIGH
         planned = change_planned(
             (UNUSED, 1, MODULE), what, fix,
             dead_code_verdict(members, confidence),
             members,
             (f"{module}.<{'' if sure else 'unsure '}unused definitions>", "dead-definitions" + ("" if sure else "-unsure"),
-             f"Delete {', '.join(names)} from {module}" + (f", and the imports only they use ({', '.join(n for n, _ in dying)})" if dying else "") + "."),
+             f"Delete {', '.join(names)} from {module}" + (f", and the imports only they use ({', '.join(n for n, _ in dying)})" if dying else "")
+             + (f"; delete the imports of them no one uses ({', '.join(importers)})" if importers else "") + "."),
             (lines, BenefitKind.API, f"{lines} lines: {counted(len(names), 'definition')} of {module}", Heat.NEVER, NEVER["dead"]),
-            tuple(f"{members[0].path}:{line} import {n} (only the deleted code uses it)" for n, line in dying))
+            tuple(f"{members[0].path}:{line} import {n} (only the deleted code uses it)" for n, line in dying)
+            + tuple(f"{where} unused import of a deleted definition" for where in importers))
         sets.append(ChangeSet(planned, members[0].path, "module-helpers", tuple(members),
                               tuple(deleted) + tuple((members[0].path, line, line) for _, line in dying)))
     return sets

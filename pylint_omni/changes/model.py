@@ -47,6 +47,7 @@ class Member:
     parts: tuple[tuple[str, Span], ...] = ()  # what else goes when every sibling goes (a table's `__getattr__`)
     container_at: tuple[int, str] | None = None  # (line, anchor) of a table's own statement (a whole table goes there)
     names: tuple[str, ...] = ()  # short names of every definition it deletes, its own first (default: its own)
+    leftovers: tuple[str, ...] = ()  # `path:line` of other modules' imports of it that nothing else uses: they go too
 
     @property
     def symbol(self) -> str:

@@ -16,6 +16,8 @@ not declare what it runs on, the runtime metadata decides, at medium confidence.
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import replace
 
 from typing import Any
@@ -80,6 +82,8 @@ class DeadCompatBranchChecker(OmniChecker):
                 value = outcome.value if outcome.value is not None else (outcome.decided[0].value if outcome.decided else None)
             if finding is None or at is None:
                 continue
+            if finding.kind == "if" and value is True and finding.dead is None:
+                finding = replace(finding, inverted=fallback_warning(at))
             status = Status.REJECTED if finding.rejected else Status.CANDIDATE
             verdict = Verdict(status, None if finding.rejected else finding.confidence, "; ".join(finding.why), [], finding.notes)
             # The id's subject: where the test lives and what it tests, never its line (ids survive edits above it).
@@ -136,3 +140,21 @@ _EVALUATOR: Derived[Evaluator] = Derived("compat.evaluator", lambda index: Evalu
 
 def register(linter: PyLinter) -> None:
     linter.register_checker(DeadCompatBranchChecker(linter))
+
+
+# What an old-version fallback says: "you need torch version >= 2.6.0", "requires transformers 4.40", "please upgrade".
+MAX_QUOTED = 50  # characters of the body's message the finding quotes
+FALLBACK_WORDS = re.compile(r">=|\bversions?\b|\bupgrade\b|\brequires?\b|\bneeds?\b|\bnot supported\b", re.IGNORECASE)
+
+
+def fallback_warning(node: nodes.NodeNG) -> str:
+    """The text an `if` body's message says when the body is a fallback that warns about a version and returns
+    (ends in `return`), else "": a check that is always true then runs the fallback, not the feature."""
+    body = getattr(node, "body", None) or []
+    if not body or not isinstance(body[-1], nodes.Return) or getattr(node, "orelse", None):
+        return ""
+    for constant in (c for stmt in body for c in stmt.nodes_of_class(nodes.Const)):
+        if isinstance(constant.value, str) and FALLBACK_WORDS.search(constant.value):
+            text = " ".join(constant.value.split())
+            return text if len(text) <= MAX_QUOTED else text[:MAX_QUOTED].rstrip() + "…"
+    return ""

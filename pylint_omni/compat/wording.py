@@ -28,6 +28,9 @@ class DeadBranch:
     module_level: bool
     arms: tuple[str, str] = ("", "")  # a conditional expression: (the dead arm, the live arm)
     rejected: bool = False  # a fallback that looked dead, kept: `why` says where its import fails (`platforms`)
+    # An always-true `if` whose body is the fallback for old versions (it warns "needs torch >= 2.6" and returns):
+    # the guard is inverted, so the code after it never runs. The text the body says.
+    inverted: str = ""
 
     @property
     def dead_lines(self) -> int:
@@ -66,6 +69,10 @@ def branch_text(finding: DeadBranch, value: bool | None) -> str:
     elif finding.kind == "ifexp":
         dead_arm, live_arm = finding.arms
         what, fix = f"`{finding.test}` {always}, so `{dead_arm}` is never chosen", f"use `{live_arm}` directly"
+    elif finding.dead is None and finding.inverted:
+        what = (f"`if {finding.test}` {always}, and its body returns after saying \"{finding.inverted}\": the code after "
+                "it never runs on any supported version")
+        fix = "if the guard is inverted (a lost feature), delete the check and its body; otherwise delete the code after it"
     elif finding.dead is None:
         what, fix = f"`if {finding.test}` {always}", "drop the check and keep its body"
     else:
@@ -86,13 +93,18 @@ def branch_details(finding: DeadBranch) -> FindingDetails:
     surface += [f"{finding.relpath}:{line} tests the fallback" for line in finding.extra_dead]
     simplification = (
         f"Delete {_lines(finding.dead)}" + (f" and make {_lines(finding.live)} unconditional" if finding.live else "")
-        if finding.dead else f"Drop the check at line {finding.line}"
+        if finding.dead else f"Decide at line {finding.line}: an inverted guard (delete the check and its body, the code after it "
+        "runs again) or dead code after it (delete that)" if finding.inverted else f"Drop the check at line {finding.line}"
     ) + ("; the checks of the fallback value go too" if finding.extra_dead else "") + ". Decided by " + "; ".join(finding.why) + "."
     lines = finding.dead_lines + len(finding.extra_dead) + 1
     text = (f"{lines} line(s) of a compatibility branch for an environment the project does not support"
-            if finding.dead else "one redundant version check")
+            if finding.dead else "a lost feature or dead code: an always-true check returns before it" if finding.inverted
+            else "one redundant version check")
     heat = Heat.COLD if finding.module_level else Heat.UNKNOWN
-    benefit = Benefit(lines, BenefitKind.COMPAT, text, heat, micro=finding.dead is None)
+    if finding.inverted and finding.live:
+        lines = finding.live[1] - finding.live[0] + 2
+    benefit = Benefit(lines, BenefitKind.FEATURE if finding.inverted else BenefitKind.COMPAT, text, heat,
+                      micro=finding.dead is None and not finding.inverted)
     risk = ("An environment outside the declared range (an older release, a source checkout run directly) would lose "
             "the branch; the declaration named is the contract. " + " ".join(finding.notes)).strip()
     return FindingDetails(surface, simplification, benefit, risk)

@@ -116,3 +116,12 @@ def missing_upstreams(index: ProjectIndex) -> list[tuple[str, str]]:
         found.append((name, ("upstream-reimplementation cannot compare with it; " if compared else "")
                       + "findings that depend on what it reads or calls stay medium"))
     return found
+
+
+def leftover_clause(leftovers: list[str], owner: str = "its") -> str:
+    """`its unused import at mod.py:17` / `their 2 unused imports (a.py:3, …)`; a package `__init__` re-exports."""
+    if not leftovers:
+        return ""
+    first = leftovers[0].rpartition("/")[2]
+    kind = "re-export" if first.startswith("__init__.py:") else "unused import"
+    return f"{owner} {kind} at {first}" if len(leftovers) == 1 else f"{owner} {len(leftovers)} unused imports ({first}, …)"

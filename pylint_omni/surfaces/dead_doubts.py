@@ -12,6 +12,7 @@ hangs off it that a root is more likely missing.
 from __future__ import annotations
 
 import re
+import sys
 
 from pylint_omni.evidence.contracts import contracts_of, is_design_page
 from pylint_omni.evidence.heat import callers_of
@@ -23,29 +24,36 @@ from pylint_omni.index.paths import Location, key_matches_patterns
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.surfaces.analysis import SurfaceAnalysis, chain_surfaces, owner_at, short_name
 from pylint_omni.surfaces.chains import Chain
-from pylint_omni.surfaces.lines import file_line
+from pylint_omni.surfaces.lines import file_line, file_lines
 from pylint_omni.surfaces.reach import PRODUCTION
 from pylint_omni.surfaces.table import SURFACE_FACTS, Surface, may_load
 
-MISSING_ROOT_SURFACES = 25  # surfaces hanging off one unreached root: more likely a missing root
+MISSING_ROOT_SURFACES = 25  # surfaces hanging off one unreached root something names: more likely a missing root
 MIN_SIBLINGS = 3  # subclasses of one base defining a method before it is the family's convention
 API_LISTING = re.compile(r"^[-*\s]*(?::::\s*)?\[?`?[\w.:]+`?\]?(?:\[\]|\([^)]*\))?\s*$")
-RELEASE_PAIRS = {"destroy": ("init", "initialize", "create", "build"), "close": ("open", "create", "connect"),
+RELEASE_PAIRS = {"destroy": ("init", "initialize", "create", "build", "allocate", "alloc"), "close": ("open", "create", "connect"),
                  "stop": ("start", "run"), "teardown": ("setup", "set_up"), "shutdown": ("start", "startup", "init"),
                  "release": ("acquire", "alloc", "allocate"), "free": ("alloc", "allocate"), "disconnect": ("connect",),
                  "unregister": ("register",), "clear": ("set", "init"), "unpatch": ("patch", "apply"),
                  "restore": ("patch", "save", "backup"), "uninstall": ("install",)}
+# `load_rng_state` beside a reached `save_rng_state`: what production saves is never read back.
+READ_BACK_PAIRS = {"load": ("save", "dump", "store"), "restore": ("save", "backup"), "deserialize": ("serialize",)}
 
 
 def _live_partner(analysis: SurfaceAnalysis, root: Surface) -> str | None:
-    """`destroy_x` beside a reached `init_x` (same container, or the module): the other half of a lifecycle."""
+    """`destroy_x` beside a reached `init_x`, `load_x` beside a reached `save_x` (same container, or the module): the
+    other half of a lifecycle or of a checkpoint, which production uses; the doubt that says so."""
     verb, _, rest = root.name.lstrip("_").partition("_")
-    for partner_verb in RELEASE_PAIRS.get(verb.lower(), ()):
-        for name in ({f"{partner_verb}_{rest}", partner_verb} if rest else {partner_verb}):
-            for prefix in ("", "_"):
-                dotted = f"{root.dotted.rpartition('.')[0]}.{prefix}{name}"
-                if dotted in analysis.table.surfaces and analysis.reach.phase.get(dotted) == PRODUCTION:
-                    return short_name(analysis, dotted)
+    for pairs, doubt in ((READ_BACK_PAIRS, "the read-back half of {}, which production uses: what it writes is never "
+                                           "read back (a missing resume or restore call), or delete both"),
+                         (RELEASE_PAIRS, "the release half of {}, which production uses: a missing teardown call, or "
+                                         "delete it")):
+        for partner_verb in pairs.get(verb.lower(), ()):
+            for name in ({f"{partner_verb}_{rest}", partner_verb} if rest else {partner_verb}):
+                for prefix in ("", "_"):
+                    dotted = f"{root.dotted.rpartition('.')[0]}.{prefix}{name}"
+                    if dotted in analysis.table.surfaces and analysis.reach.phase.get(dotted) == PRODUCTION:
+                        return doubt.format(short_name(analysis, dotted))
     return None
 
 
@@ -122,6 +130,70 @@ def _told_to_extend(index: ProjectIndex) -> dict[str, str]:
 _TOLD: Derived[dict[str, str]] = Derived("surfaces.told_to_extend", _told_to_extend)
 
 
+# `# public/stable api exposed to transformers/optimum`, `# Do not remove: used by ...`: the author says who calls it.
+PUBLIC_MARK = re.compile(r"\b(?:public|stable)\b[\w\s/-]{0,20}\bapis?\b|\bexposed to\b|\bdo not (?:remove|delete)\b",
+                         re.IGNORECASE)
+
+
+def _marked_public(index: ProjectIndex, root: Surface) -> str | None:
+    """The comment right above a definition (or its decorators) that marks it as API for callers outside."""
+    lines = file_lines(index, root.path)
+    at = root.line - 2
+    while 0 <= at < len(lines) and lines[at].lstrip().startswith("@"):
+        at -= 1
+    above = lines[at].strip() if 0 <= at < len(lines) else ""
+    if above.startswith("#") and PUBLIC_MARK.search(above):
+        return f"a comment above it marks it as API for outside callers ({root.path}:{at + 1}: `{above[:60]}`)"
+    return None
+
+
+# Standard-library modules that keep an object and call its methods later (a handler, a server's handler class, a
+# thread's target); the others (`dataclasses.asdict`, `json.dumps`, `copy.deepcopy`) read data, not methods by name.
+STDLIB_CALLBACK_HOSTS = frozenset({"threading", "asyncio", "concurrent", "logging", "socketserver", "http", "atexit",
+                                   "signal", "sched", "multiprocessing", "xmlrpc"})
+
+
+def _named_elsewhere(index: ProjectIndex, root: Surface) -> bool:
+    """Something outside the root's own file names it (code, a script, a config, a Dockerfile, the docs): what
+    loads it may be a root the walk misses. A module, class or function nothing names anywhere is dead, however
+    much hangs off it (a 1,000-line module no file mentions)."""
+    return any(hit.path != root.path for hit in index.hits(root.name))
+
+
+def _handed(index: ProjectIndex) -> dict[str, str]:
+    """Class -> where production code first passes an instance of it to a callable outside the project."""
+    found: dict[str, str] = {}
+    classes = class_graph(index)
+    for rel, facts in index.python_files():
+        if index.location(rel) is not Location.PRODUCTION:
+            continue
+        for held, callee, line in (facts.get("links") or {}).get("handed", ()):
+            own = index.resolve_target(callee)
+            head = callee.partition(".")[0]
+            outside = own is None and index.module_file(callee.rpartition(".")[0]) is None and (
+                head not in sys.stdlib_module_names or head in STDLIB_CALLBACK_HOSTS)
+            # a project class built on a third-party one passes its arguments on (`LogMonitor(RayLogMonitor)`)
+            if outside or own is not None and own.kind == "class" and (
+                    classes.upstream_bases(own.dotted) or classes.unresolved_bases(own.dotted)):
+                found.setdefault(held, f"`{callee.rpartition('.')[2]}` ({rel}:{line})")
+    return found
+
+
+_HANDED: Derived[dict[str, str]] = Derived("surfaces.handed_outside", _handed)
+
+
+def _handed_outside(index: ProjectIndex, analysis: SurfaceAnalysis, owner: str) -> str | None:
+    """A public method of a class whose instances production hands to outside code (a gRPC server's servicer, a
+    library's publisher or callback object) and whose public methods the project never calls: an object made for
+    that code, which calls its methods by name, out of the project's sight."""
+    handed = _HANDED.of(index)
+    where = next((handed[c] for c in analysis.reach.lineage(owner) if c in handed), None)
+    if where is None or any(analysis.reach.phase.get(m) == PRODUCTION for m in analysis.table.methods(owner)
+                            if not analysis.table.surfaces[m].name.startswith("_")):
+        return None  # the project calls some of its methods: an object it uses itself, handed on as data
+    return f"an instance is handed to {where}, outside code that may call its methods by name" if where else None
+
+
 def _extension_base(index: ProjectIndex, classes: list[str]) -> str | None:
     """A class the project's help texts or docs tell users to extend (`--callbacks: an instance extending
     CustomCallbackHandler`): plugins outside the repository subclass it, so nothing here needs to."""
@@ -179,9 +251,15 @@ def dead_doubts(index: ProjectIndex, analysis: SurfaceAnalysis, chain: Chain, ro
         listing = _api_listing(index, root.container) if not root.name.startswith("_") else None
         if listing:
             doubts.append(f"a public method of a class the API reference lists ({listing}): users outside may call it")
+        handed = _handed_outside(index, analysis, root.container) if not root.name.startswith("_") else None
+        if handed:
+            doubts.append(handed)
     call = _live_call(index, analysis, root) if root.kind in ("function", "method") else None
     if call:
         doubts.append(call)
+    marked = _marked_public(index, root) if root.kind in ("function", "method", "class") else None
+    if marked:
+        doubts.append(marked)
     convention = _sibling_convention(index, analysis, root) if root.kind == "method" and root.container else None
     if convention:
         doubts.append(convention)
@@ -190,7 +268,7 @@ def dead_doubts(index: ProjectIndex, analysis: SurfaceAnalysis, chain: Chain, ro
         doubts.append(mention)
     partner = _live_partner(analysis, root) if root.kind in ("function", "method") else None
     if partner:
-        doubts.append(f"the release half of {partner}, which production uses: a missing teardown call, or delete it")
+        doubts.append(partner)
     classes = [root.dotted] if root.kind == "class" else [
         c for c in analysis.table.children.get(root.dotted, ()) if analysis.table.surfaces[c].kind == "class"] if root.kind == "module" else []
     plugin = next(filter(None, map(analysis.conventions.configured_sibling, classes)), None)
@@ -205,7 +283,7 @@ def dead_doubts(index: ProjectIndex, analysis: SurfaceAnalysis, chain: Chain, ro
     if loaded:
         doubts.append(loaded)
     count = len(chain_surfaces(analysis, chain))
-    if count >= MISSING_ROOT_SURFACES:
+    if count >= MISSING_ROOT_SURFACES and _named_elsewhere(index, root):
         doubts.append(f"suspected missing root: {count} surfaces hang off {short_name(analysis, root.dotted)}; "
                       "if code outside the repository loads it, declare it in omni-extra-roots")
     return doubts

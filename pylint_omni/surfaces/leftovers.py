@@ -31,12 +31,3 @@ def leftover_imports(index: ProjectIndex, analysis: SurfaceAnalysis, chain: Chai
                     and index.location(ref.path) is Location.PRODUCTION):
                 found.append(f"{ref.path}:{ref.line}")
     return sorted(set(found))
-
-
-def leftover_clause(leftovers: list[str], owner: str = "its") -> str:
-    """`its unused import at mod.py:17` / `their 2 unused imports (a.py:3, …)`; a package `__init__` re-exports."""
-    if not leftovers:
-        return ""
-    first = leftovers[0].rpartition("/")[2]
-    kind = "re-export" if first.startswith("__init__.py:") else "unused import"
-    return f"{owner} {kind} at {first}" if len(leftovers) == 1 else f"{owner} {len(leftovers)} unused imports ({first}, …)"

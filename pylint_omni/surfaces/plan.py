@@ -75,7 +75,7 @@ def file_members(index: ProjectIndex, analysis: SurfaceAnalysis, relpath: str) -
                           details(analysis, one, relpath))
         found.append(Member(planned, relpath, root.end, root.kind, chain.root, root.container or "",
                             "dead" if one.status == DEAD else "test-only", _chain_spans(analysis, one),
-                            tuple(chain.used_by), names=_unit_names(analysis, one)))
+                            tuple(chain.used_by), names=_unit_names(analysis, one), leftovers=tuple(one.leftovers)))
     for route in judge_routes(index, analysis, relpath):
         text, gain = route_wording(analysis, route)
         surface = table.surfaces[route.function]

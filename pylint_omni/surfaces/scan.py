@@ -10,7 +10,8 @@ Read with `ast` once per file version and cached with the file's other facts:
   `__import__(name)`, `pkgutil.iter_modules`/`walk_packages`): they may load any
   module whose dotted name starts with `prefix` (empty: any). `__name__` and
   `__package__` count as the module's own names (`import_module(f"{__name__}.{x}")`),
-  and a walk over `__path__` loads the package's own submodules; a name read from a
+  and a walk over `__path__` loads the package's own submodules (over `pkg.__path__` of an imported
+  package, or `f"{pkg.__name__}.{x}"`: that package's); a name read from a
   module-level table of literal paths (`path, cls = _MLP_CLASSES[kind]`, `for path in
   _BACKENDS`) loads one of those paths: one entry each; a name built with literal parts
   after its first computed one is a glob (`f"pkg.models.{m}.modeling_{m}"` ->
@@ -40,6 +41,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pylint_omni.index.scan.ast_helpers import FastVisitor, dotted, literal_str, walk_nodes
+from pylint_omni.index.scan.bindings import absolute_module
 from pylint_omni.index.scanners import ModuleContext
 from pylint_omni.surfaces.events import scan_events
 from pylint_omni.surfaces.scan_members import scan_members
@@ -92,8 +94,8 @@ def _built_parts(node: ast.AST, names: dict[str, str]) -> list[str | None] | Non
         parts: list[str | None] = []
         for part in node.values:
             text = literal_str(part)
-            if text is None and isinstance(part, ast.FormattedValue) and isinstance(part.value, ast.Name):
-                text = names.get(part.value.id)
+            if text is None and isinstance(part, ast.FormattedValue):
+                text = names.get(dotted(part.value) or "")  # `__name__`, or `pkg.__name__` of an imported module
             parts.append(text)
         return parts
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
@@ -206,6 +208,23 @@ class _Visitor(FastVisitor):
 
     visit_AsyncFunctionDef = visit_FunctionDef
 
+    def visit_Import(self, node: ast.Import) -> None:
+        for alias in node.names:
+            if alias.asname:
+                self._module_bound(alias.asname, alias.name)
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+        base = absolute_module(node.module, node.level, self.package)
+        for alias in node.names:
+            if alias.name != "*" and base:
+                self._module_bound(alias.asname or alias.name, f"{base}.{alias.name}")
+
+    def _module_bound(self, local: str, module: str) -> None:
+        """A name an import binds, as a module a walk or a built name may spell (`qlinear.__path__`,
+        `f"{qlinear.__name__}.{name}"`); whether it is a module only its `__name__`/`__path__` use says."""
+        self.names[f"{local}.__name__"] = module
+        self.names[f"{local}.__path__"] = module
+
     def visit_Call(self, node: ast.Call) -> None:
         tail = (dotted(node.func) or "").rpartition(".")[2]
         read = node.args[0] if node.args and isinstance(node.args[0], ast.Name) and self.origins else None
@@ -222,9 +241,9 @@ class _Visitor(FastVisitor):
         elif tail in DYNAMIC_IMPORTS and node.args and literal_str(node.args[0]) is None:
             self._computed_import(node.args[0], node)
         elif tail in PACKAGE_WALKS:
-            walked = node.args[0] if node.args else None
-            own = isinstance(walked, ast.Name) and walked.id == "__path__"
-            self.dyn_imports.append([node.lineno, f"{self.package}." if own and self.package else ""])
+            walked = dotted(node.args[0]) if node.args else None
+            module = self.package if walked == "__path__" else self.names.get(walked or "") if (walked or "").endswith(".__path__") else None
+            self.dyn_imports.append([node.lineno, f"{module}." if module else ""])
         elif tail in ("getattr", "hasattr") and len(node.args) >= 2:
             prefix = _literal_prefix(node.args[1], {})
             if prefix and IDENTIFIER_PREFIX.match(prefix):

@@ -31,10 +31,11 @@ from pylint_omni.surfaces.lines import file_lines
 from pylint_omni.surfaces.reach import PRODUCTION, VALIDATION
 from pylint_omni.surfaces.chains import Chain
 from pylint_omni.surfaces.dead_doubts import computed_import
-from pylint_omni.surfaces.verdicts import TEST_GLOBS, Judged, judge_chain, tests_going
+from pylint_omni.surfaces.verdicts import NO_TEST_NAMES_IT, TEST_GLOBS, Judged, judge_chain, tests_going
 
 REFERENCE = re.compile(r"\bref\b|_ref\b|\bref_|reference", re.IGNORECASE)
-MEMBER_NOISE = ("tests only mention the name", "besides tests, only", "only dead code uses it", "production code names it")
+MEMBER_NOISE = ("tests only mention the name", "besides tests, only", "only dead code uses it", "production code names it",
+                NO_TEST_NAMES_IT)  # the group's own consumers say whether a test names it
 
 _UNWIRED: Built[dict[str, Unwired]] = Built("surfaces.unwired")
 
@@ -129,6 +130,8 @@ def unwired_wording(index: ProjectIndex, analysis: SurfaceAnalysis, group: Unwir
     consumers = sorted({(c.path, c.line): c for j in group.judged for c in j.validation}.values(), key=lambda c: (c.path, c.line))
     tests = [c for c in consumers if matches_any(c.path, TEST_GLOBS)]
     doubts = _doubts(index, analysis, group, tests)
+    if not consumers:
+        doubts.append(NO_TEST_NAMES_IT)
     verdict = decide(f"only tests use it: {listed(consumers)}", doubts=doubts, consumers=consumers)
     roots = [j.chain.root for status in (TEST_ONLY, DEAD) for j in group.judged
              if j.status == status and table.surfaces[j.chain.root].kind != "module"]

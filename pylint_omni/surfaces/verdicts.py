@@ -7,12 +7,18 @@
   it), a public method of the library's public API, a method that may override a
   third-party base no index reads, a class named like outside data chooses it
   (`*ForCausalLM`, `*Pipeline`), a module a computed import may load, or so many
-  surfaces hanging off one unreached root that the root is more likely missing
-  from the roots than dead (*suspected missing root*).
+  surfaces hanging off one unreached root that something names elsewhere that the
+  root is more likely missing from the roots than dead (*suspected missing root*);
+  a public method of a class whose instances go to outside code that never has
+  one of its public methods called here (a servicer, a publisher); a definition a
+  comment marks as API for outside callers; the read-back or release half of a
+  pair whose other half production uses.
 `test-only-surface` (only validation code reaches it):
 - high when only tests use it; medium when examples or benchmarks use it (they
   teach it to users: the decision is whether it is supported API) or when the
   docs list it in an API reference or name it without its module;
+- medium when no validation file names it: it is reached through production code
+  that only validation code reaches (the decision is at that code);
 - medium too, naming the doubt, when it may be a hook for an outside caller (its
   docstring describes one, or production prose in its package names it: `outside`),
   or when only other test-only code uses it besides tests (a shared member of
@@ -194,6 +200,8 @@ def _validation_role_doubts(index: ProjectIndex, analysis: SurfaceAnalysis, chai
     return doubts
 
 
+NO_TEST_NAMES_IT = ("no test names it: validation code reaches it only through production code that no production root "
+                    "reaches (a worker or plugin named in examples or docs); decide there")
 TOOL_FILE = re.compile(r"tun(e|ing)|bench|profil", re.IGNORECASE)
 # `destroy_instance`, `reset_singleton`, `_reset_for_testing`: a singleton's or a registry's reset, for tests (tpu-inference).
 TEST_SEAM = re.compile(r"_?(?:reset|destroy|clear|drop)_(?:instances?|singletons?|for_tests?|for_testing|global_state)$")
@@ -276,6 +284,8 @@ def judge_chain(index: ProjectIndex, analysis: SurfaceAnalysis, status: str, cha
         doubts.append(f"the docs name it ({listed(docs)})")
     doubts += _validation_role_doubts(index, analysis, chain, tests)
     doubts += [d for d in dead_doubts(index, analysis, chain, root) if not d.startswith("only dead code")]
+    if not consumers and not chain.used_by:
+        doubts.append(NO_TEST_NAMES_IT)  # last: a more telling doubt (a twin, a role) leads
     # A caller outside the repository explains it better than any role the code gives it.
     role = None if any(d.startswith(OUTSIDE_DOUBTS) for d in doubts) else role_of(index, analysis, root)
     if role:

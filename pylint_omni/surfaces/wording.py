@@ -5,12 +5,11 @@ from __future__ import annotations
 from pylint_omni.evidence.benefit import Benefit, BenefitKind
 from pylint_omni.evidence.consumers import listed
 from pylint_omni.evidence.findings import FindingDetails
-from pylint_omni.evidence.wording import evidence_clause, short_message
+from pylint_omni.evidence.wording import evidence_clause, leftover_clause, short_message
 from pylint_omni.index.paths import matches_any
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.surfaces.analysis import DEAD, SurfaceAnalysis, names_of, short_name
 from pylint_omni.surfaces.events import EventFinding
-from pylint_omni.surfaces.leftovers import leftover_clause
 from pylint_omni.surfaces.routes import RouteFinding
 from pylint_omni.surfaces.verdicts import TEST_GLOBS, Judged, label_of
 

@@ -40,6 +40,10 @@ class FunctionScope:
     bound_class: dict[str, str] = field(default_factory=dict)
     values: dict[str, ast.AST] = field(default_factory=dict)  # local -> last assigned expression
     imports: dict[str, str] = field(default_factory=dict)  # local -> dotted path its latest import statement binds
+    # local -> the other paths earlier import statements of this function bound to it: `if name == "hf": from .hf
+    # import HfStrategy as cls` / `elif ...: from .vllm import VllmStrategy as cls` (a lazy factory); one arm runs,
+    # which one the caller's value decides, so a use of `cls` uses each of them
+    import_alternatives: dict[str, list[str]] = field(default_factory=dict)
 
     def position(self, name: str) -> int | None:
         if name not in self.params:

@@ -4,7 +4,8 @@
   another module's name (also over every module of `sys.modules`);
 - `import_module(".x", package=__name__)`: a relative dynamic import made absolute, and
   `import_module(f"{PKG}.{name}")`: a qualname pattern;
-- f-strings shaped like qualnames (`f"{_PROC}.{name}"` -> `pkg.proc.*`).
+- f-strings shaped like qualnames (`f"{_PROC}.{name}"` -> `pkg.proc.*`);
+- `walk(Base)` where `def walk(cls): ... cls.__subclasses__()`: Base's subclasses enumerated.
 
 A mixin of `LinkScanner`: it records into the scanner's `chains`, `flows`, `subst`,
 `dyn` and `patterns`, and resolves with its `chain_of`, `receiver_class`, `constants`.
@@ -16,7 +17,7 @@ import ast
 import re
 from typing import Any, Callable
 
-from pylint_omni.index.scan.ast_helpers import fstring_parts, literal_str
+from pylint_omni.index.scan.ast_helpers import fstring_parts, literal_str, walk_nodes
 from pylint_omni.index.scan.bindings import absolute_module
 from pylint_omni.index.scan.key_sources import fstring_shape
 
@@ -37,7 +38,10 @@ class DynamicReferences:
     patterns: list[list[Any]]
 
     # the scanner's own resolvers (annotations only: `LinkScanner` defines them)
+    enumerators: dict[str, set[int]]  # `subclass_enumerators` of the module
+
     chain_of: Callable[[ast.AST], str | None]
+    class_chain: Callable[[ast.AST], str | None]
     receiver_class: Callable[[ast.AST], str | None]
     _add: Callable[[dict[str, list[str]], str, int, str], None]
     generic_visit: Callable[[ast.AST], None]
@@ -75,8 +79,30 @@ class DynamicReferences:
             if shape and QUALNAME_SHAPE.match(shape):
                 self.patterns.append([shape, node.lineno])
 
+    def _enumerating_call(self, function: str, node: ast.Call) -> None:
+        """A call of a function that enumerates its argument's subclasses: the class passed there is enumerated."""
+        for position in self.enumerators[function]:
+            enumerated = self.class_chain(node.args[position]) if position < len(node.args) else None
+            if enumerated:
+                self._add(self.chains, f"{enumerated}.__subclasses__", node.lineno, "call")
+
     def visit_JoinedStr(self, node: ast.JoinedStr) -> None:
         shape = "".join("*" if part is None else part for part in fstring_parts(node, self.constants))
         if "*" in shape and QUALNAME_SHAPE.match(shape):
             self.patterns.append([shape, node.lineno])
         self.generic_visit(node)
+
+
+def subclass_enumerators(tree: ast.Module) -> dict[str, set[int]]:
+    """Functions of the module (nested ones too) that call `__subclasses__()` on a parameter: name -> the
+    positions of those parameters. A call passing a class there enumerates that class's subclasses."""
+    found: dict[str, set[int]] = {}
+    for function in walk_nodes(tree):
+        if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        params = [a.arg for a in [*function.args.posonlyargs, *function.args.args]]
+        for node in walk_nodes(function):
+            if (isinstance(node, ast.Attribute) and node.attr == "__subclasses__" and isinstance(node.value, ast.Name)
+                    and node.value.id in params):
+                found.setdefault(function.name, set()).add(params.index(node.value.id))
+    return found

@@ -52,9 +52,9 @@ class ChainResolution:
         return None
 
     def class_chain(self, node: ast.AST | None) -> str | None:
-        """The chain of a class-like name (CamelCase, not a typing construct), else None."""
+        """The chain of a class-like name (CamelCase, private `_CamelCase` too, not a typing construct), else None."""
         chain = self.chain_of(node) if node is not None else None
-        if not chain or chain.partition(".")[0] in NOT_CLASSES or not chain.rpartition(".")[2][:1].isupper():
+        if not chain or chain.partition(".")[0] in NOT_CLASSES or not chain.rpartition(".")[2].lstrip("_")[:1].isupper():
             return None
         return chain
 

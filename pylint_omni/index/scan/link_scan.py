@@ -25,6 +25,7 @@ One pass over the module records, each with its line:
 - `dict_keys`: string keys of dict displays, by line (a key of a sibling table is not a use);
 - `mixed`: attribute -> lines where a receiver of unknown class reads it beside a known one;
 - `imported`: every dotted path an `import` statement names, module- or function-level;
+- `handed`: `[class, callee, line]`, a project object passed to a callable outside the project;
   an import inside a function binds its name there from that statement on, so two
   branches importing one name from two modules each resolve to their own;
 - `bindings`, `alternatives`, `all`, `lazy`: the module's export table (`scan.bindings`).
@@ -41,7 +42,7 @@ from pylint_omni.index.scan.bindings import (
     absolute_module, all_names, branch_alternatives, lazy_exports, module_bindings, only_imports, rebound_imports,
 )
 from pylint_omni.index.scan.key_sources import FunctionScope, argument_summary
-from pylint_omni.index.scan.link_dynamic import CLS_SLOT, DynamicReferences
+from pylint_omni.index.scan.link_dynamic import CLS_SLOT, DynamicReferences, subclass_enumerators
 from pylint_omni.index.scan.link_resolve import ChainResolution
 from pylint_omni.index.scan.table_uses import TableUses, writer_params
 
@@ -51,7 +52,8 @@ MAX_CHAIN_HITS = 30
 class LinkScanner(ChainResolution, DynamicReferences, TableUses, FastVisitor):
     """One pass over a module; `facts()` gives the JSON-ready link facts."""
 
-    def __init__(self, module: str, is_package: bool, imports: dict[str, str], tree: ast.Module) -> None:
+    def __init__(self, module: str, is_package: bool, imports: dict[str, str], tree: ast.Module,
+                 enumerates: bool = True) -> None:
         self.module = module
         self.package = module if is_package else module.rpartition(".")[0]
         self.top = module.partition(".")[0]
@@ -74,6 +76,7 @@ class LinkScanner(ChainResolution, DynamicReferences, TableUses, FastVisitor):
         self.dyn: list[list[Any]] = []
         self.subst: list[list[Any]] = []
         self.imported: list[list[Any]] = []
+        self.handed: list[list[Any]] = []  # [class chain, callee chain, line]: an instance passed to outside code
         self.dict_keys: dict[str, list[int]] = {}
         self.known_reads: set[tuple[str, int]] = set()  # (attr, line) read on a module chain or a receiver of known class
         self.unknown_reads: set[tuple[str, int]] = set()  # (attr, line) read on a receiver of unknown class
@@ -87,6 +90,7 @@ class LinkScanner(ChainResolution, DynamicReferences, TableUses, FastVisitor):
         self.qual: list[str] = []
         self.module_scope = FunctionScope(module, [], False)
         self.statement_target: str | None = None  # the module-level name a statement assigns
+        self.enumerators = subclass_enumerators(tree) if enumerates else {}
 
     def _add(self, table: dict[str, list[str]], key: str, line: int, ctx: str) -> None:
         hits = table.setdefault(key, [])
@@ -204,7 +208,11 @@ class LinkScanner(ChainResolution, DynamicReferences, TableUses, FastVisitor):
         """Record an import; inside a function it binds `local` there from this statement on."""
         self.imported.append([named, line])
         if self.functions:
-            self.functions[-1].imports[local] = bound
+            scope = self.functions[-1]
+            earlier = scope.imports.get(local)
+            if earlier is not None and earlier != bound:
+                scope.import_alternatives.setdefault(local, []).append(earlier)
+            scope.imports[local] = bound
 
     def visit_Lambda(self, node: ast.Lambda) -> None:
         self.bodies.append(None)  # a lambda's body is a function's: it does not see the class body's names
@@ -212,8 +220,13 @@ class LinkScanner(ChainResolution, DynamicReferences, TableUses, FastVisitor):
         self.bodies.pop()
 
     def visit_Assign(self, node: ast.Assign) -> None:
+        # The value runs before the targets bind: `cls = wrap(cls)` reads the `cls` an import bound
+        self.parents.append(node)
+        self.visit(node.value)
         self._bind_locals(node.targets, node.value)
-        self.generic_visit(node)
+        for target in node.targets:
+            self.visit(target)
+        self.parents.pop()
 
     def visit_AnnAssign(self, node: ast.AnnAssign) -> None:
         scope = self.scope()
@@ -234,6 +247,7 @@ class LinkScanner(ChainResolution, DynamicReferences, TableUses, FastVisitor):
             scope.values[target.id] = value
             scope.receivers.pop(target.id, None)
             scope.imports.pop(target.id, None)
+            scope.import_alternatives.pop(target.id, None)
             known = self.class_chain(value.func) if isinstance(value, ast.Call) else self.receiver_class(value)
             if isinstance(value, ast.Constant) and value.value is None:
                 continue  # `m = None` before the branches that create it says nothing of its class
@@ -275,6 +289,9 @@ class LinkScanner(ChainResolution, DynamicReferences, TableUses, FastVisitor):
         if chain:
             self._add(self.chains, chain, node.lineno, self._ctx(node))
             self._table_use(node, chain)
+            if self.functions and chain == self.functions[-1].imports.get(node.id):
+                for other in self.functions[-1].import_alternatives.get(node.id, ()):
+                    self._add(self.chains, other, node.lineno, self._ctx(node))
 
     def visit_Attribute(self, node: ast.Attribute) -> None:
         chain = self.chain_of(node)
@@ -336,11 +353,15 @@ class LinkScanner(ChainResolution, DynamicReferences, TableUses, FastVisitor):
             self._getattr_call(tail, node)
         if tail == "import_module" and node.args:
             self._import_module(node)
+        if isinstance(func, ast.Name) and func.id in self.enumerators:
+            self._enumerating_call(func.id, node)
         if callee:
             args = [argument_summary(a, scope, self.constants, self.chain_of(a)) for a in node.args]
             keywords = {k.arg: argument_summary(k.value, scope, self.constants, self.chain_of(k.value)) for k in node.keywords if k.arg}
             if callee.partition(".")[0] == self.top or any(args) or any(keywords.values()):
                 self.calls.append([callee, node.lineno, args, keywords])
+            if callee.partition(".")[0] != self.top or callee.rpartition(".")[2][:1].isupper():  # outside, or a class
+                self._handed(callee, [*node.args, *(k.value for k in node.keywords)], node.lineno)
         for keyword in node.keywords:
             if keyword.arg and CLS_SLOT.match(keyword.arg):
                 self._flow(keyword.arg, keyword.value, "kw")
@@ -351,6 +372,14 @@ class LinkScanner(ChainResolution, DynamicReferences, TableUses, FastVisitor):
                 if len(node.args) > 1:
                     self._flow(slot, node.args[1], "default")
         self.generic_visit(node)
+
+    def _handed(self, callee: str, values: list[ast.expr], line: int) -> None:
+        """Project objects passed to code outside the project (`add_Servicer_to_server(self._servicer, ...)`,
+        `LogMonitor(gcs_publisher=StdPublisher())`): that code may call their methods by name."""
+        for value in values:
+            held = self.class_chain(value.func) if isinstance(value, ast.Call) else self.receiver_class(value)
+            if held and held.partition(".")[0] == self.top and held != "sys.modules:*":
+                self.handed.append([held, callee, line])
 
     def visit_Dict(self, node: ast.Dict) -> None:
         for key, value in zip(node.keys, node.values):
@@ -389,6 +418,7 @@ class LinkScanner(ChainResolution, DynamicReferences, TableUses, FastVisitor):
             "dyn": self.dyn,
             "subst": self.subst,
             "imported": self.imported,
+            **({"handed": self.handed} if self.handed else {}),
             "dict_keys": self.dict_keys,
             **({"held": {k: "|".join(v) for k, v in self.held.items()}} if self.held else {}),
             **({"held_types": self.held_types} if self.held_types else {}),
@@ -402,8 +432,10 @@ class LinkScanner(ChainResolution, DynamicReferences, TableUses, FastVisitor):
         return found
 
 
-def scan_links(tree: ast.Module, module: str, is_package: bool, imports: dict[str, str]) -> dict[str, Any]:
-    """The link facts of one parsed module (see the module docstring)."""
-    scanner = LinkScanner(module, is_package, imports, tree)
+def scan_links(tree: ast.Module, module: str, is_package: bool, imports: dict[str, str],
+               enumerates: bool = True) -> dict[str, Any]:
+    """The link facts of one parsed module (see the module docstring); `enumerates`: its text names
+    `__subclasses__` (otherwise no function of it enumerates subclasses, and the walk looking for one is skipped)."""
+    scanner = LinkScanner(module, is_package, imports, tree, enumerates)
     scanner.visit(tree)
     return {**scanner.facts(tree), "writers": writer_params(tree, module)}

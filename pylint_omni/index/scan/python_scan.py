@@ -291,7 +291,7 @@ def scan_python(source: str, module: str, is_package: bool, filename: str = "<un
         "imports": visitor.imports,
         "classes": visitor.classes,
         "functions": visitor.functions,
-        "links": scan_links(tree, module, is_package, visitor.imports),
+        "links": scan_links(tree, module, is_package, visitor.imports, "__subclasses__" in source),
     }
     if audited is None:  # an upstream file: what the upstream index reads of every file, no more (a seventh of its scan)
         return facts
