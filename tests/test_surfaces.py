@@ -1347,3 +1347,35 @@ def test_a_protocol_typed_attribute_reaches_the_implementation_made_later(tmp_pa
     }
     found = {(f.path, f.line) for f in lint(write(tmp_path / "proj", files), cache_dir, "--omni-granularity=member")}
     assert ("app/readers.py", 2) not in found, found
+
+
+def test_python_3_12_syntax_and_a_conditional_base_keep_their_references(tmp_path: Path, cache_dir: Path) -> None:
+    """LeRobot requires Python 3.12: `type NameOrID = str | int` in `motors_bus.py` made the whole file unreadable to
+    a 3.11 parser, so `SerialMotorsBus._connect` calling `self._handshake()` was lost and every bus's `_handshake`
+    was "no consumer" (high). And `Base = Qwen2VLForConditionalGeneration if ok else nn.Module` then `class
+    Policy(Base)` hid the upstream base whose hooks the policy overrides."""
+    files = {
+        "app/__init__.py": "",
+        "app/bus.py": (
+            "type NameOrID = str | int\n\n\nclass SerialBus:\n    def connect(self):\n        self._handshake()\n\n"
+            "    def _handshake[T](self) -> None:\n        pass\n"
+        ),
+        "app/feetech.py": (
+            "from app.bus import SerialBus\n\n\nclass FeetechBus(SerialBus):\n    def _handshake(self) -> None:\n"
+            "        print('hello')\n"
+        ),
+        "app/policy.py": (
+            "import torch.nn as nn\nfrom transformers import Qwen2VLForConditionalGeneration\n\nDEPS = True\n"
+            "Base = Qwen2VLForConditionalGeneration if DEPS else nn.Module\n\n\n"
+            "class Policy(Base):\n    def get_output_embeddings(self):\n        return None\n"
+        ),
+        "app/main.py": (
+            "from app.feetech import FeetechBus\nfrom app.policy import Policy\n\n\n"
+            "if __name__ == '__main__':\n    FeetechBus().connect()\n    print(Policy())\n"
+        ),
+    }
+    root = write(tmp_path / "tree", files)
+    found = [f for f in lint(root, cache_dir) if f.symbol == "unused-surface"]
+    assert not [f for f in found if "_handshake" in f.message], found
+    embeddings = [f for f in found if "get_output_embeddings" in f.message]
+    assert not embeddings or all(f.confidence == "INFERENCE" and "override" in f.message for f in embeddings), found

@@ -13,7 +13,7 @@ import ast
 
 from pylint_omni.index.derived import Table
 from pylint_omni.index.project_index import ProjectIndex
-from pylint_omni.index.scan.ast_helpers import walk_nodes
+from pylint_omni.index.scan.ast_helpers import parse_source, walk_nodes
 
 TYPE_CALLS = frozenset({"isinstance", "issubclass", "cast", "super", "TypeVar", "type"})
 
@@ -56,7 +56,7 @@ def value_lines(index: ProjectIndex, relpath: str, name: str) -> set[int]:
         return memo[key]
     text = index.text(relpath)
     try:
-        tree = ast.parse(text) if text is not None else None
+        tree = parse_source(text) if text is not None else None
     except (SyntaxError, ValueError, RecursionError):
         tree = None
     if tree is None:

@@ -54,7 +54,7 @@ from pylint_omni.evidence.policies import declared_duplication
 from pylint_omni.evidence.provenance import copied_code
 from pylint_omni.index.derived import Derived
 from pylint_omni.index.project_index import ProjectIndex
-from pylint_omni.index.scan.ast_helpers import walk_nodes
+from pylint_omni.index.scan.ast_helpers import parse_source, walk_nodes
 
 
 class HasUpstreamPlace(Protocol):
@@ -234,7 +234,7 @@ def lazy_import_line(text: str, module: str) -> int | None:
     if f"{module}" not in text:
         return None
     try:
-        tree = ast.parse(text)
+        tree = parse_source(text)
     except (SyntaxError, ValueError, RecursionError):
         return None
     inside = {id(node) for function in walk_nodes(tree) if isinstance(function, FUNCTION_NODES)

@@ -29,6 +29,7 @@ from pylint_omni.copies.normalize import (
 )
 from pylint_omni.index.derived import Table
 from pylint_omni.index.project_index import ProjectIndex
+from pylint_omni.index.scan.ast_helpers import parse_source
 
 PARSED: Table[str, TokenStream | None] = Table("copies.parsed")  # the files parsed to compare copies, per state
 
@@ -133,7 +134,7 @@ def parsed(index: ProjectIndex, source: Source) -> TokenStream | None:
     memo = PARSED.values(index)
     if source.key not in memo:
         try:
-            memo[source.key] = tokenize_module(ast.parse(source.text), source.imports) if source.text is not None else None
+            memo[source.key] = tokenize_module(parse_source(source.text), source.imports) if source.text is not None else None
         except (SyntaxError, ValueError, RecursionError):
             memo[source.key] = None
     return memo[source.key]

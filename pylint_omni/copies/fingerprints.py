@@ -36,6 +36,7 @@ import ast
 from typing import Any, TypedDict
 
 from pylint_omni.copies.normalize import FUNCTIONS, digest, digest_text, is_message, renamed, shape_digest, tokenize_module
+from pylint_omni.index.scan.ast_helpers import parse_source
 from pylint_omni.index.scanners import ModuleContext
 
 FACT_KEY = "copies.fingerprints"  # where the index stores this fact (`ProjectIndex.extra`)
@@ -205,6 +206,6 @@ def fingerprint_source(text: str, module: str, relpath: str = "<source>", is_pac
     """The fingerprint of a source text, imports resolved as the index resolves them."""
     from pylint_omni.index.scan.python_scan import module_imports  # the index's own import resolution
 
-    tree = ast.parse(text, filename=relpath)
+    tree = parse_source(text, filename=relpath)
     context = ModuleContext(module, relpath, is_package, module_imports(tree, module, is_package), text)
     return fingerprint_module(tree, context)

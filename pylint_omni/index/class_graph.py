@@ -70,10 +70,13 @@ class ClassGraph:
     def _place_bases(self, dotted: str, node: ClassNode) -> None:
         facts = self.index.facts(node.definition.path)
         data = node.definition.data
+        names: list[str] = []
         for resolved, written in zip(data.get("bases", []), data.get("bases_written", [])):
             name = resolved
             if "[" in written:  # Generic[T], Base[T]: the scanner left the text unresolved
                 name = self._through_imports(facts, written.partition("[")[0])
+            names += self._through_aliases(facts, name)
+        for name in names:
             kind, target = self._classify(node.definition, name)
             if kind == "project":
                 if target != dotted:
@@ -89,6 +92,16 @@ class ClassGraph:
             if written.startswith("metaclass="):
                 kind, target = self._classify(node.definition, self._through_imports(facts, written.partition("=")[2]))
                 node.metaclass = target if kind == "project" else None
+
+    @staticmethod
+    def _through_aliases(facts: PythonFacts, name: str) -> list[str]:
+        """A base written as a module-level alias (`Base = Qwen2VLForConditionalGeneration if ok else nn.Module`):
+        what it names, each arm of a conditional one; the name itself otherwise."""
+        links = facts.get("links") or {}
+        binding = links.get("bindings", {}).get(name) if "." not in name else None
+        if not binding or binding[0] != "alias":
+            return [name]
+        return [binding[1], *links.get("alternatives", {}).get(name, ())]
 
     @staticmethod
     def _through_imports(facts: PythonFacts, name: str) -> str:

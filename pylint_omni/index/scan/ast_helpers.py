@@ -3,8 +3,28 @@
 from __future__ import annotations
 
 import ast
+import re
 from collections import deque
 from typing import Any, Callable, Iterator
+
+# Syntax newer than the interpreter running pylint (PEP 695, Python 3.12): `type Alias = ...`, `def f[T](...)`,
+# `class C[T]:`. A project that requires 3.12 writes them; this interpreter's parser rejects the whole file, and every
+# reference in it would be lost (its callees reported unused). `parse_source` rewrites them, keeping every line.
+TYPE_ALIAS = re.compile(r"^(\s*)type\s+([A-Za-z_]\w*)\s*(?:\[[^\]\n]*\])?\s*=", re.MULTILINE)
+TYPE_PARAMS = re.compile(r"^(\s*(?:async\s+)?(?:def|class)\s+[A-Za-z_]\w*)\[[^\]\n]*\](?=\s*[(:])", re.MULTILINE)
+
+
+def parse_source(text: str, filename: str = "<unknown>") -> ast.Module:
+    """`ast.parse`, and when that fails on syntax newer than this Python (PEP 695 type aliases and type parameters),
+    a parse of the text with those rewritten to what this Python reads: `type X = A | B` as `X = A | B`,
+    `def f[T](x: T)` as `def f(x: T)`. Lines stay where they were. Raises what `ast.parse` raises otherwise."""
+    try:
+        return ast.parse(text, filename=filename)
+    except SyntaxError:
+        rewritten = TYPE_PARAMS.sub(r"\1", TYPE_ALIAS.sub(r"\1\2 =", text))
+        if rewritten == text:
+            raise
+        return ast.parse(rewritten, filename=filename)
 
 
 def dotted(node: ast.AST | None) -> str | None:

@@ -6,7 +6,8 @@
   `if`/`try` (optional imports, `TYPE_CHECKING` blocks) count too.
 - `alternatives`: name -> the other import targets of a name that exclusive top-level
   branches bind (`if nvtx: from .nvtx import mark ... else: from .base import mark`):
-  `bindings` keeps the last one, and a use of the name uses each of them.
+  `bindings` keeps the last one, and a use of the name uses each of them; and the `else`
+  arm of a conditional alias (`Base = A if ok else B`: `bindings` keeps `A`).
 - `all`: the names `__all__` lists (re-exports, not uses).
 - `only_imports`: the top level is nothing but imports (a re-export module).
 - `lazy`: a lazy-export package's names -> the dotted path its `__getattr__` loads:
@@ -67,6 +68,21 @@ def branch_alternatives(body: list[ast.stmt], package: str) -> dict[str, list[st
         for name, seen in targets.items():
             if len(seen) > 1:
                 found.setdefault(name, []).extend(t for t in seen[:-1] if t not in found[name])
+    return found
+
+
+def conditional_aliases(tree: ast.Module, module: str, bindings: dict[str, list[str]],
+                        imports: dict[str, str]) -> dict[str, list[str]]:
+    """`Base = Qwen2VLForConditionalGeneration if deps_available else nn.Module`: name -> the `else` arm's target.
+    `module_bindings` (whose `bindings` and `imports` these are) keeps the first arm as the alias; a class built on
+    the name extends either."""
+    known = imports.keys() | {name for name, bound in bindings.items() if name != "*" and bound[0] in ("class", "def")}
+    found: dict[str, list[str]] = {}
+    for stmt in top_level_statements(tree.body):
+        if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.IfExp) and len(stmt.targets) == 1:
+            target, other = stmt.targets[0], dotted(stmt.value.orelse)
+            if isinstance(target, ast.Name) and other and other.partition(".")[0] in known:
+                found[target.id] = [_resolve(imports, module, set(bindings), other)]
     return found
 
 
@@ -136,7 +152,7 @@ def module_bindings(tree: ast.Module, module: str, package: str) -> tuple[dict[s
             for target in targets:
                 if not isinstance(target, ast.Name) or target.id == "__all__":
                     continue
-                chain = dotted(value) if value is not None else None
+                chain = dotted(value.body if isinstance(value, ast.IfExp) else value) if value is not None else None
                 if chain and chain.partition(".")[0] in (imports.keys() | defined | bindings.keys()):
                     bindings[target.id] = ["alias", _resolve(imports, module, defined | set(bindings), chain)]
                 elif target.id not in bindings or bindings[target.id][0] == "var":

@@ -39,7 +39,8 @@ from typing import Any
 from pylint_omni.index.scan.ast_helpers import FastVisitor, dotted, literal_str, strip_annotation, walk_nodes
 from pylint_omni.index.scan.attribute_types import BOUND_DECORATORS, assigned_classes, attribute_types
 from pylint_omni.index.scan.bindings import (
-    absolute_module, all_names, branch_alternatives, lazy_exports, module_bindings, only_imports, rebound_imports,
+    absolute_module, all_names, branch_alternatives, conditional_aliases, lazy_exports, module_bindings, only_imports,
+    rebound_imports,
 )
 from pylint_omni.index.scan.key_sources import FunctionScope, argument_summary
 from pylint_omni.index.scan.link_dynamic import CLS_SLOT, DynamicReferences, subclass_enumerators
@@ -408,7 +409,9 @@ class LinkScanner(ChainResolution, DynamicReferences, TableUses, FastVisitor):
             "all": all_names(tree),
             **({"only_imports": True} if only_imports(tree) else {}),
             "lazy": lazy_exports(tree, self.package),
-            **({"alternatives": alternatives} if (alternatives := branch_alternatives(tree.body, self.package)) else {}),
+            **({"alternatives": alternatives} if (alternatives := {
+                **conditional_aliases(tree, self.module, self.bindings, self.imports),
+                **branch_alternatives(tree.body, self.package)}) else {}),
             "chains": {k: "|".join(v) for k, v in self.chains.items()},
             "attrs": {k: "|".join(v) for k, v in self.attrs.items()},
             "calls": self.calls,

@@ -23,7 +23,7 @@ from typing import Any
 
 from pylint_omni.index.facts import PythonFacts
 
-from pylint_omni.index.scan.ast_helpers import FastVisitor, dotted, fstring_parts, literal_str, walk_nodes
+from pylint_omni.index.scan.ast_helpers import FastVisitor, dotted, fstring_parts, literal_str, parse_source, walk_nodes
 from pylint_omni.index.scan.link_scan import scan_links
 from pylint_omni.index.scan.provenance import scan_provenance
 from pylint_omni.index.scan.registry_scan import find_registries
@@ -274,7 +274,7 @@ def scan_python(source: str, module: str, is_package: bool, filename: str = "<un
     """Facts of one Python source text; a syntax error gives facts with `error` set. A file the audit does
     not report on (a test, `audited` false) gets only the scanners that read consumers; `audited` None: none."""
     try:
-        tree = ast.parse(source, filename=filename)
+        tree = parse_source(source, filename=filename)
     except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
         reason = f"syntax error at line {exc.lineno}: {exc.msg}" if isinstance(exc, SyntaxError) else f"cannot parse: {exc}"
         return {"kind": "python", "module": module, "error": reason, "refs": {}}
