@@ -318,3 +318,34 @@ def test_a_class_name_key_lives_when_an_indexed_upstream_package_defines_the_cla
     assert "Traceback" not in stderr, stderr
     flagged = [(f.line, f.confidence) for f in found if f.symbol == "unused-registry-entry" and "[rejected]" not in f.message]
     assert flagged == [(18, "HIGH")], found  # GhostEncoder; StubEncoder (17) is a class hfstub defines
+
+
+def test_a_registry_of_sections_is_read_by_its_last_key(tmp_path: Path) -> None:
+    """AutoRound's GGUF converters: `@ModelBase.register("T5ForConditionalGeneration")` stores
+    `cls._model_classes[model_type][name] = modelcls`, read as `ModelBase._model_classes[model_type][name]` with the
+    architecture a model's config names. The nested subscripts hid both sides: 72 entries were "never read" (high)."""
+    from conftest import enable_args, run_pylint, write_tree
+
+    write_tree(tmp_path, {
+        "pyproject.toml": "[project]\nname = 'app'\n",
+        "app/__init__.py": "",
+        "app/base.py": (
+            "class ModelBase:\n    _model_classes: dict = {'text': {}, 'mmproj': {}}\n\n"
+            "    @classmethod\n    def register(cls, *names):\n        def wrap(modelcls):\n"
+            "            for name in names:\n                cls._model_classes['text'][name] = modelcls\n"
+            "            return modelcls\n\n        return wrap\n\n\n"
+            "def get_model_class(name, kind='text'):\n    return ModelBase._model_classes[kind][name]\n"
+        ),
+        "app/t5.py": (
+            "from app.base import ModelBase\n\n\n@ModelBase.register('T5ForConditionalGeneration')\n"
+            "@ModelBase.register('UMT5Model')\nclass T5Model(ModelBase):\n    pass\n"
+        ),
+        "app/main.py": (
+            "import json\nimport sys\n\nimport app.t5\nfrom app.base import get_model_class\n\n\n"
+            "if __name__ == '__main__':\n    arch = json.load(open(sys.argv[1]))['architectures'][0]\n"
+            "    print(app.t5, get_model_class(arch))\n"
+        ),
+    })
+    _, found, stderr = run_pylint([*enable_args(["unused-registry-entry"]), "app"], cwd=tmp_path, cache_dir=tmp_path / "c")
+    assert "Traceback" not in stderr, stderr
+    assert not [f for f in found if f.symbol == "unused-registry-entry" and f.confidence == "HIGH"], found

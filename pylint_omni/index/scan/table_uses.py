@@ -71,6 +71,12 @@ class TableUses:
         scope = self.scope()
         grand = self.parents[-2] if len(self.parents) > 1 else None
         if isinstance(parent, ast.Subscript) and parent.value is node:
+            # A table of tables (`T[kind][name] = cls`, `T[kind][name]`): the entry is the innermost mapping's, keyed by
+            # the last subscript; the first ones choose a section.
+            level = 1  # `parent` is parents[-level]
+            while len(self.parents) > level and isinstance(outer := self.parents[-level - 1], ast.Subscript) \
+                    and outer.value is self.parents[-level]:
+                parent, level = outer, level + 1
             if isinstance(parent.ctx, ast.Store):
                 return "write", key_source(parent.slice, scope, self.constants)
             if self._in_module_getattr():
