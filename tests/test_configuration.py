@@ -405,3 +405,35 @@ def test_fields_enumerated_by_name_are_not_read_by_reflection(tmp_path: Path, ca
         """,
     })
     assert lint(root, cache_dir) == [("pkg/config.py", 6, "HIGH")]
+
+
+def test_documented_dataclass_fields_and_command_line_function_parameters_are_options(tmp_path: Path, cache_dir: Path) -> None:
+    """LitGPT (labels LG-config-01, 06, 07, blind 0/9 before): a data module whose fields carry their own docstrings
+    (`seed: int = 42` then its help text, set as `--data.seed`) is a set of options whatever it is called, built on
+    the package's own re-exported `DataModule`; and `jsonargparse.CLI({"generate_tp": main})` makes each parameter of
+    `main` a flag, so `--top_p`, which `main` never reads, is accepted and does nothing. A parameter the body uses and
+    a class whose fields have no docstrings are no options."""
+    root = write(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/data/__init__.py": "from pkg.data.base import DataModule\n",
+        "pkg/data/base.py": "class DataModule:\n    def setup(self):\n        return None\n",
+        "pkg/data/text_files.py": (
+            "from dataclasses import dataclass\n\nfrom pkg.data import DataModule\n\n\n@dataclass\nclass TextFiles(DataModule):\n"
+            "    path: str = 'data'\n    \"\"\"Where the text files are.\"\"\"\n    seed: int = 42\n"
+            "    \"\"\"The seed to use for shuffling.\"\"\"\n\n    def files(self):\n        return [self.path]\n\n\n"
+            "@dataclass\nclass Batch:\n    size: int = 1\n    unused: int = 0\n\n    def total(self):\n        return self.size\n"
+        ),
+        "pkg/generate.py": (
+            "def main(prompt: str = 'hi', top_k: int = 5, top_p: float = 1.0) -> None:\n"
+            "    \"\"\"Generate.\n\n    Args:\n        top_p: nucleus sampling.\n    \"\"\"\n    print(prompt * top_k)\n"
+        ),
+        "pkg/__main__.py": (
+            "from jsonargparse import CLI\n\nfrom pkg.data.text_files import Batch, TextFiles\nfrom pkg.generate import main as generate_fn\n\n\n"
+            "def run():\n    commands = {'generate': generate_fn}\n    print(TextFiles().files(), Batch().total())\n    CLI(commands)\n\n\n"
+            "if __name__ == '__main__':\n    run()\n"
+        ),
+    })
+    found = lint(root, cache_dir)
+    assert ("pkg/data/text_files.py", 10, "INFERENCE") in found or ("pkg/data/text_files.py", 10, "HIGH") in found, found
+    assert ("pkg/generate.py", 1, "HIGH") in found, found  # --top_p, shown at its function
+    assert not [f for f in found if f[0] == "pkg/data/text_files.py" and f[1] in (8, 19, 20)], found  # read, or no option class

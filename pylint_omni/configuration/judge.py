@@ -23,6 +23,7 @@ from pylint_omni.configuration.readers import SCANNER_KEY, Option, Readers, read
 from pylint_omni.configuration.receivers import Outcome, namespace_outcomes
 from pylint_omni.evidence.consumers import Consumer, Status, Verdict, consumer_kind, listed
 from pylint_omni.evidence.upstream_readers import indexed_bases, upstream_readers
+from pylint_omni.index.class_graph import class_graph
 from pylint_omni.index.derived import Table
 from pylint_omni.index.paths import Location
 from pylint_omni.index.project_index import ProjectIndex
@@ -108,7 +109,17 @@ def judge_field(index: ProjectIndex, option: Option, klass: dict[str, Any], span
         ref, why = typed[0]
         reason = f"upstream code reads `.{option.name}` on objects of its kind ({ref.describe()}; {why})"
         return Judgment(_verdict(Status.REJECTED, None, reason, readers, []), readers)
-    bases = [b for b in klass.get("bases", []) if b and not _neutral(b) and index.resolve_target(b) is None]
+    classes = class_graph(index)
+    own = [found for b in klass.get("bases", []) if b and (found := classes.lookup(b)) is not None]
+    bases = [b for b in klass.get("bases", []) if b and not _neutral(b) and index.resolve_target(b) is None
+             and classes.lookup(b) is None]
+    if not bases:  # built on a project class (`TextFiles(DataModule)`, re-exported by its package): its outside bases
+        bases = list(dict.fromkeys(b for base in own for b in [*classes.upstream_bases(base), *classes.unresolved_bases(base)]
+                                   if not _neutral(b)))
+        if bases:
+            medium.append(f"{klass['name']} extends {bases[0]} through {own[0].rpartition('.')[2]}, outside the project, "
+                          "which may read it")
+            bases = []
     read_upstream = upstream.reads(option.name)
     if read_upstream and bases and not indexed_bases(index, bases):
         reason = f"upstream code reads `.{option.name}` ({read_upstream.describe()}) and {klass['name']} extends {bases[0]}, which is not indexed"
@@ -258,3 +269,12 @@ def overwritten_by(klass: dict[str, Any], name: str) -> int | None:
         if attr == name and method in ("__post_init__", "model_post_init", "__attrs_post_init__") and top_level and not rereads:
             return line
     return None
+
+
+def judge_parameter(function: str, reflective: int | None) -> Judgment:
+    """A parameter of a function a command-line builder exposes, which the function's body never loads: the flag is
+    accepted and does nothing. Medium when the body reads `locals()` (it may hand the parameter on by name)."""
+    readers = Readers()
+    medium = [f"{function}() reads locals() at line {reflective}: if that reaches a reader by name, it is read"] \
+        if reflective is not None else []
+    return finish_candidate(readers, medium, [], [], "high", f"{function}() never reads it: the flag is accepted and does nothing")

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from pylint_omni.changes.model import Feed, Member
-from pylint_omni.configuration.judge import Judgment, judge_cli, judge_env, judge_field, overwritten_by
+from pylint_omni.configuration.cli_functions import unread_parameters
+from pylint_omni.configuration.judge import Judgment, judge_cli, judge_env, judge_field, judge_parameter, overwritten_by
 from pylint_omni.configuration.readers import SCANNER_KEY, Option
 from pylint_omni.configuration.wording import option_details, option_text, overwritten_details, overwritten_text
 from pylint_omni.configuration.yaml_keys import judge_yaml_keys, read_yaml_keys
@@ -75,6 +76,29 @@ def _judge_all(index: ProjectIndex) -> list[Judged]:
         for name, var, line, _ in facts.get("env", []):
             option = Option("env", name, relpath, line, module, (var,))
             found.append(Judged(option, judge_env(index, option, (line, line)), relpath, line, line, module))
+    found += _unread_parameters(index)
+    return found
+
+
+def _unread_parameters(index: ProjectIndex) -> list[Judged]:
+    """Parameters of the functions command-line builders expose (`cli_functions`) that their body never reads."""
+    found: list[Judged] = []
+    seen: set[str] = set()
+    for relpath, _ in index.python_files():
+        if index.location(relpath) is Location.VALIDATION:
+            continue
+        for chain, _ in (index.extra(relpath, SCANNER_KEY) or {}).get("cli_functions", []):
+            definition = index.resolve_target(chain)
+            if definition is None or definition.kind != "function" or "." in definition.data["qual"] \
+                    or definition.dotted in seen or index.location(definition.path) is Location.VALIDATION:
+                continue
+            seen.add(definition.dotted)
+            params, reflective = unread_parameters(index.text(definition.path) or "", definition.data["qual"])
+            for name, line in params:
+                option = Option("cli", name, definition.path, line, definition.dotted, (f"--{name}",))
+                judgment = judge_parameter(definition.data["qual"], reflective)
+                at = definition.data["line"]  # shown at the `def` (a statement): the parameter's line is in the surface
+                found.append(Judged(option, judgment, definition.path, at, at, definition.dotted))
     return found
 
 

@@ -3,13 +3,17 @@
 Handed to the index as `configuration.options`, run once per file and cached. Per module:
 - `classes`: config classes (a dataclass, pydantic model, attrs class, NamedTuple or
   msgspec Struct whose name says it configures: `...Config`, `...Args`, `...Options`,
-  `...Settings`, `...Params`) with their fields, the fields their own methods assign
+  `...Settings`, `...Params`, or whose fields carry their own docstrings, the help text of
+  dataclass-driven command lines) with their fields, the fields their own methods assign
   (and whether `__post_init__` overwrites one unconditionally), and whether they read
   themselves by reflection (`fields(self)`, `asdict(self)`, `vars(self)`);
 - `model_fields`: the field names of the module's other data models (a dataclass or pydantic
   model whose name does not say it configures: `ModelSetBase`): a YAML file loaded into one
   (`Catalog(**raw)`) has its keys read by the model, and what serves it (an API's response);
 - `cli`: `add_argument(...)` options with their destination;
+- `cli_functions`: functions handed to a signature-driven command-line builder
+  (`jsonargparse.CLI`, `fire.Fire`, `@click.command()`: `cli_functions`), whose
+  parameters are flags;
 - `env`: module-level constants read from an environment variable;
 - `owned`: the attributes each class declares or assigns through `self` (`Name:line` -> names);
 - `copies`: `Cls(kw=x.attr)` and `self.kw = x.attr`, an option copied into another owner;
@@ -32,6 +36,7 @@ import ast
 import re
 from typing import Any
 
+from pylint_omni.configuration.cli_functions import scan_cli_functions
 from pylint_omni.configuration.flows import dict_flows
 from pylint_omni.index.scan.ast_helpers import FastVisitor, dotted, literal_str, walk_nodes
 from pylint_omni.index.scan.state_scan import annotation_type
@@ -50,6 +55,20 @@ MERGES = frozenset({"update", "merge", "unsafe_merge"})
 CONVERTER = re.compile(r"dict|container|builtins|copy|convert|^to_|^as_|^from_|load|merge|normali[sz]e|resolve", re.I)
 PATH_LIKE = re.compile(r"^[\w.\-/*{}]*(/[\w.\-*{}]*|\.ya?ml)$")
 ENV_CALLS = frozenset({"getenv", "environ.get", "os.environ.get", "os.getenv", "getenv_bool", "get_env"})
+
+
+MIN_DOCUMENTED_FIELDS = 2  # fields with their own docstring before a class's fields are user-facing options
+
+
+def documents_its_fields(node: ast.ClassDef) -> bool:
+    """Fields followed by their own docstring (`seed: int = 42` then `\"\"\"The seed for shuffling.\"\"\"`): the help
+    text dataclass-driven command lines show (jsonargparse, simple-parsing, tyro), so each field is an option users
+    set, whatever the class is called (LitGPT's `TextFiles` data module, set as `--data.seed`)."""
+    documented = 0
+    for stmt, following in zip(node.body, node.body[1:]):
+        if isinstance(stmt, ast.AnnAssign) and isinstance(following, ast.Expr) and literal_str(following.value) is not None:
+            documented += 1
+    return documented >= MIN_DOCUMENTED_FIELDS
 
 
 def _tail(node: ast.AST | None) -> str:
@@ -241,7 +260,7 @@ class _Visitor(FastVisitor):
                 owned.add(stmt.target.id)
             elif isinstance(stmt, ast.Assign):
                 owned.update(t.id for t in stmt.targets if isinstance(t, ast.Name))
-        if CONFIG_NAME.search(node.name):
+        if CONFIG_NAME.search(node.name) or documents_its_fields(node):
             self.config_classes.append(node)
         else:
             self.data_classes.append(node)
@@ -403,5 +422,6 @@ def scan_options(tree: ast.Module, context: ModuleContext) -> dict[str, Any]:
         "name_lists": visitor.name_lists, "whole": whole, "paths": sorted(visitor.paths),
         "owned": {key: sorted(names) for key, names in visitor.owned.items() if names},
         "dicts": dict_flows(tree, context),
+        "cli_functions": scan_cli_functions(tree, context.module, context.imports, context.source),
     }
     return {key: value for key, value in found.items() if value}  # every run loads these from the cache: keep them small
