@@ -349,3 +349,27 @@ def test_a_registry_of_sections_is_read_by_its_last_key(tmp_path: Path) -> None:
     _, found, stderr = run_pylint([*enable_args(["unused-registry-entry"]), "app"], cwd=tmp_path, cache_dir=tmp_path / "c")
     assert "Traceback" not in stderr, stderr
     assert not [f for f in found if f.symbol == "unused-registry-entry" and f.confidence == "HIGH"], found
+
+
+def test_a_registry_read_by_a_blocks_class_name_keeps_entries_naming_upstream_classes(tmp_path: Path) -> None:
+    """AutoRound's `_BLOCK_OUTPUT_REGISTRY.get(block_cls_name)` with `block_cls_name = block.__class__.__name__ if
+    block is not None else None`: the key is a class's name, so an entry naming a class the project does not define
+    (transformers' `GlmMoeDsaDecoderLayer`, of a release newer than any indexed one) is not "never produced" (high). (Output-key lists registered the same way
+    are data, no registry: a list of names is no code target.)"""
+    from conftest import enable_args, run_pylint, write_tree
+
+    write_tree(tmp_path, {
+        "pyproject.toml": "[project]\nname = 'app'\ndependencies = ['transformers>=99.0']\n",
+        "app/__init__.py": "",
+        "app/runner.py": (
+            "import transformers\n\n_BLOCK_OUTPUT_REGISTRY = {}\n\n\ndef register_block_output(name, handler):\n    _BLOCK_OUTPUT_REGISTRY[name] = handler\n\n\n"
+            "class TopKForwarder:\n    keys = ['prev_topk_indices']\n\n\n"
+            "register_block_output('GlmMoeDsaDecoderLayer', TopKForwarder)\n\n\n"
+            "def output_keys(block=None):\n    block_cls_name = block.__class__.__name__ if block is not None else None\n"
+            "    return _BLOCK_OUTPUT_REGISTRY.get(block_cls_name)\n"
+        ),
+        "app/main.py": "import sys\n\nfrom app.runner import output_keys\n\n\nif __name__ == '__main__':\n    print(output_keys(sys))\n",
+    })
+    _, found, stderr = run_pylint([*enable_args(["unused-registry-entry"]), "app"], cwd=tmp_path, cache_dir=tmp_path / "c")
+    assert "Traceback" not in stderr, stderr
+    assert not [f for f in found if f.symbol == "unused-registry-entry" and f.confidence == "HIGH"], found

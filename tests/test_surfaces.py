@@ -1379,3 +1379,52 @@ def test_python_3_12_syntax_and_a_conditional_base_keep_their_references(tmp_pat
     assert not [f for f in found if "_handshake" in f.message], found
     embeddings = [f for f in found if "get_output_embeddings" in f.message]
     assert not embeddings or all(f.confidence == "INFERENCE" and "override" in f.message for f in embeddings), found
+
+
+def test_framework_contracts_judged_on_fresh_trees(tmp_path: Path, cache_dir: Path) -> None:
+    """Round 7 (LeRobot, AutoRound): transformers' `GenerationMixin` looks `create_masks_for_generate` up with
+    `getattr(self, "create_masks_for_generate", default)`, so the model's method is a hook (was high); a method a
+    project Protocol declares goes with the Protocol, not alone; a module whose docstring says it keeps an old import
+    path for compatibility is a deprecation, not dead code. A plain dead method stays high."""
+    upstream = tmp_path / "up"
+    write(upstream, {
+        "ups/__init__.py": "",
+        "ups/generation.py": (
+            "def default_masks(*args):\n    return None\n\n\nclass GenerationMixin:\n    def generate(self):\n"
+            "        make = getattr(self, 'create_masks_for_generate', default_masks)\n        return make()\n"
+        ),
+    })
+    files = {
+        "app/__init__.py": "",
+        "app/model.py": (
+            "from ups.generation import GenerationMixin\n\n\nclass Model(GenerationMixin):\n"
+            "    def create_masks_for_generate(self):\n        return 1\n\n    def unused(self):\n        return 2\n"
+        ),
+        "app/frames.py": (
+            "from typing import Protocol\n\n\nclass FrameProvider(Protocol):\n    def frames(self) -> list: ...\n\n"
+            "    def video_for_episode(self) -> str: ...\n\n\nclass NullProvider:\n    def frames(self) -> list:\n"
+            "        return []\n\n    def video_for_episode(self) -> str:\n        return ''\n\n\n"
+            "class VideoProvider(NullProvider):\n    def video_for_episode(self) -> str:\n        return 'clip.mp4'\n\n\n"
+            "def count(provider: FrameProvider) -> int:\n    return len(provider.frames())\n\n\n"
+            "def clip(provider: FrameProvider) -> str:\n    return provider.video_for_episode()\n"
+        ),
+        "app/formats.py": (
+            "# License header.\n\n\"\"\"Backward-compatible imports for the relocated format API.\"\"\"\n\n\n"
+            "def get_formats():\n    return ['a']\n\n\nclass ExportFormat:\n    name = 'a'\n"
+        ),
+        "app/main.py": (
+            "from app.frames import NullProvider, VideoProvider, clip, count\nfrom app.model import Model\n\n\n"
+            "if __name__ == '__main__':\n    print(Model().generate(), count(NullProvider()), clip(VideoProvider()))\n"
+        ),
+        "tests/test_formats.py": (
+            "from app.formats import ExportFormat, get_formats\n\n\ndef test_it():\n    assert get_formats() and ExportFormat.name\n"
+        ),
+    }
+    root = write(tmp_path / "proj", files)
+    found = lint(root, cache_dir, f"--omni-upstream-paths={upstream}", "--omni-granularity=member")
+    by_name = {name: f for f in found for name in ("create_masks_for_generate", "unused", "video_for_episode", "formats")
+               if name in f.message}
+    assert "create_masks_for_generate" not in by_name, found
+    assert by_name["unused"].confidence == "HIGH", found
+    assert by_name["video_for_episode"].confidence == "INFERENCE" and "Protocol member" in by_name["video_for_episode"].message
+    assert by_name["formats"].confidence == "INFERENCE" and "compatibility" in by_name["formats"].message, found

@@ -17,7 +17,7 @@ import sys
 from pylint_omni.evidence.contracts import contracts_of, is_design_page
 from pylint_omni.evidence.heat import callers_of
 from pylint_omni.evidence.provenance import copied_code
-from pylint_omni.index.class_graph import class_graph
+from pylint_omni.index.class_graph import class_graph, protocol_methods
 from pylint_omni.index.derived import Derived
 from pylint_omni.index.graph import graph_of
 from pylint_omni.index.paths import Location, key_matches_patterns
@@ -25,6 +25,7 @@ from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.surfaces.analysis import SurfaceAnalysis, chain_surfaces, owner_at, short_name
 from pylint_omni.surfaces.chains import Chain
 from pylint_omni.surfaces.lines import file_line, file_lines
+from pylint_omni.surfaces.outside import DOCSTRING, own_docstring
 from pylint_omni.surfaces.reach import PRODUCTION
 from pylint_omni.surfaces.table import SURFACE_FACTS, Surface, may_load
 
@@ -160,6 +161,55 @@ def _named_elsewhere(index: ProjectIndex, root: Surface) -> bool:
     return any(hit.path != root.path for hit in index.hits(root.name))
 
 
+# "Backward-compatible imports for the relocated output-format API", "Deprecated alias", "kept for compatibility".
+COMPATIBILITY_WORDS = re.compile(r"\bbackwards?[- ]compat\w*|\bfor (?:backward |legacy )?compatibility\b|\bdeprecated\b|"
+                                 r"\blegacy (?:import|alias|name|path|entry)", re.IGNORECASE)
+LEADING_COMMENTS = re.compile(r"\A(?:[ \t]*(?:#[^\n]*)?\n)*")
+
+
+def compatibility_shim(index: ProjectIndex, root: Surface) -> str | None:
+    """A module or definition whose own docstring says it stays for compatibility (an old import path kept after a
+    move, a deprecated alias): removing it is a deprecation decision, not dead code."""
+    if root.kind == "module":
+        text = index.text(root.path) or ""
+        found = DOCSTRING.match(text, LEADING_COMMENTS.match(text).end())
+        docstring = found.group(2) if found else ""
+    elif root.kind in ("function", "method", "class"):
+        docstring = own_docstring(index, root)
+    else:
+        return None
+    if not COMPATIBILITY_WORDS.search(docstring):
+        return None
+    return "its docstring says it is kept for compatibility (an old import path or a deprecated name): deprecate it " \
+           "with a warning, then delete it in a later release"
+
+
+def _protocols(index: ProjectIndex) -> dict[str, list[str]]:
+    """Method name -> the project Protocols that declare it."""
+    graph = class_graph(index)
+    found: dict[str, list[str]] = {}
+    for dotted, node in graph.nodes.items():
+        if node.definition.data.get("protocol"):
+            for method in protocol_methods(node.definition.data):
+                found.setdefault(method, []).append(dotted)
+    return found
+
+
+_PROTOCOLS: Derived[dict[str, list[str]]] = Derived("surfaces.protocol_methods", _protocols)
+
+
+def _protocol_member(index: ProjectIndex, root: Surface) -> str | None:
+    """A method a project Protocol declares, on a class that implements that Protocol (by inheritance or by shape):
+    deleting it here alone breaks the type check; the Protocol member and every implementation go together."""
+    graph = class_graph(index)
+    for protocol in _PROTOCOLS.of(index).get(root.name, ()):
+        if root.container in graph.ancestors(protocol) or protocol in graph.ancestors(root.container) \
+                or root.container in graph.structural_matches(protocol):
+            return (f"it implements {protocol.rpartition('.')[2]}.{root.name}, a Protocol member: delete it there and in "
+                    "every implementation together, or keep it")
+    return None
+
+
 def _handed(index: ProjectIndex) -> dict[str, str]:
     """Class -> where production code first passes an instance of it to a callable outside the project."""
     found: dict[str, str] = {}
@@ -260,6 +310,12 @@ def dead_doubts(index: ProjectIndex, analysis: SurfaceAnalysis, chain: Chain, ro
     marked = _marked_public(index, root) if root.kind in ("function", "method", "class") else None
     if marked:
         doubts.append(marked)
+    shim = compatibility_shim(index, root)
+    if shim:
+        doubts.append(shim)
+    declared = _protocol_member(index, root) if root.kind == "method" and root.container else None
+    if declared:
+        doubts.append(declared)
     convention = _sibling_convention(index, analysis, root) if root.kind == "method" and root.container else None
     if convention:
         doubts.append(convention)

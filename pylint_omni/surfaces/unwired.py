@@ -30,7 +30,7 @@ from pylint_omni.surfaces.analysis import DEAD, TEST_ONLY, SurfaceAnalysis, name
 from pylint_omni.surfaces.lines import file_lines
 from pylint_omni.surfaces.reach import PRODUCTION, VALIDATION
 from pylint_omni.surfaces.chains import Chain
-from pylint_omni.surfaces.dead_doubts import computed_import
+from pylint_omni.surfaces.dead_doubts import compatibility_shim, computed_import
 from pylint_omni.surfaces.verdicts import NO_TEST_NAMES_IT, TEST_GLOBS, Judged, judge_chain, tests_going
 
 REFERENCE = re.compile(r"\bref\b|_ref\b|\bref_|reference", re.IGNORECASE)
@@ -117,6 +117,9 @@ def _doubts(index: ProjectIndex, analysis: SurfaceAnalysis, group: Unwired, test
     loaded = computed_import(index, analysis, package) if package is not None else None
     if loaded:
         doubts.append(loaded)  # said of the package itself: its `__init__.py` marker has no finding of its own (`analysis`)
+    shim = next(filter(None, (compatibility_shim(index, analysis.table.surfaces[m]) for m in group.modules)), None)
+    if shim:
+        doubts.append(shim)  # said of a module's own docstring, which none of its definitions' chains reads
     kernels = index.settings.vocabulary.kernel_folder
     if group.kind == "Package" and any(kernels.search(m.replace(".", "/")) for m in group.modules):
         if any(REFERENCE.search("\n".join(file_lines(index, path))) for path in {c.path for c in tests}):

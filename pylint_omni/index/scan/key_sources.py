@@ -99,6 +99,10 @@ def key_source(node: ast.AST | None, scope: FunctionScope | None, constants: dic
         return f"pattern:{shape}"
     if is_classname(node):
         return "classname"
+    if isinstance(node, ast.IfExp) and depth < MAX_KEY_HOPS:  # `x.__class__.__name__ if x is not None else None`
+        arms = [arm for arm in (node.body, node.orelse) if not (isinstance(arm, ast.Constant) and arm.value is None)]
+        if len(arms) == 1:
+            return key_source(arms[0], scope, constants, depth + 1)
     if isinstance(node, ast.Name):
         if scope is not None and node.id in scope.values and depth < MAX_KEY_HOPS:
             return key_source(scope.values[node.id], scope, constants, depth + 1)

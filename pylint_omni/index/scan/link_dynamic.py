@@ -1,7 +1,8 @@
 """References a module builds from strings, for the link scan (`scan.link_scan`).
 
 - `getattr(mod, "Name")` / `setattr(...)`: a chain read by name, or a substitution of
-  another module's name (also over every module of `sys.modules`);
+  another module's name (also over every module of `sys.modules`); `getattr(self, "hook")`
+  and `hasattr(obj, "hook")` on a receiver of known class: an attribute use there;
 - `import_module(".x", package=__name__)`: a relative dynamic import made absolute, and
   `import_module(f"{PKG}.{name}")`: a qualname pattern;
 - f-strings shaped like qualnames (`f"{_PROC}.{name}"` -> `pkg.proc.*`);
@@ -32,6 +33,7 @@ class DynamicReferences:
     package: str
     constants: dict[str, str]
     chains: dict[str, list[str]]
+    attrs: dict[str, list[str]]
     flows: list[list[Any]]
     subst: list[list[Any]]
     dyn: list[list[Any]]
@@ -55,6 +57,9 @@ class DynamicReferences:
         base = self.chain_of(node.args[0])
         if base:
             self._add(self.chains, f"{base}.{name}", node.lineno, "getattr")
+        elif tail in ("getattr", "hasattr") and (owner := self.receiver_class(node.args[0])) and owner != "sys.modules:*":
+            # `getattr(self, "create_masks_for_generate", default)`: a hook the class looks up on its own instances
+            self._add(self.attrs, f"{owner}|{name}", node.lineno, "getattr")
         elif tail == "setattr" and len(node.args) == 3 and self.receiver_class(node.args[0]) == "sys.modules:*":
             replacement = self.chain_of(node.args[2])
             if replacement:

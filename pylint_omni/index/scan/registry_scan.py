@@ -81,6 +81,10 @@ class _Targets:
             return None
         if isinstance(node, (ast.Tuple, ast.List)):
             parts = [literal_str(elt) for elt in node.elts]
+            # `("llama", "LlamaForCausalLM")` names code; a list of names (`["encoder_hidden_states", "hidden_states"]`,
+            # the output keys a block returns) is data unless its last name is a class's
+            if isinstance(node, ast.List) and not (parts and parts[-1] and parts[-1][:1].isupper()):
+                return None
             if len(parts) >= 2 and all(p is not None and all(IDENTIFIER.match(x) for x in p.replace(":", ".").split(".")) for p in parts):
                 return {"target": ".".join(p.replace(":", ".") for p in parts), "suffix": True}  # type: ignore[union-attr]
             return None
