@@ -11,8 +11,6 @@ the copy medium with its reason:
   deliberate (`evidence.policies`): the fix its own rule asks for is alignment, not a helper;
 - a copy in a file named as a legacy snapshot (`qwen2_old.py`, `runner_legacy.py`):
   kept apart on purpose, to retire rather than share;
-- the sync and async twins of one API (`AsyncClient.x` / `Client.x`, `async_client.py` /
-  `client.py`, one an `async def`): their I/O differs at every call, so sharing needs an adapter;
 - a group of functions none of which is named anywhere but at its definition, in
   modules others import from (a test oracle left beside several kernels): dead
   code, to delete;
@@ -93,9 +91,6 @@ def _doubt(index: ProjectIndex, judgement: Judgement, member: Member, project: F
     legacy = legacy_snapshot(member.path)
     if legacy:
         return legacy
-    if async_twins(judgement.kept, member) and _is_async(index, judgement.kept) != _is_async(index, member):
-        return (f"the sync and async twins of one API ({judgement.kept.qual} / {member.qual}): their I/O differs at "
-                "every call, so one body needs an adapter; share only what builds the request, if anything")
     if _never_called(index, judgement):
         return NEVER_CALLED
     if _imports_back(index, judgement.kept, member):
@@ -125,29 +120,6 @@ def _doubt(index: ProjectIndex, judgement: Judgement, member: Member, project: F
         return (f"a helper would only pass {len(claimed.relayed)} of the caller's variables on ({shown}, …): the same "
                 "calls on other values, no simpler than the copy")
     return mirrored_override(index, member, project)
-
-
-ASYNC_PART = re.compile(r"async_?|_?async", re.IGNORECASE)
-
-
-def async_twins(kept: Member, member: Member) -> bool:
-    """`AsyncClient.launch_model` beside `Client.launch_model` (or `async_client.py` beside `client.py`): the two
-    sides of an API offered both ways, whose names differ only by "async"."""
-    def spelled(copy: Member) -> str:
-        return f"{copy.path.rpartition('/')[2]}:{copy.qual}"
-
-    one, other = spelled(kept), spelled(member)
-    one_async, other_async = ASYNC_PART.search(one) is not None, ASYNC_PART.search(other) is not None
-    return one_async != other_async and ASYNC_PART.sub("", one).lower() == ASYNC_PART.sub("", other).lower()
-
-
-def _is_async(index: ProjectIndex, copy: Member) -> bool:
-    """The copy's function (a block's enclosing one) is an `async def`."""
-    module = index.entries.get(copy.path, {}).get("module") or ""
-    found = index.resolve_target(f"{module}.{copy.qual}")
-    lines = (index.text(copy.path) or "").splitlines()
-    at = found.data["line"] if found is not None else copy.line
-    return 0 < at <= len(lines) and lines[at - 1].lstrip().startswith("async def")
 
 
 def _imports_back(index: ProjectIndex, kept: Member, member: Member) -> bool:
