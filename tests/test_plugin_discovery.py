@@ -175,3 +175,22 @@ def test_a_large_dead_module_nothing_names_is_high_and_one_named_elsewhere_is_a_
     named = {**files, "scripts/run.sh": "python -c 'import app.legacy_manager as m; m.step_0(1)'\n"}
     found = [f for f in lint(tree(tmp_path / "b", named), cache_dir) if f.path == "app/legacy_manager.py"]
     assert found and all(f.confidence == "INFERENCE" and "suspected missing root" in f.message for f in found), found
+
+
+def test_a_module_a_live_package_star_imports_runs_its_registrations(tmp_path: Path, cache_dir: Path) -> None:
+    """ModelOpt's `quantization/nn/__init__.py` does `from .modules.quant_pooling import *`; the module registers its
+    quantized layers at import (`QuantModuleRegistry.register({...})(QuantInputBase)`). A star import runs the module
+    like any import, yet it was no edge: three such modules were "used only by tests; delete it" (high)."""
+    root = tree(tmp_path, {
+        "app/registry.py": "REGISTRY = {}\n\n\ndef register(name):\n    def wrap(cls):\n        REGISTRY[name] = cls\n        return cls\n\n    return wrap\n",
+        "app/nn/__init__.py": "from .modules.pooling import *\n",
+        "app/nn/modules/__init__.py": "",
+        "app/nn/modules/pooling.py": (
+            "from app.registry import register\n\n\nclass QuantPool:\n    bits = 8\n\n    def describe(self):\n        return self.bits\n\n\n"
+            "register('MaxPool2d')(QuantPool)\n"
+        ),
+        "app/main.py": "import sys\n\nfrom app.nn import *  # noqa: F403\nfrom app.registry import REGISTRY\n\n\nif __name__ == '__main__':\n    print(REGISTRY[sys.argv[1]]().describe())\n",
+        "tests/test_pool.py": "from app.nn.modules.pooling import QuantPool\n\n\ndef test_it():\n    assert QuantPool().describe() == 8\n",
+    })
+    found = [f for f in lint(root, cache_dir) if f.path.startswith("app/nn/")]
+    assert not found, found

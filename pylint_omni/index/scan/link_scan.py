@@ -204,6 +204,8 @@ class LinkScanner(ChainResolution, DynamicReferences, TableUses, FastVisitor):
             target = f"{base}.{alias.name}" if base else alias.name
             if alias.name != "*":
                 self._imported(target, target, alias.asname or alias.name, node.lineno)
+            elif base:  # `from .quant_pooling import *` runs that module (its registrations) as surely as any import
+                self.imported.append([base, node.lineno])
 
     def _imported(self, named: str, bound: str, local: str, line: int) -> None:
         """Record an import; inside a function it binds `local` there from this statement on."""
