@@ -63,7 +63,8 @@ class Roots:
 
 
 def _exports(index: ProjectIndex, graph: ReferenceGraph, table: SurfaceTable, module: str, rel: str) -> list[str]:
-    """Surfaces a package's `__init__` exports: imports, aliases, lazy exports and `__all__` names."""
+    """Surfaces a package's `__init__` exports: imports, aliases, lazy exports, `__all__` names and what its star
+    imports bind."""
     links = index.facts(rel).get("links") or {}
     names = [n for n, binding in (links.get("bindings") or {}).items() if n != "*" and binding[0] in ("import", "alias")]
     names += list((links.get("lazy") or {}).keys()) + list(links.get("all") or [])
@@ -72,7 +73,21 @@ def _exports(index: ProjectIndex, graph: ReferenceGraph, table: SurfaceTable, mo
         target = graph.resolve(f"{module}.{name}")
         if target.dotted in table.surfaces:
             found.append(target.dotted)
+    for starred in (links.get("bindings") or {}).get("*", ()):  # `from .utils import *`: what `utils` exports
+        found += [d for d in _star_names(index, table, starred) if d not in found]
     return found
+
+
+def _star_names(index: ProjectIndex, table: SurfaceTable, module: str) -> list[str]:
+    """The definitions `from module import *` binds: its `__all__`, else its public classes and functions."""
+    rel = index.module_file(module)
+    if rel is None:
+        return []
+    listed = (index.facts(rel).get("links") or {}).get("all")
+    if listed:
+        return [f"{module}.{name}" for name in listed if f"{module}.{name}" in table.surfaces]
+    return [child for child in table.children.get(module, ()) if table.surfaces[child].kind in ("class", "function")
+            and not table.surfaces[child].name.startswith("_")]
 
 
 def _module_roots(index: ProjectIndex, graph: ReferenceGraph, table: SurfaceTable, roots: Roots) -> None:
