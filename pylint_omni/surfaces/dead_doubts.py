@@ -162,7 +162,8 @@ def _named_elsewhere(index: ProjectIndex, root: Surface) -> bool:
 
 
 # "Backward-compatible imports for the relocated output-format API", "Deprecated alias", "kept for compatibility".
-COMPATIBILITY_WORDS = re.compile(r"\bbackwards?[- ]compat\w*|\bfor (?:backward |legacy )?compatibility\b|\bdeprecated\b|"
+# Not "maps kernel to weight for compatibility" (tpu-inference's JaxConv): code that provides compatibility is no shim.
+COMPATIBILITY_WORDS = re.compile(r"\bbackwards?[- ]compat\w*|\bkept for (?:legacy )?compatibility\b|\bdeprecated\b|"
                                  r"\blegacy (?:import|alias|name|path|entry)", re.IGNORECASE)
 LEADING_COMMENTS = re.compile(r"\A(?:[ \t]*(?:#[^\n]*)?\n)*")
 
