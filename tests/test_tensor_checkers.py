@@ -204,3 +204,22 @@ def test_validation_files_are_not_audited(default_run: list[Finding]) -> None:
 
 def test_same_findings_with_two_jobs(project: Path, tmp_path: Path, default_run: list[Finding]) -> None:
     assert lint(project, tmp_path, "-j", "2") == default_run
+
+
+def test_host_data_moved_to_the_device_spares_only_a_call(tmp_path: Path) -> None:
+    """`torch.tensor(margin).to(device)` (OpenRLHF, CosyVoice: judged noise four times): `torch.tensor(data, device=...)`
+    still builds on the host and copies, so only a call goes. Medium, saying so, and no claim that values may differ;
+    a shape factory moved after the fact (`torch.zeros(n).to(device)`) saves a host allocation and copy: high."""
+    root = tmp_path / "proj"
+    (root / "pkg").mkdir(parents=True)
+    (root / "pyproject.toml").write_text("[project]\nname = 'pkg'\n")
+    (root / "pkg" / "__init__.py").write_text("")
+    (root / "pkg" / "loss.py").write_text(
+        "import torch\n\n\ndef margins(margin: list, device: torch.device):\n    kept = torch.tensor(margin).to(device)\n"
+        "    return kept\n\n\ndef buffer(n: int, device: torch.device):\n    made = torch.zeros(n).to(device)\n    return made\n"
+    )
+    _, found, stderr = run_pylint([*enable_args(SYMBOLS), "pkg"], cwd=root, cache_dir=tmp_path / "c")
+    assert "Traceback" not in stderr, stderr
+    by_line = {f.line: f for f in found if f.symbol == SYMBOLS[0]}
+    assert by_line[5].confidence == "INFERENCE" and "host→device copy stays" in by_line[5].message, by_line
+    assert by_line[10].confidence == "HIGH", by_line
