@@ -21,6 +21,7 @@ import ast
 from typing import Any
 
 from pylint_omni.index.scan.ast_helpers import dotted, parse_source, walk_nodes
+from pylint_omni.index.scan.bindings import resolve_written
 
 BUILDERS = frozenset({"CLI", "auto_cli", "Fire", "cli", "run"})  # `typer.run`, `tyro.cli`: checked with their module
 BUILDER_MODULES = frozenset({"jsonargparse", "fire", "tyro", "typer"})
@@ -29,13 +30,11 @@ COMMAND_MODULES = frozenset({"click", "typer"})
 
 
 def _chain(node: ast.AST, imports: dict[str, str], module: str, defined: set[str]) -> str | None:
+    """A handed function's dotted path, when the module imports or defines it."""
     written = dotted(node)
-    if not written:
+    if not written or written.partition(".")[0] not in imports.keys() | defined:
         return None
-    head, _, rest = written.partition(".")
-    if head in imports:
-        return imports[head] + ("." + rest if rest else "")
-    return f"{module}.{written}" if head in defined else None
+    return resolve_written(imports, module, defined, written)
 
 
 def _handed(value: ast.AST, local_tables: dict[str, ast.AST]) -> list[ast.AST]:

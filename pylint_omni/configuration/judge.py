@@ -110,9 +110,9 @@ def judge_field(index: ProjectIndex, option: Option, klass: dict[str, Any], span
         reason = f"upstream code reads `.{option.name}` on objects of its kind ({ref.describe()}; {why})"
         return Judgment(_verdict(Status.REJECTED, None, reason, readers, []), readers)
     classes = class_graph(index)
-    own = [found for b in klass.get("bases", []) if b and (found := classes.lookup(b)) is not None]
-    bases = [b for b in klass.get("bases", []) if b and not _neutral(b) and index.resolve_target(b) is None
-             and classes.lookup(b) is None]
+    placed = {b: classes.lookup(b) for b in klass.get("bases", []) if b}
+    own = [found for found in placed.values() if found is not None]
+    bases = [b for b, found in placed.items() if found is None and not _neutral(b) and index.resolve_target(b) is None]
     if not bases:  # built on a project class (`TextFiles(DataModule)`, re-exported by its package): its outside bases
         bases = list(dict.fromkeys(b for base in own for b in [*classes.upstream_bases(base), *classes.unresolved_bases(base)]
                                    if not _neutral(b)))

@@ -94,10 +94,10 @@ def _unread_parameters(index: ProjectIndex) -> list[Judged]:
                 continue
             seen.add(definition.dotted)
             params, reflective = unread_parameters(index.text(definition.path) or "", definition.data["qual"])
+            judgment = judge_parameter(definition.data["qual"], reflective)  # one verdict: the function's, per flag
+            at = definition.data["line"]  # shown at the `def` (a statement): the parameter's line is in the surface
             for name, line in params:
                 option = Option("cli", name, definition.path, line, definition.dotted, (f"--{name}",))
-                judgment = judge_parameter(definition.data["qual"], reflective)
-                at = definition.data["line"]  # shown at the `def` (a statement): the parameter's line is in the surface
                 found.append(Judged(option, judgment, definition.path, at, at, definition.dotted))
     return found
 

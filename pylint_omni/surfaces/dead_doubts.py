@@ -185,27 +185,27 @@ def compatibility_shim(index: ProjectIndex, root: Surface) -> str | None:
            "with a warning, then delete it in a later release"
 
 
-def _protocols(index: ProjectIndex) -> dict[str, list[str]]:
-    """Method name -> the project Protocols that declare it."""
+def _protocols(index: ProjectIndex) -> dict[str, list[tuple[str, frozenset[str]]]]:
+    """Method name -> each project Protocol that declares it, with the classes implementing that Protocol (its
+    ancestors and descendants, and the classes that match it by shape)."""
     graph = class_graph(index)
-    found: dict[str, list[str]] = {}
+    found: dict[str, list[tuple[str, frozenset[str]]]] = {}
     for dotted, node in graph.nodes.items():
         if node.definition.data.get("protocol"):
+            implementers = frozenset([*graph.ancestors(dotted), *graph.descendants(dotted), *graph.structural_matches(dotted)])
             for method in protocol_methods(node.definition.data):
-                found.setdefault(method, []).append(dotted)
+                found.setdefault(method, []).append((dotted, implementers))
     return found
 
 
-_PROTOCOLS: Derived[dict[str, list[str]]] = Derived("surfaces.protocol_methods", _protocols)
+_PROTOCOLS: Derived[dict[str, list[tuple[str, frozenset[str]]]]] = Derived("surfaces.protocol_methods", _protocols)
 
 
 def _protocol_member(index: ProjectIndex, root: Surface) -> str | None:
     """A method a project Protocol declares, on a class that implements that Protocol (by inheritance or by shape):
     deleting it here alone breaks the type check; the Protocol member and every implementation go together."""
-    graph = class_graph(index)
-    for protocol in _PROTOCOLS.of(index).get(root.name, ()):
-        if root.container in graph.ancestors(protocol) or protocol in graph.ancestors(root.container) \
-                or root.container in graph.structural_matches(protocol):
+    for protocol, implementers in _PROTOCOLS.of(index).get(root.name, ()):
+        if root.container in implementers:
             return (f"it implements {protocol.rpartition('.')[2]}.{root.name}, a Protocol member: delete it there and in "
                     "every implementation together, or keep it")
     return None
@@ -242,7 +242,7 @@ def _handed_outside(index: ProjectIndex, analysis: SurfaceAnalysis, owner: str) 
     if where is None or any(analysis.reach.phase.get(m) == PRODUCTION for m in analysis.table.methods(owner)
                             if not analysis.table.surfaces[m].name.startswith("_")):
         return None  # the project calls some of its methods: an object it uses itself, handed on as data
-    return f"an instance is handed to {where}, outside code that may call its methods by name" if where else None
+    return f"an instance is handed to {where}, outside code that may call its methods by name"
 
 
 def _extension_base(index: ProjectIndex, classes: list[str]) -> str | None:

@@ -82,7 +82,7 @@ def conditional_aliases(tree: ast.Module, module: str, bindings: dict[str, list[
         if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.IfExp) and len(stmt.targets) == 1:
             target, other = stmt.targets[0], dotted(stmt.value.orelse)
             if isinstance(target, ast.Name) and other and other.partition(".")[0] in known:
-                found[target.id] = [_resolve(imports, module, set(bindings), other)]
+                found[target.id] = [resolve_written(imports, module, set(bindings), other)]
     return found
 
 
@@ -120,7 +120,8 @@ def _branch_imports(branch: list[ast.stmt], package: str) -> Iterator[tuple[str,
             yield from imported_names(stmt, package)
 
 
-def _resolve(imports: dict[str, str], module: str, defined: set[str], written: str) -> str:
+def resolve_written(imports: dict[str, str], module: str, defined: set[str], written: str) -> str:
+    """`written` (`mod.Name`) as the dotted path it spells through the module's imports and its own definitions."""
     head, _, rest = written.partition(".")
     if head in imports:
         return imports[head] + ("." + rest if rest else "")
@@ -154,7 +155,7 @@ def module_bindings(tree: ast.Module, module: str, package: str) -> tuple[dict[s
                     continue
                 chain = dotted(value.body if isinstance(value, ast.IfExp) else value) if value is not None else None
                 if chain and chain.partition(".")[0] in (imports.keys() | defined | bindings.keys()):
-                    bindings[target.id] = ["alias", _resolve(imports, module, defined | set(bindings), chain)]
+                    bindings[target.id] = ["alias", resolve_written(imports, module, defined | set(bindings), chain)]
                 elif target.id not in bindings or bindings[target.id][0] == "var":
                     bindings[target.id] = ["var", ""]
     return bindings, imports
