@@ -89,13 +89,22 @@ def missing_submodules(index: ProjectIndex) -> list[tuple[str, str]]:
             for path in unchecked_submodules(index.root)]
 
 
-def unlinted_folders(index: ProjectIndex) -> list[tuple[str, str]]:
-    """(folder, why its findings are missing) for each production folder without `__init__.py` inside a package."""
+def unlinted_folders(index: ProjectIndex, linted: set[str]) -> list[tuple[str, str]]:
+    """(folder, why its findings are missing) for each production folder without `__init__.py` inside a package
+    that still holds Python files this run did not lint (`linted`: relative paths).
+
+    pylint walks a package argument through `__init__.py` folders only, `--recursive=y` too (it hands a folder
+    with `__init__.py` to the same package walk), so the fix is to name the folder as well, or add the file."""
     python = [path for path, entry in index.entries.items() if entry.get("kind") == "python"]
-    folders = namespace_folders(python, lambda path: index.location(path) is not Location.VALIDATION)
-    return [(f"{folder}/ ({count} Python file{'s' if count != 1 else ''})",
-             "no __init__.py, so pylint skips it when it lints the package: nothing there is reported; "
-             "run with --recursive=y (or add __init__.py)") for folder, count in folders]
+    found = []
+    for folder, _ in namespace_folders(python, lambda path: index.location(path) is not Location.VALIDATION):
+        missed = sum(1 for path in python if path.startswith(f"{folder}/") and path not in linted
+                     and index.location(path) is not Location.VALIDATION)
+        if missed:
+            found.append((f"{folder}/ ({missed} Python file{'s' if missed != 1 else ''})",
+                          "no __init__.py, so pylint skips it when it lints the package (with --recursive=y too): "
+                          f"nothing there is reported; name it on the command line as well ({folder}) or add __init__.py"))
+    return found
 
 
 def shadowed_modules(index: ProjectIndex) -> list[tuple[str, str]]:

@@ -262,8 +262,9 @@ def join_findings(
     return candidates, rejected
 
 
-def _project_facts(root: Path, linter: PyLinter) -> tuple[dict[str, Any], dict[str, Any], list[dict[str, str]]]:
-    """(scanned counts, contracts summary, checks that could not run) from the warm index."""
+def _project_facts(root: Path, linter: PyLinter, linted: set[str]) -> tuple[dict[str, Any], dict[str, Any], list[dict[str, str]]]:
+    """(scanned counts, contracts summary, checks that could not run) from the warm index; `linted`: the
+    relative paths of the modules this run linted."""
     try:
         index = get_index(root, RunOptions.of(linter.config).for_root(root))
     except (InputProblem, OSError) as exc:
@@ -276,8 +277,8 @@ def _project_facts(root: Path, linter: PyLinter) -> tuple[dict[str, Any], dict[s
                 f"omni-upstream-paths: {weakens} (install it, or point omni-upstream-paths at its source)"}
                for name, weakens in missing_upstreams(index)]
     not_run += [{"what": f"git submodule {path}", "reason": f"not checked out: {weakens}"} for path, weakens in missing_submodules(index)]
+    not_run += [{"what": folder, "reason": f"not linted: {weakens}"} for folder, weakens in unlinted_folders(index, linted)]
     if not linter.config.recursive:
-        not_run += [{"what": folder, "reason": f"not linted: {weakens}"} for folder, weakens in unlinted_folders(index)]
         not_run += [{"what": path, "reason": f"shadowed: {why}"} for path, why in shadowed_modules(index)]
     not_run += [{"what": path, "reason": reason} for path, reason in counts["problems"].items()]
     if index.cache_note:
@@ -318,7 +319,7 @@ def build_audit(linter: PyLinter, messages: list[Message], linted_files: list[st
     omni = [m for m in messages if m.msg_id[1:3] == OMNI_MSGID_PREFIX and not m.msg_id.startswith("I")]
     records, kept, known = split_held(records)
     candidates, rejected = join_findings(omni, records, root, {symbol: rule["msgid"] for symbol, rule in rules.items()})
-    scanned, contracts, not_run = _project_facts(root, linter) if linted_files or records else ({}, {}, [])
+    scanned, contracts, not_run = _project_facts(root, linter, linted_relpaths(linted_files, root)) if linted_files or records else ({}, {}, [])
     scanned["modules_linted"] = len(linted_files)
     listed = {item["what"] for item in not_run}
     for m in messages:  # a file the index could not read either is listed once, with the index's reason

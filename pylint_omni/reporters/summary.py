@@ -26,6 +26,7 @@ from pylint_omni.index.live import get_index, take_builds
 from pylint_omni.index.scan.data_scan import InputProblem
 from pylint_omni.index.run_options import RunOptions
 from pylint_omni.options import project_roots
+from pylint_omni.reporters.adoption import linted_relpaths
 from pylint_omni.reporters.markdown import MarkdownReporter
 
 OMNI = "73"  # the checker id of every pylint-omni message
@@ -94,8 +95,9 @@ def _indexed(builds: dict[Path, Any]) -> list[str]:
     return [f"indexed {scanned} files of {where} in {seconds:.1f} s; later runs reuse the cache"]
 
 
-def _missing(linter: PyLinter) -> list[tuple[str, str]]:
-    """(what, the line after it) for each upstream package and git submodule no index could read."""
+def _missing(linter: PyLinter, linted_files: set[str]) -> list[tuple[str, str]]:
+    """(what, the line after it) for each upstream package and git submodule no index could read, and each
+    folder of Python files this run did not lint."""
     found: dict[str, str] = {}
     run = RunOptions.of(linter.config)
     for root in project_roots(linter.config):
@@ -107,7 +109,7 @@ def _missing(linter: PyLinter) -> list[tuple[str, str]]:
             found.setdefault(f"{name} (imported, but not installed here nor in omni-upstream-paths)", weakens)
         for path, weakens in missing_submodules(index):
             found.setdefault(f"git submodule {path} (not checked out)", weakens)
-        for folder, weakens in ([] if linter.config.recursive else unlinted_folders(index))[:MAX_UNLINTED_SHOWN]:
+        for folder, weakens in unlinted_folders(index, linted_relpaths(linted_files, root))[:MAX_UNLINTED_SHOWN]:
             found.setdefault(f"not linted: {folder}", weakens)
         for path, why in shadowed_modules(index):
             found.setdefault(f"shadowed: {path}", why)
@@ -154,7 +156,7 @@ class RunSummary:
         if not self.active:
             return
         self.active = False
-        lines = summary_lines(self.counts, len(self.counts.files), _indexed(builds), _missing(linter),
+        lines = summary_lines(self.counts, len(self.counts.files), _indexed(builds), _missing(linter, self.counts.files),
                               report_line(linter))
         print("\n".join(lines), file=sys.stderr, flush=True)
 
