@@ -209,8 +209,8 @@ def test_a_missing_upstream_or_submodule_is_a_check_that_could_not_run_in_the_re
 
 def test_a_folder_pylint_skips_is_named_until_the_run_names_it(tmp_path: Path, cache_dir: Path) -> None:
     """`pylint shop` walks `__init__.py` folders only, with `--recursive=y` too: `shop/experimental/async_policy/`
-    (none) is never linted, so nothing of it is reported. The summary and the report say so and how to lint it, and
-    stop once the run names the folder as well."""
+    (none) is never linted, so nothing of it is reported. The summary says so and how to lint it, and stops once the
+    run names the folder as well; `python -m pylint_omni report shop` names it itself."""
     project = tmp_path / "shop"
     (project / "shop" / "experimental" / "async_policy").mkdir(parents=True)
     (project / "pyproject.toml").write_text("[project]\nname = 'shop'\n")
@@ -218,16 +218,20 @@ def test_a_folder_pylint_skips_is_named_until_the_run_names_it(tmp_path: Path, c
     (project / "shop" / "experimental" / "__init__.py").write_text("")
     for name in ("utils.py", "more.py"):
         (project / "shop" / "experimental" / "async_policy" / name).write_text("VALUE = 1\n")
-    env = {**os.environ, "PYLINT_OMNI_CACHE_DIR": str(cache_dir)}
-    out = tmp_path / "audit.json"
-    proc = subprocess.run([sys.executable, "-m", "pylint_omni", "report", "shop", "-o", str(tmp_path / "audit.md"), "--json", str(out)],
-                          cwd=project, capture_output=True, text=True, timeout=600, env=env)
-    assert proc.returncode == 0, proc.stderr
-    [skipped] = [item for item in json.loads(out.read_text())["not_run"] if item["reason"].startswith("not linted")]
-    assert skipped["what"] == "shop/experimental/async_policy/ (2 Python files)"
-    assert "name it on the command line as well (shop/experimental/async_policy)" in skipped["reason"]
-    assert "  not linted: shop/experimental/async_policy/ (2 Python files): no __init__.py" in proc.stderr
+    _, _, plain = run_pylint([*enable_args(["unused-surface"]), "shop"], cwd=project, cache_dir=cache_dir)
+    assert "  not linted: shop/experimental/async_policy/ (2 Python files): no __init__.py" in plain
+    assert "name it on the command line as well (shop/experimental/async_policy)" in plain
     _, _, recursive = run_pylint([*enable_args(["unused-surface"]), "--recursive=y", "shop"], cwd=project, cache_dir=cache_dir)
     assert "not linted: shop/experimental/async_policy/ (2 Python files)" in recursive  # pylint's package walk still skips it
     _, _, named = run_pylint([*enable_args(["unused-surface"]), "shop", "shop/experimental/async_policy"], cwd=project, cache_dir=cache_dir)
     assert "not linted" not in named
+    # The report command names such folders itself: the whole package is audited.
+    out = tmp_path / "audit.json"
+    proc = subprocess.run([sys.executable, "-m", "pylint_omni", "report", "shop", "-o", str(tmp_path / "audit.md"), "--json", str(out)],
+                          cwd=project, capture_output=True, text=True, timeout=600,
+                          env={**os.environ, "PYLINT_OMNI_CACHE_DIR": str(cache_dir)})
+    assert proc.returncode == 0, proc.stderr
+    assert "also linting shop/experimental/async_policy (no __init__.py" in proc.stderr
+    report = json.loads(out.read_text())
+    assert report["scanned"]["modules_linted"] == 4
+    assert not [item for item in report["not_run"] if item["reason"].startswith("not linted")]

@@ -24,6 +24,7 @@ from typing import Sequence
 
 from pylint_omni.cli.precommit import BROKEN_MARKERS, FATAL, PYLINT_ARGS, USAGE_ERROR, project_packages
 from pylint_omni.index.paths import find_project_root
+from pylint_omni.index.submodules import namespace_folders
 
 
 def output_formats(markdown: str | None, json_path: str | None, sarif_path: str | None) -> str:
@@ -58,6 +59,20 @@ def _modules_linted(json_path: str) -> int | None:
         return None
 
 
+def skipped_folders(targets: Sequence[str]) -> list[str]:
+    """Folders without `__init__.py` inside each package target that pylint's package walk would skip
+    (`--recursive=y` too): the report names them as targets of their own, so the whole package is audited."""
+    found = []
+    for target in targets:
+        package = Path(target)
+        if not (package / "__init__.py").is_file():
+            continue
+        python = [path.relative_to(package.parent).as_posix() for path in package.rglob("*.py")
+                  if not any(part.startswith(".") or part == "__pycache__" for part in path.relative_to(package).parts)]
+        found += [str(package.parent / folder) for folder, _ in namespace_folders(python, lambda _path: True)]
+    return [f for f in found if f not in targets]
+
+
 def inside_project(files: Sequence[str], targets: Sequence[str], pylint_args: Sequence[str]) -> list[tuple[str, Path]]:
     """(file, project root) of each report file that would land inside the analysed project."""
     given = next((a.partition("=")[2] for a in pylint_args if a.startswith("--omni-root=")), "")
@@ -82,6 +97,11 @@ def run(paths: Sequence[str], markdown: str | None, json_path: str | None, sarif
     if missing:
         print(f"pylint-omni report: no such file or folder: {', '.join(missing)}", file=sys.stderr)
         return 2
+    skipped = skipped_folders(targets)
+    if skipped:
+        print(f"pylint-omni report: also linting {', '.join(skipped)} (no __init__.py: pylint's package walk skips "
+              "them)", file=sys.stderr)
+        targets += skipped
     inside = inside_project([p for p in (markdown, json_path, sarif_path) if p], targets, pylint_args)
     if inside:
         print(f"pylint-omni report: writing {', '.join(f for f, _ in inside)} inside the analysed project {inside[0][1]}: "
