@@ -17,7 +17,7 @@ from typing import Any
 from pylint_omni.changes.model import Feed, Member
 from pylint_omni.configuration.cli_functions import unread_parameters
 from pylint_omni.configuration.judge import Judgment, judge_cli, judge_env, judge_field, judge_parameter, overwritten_by
-from pylint_omni.configuration.readers import SCANNER_KEY, Option
+from pylint_omni.configuration.readers import SCANNER_KEY, Option, Readers
 from pylint_omni.configuration.wording import option_details, option_text, overwritten_details, overwritten_text
 from pylint_omni.configuration.yaml_keys import judge_yaml_keys, read_yaml_keys
 from pylint_omni.evidence.consumers import Status, decide
@@ -68,14 +68,14 @@ def _judge_all(index: ProjectIndex) -> list[Judged]:
                 option = Option("field", name, relpath, line, dotted)
                 judgment = judge_field(index, option, klass, (line, end))
                 overwritten = overwritten_by(klass, name) if judgment.verdict.status is Status.LIVE else None
-                found.append(Judged(option, judgment, relpath, line, end, dotted, len(klass["fields"]), overwritten))
+                found.append(Judged(option, _kept(index, option, judgment), relpath, line, end, dotted, len(klass["fields"]), overwritten))
         for dest, flags, line, _, _, end in facts.get("cli", []):
             spellings = [f for f in flags if f.startswith("-")]
             option = Option("cli", dest, relpath, line, module, tuple([*spellings, *(f.lstrip("-") for f in spellings if len(f) > 3)]))
-            found.append(Judged(option, judge_cli(index, option, (line, end)), relpath, line, end, module))
+            found.append(Judged(option, _kept(index, option, judge_cli(index, option, (line, end))), relpath, line, end, module))
         for name, var, line, _ in facts.get("env", []):
             option = Option("env", name, relpath, line, module, (var,))
-            found.append(Judged(option, judge_env(index, option, (line, line)), relpath, line, line, module))
+            found.append(Judged(option, _kept(index, option, judge_env(index, option, (line, line))), relpath, line, line, module))
     found += _unread_parameters(index)
     return found
 
@@ -129,6 +129,22 @@ def members(index: ProjectIndex) -> list[Member]:
     return [m for m in (_member(j) for j in JUDGED.of(index)) if m is not None]
 
 
+def _produced(index: ProjectIndex, option: Option, readers: Readers) -> tuple[str, list[str]]:
+    """(how, where) a read option comes from: the production files that set it, the docs that document it, the
+    command-line flag that offers it; none: nothing feeds it."""
+    configured = [c.describe() for c in readers.configured if index.location(c.path) is Location.PRODUCTION]
+    produced = configured + [c.describe() for c in readers.documented]
+    how = "set" if configured else "documented"
+    if option.kind == "cli":
+        produced.insert(0, f"{option.spellings[0] if option.spellings else option.name} ({option.relpath}:{option.line})")
+        how = "offered"
+    return how, produced
+
+
+def _kept(index: ProjectIndex, option: Option, judgment: Judgment) -> Judgment:
+    return judgment.kept(bool(judgment.readers.production and _produced(index, option, judgment.readers)[1]))
+
+
 def feeds(index: ProjectIndex) -> list[Feed]:
     """Options production reads that something still sets: if their readers die, the feature is lost."""
     found: list[Feed] = []
@@ -136,12 +152,7 @@ def feeds(index: ProjectIndex) -> list[Feed]:
         option, readers = judged.option, judged.judgment.readers
         if judged.judgment.verdict.status is not Status.LIVE or not readers.production:
             continue
-        configured = [c.describe() for c in readers.configured if index.location(c.path) is Location.PRODUCTION]
-        produced = configured + [c.describe() for c in readers.documented]
-        how = "set" if configured else "documented"
-        if option.kind == "cli":
-            produced.insert(0, f"{option.spellings[0] if option.spellings else option.name} ({option.relpath}:{option.line})")
-            how = "offered"
+        how, produced = _produced(index, option, readers)
         if not produced:
             continue
         what = {"field": f"config field `{option.owner.rpartition('.')[2]}.{option.name}`",
