@@ -1430,3 +1430,65 @@ def test_framework_contracts_judged_on_fresh_trees(tmp_path: Path, cache_dir: Pa
     assert by_name["unused"].confidence == "HIGH", found
     assert by_name["video_for_episode"].confidence == "INFERENCE" and "Protocol member" in by_name["video_for_episode"].message
     assert by_name["formats"].confidence == "INFERENCE" and "compatibility" in by_name["formats"].message, found
+
+
+def test_a_module_imported_only_for_effects_it_lacks_names_its_import(tmp_path: Path, cache_dir: Path) -> None:
+    """vllm-gaudi: a plugin entry point imports a module (`import x  # noqa: F401`) whose only effect, a monkeypatch,
+    was commented out. The module is dead in effect, but deleting it alone breaks the import: the message says it
+    is imported and names the import to delete with it (a package's dead modules too)."""
+    root = write(tmp_path / "proj", {
+        "pyproject.toml": "[project]\nname = 'app'\n[project.entry-points.'host.plugins']\nmodels = 'app:register_models'\n",
+        "app/__init__.py": "def register_models():\n    import app.models.interfaces  # noqa: F401\n    from app.models import llama\n"
+                           "    return llama.build()\n",
+        "app/models/__init__.py": "",
+        "app/models/interfaces.py": "import os\n\n\ndef _patched(self):\n    return os.getcwd()\n\n# Host._embed = _patched\n",
+        "app/models/llama.py": "def build():\n    return 1\n",
+        "app/extra/__init__.py": "",
+        "app/extra/a.py": "def f():\n    return 1\n",
+        "app/extra/b.py": "def g():\n    return 2\n",
+        "app/loader.py": "def load():\n    import app.extra.a  # noqa: F401\n    import app.extra.b  # noqa: F401\n",
+    })
+    (root / "pyproject.toml").write_text((root / "pyproject.toml").read_text().replace("app:register_models'", "app:register_models'\nload = 'app.loader:load'"))
+    found = {(f.path, f.line): f.message for f in lint(root, cache_dir)}
+    message = found[("app/models/interfaces.py", 1)]
+    assert "Module app.models.interfaces is imported but never used" in message and "__init__.py:2" in message
+    package = found[("app/extra/__init__.py", 1)]
+    assert "Package app.extra has 2 modules nothing uses (a.py and b.py)" in package
+    assert "their 2 unused imports (loader.py:2" in package
+
+
+def test_hooks_an_outside_base_calls_by_name_are_medium(tmp_path: Path, cache_dir: Path) -> None:
+    """vllm-gaudi: methods of classes extending an indexed outside class whose installed version does not call them
+    (the project targets a newer one). The method's own text says it overrides a base method, or says an outside
+    library calls it, or three other classes extending outside classes define the same name: each is medium,
+    naming why. A plain private helper of such a class that nothing calls stays high."""
+    upstream = tmp_path / "up"
+    write(upstream, {"host/__init__.py": "", "host/layers.py": "class MoEMethod:\n    pass\n\n\nclass QuantMethod:\n    pass\n"})
+    hook = "    def apply_monolithic(self, x):\n        return x\n\n"
+    files = {
+        "app/__init__.py": "",
+        "app/main.py": "from app.ops import A, B, C, D\nfrom app.quant import Matmul\n\n\n"
+                       "if __name__ == '__main__':\n    print(A(), B(), C(), D(), Matmul())\n",
+        "app/ops.py": (
+            "from host.layers import MoEMethod, QuantMethod\n\n\n"
+            "class A(MoEMethod):\n    def _select_monolithic(self):\n        \"\"\"Overriding base method\"\"\"\n        return 1\n\n"
+            + hook + "\nclass B(QuantMethod):\n" + hook + "\nclass C(QuantMethod):\n" + hook + "\nclass D(MoEMethod):\n" + hook
+        ),
+        "app/quant.py": (
+            "from host.layers import QuantMethod\n\n\nclass Matmul(QuantMethod):\n    def get_dequant_func(self):\n"
+            "        return self.dequant\n\n    def dequant(self, layer):\n"
+            "        # This function is called by INC during the measurement phase.\n        return layer\n"
+        ),
+        "app/helpers.py": "from host.layers import QuantMethod\n\n\nclass Plain(QuantMethod):\n    def _helper(self):\n        return 2\n",
+    }
+    files["app/main.py"] = files["app/main.py"].replace("from app.quant import Matmul", "from app.quant import Matmul\nfrom app.helpers import Plain")
+    files["app/main.py"] = files["app/main.py"].replace("Matmul())", "Matmul(), Plain())")
+    root = write(tmp_path / "proj", files)
+    found = lint(root, cache_dir, f"--omni-upstream-paths={upstream}", "--omni-granularity=member")
+    by_name = {name: f for f in found for name in ("_select_monolithic", "apply_monolithic", "get_dequant_func", "_helper")
+               if f"{name} " in f.message or f"{name}," in f.message}
+    assert by_name["_helper"].confidence == "HIGH", found
+    assert by_name["_select_monolithic"].confidence != "HIGH" and "its own text says it overrides" in by_name["_select_monolithic"].message
+    hooks = [f for f in found if "apply_monolithic" in f.message]
+    assert len(hooks) == 4 and all(f.confidence != "HIGH" for f in hooks), found
+    assert by_name["get_dequant_func"].confidence != "HIGH" and "its own text says INC" in by_name["get_dequant_func"].message

@@ -14,6 +14,7 @@ from __future__ import annotations
 from pylint_omni.changes.model import HIGH, NEVER, UNUSED, ChangeSet, Member, dead_code_verdict
 from pylint_omni.changes.wording import change_planned, counted, named
 from pylint_omni.evidence.benefit import BenefitKind, Heat
+from pylint_omni.evidence.wording import leftover_clause
 from pylint_omni.evidence.memo import MODULE
 from pylint_omni.index.project_index import ProjectIndex
 
@@ -34,11 +35,14 @@ def dead_modules(index: ProjectIndex, candidates: list[Member]) -> list[ChangeSe
         init = f"{folder}/__init__.py" if folder else "__init__.py"
         package = index.entries.get(init, {}).get("module") or folder.replace("/", ".") or "(root)"
         names = [m.path.rpartition("/")[2] for m in members]
+        # Imports that bind a module and never use it (`import pkg.mod  # noqa: F401`): deleting it breaks them.
+        importers = sorted({where for m in members for where in m.leftovers})
         lines = sum(m.lines for m in members)
-        what = f"Package {package} has {counted(len(names), 'module')} nothing imports ({named(names)})"
+        what = f"Package {package} has {counted(len(names), 'module')} nothing {'uses' if importers else 'imports'} ({named(names)})"
         sure = confidence == HIGH
         planned = change_planned(
-            (UNUSED, 1, MODULE), what, f"delete them ({lines} lines)",
+            (UNUSED, 1, MODULE), what,
+            "delete them" + (f" and {leftover_clause(importers, 'their')}" if importers else "") + f" ({lines} lines)",
             dead_code_verdict(members, confidence),
             members,
             (f"{package}.<{'' if sure else 'unsure '}dead modules>", "dead-modules" + ("" if sure else "-unsure"),

@@ -19,7 +19,7 @@ def leftover_imports(index: ProjectIndex, analysis: SurfaceAnalysis, chain: Chai
     """`path:line` of each production import of the chain's classes and functions, in a file that has no
     other reference to them and is not the chain's own module."""
     graph, table = graph_of(index), analysis.table
-    units = [d for d in [*chain.units, *chain.overrides] if table.surfaces[d].kind in ("class", "function")]
+    units = [d for d in [*chain.units, *chain.overrides] if table.surfaces[d].kind in ("class", "function", "module")]
     own = {table.surfaces[d].path for d in units}
     found: list[str] = []
     for dotted in units:

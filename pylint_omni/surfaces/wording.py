@@ -39,7 +39,8 @@ def message(analysis: SurfaceAnalysis, judged: Judged, shadowed_by: int = 0) -> 
         what = f"{label} {name} (line {root.line}) is replaced by a later definition of the same name" + (
             f" (line {shadowed_by})" if shadowed_by else "")
         return short_message(what, "delete it: it never runs", "Python keeps the last definition")
-    verb = "is never raised or caught" if label == "Exception class" else "has no consumer"
+    verb = ("is never raised or caught" if label == "Exception class" else
+            "is imported but never used" if root.kind == "module" and judged.leftovers else "has no consumer")
     if chain.overrides:
         overrides = names_of(analysis, chain.overrides, home=root.path)
         what = f"{label} {name} and its {'override' if len(chain.overrides) == 1 else f'{len(chain.overrides)} overrides'} ({overrides}) have no caller"
