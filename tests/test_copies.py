@@ -1046,3 +1046,21 @@ def test_two_classes_copying_each_others_methods_are_one_finding(tmp_path: Path,
                                                 "share a base holding only the part they share: 1 method differs in "
                                                 "behaviour"), found["pkg/a.py"].message
     assert found["pkg/c.py"].message.startswith("Draft.decode() drifted from Decode.decode()")  # its class copies no other
+
+
+def test_a_copy_of_code_a_dead_change_deletes_goes_with_that_change(tmp_path: Path, cache_dir: Path) -> None:
+    """DiffSynth-Studio: a live function repeating one in a module nothing imports. Deleting the dead module leaves
+    one copy: the copy finding is listed under the dead module's change, not emitted, also when the copy kept is the
+    dead one (`utils.py`, a common place, before the script that runs its own copy)."""
+    write_project(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/utils.py": STEP.format(name="apply_old", extra=PLACEHOLDERS, log="[a]"),
+        "pkg/main.py": STEP.format(name="apply", extra=PLACEHOLDERS, log="[a]")
+                       + "\n\n    def main():\n        print(apply({}, {}, 0))\n",
+    })
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'copies-case'\n[project.scripts]\nrun = 'pkg.main:main'\n")
+    per_copy = lint(tmp_path, cache_dir, "--omni-granularity=member")  # an editor's view: every finding
+    assert [(f.path, f.confidence) for f in per_copy] == [("pkg/main.py", "HIGH")] and "pkg/utils.py" in per_copy[0].message
+    code, findings, stderr = run_pylint([*enable_args([SYMBOL, "unused-surface"]), "pkg"], cwd=tmp_path, cache_dir=cache_dir)
+    assert "Traceback" not in stderr, stderr
+    assert [(f.path, f.symbol, f.confidence) for f in findings] == [("pkg/utils.py", "unused-surface", "HIGH")], findings

@@ -1492,3 +1492,26 @@ def test_hooks_an_outside_base_calls_by_name_are_medium(tmp_path: Path, cache_di
     hooks = [f for f in found if "apply_monolithic" in f.message]
     assert len(hooks) == 4 and all(f.confidence != "HIGH" for f in hooks), found
     assert by_name["get_dequant_func"].confidence != "HIGH" and "its own text says INC" in by_name["get_dequant_func"].message
+
+
+def test_a_module_whose_top_level_import_names_a_deleted_module_cannot_be_imported(tmp_path: Path, cache_dir: Path) -> None:
+    """DiffSynth-Studio: `from .attention import Attention` in a library module whose sibling went in a rewrite.
+    A library's public modules are its API, but this one raises on import: it is dead (high), and the message
+    says why. A module the build writes (`_version.py`, named by setup.py's `write_to`) and an import under `try`
+    are not missing."""
+    root = write(tmp_path / "proj", {
+        "setup.py": "from setuptools import setup\nsetup(name='app', use_scm_version={'write_to': 'app/_version.py'})\n",
+        "app/__init__.py": "from app._version import version\n",
+        "app/models/__init__.py": "",
+        "app/models/encoder.py": "import torch\nfrom .attention import Attention\n\n\nclass Encoder(torch.nn.Module):\n    pass\n",
+        "app/models/guarded.py": "try:\n    from .fast_kernels import kernel\nexcept ImportError:\n    kernel = None\n\n\n"
+                                 "def run():\n    return kernel\n",
+        "app/models/decoder.py": "class Decoder:\n    pass\n",
+    })
+    found = {f.path: f for f in lint(root, cache_dir)}
+    encoder = found["app/models/encoder.py"]
+    assert encoder.confidence == "HIGH"
+    assert ("Module app.models.encoder cannot be imported (line 2 imports app.models.attention, which the project does "
+            "not have)") in encoder.message
+    assert "app/models/decoder.py" not in found and "app/models/guarded.py" not in found  # a library's public modules
+    assert "app/__init__.py" not in found

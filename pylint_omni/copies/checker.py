@@ -19,6 +19,7 @@ benchmarks) and generated files are not audited.
 
 from __future__ import annotations
 
+from dataclasses import replace
 
 from astroid import nodes
 from pylint.lint import PyLinter
@@ -29,9 +30,11 @@ from pylint_omni.copies.members import Member
 from pylint_omni.copies.plan import copy_plan
 from pylint_omni.copies.project import production_fingerprints, project_copies
 from pylint_omni.copies.reimplementation import Reimplementation, reimplementations
-from pylint_omni.copies.reported import SYMBOL
+from pylint_omni.copies.reported import SYMBOL, CopyFinding
 from pylint_omni.copies.wording import reimplementation_details, reimplementation_message
 from pylint_omni.evidence.checker import OmniChecker
+from pylint_omni.evidence.consumers import Status
+from pylint_omni.evidence.findings import FindingDetails
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.index.settings import OmniSettings
 
@@ -147,7 +150,16 @@ class DuplicatedImplementationChecker(OmniChecker):
         for finding in copy_plan(index, limits, upstream, upstream_on).get(relpath, ()):
             target = locate(node, finding.at)
             if target is not None:
-                self.emit(SYMBOL, target, finding.verdict, (finding.text,), finding.details)
+                self.emit(SYMBOL, target, finding.verdict, (finding.text,), self._partner_deleted(index, finding))
+
+    def _partner_deleted(self, index: ProjectIndex, finding: CopyFinding) -> FindingDetails | None:
+        """The details marked `within` the change that deletes the copy this one repeats, if one does (DiffSynth-Studio:
+        a text encoder repeating one in a module that cannot be imported): nothing is left to share it with."""
+        absorber, details = type(self).absorber, finding.details
+        if absorber is None or details is None or details.within or finding.verdict.status is not Status.CANDIDATE:
+            return details
+        within = next(filter(None, (absorber(index, path, first, last, self.enabled_symbols) for path, first, last in finding.partners)), "")
+        return replace(details, within=within) if within else details
 
 
 def register(linter: PyLinter) -> None:

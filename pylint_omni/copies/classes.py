@@ -151,4 +151,4 @@ def class_finding(index: ProjectIndex, found: ClassCopy) -> CopyFinding:
                              proof="; ".join(dict.fromkeys(item.verdict.reason for item in items)),
                              subject=f"{module}.{at.qual}:copies-of:{other_module}.{of.qual}", kind="class-copies",
                              members=tuple(item.ref for item in items if item.ref is not None))
-    return CopyFinding(at, verdict, text, details)
+    return CopyFinding(at, verdict, text, details, ((of.path, of.line, of.end),))

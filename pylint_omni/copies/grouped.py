@@ -163,4 +163,4 @@ def group_finding(index: ProjectIndex, judgement: Judgement, items: list[Reporte
                              proof="; ".join(dict.fromkeys(i.verdict.reason for i in items)), subject=subject,
                              kind="copies" if verdict.status is Status.CANDIDATE else "copies-rejected",
                              members=tuple(item.ref for item in items if item.ref is not None))
-    return CopyFinding(first, verdict, text, details)
+    return CopyFinding(first, verdict, text, details, ((kept.path, kept.line, kept.end),))

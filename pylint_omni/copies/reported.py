@@ -55,6 +55,9 @@ class CopyFinding:
     verdict: Verdict
     text: str
     details: FindingDetails | None
+    # (path, first, last) of the copy each reported one repeats: when dead code that a change deletes holds it, no
+    # second copy is left to share with, and this finding goes with that change.
+    partners: tuple[tuple[str, int, int], ...] = ()
 
 
 def _identical_to(judgement: Judgement, member: Member):  # type: ignore[no-untyped-def]
@@ -80,4 +83,5 @@ def report(index: ProjectIndex, judgement: Judgement, member: Member, verdict: V
 
 def alone(item: Reported) -> CopyFinding:
     """The copy's own message (a group with one reported copy, or a run of one message per copy)."""
-    return CopyFinding(item.member, item.verdict, item.text, item.details)
+    kept = item.judgement.kept
+    return CopyFinding(item.member, item.verdict, item.text, item.details, ((kept.path, kept.line, kept.end),))

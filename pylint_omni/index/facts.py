@@ -114,6 +114,7 @@ class PythonFacts(TypedDict, total=False):
     error: str | None
     refs: dict[str, str]  # token -> "line,via|line,via" (`scan.tokens.encode_hits`)
     imports: dict[str, str]  # local name -> dotted path it binds
+    top_imports: list[list[Any]]  # [module, line] of each import statement of the module body (no try, if or def)
     classes: list[ClassFact]
     functions: list[FunctionFact]
     registries: list[RegistryFact]

@@ -70,7 +70,7 @@ def file_members(index: ProjectIndex, analysis: SurfaceAnalysis, relpath: str) -
         one = judge_chain(index, analysis, status, chain)
         root = table.surfaces[chain.root]
         anchor, line = (MODULE, 1) if root.kind == "module" else (DEFINITION, root.line)
-        text = message(analysis, one, shadowing.get(root.line, 0))
+        text = message(index, analysis, one, shadowing.get(root.line, 0))
         planned = Planned(UNUSED if one.status == DEAD else TEST_ONLY, line, anchor, (text,), one.verdict,
                           details(analysis, one, relpath))
         found.append(Member(planned, relpath, root.end, root.kind, chain.root, root.container or "",

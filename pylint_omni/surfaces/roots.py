@@ -46,6 +46,7 @@ from pylint_omni.index.graph import ReferenceGraph
 from pylint_omni.index.paths import Location, matches_any
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.index.vocabulary import PATH_LOADERS
+from pylint_omni.surfaces.broken import broken_import
 from pylint_omni.surfaces.edges import Edges
 from pylint_omni.surfaces.table import SURFACE_FACTS, SurfaceTable
 
@@ -127,6 +128,8 @@ def _library_roots(index: ProjectIndex, table: SurfaceTable, roots: Roots) -> No
         surface = table.surfaces[module]
         if not surface.production or any(part.startswith("_") and part != "__init__" for part in module.split(".")):
             continue
+        if broken_import(index, surface.path):
+            continue  # users cannot import it either
         roots.production.append((module, "a public module of a library (no curated exports, no entry points)"))
         for child in table.children.get(module, ()):
             if table.surfaces[child].kind in ("class", "function") and not table.surfaces[child].name.startswith("_"):

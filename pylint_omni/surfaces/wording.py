@@ -9,6 +9,7 @@ from pylint_omni.evidence.wording import evidence_clause, leftover_clause, short
 from pylint_omni.index.paths import matches_any
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.surfaces.analysis import DEAD, SurfaceAnalysis, names_of, short_name
+from pylint_omni.surfaces.broken import broken_import
 from pylint_omni.surfaces.events import EventFinding
 from pylint_omni.surfaces.routes import RouteFinding
 from pylint_omni.surfaces.verdicts import TEST_GLOBS, Judged, label_of
@@ -16,7 +17,7 @@ from pylint_omni.surfaces.verdicts import TEST_GLOBS, Judged, label_of
 MICRO_LINES = 4  # a lone surface this small is bundled with its kind in the report
 
 
-def message(analysis: SurfaceAnalysis, judged: Judged, shadowed_by: int = 0) -> str:
+def message(index: ProjectIndex, analysis: SurfaceAnalysis, judged: Judged, shadowed_by: int = 0) -> str:
     """The one-line message of a judged chain."""
     chain = judged.chain
     root = analysis.table.surfaces[chain.root]
@@ -39,7 +40,9 @@ def message(analysis: SurfaceAnalysis, judged: Judged, shadowed_by: int = 0) -> 
         what = f"{label} {name} (line {root.line}) is replaced by a later definition of the same name" + (
             f" (line {shadowed_by})" if shadowed_by else "")
         return short_message(what, "delete it: it never runs", "Python keeps the last definition")
+    broken = broken_import(index, root.path) if root.kind == "module" else None
     verb = ("is never raised or caught" if label == "Exception class" else
+            f"cannot be imported ({broken.describe()}) and has no consumer" if broken else
             "is imported but never used" if root.kind == "module" and judged.leftovers else "has no consumer")
     if chain.overrides:
         overrides = names_of(analysis, chain.overrides, home=root.path)

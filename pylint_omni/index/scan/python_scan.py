@@ -24,6 +24,7 @@ from typing import Any
 from pylint_omni.index.facts import PythonFacts
 
 from pylint_omni.index.scan.ast_helpers import FastVisitor, dotted, fstring_parts, literal_str, parse_source, walk_nodes
+from pylint_omni.index.scan.bindings import absolute_module
 from pylint_omni.index.scan.link_scan import scan_links
 from pylint_omni.index.scan.provenance import scan_provenance
 from pylint_omni.index.scan.registry_scan import find_registries
@@ -51,6 +52,7 @@ class _Visitor(FastVisitor):
         self.scope: list[str] = []
         self.docstrings: set[int] = set()
         self.forward_refs: set[int] = set()
+        self.top_imports: list[list[Any]] = []  # [module, line] of each import statement of the module body itself
 
     # -- traversal -------------------------------------------------------------------
     def _mark_docstring(self, body: list[ast.stmt]) -> None:
@@ -60,6 +62,12 @@ class _Visitor(FastVisitor):
     def visit_Module(self, node: ast.Module) -> None:
         self._mark_docstring(node.body)
         for stmt in node.body:
+            if isinstance(stmt, ast.Import):
+                self.top_imports += [[alias.name, stmt.lineno] for alias in stmt.names]
+            elif isinstance(stmt, ast.ImportFrom):
+                base = absolute_module(stmt.module, stmt.level, self.package)
+                if base:
+                    self.top_imports.append([base, stmt.lineno])
             if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
                 target, value = stmt.targets[0], stmt.value
             elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
@@ -289,6 +297,7 @@ def scan_python(source: str, module: str, is_package: bool, filename: str = "<un
         "error": None,
         "refs": visitor.refs.encoded(),
         "imports": visitor.imports,
+        "top_imports": visitor.top_imports,
         "classes": visitor.classes,
         "functions": visitor.functions,
         "links": scan_links(tree, module, is_package, visitor.imports, "__subclasses__" in source),
