@@ -1460,10 +1460,11 @@ def test_a_module_imported_only_for_effects_it_lacks_names_its_import(tmp_path: 
 def test_hooks_an_outside_base_calls_by_name_are_medium(tmp_path: Path, cache_dir: Path) -> None:
     """vllm-gaudi: methods of classes extending an indexed outside class whose installed version does not call them
     (the project targets a newer one). The method's own text says it overrides a base method, or says an outside
-    library calls it, or three other classes extending outside classes define the same name: each is medium,
-    naming why. A plain private helper of such a class that nothing calls stays high."""
+    library calls it, or three other classes extending outside classes define the same name, or an upstream class of
+    its class's name defines it (code written for that class calls it on this one): each is medium, naming why. A plain private helper of such a class that nothing calls stays high."""
     upstream = tmp_path / "up"
-    write(upstream, {"host/__init__.py": "", "host/layers.py": "class MoEMethod:\n    pass\n\n\nclass QuantMethod:\n    pass\n"})
+    write(upstream, {"host/__init__.py": "", "host/layers.py": "class MoEMethod:\n    pass\n\n\nclass QuantMethod:\n    pass\n",
+                     "host/state.py": "class CachedState:\n    def get_token_id(self, i):\n        return i\n"})
     hook = "    def apply_monolithic(self, x):\n        return x\n\n"
     files = {
         "app/__init__.py": "",
@@ -1480,9 +1481,11 @@ def test_hooks_an_outside_base_calls_by_name_are_medium(tmp_path: Path, cache_di
             "        # This function is called by INC during the measurement phase.\n        return layer\n"
         ),
         "app/helpers.py": "from host.layers import QuantMethod\n\n\nclass Plain(QuantMethod):\n    def _helper(self):\n        return 2\n",
+        "app/state.py": "import host.state\n\n\nclass CachedState:\n    def get_token_id(self, i):\n        return i\n",
     }
     files["app/main.py"] = files["app/main.py"].replace("from app.quant import Matmul", "from app.quant import Matmul\nfrom app.helpers import Plain")
-    files["app/main.py"] = files["app/main.py"].replace("Matmul())", "Matmul(), Plain())")
+    files["app/main.py"] = files["app/main.py"].replace("Matmul())", "Matmul(), Plain(), CachedState())")
+    files["app/main.py"] = files["app/main.py"].replace("from app.helpers import Plain", "from app.helpers import Plain\nfrom app.state import CachedState")
     root = write(tmp_path / "proj", files)
     found = lint(root, cache_dir, f"--omni-upstream-paths={upstream}", "--omni-granularity=member")
     by_name = {name: f for f in found for name in ("_select_monolithic", "apply_monolithic", "get_dequant_func", "_helper")
@@ -1492,6 +1495,8 @@ def test_hooks_an_outside_base_calls_by_name_are_medium(tmp_path: Path, cache_di
     hooks = [f for f in found if "apply_monolithic" in f.message]
     assert len(hooks) == 4 and all(f.confidence != "HIGH" for f in hooks), found
     assert by_name["get_dequant_func"].confidence != "HIGH" and "its own text says INC" in by_name["get_dequant_func"].message
+    twin = next(f for f in found if "get_token_id" in f.message)  # the upstream class of its name defines it
+    assert twin.confidence != "HIGH" and "it mirrors host.state.CachedState.get_token_id" in twin.message, found
 
 
 def test_a_module_whose_top_level_import_names_a_deleted_module_cannot_be_imported(tmp_path: Path, cache_dir: Path) -> None:

@@ -22,8 +22,9 @@ from pylint_omni.index.derived import Derived
 from pylint_omni.index.graph import graph_of
 from pylint_omni.index.paths import Location, key_matches_patterns
 from pylint_omni.index.project_index import ProjectIndex
-from pylint_omni.surfaces.analysis import SurfaceAnalysis, analysis_of, chain_surfaces, owner_at, short_name
+from pylint_omni.surfaces.analysis import SurfaceAnalysis, chain_surfaces, owner_at, short_name
 from pylint_omni.surfaces.chains import Chain
+from pylint_omni.surfaces.hooks import outside_callers
 from pylint_omni.surfaces.lines import file_line, file_lines
 from pylint_omni.surfaces.outside import DOCSTRING, own_docstring
 from pylint_omni.surfaces.reach import PRODUCTION
@@ -145,60 +146,6 @@ def _marked_public(index: ProjectIndex, root: Surface) -> str | None:
     above = lines[at].strip() if 0 <= at < len(lines) else ""
     if above.startswith("#") and PUBLIC_MARK.search(above):
         return f"a comment above it marks it as API for outside callers ({root.path}:{at + 1}: `{above[:60]}`)"
-    return None
-
-
-# "Overriding base method", "overrides the parent's hook"; "This function is called by INC": the author names the caller.
-OVERRIDE_MARK = re.compile(r"\boverrid(?:e|es|ing|den)\b", re.IGNORECASE)
-CALLED_BY = re.compile(r"\b(?:is|are|gets?|will be)\s+(?:called|invoked)\s+(?:by|from)\s+([A-Za-z_][\w.]*)")
-MARK_LINES = 6  # lines of a definition's head (its docstring and first comments) read for a mark
-
-
-def _outside_methods(index: ProjectIndex) -> dict[str, list[str]]:
-    """Method name -> the project classes extending an outside class that define it."""
-    graph, found = class_graph(index), {}
-    for surface in analysis_of(index).table.surfaces.values():
-        container = surface.container
-        if surface.kind == "method" and container in graph.nodes and (graph.upstream_bases(container) or graph.unresolved_bases(container)):
-            found.setdefault(surface.name, []).append(container)
-    return {name: sorted(set(classes)) for name, classes in found.items()}
-
-
-_OUTSIDE_METHODS: Derived[dict[str, list[str]]] = Derived("surfaces.outside_methods", _outside_methods)
-
-
-def _head(index: ProjectIndex, surface: Surface) -> str:
-    return "\n".join(file_lines(index, surface.path)[surface.line - 1:min(surface.end, surface.line - 1 + MARK_LINES)])
-
-
-def _named_caller(index: ProjectIndex, analysis: SurfaceAnalysis, chain: Chain) -> str | None:
-    """A function of the chain whose own head says a name the project does not define calls it ("This function is
-    called by INC"): a caller outside, which may reach it by name (`hasattr(mod, "get_dequant_weights_func")`)."""
-    for dotted in chain_surfaces(analysis, chain):
-        surface = analysis.table.surfaces[dotted]
-        if surface.kind not in ("function", "method"):
-            continue
-        for found in CALLED_BY.finditer(_head(index, surface)):
-            name = found.group(1)
-            if name.lower() not in ("the", "this", "a", "an", "tests") and not index.definitions_named(name.rpartition(".")[2]):
-                return f"its own text says {name}, which the project does not define, calls {surface.name} ({surface.path}:{surface.line})"
-    return None
-
-
-def _outside_hook(index: ProjectIndex, root: Surface) -> str | None:
-    """A method of a class that extends an outside class, which its own head says overrides a base method, or whose
-    name `MIN_SIBLINGS` other project classes extending outside classes define too (vllm-gaudi's `apply_monolithic`,
-    a hook of vLLM's MoE methods): outside code calls it by name, in a version the installed one may not be (the
-    installed base lacks the name, or nothing would be reported)."""
-    graph = class_graph(index)
-    if root.container not in graph.nodes or not (graph.upstream_bases(root.container) or graph.unresolved_bases(root.container)):
-        return None
-    if OVERRIDE_MARK.search(_head(index, root)):
-        return f"its own text says it overrides a base method ({root.path}:{root.line}): the outside base calls it by name"
-    siblings = [c for c in _OUTSIDE_METHODS.of(index).get(root.name, ()) if c != root.container]
-    if len(siblings) >= MIN_SIBLINGS:
-        return (f"{len(siblings)} other classes extending outside classes define {root.name} too "
-                f"({', '.join(s.rpartition('.')[2] for s in siblings[:3])}): a hook outside code calls by name")
     return None
 
 
@@ -368,9 +315,7 @@ def dead_doubts(index: ProjectIndex, analysis: SurfaceAnalysis, chain: Chain, ro
     shim = compatibility_shim(index, root)
     if shim:
         doubts.append(shim)
-    hook = _outside_hook(index, root) if root.kind == "method" and root.container else None
-    named = _named_caller(index, analysis, chain)
-    doubts += [d for d in (hook, named) if d]
+    doubts += outside_callers(index, analysis, chain, root)
     declared = _protocol_member(index, root) if root.kind == "method" and root.container else None
     if declared:
         doubts.append(declared)
