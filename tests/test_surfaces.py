@@ -1520,3 +1520,27 @@ def test_a_module_whose_top_level_import_names_a_deleted_module_cannot_be_import
             "not have)") in encoder.message
     assert "app/models/decoder.py" not in found and "app/models/guarded.py" not in found  # a library's public modules
     assert "app/__init__.py" not in found
+
+
+def test_framework_inner_classes_and_state_views_judged_on_fresh_trees(tmp_path: Path, cache_dir: Path) -> None:
+    """Round 10 (GuideLLM): pydantic-settings reads the inner `class Config` (its `env_prefix`) of the settings class
+    it handles, which nothing in the project names: live; the same inner class of a plain class is dead. A property
+    `is_aborted` that only tests read, beside the `abort()` production calls, is the read side of that state: medium."""
+    root = write(tmp_path / "proj", {
+        "pyproject.toml": "[project]\nname = 'app'\n[project.scripts]\nrun = 'app.main:main'\n",
+        "app/__init__.py": "",
+        "app/main.py": (
+            "from pydantic_settings import BaseSettings\n\n\nclass ServerConfig(BaseSettings):\n    host: str = '0.0.0.0'\n\n"
+            "    class Config:\n        env_prefix = 'APP_'\n\n\nclass Plain:\n    class Config:\n        x = 1\n\n\n"
+            "class Job:\n    def __init__(self):\n        self._aborted = False\n\n    def abort(self):\n"
+            "        self._aborted = True\n\n    @property\n    def is_aborted(self):\n        return self._aborted\n\n"
+            "    @property\n    def is_finished(self):\n        return False\n\n\n"
+            "def main():\n    job = Job()\n    job.abort()\n    print(ServerConfig().host, Plain())\n"
+        ),
+        "tests/test_job.py": "from app.main import Job\n\n\ndef test_abort():\n    job = Job()\n    job.abort()\n"
+                             "    assert job.is_aborted and not job.is_finished\n",
+    })
+    found = {f.message.split(" ")[2]: f for f in lint(root, cache_dir, "--omni-granularity=member")}
+    assert "ServerConfig.Config" not in found and found["Plain.Config"].confidence == "HIGH", found
+    assert found["Job.is_aborted"].confidence != "HIGH" and "the read side of the state Job.abort() sets" in found["Job.is_aborted"].message
+    assert found["Job.is_finished"].confidence == "HIGH"  # no `finish()` changes that state

@@ -24,7 +24,7 @@ from pylint_omni.configuration.receivers import Outcome, namespace_outcomes
 from pylint_omni.evidence.consumers import Consumer, Status, Verdict, consumer_kind, listed
 from pylint_omni.evidence.upstream_readers import indexed_bases, upstream_readers
 from pylint_omni.index.class_graph import class_graph
-from pylint_omni.index.derived import Table
+from pylint_omni.index.derived import Derived, Table
 from pylint_omni.index.paths import Location
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.index.upstream import upstream_of
@@ -34,7 +34,6 @@ NAMESPACE_CLASSES = ["argparse.Namespace"]
 WHOLE_HOWS = frozenset({"**", "vars", "asdict", "dict", "items", "keys", "values", "for", "__dict__"})
 MAX_COPY_DEPTH = 3  # configs followed through copies (`Other(x=cfg.x)`) before the last holder is unknown
 
-_REFLECTED: Table[str, str | None] = Table("configuration.reflected")
 _WHOLE: Table[frozenset[str], list[tuple[str, int, str]]] = Table("configuration.handed_out_whole")
 
 
@@ -64,13 +63,21 @@ def _verdict(status: Status, confidence: str | None, reason: str, readers: Reade
     return Verdict(status, confidence, reason, consumers, unknowns)
 
 
+def _reflected(index: ProjectIndex) -> dict[str, str]:
+    found: dict[str, str] = {}
+    for rel, facts in index.python_files():
+        if index.location(rel) is Location.PRODUCTION:
+            for name in facts.get("reflected_types", ()):
+                found.setdefault(name, rel)
+    return found
+
+
+_REFLECTED: Derived[dict[str, str]] = Derived("configuration.reflected", _reflected)
+
+
 def reflected_in(index: ProjectIndex, class_name: str) -> str | None:
     """A production file that reads the class by reflection (`fields(C)`, `asdict(c)`, `vars(c)`)."""
-    return _REFLECTED.of(index, class_name, lambda: next(
-        (rel for rel, facts in index.python_files()
-         if class_name in facts.get("reflected_types", ()) and index.location(rel) is Location.PRODUCTION),
-        None,
-    ))
+    return _REFLECTED.of(index).get(class_name)
 
 
 def handed_out_whole(index: ProjectIndex, names: frozenset[str]) -> list[tuple[str, int, str]]:

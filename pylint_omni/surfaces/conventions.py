@@ -69,6 +69,9 @@ TORCH_MODULE_HOOKS = frozenset({
 })
 AUTOGRAD_HOOKS = frozenset({"forward", "backward", "setup_context", "jvp", "vjp", "vmap"})
 PYDANTIC_BASES = ("pydantic.BaseModel", "pydantic.main.BaseModel")
+# Inner classes a framework reads off the classes it handles: pydantic's `Config` (settings: `env_prefix`),
+# Django's, marshmallow's and factory_boy's `Meta`. Nothing in the project names them.
+FRAMEWORK_INNER_CLASSES = frozenset({"Config", "Meta"})
 # Remote-call frameworks whose service classes expose methods to the other side of a connection:
 # package -> (exposed-name prefixes, hooks the framework calls itself). rpyc runs `exposed_foo` for
 # a peer's `conn.root.foo()` and calls `on_connect`/`on_disconnect` on the service.
@@ -152,6 +155,10 @@ class Conventions:
             elif base not in PYDANTIC_BASES:
                 found.unknown.append(base)
         return found
+
+    def outside_lineage(self, class_dotted: str) -> bool:
+        """The class descends from a class outside the project (a framework's, read or not by an index)."""
+        return bool(self.graph.upstream_bases(class_dotted) or self.graph.unresolved_bases(class_dotted))
 
     def decorator_kind(self, method_dotted: str) -> str:
         """The strongest effect of a surface's decorators: `route`, `register` or `transparent`."""

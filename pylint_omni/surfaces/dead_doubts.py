@@ -42,9 +42,31 @@ RELEASE_PAIRS = {"destroy": ("init", "initialize", "create", "build", "allocate"
 READ_BACK_PAIRS = {"load": ("save", "dump", "store"), "restore": ("save", "backup"), "deserialize": ("serialize",)}
 
 
+STATE_VIEW = re.compile(r"^_?(?:is|was|has(?:_been)?)_(\w+?)(?:ed|d)$")  # `is_aborted`, `is_registered`, `has_started`
+
+
+def _state_view(analysis: SurfaceAnalysis, root: Surface) -> str | None:
+    """`is_aborted` beside a reached `abort()` of the same class (`is_registered` beside `register`): the read side of
+    the state production changes, which tests observe through it rather than a private attribute."""
+    found = STATE_VIEW.match(root.name)
+    if found is None or root.kind != "method":
+        return None
+    stem = found.group(1)
+    for verb in dict.fromkeys((stem, f"{stem}e", stem[:-1] if len(stem) > 2 and stem[-1] == stem[-2] else stem)):
+        dotted = f"{root.dotted.rpartition('.')[0]}.{verb}"
+        if dotted in analysis.table.surfaces and analysis.reach.phase.get(dotted) == PRODUCTION:
+            return (f"the read side of the state {short_name(analysis, dotted)}() sets, which production calls: tests "
+                    "observe it there instead of through a private attribute")
+    return None
+
+
 def _live_partner(analysis: SurfaceAnalysis, root: Surface) -> str | None:
     """`destroy_x` beside a reached `init_x`, `load_x` beside a reached `save_x` (same container, or the module): the
-    other half of a lifecycle or of a checkpoint, which production uses; the doubt that says so."""
+    other half of a lifecycle or of a checkpoint, which production uses; the doubt that says so. Also the read side
+    of a state a reached method changes (`_state_view`)."""
+    view = _state_view(analysis, root)
+    if view:
+        return view
     verb, _, rest = root.name.lstrip("_").partition("_")
     for pairs, doubt in ((READ_BACK_PAIRS, "the read-back half of {}, which production uses: what it writes is never "
                                            "read back (a missing resume or restore call), or delete both"),

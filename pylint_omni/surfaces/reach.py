@@ -26,7 +26,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from pylint_omni.index.class_graph import ClassGraph
-from pylint_omni.surfaces.conventions import DUNDER, Conventions
+from pylint_omni.surfaces.conventions import DUNDER, FRAMEWORK_INNER_CLASSES, Conventions
 from pylint_omni.surfaces.edges import Edges, Outgoing, pattern_targets
 from pylint_omni.surfaces.table import SurfaceTable
 
@@ -157,6 +157,10 @@ class Reachability:
                     self.mark(child, "registered when defined (its base's __init_subclass__, or __subclasses__() enumeration)")
                 elif kind == "function" and DUNDER.match(self.table.surfaces[child].name):
                     self.mark(child, "a module hook Python calls (`__getattr__`, `__dir__`)")
+                elif (kind == "class" and surface.kind == "class" and self.table.surfaces[child].name in FRAMEWORK_INNER_CLASSES
+                      and self.conventions.outside_lineage(dotted)):
+                    self.mark(child, f"its framework reads the inner class {self.table.surfaces[child].name} of a class it "
+                                     "handles (pydantic's `Config`, Django's and marshmallow's `Meta`)")
 
     def _use(self, out: Outgoing | None) -> None:
         if out is None:
