@@ -437,3 +437,26 @@ def test_documented_dataclass_fields_and_command_line_function_parameters_are_op
     assert ("pkg/data/text_files.py", 10, "INFERENCE") in found or ("pkg/data/text_files.py", 10, "HIGH") in found, found
     assert ("pkg/generate.py", 1, "HIGH") in found, found  # --top_p, shown at its function
     assert not [f for f in found if f[0] == "pkg/data/text_files.py" and f[1] in (8, 19, 20)], found  # read, or no option class
+
+
+def test_fields_of_configs_a_library_builds_from_files_by_name_are_medium(tmp_path: Path, cache_dir: Path) -> None:
+    """nanotron: every saved `config.yaml` is loaded back with `dacite.from_dict(..., strict=True)` into a tree of
+    dataclasses (and lighteval reads some fields from outside). An unread field may still be set in a saved file, so
+    removing it breaks loading: medium, naming the loader. Without such a loader the same field is high."""
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/config.py": (
+            "from dataclasses import dataclass\n\n\n@dataclass\nclass LoggingArgs:\n    level: str = 'info'\n"
+            "    push_to_hub: bool = False\n\n\n@dataclass\nclass Config:\n    logging: LoggingArgs\n"
+        ),
+        "pkg/main.py": "from pkg.config import Config, LoggingArgs\n\n\ndef main():\n    print(Config(LoggingArgs()).logging.level)\n",
+        "pkg/load.py": (
+            "import dacite\nfrom pkg.config import Config\n\n\ndef load(data):\n"
+            "    return dacite.from_dict(data_class=Config, data=data, config=dacite.Config(strict=True))\n"
+        ),
+    }
+    loaded = [(p, line, c) for p, line, c in lint(write(tmp_path / "a", files), cache_dir) if p == "pkg/config.py"]
+    assert loaded and all(c != "HIGH" for _, _, c in loaded), loaded
+    del files["pkg/load.py"]
+    plain = [(p, line, c) for p, line, c in lint(write(tmp_path / "b", files), cache_dir) if p == "pkg/config.py"]
+    assert plain and all(c == "HIGH" for _, _, c in plain), plain

@@ -151,11 +151,39 @@ def judge_field(index: ProjectIndex, option: Option, klass: dict[str, Any], span
     flag = reader_index(index).cli.get(option.name)
     if flag:
         medium.append(f"users may set it on the command line: {flag} has the same name")
+    loader = _strict_loader(index) if klass.get("kind") == "dataclass" else None
+    if loader:
+        medium.append(f"the project builds dataclass configs from files by field name ({loader}): a saved config may "
+                      "set it, and removing it breaks loading that file")
     if klass.get("kind") == "namedtuple":
         medium.append("a NamedTuple is also read by position (unpacking, indexing), which names cannot show")
     elif klass.get("kind") in ("pydantic", "struct"):
         medium.append(f"{klass['name']} is a {klass['kind']} model: other processes or clients may read its serialized form")
     return finish_candidate(readers, medium, unknowns, copied_to, weakest, forwarded)
+
+
+FIELD_LOADERS = {"from_dict": ("dacite",), "structured": ("omegaconf",), "structure": ("cattrs", "cattr")}
+
+
+def _strict_loaders(index: ProjectIndex) -> str:
+    """`path:line` of the first production call of a library that builds dataclasses from a mapping by field name
+    (`dacite.from_dict`, `OmegaConf.structured`, `cattrs.structure`): nanotron loads every saved `config.yaml` so,
+    strictly, and lighteval reads its fields from outside; "" when none."""
+    for name, packages in FIELD_LOADERS.items():
+        for hit in index.hits(name):
+            if hit.via not in ("call", "attr") or index.location(hit.path) is not Location.PRODUCTION:
+                continue
+            imports = index.facts(hit.path).get("imports", {}).values()
+            if any(target.partition(".")[0] in packages for target in imports):
+                return f"{hit.path}:{hit.line}"
+    return ""
+
+
+_LOADERS: Derived[str] = Derived("configuration.strict_loaders", _strict_loaders)
+
+
+def _strict_loader(index: ProjectIndex) -> str:
+    return _LOADERS.of(index)
 
 
 def _forwarded_to(index: ProjectIndex, option: Option, depth: int) -> tuple[str, bool] | None:
