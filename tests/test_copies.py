@@ -1064,3 +1064,9 @@ def test_a_copy_of_code_a_dead_change_deletes_goes_with_that_change(tmp_path: Pa
     code, findings, stderr = run_pylint([*enable_args([SYMBOL, "unused-surface"]), "pkg"], cwd=tmp_path, cache_dir=cache_dir)
     assert "Traceback" not in stderr, stderr
     assert [(f.path, f.symbol, f.confidence) for f in findings] == [("pkg/utils.py", "unused-surface", "HIGH")], findings
+    # A third copy, live: deleting the dead one leaves two to share, so the copy finding stays.
+    (tmp_path / "pkg" / "other.py").write_text(textwrap.dedent(STEP.format(name="apply_other", extra=PLACEHOLDERS, log="[a]")))
+    (tmp_path / "pkg" / "main.py").write_text((tmp_path / "pkg" / "main.py").read_text().replace(
+        "def main():\n", "def main():\n    from pkg.other import apply_other\n    print(apply_other({}, {}, 0))\n"))
+    _, findings, _ = run_pylint([*enable_args([SYMBOL, "unused-surface"]), "pkg"], cwd=tmp_path, cache_dir=cache_dir)
+    assert {f.symbol for f in findings} == {SYMBOL, "unused-surface"}, findings

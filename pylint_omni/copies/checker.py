@@ -150,7 +150,10 @@ class DuplicatedImplementationChecker(OmniChecker):
         for finding in copy_plan(index, limits, upstream, upstream_on).get(relpath, ()):
             target = locate(node, finding.at)
             if target is not None:
-                self.emit(SYMBOL, target, finding.verdict, (finding.text,), self._partner_deleted(index, finding))
+                # A finding over several copies stays when the copy it is shown at lies in dead code: the others remain.
+                several = finding.details is not None and len(finding.details.members) > 1
+                self.emit(SYMBOL, target, finding.verdict, (finding.text,), self._partner_deleted(index, finding),
+                          absorbable=not several)
 
     def _partner_deleted(self, index: ProjectIndex, finding: CopyFinding) -> FindingDetails | None:
         """The details marked `within` the change that deletes the copy this one repeats, if one does (DiffSynth-Studio:

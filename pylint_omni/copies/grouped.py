@@ -163,4 +163,6 @@ def group_finding(index: ProjectIndex, judgement: Judgement, items: list[Reporte
                              proof="; ".join(dict.fromkeys(i.verdict.reason for i in items)), subject=subject,
                              kind="copies" if verdict.status is Status.CANDIDATE else "copies-rejected",
                              members=tuple(item.ref for item in items if item.ref is not None))
-    return CopyFinding(first, verdict, text, details, ((kept.path, kept.line, kept.end),))
+    # Only a pair leaves nothing to share when the kept copy goes: three copies leave two.
+    alone_with_kept = len(judgement.group.members) == 2
+    return CopyFinding(first, verdict, text, details, ((kept.path, kept.line, kept.end),) if alone_with_kept else ())

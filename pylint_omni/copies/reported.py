@@ -55,8 +55,8 @@ class CopyFinding:
     verdict: Verdict
     text: str
     details: FindingDetails | None
-    # (path, first, last) of the copy each reported one repeats: when dead code that a change deletes holds it, no
-    # second copy is left to share with, and this finding goes with that change.
+    # (path, first, last) of the copy a pair's reported one repeats: when dead code that a change deletes holds it,
+    # no second copy is left to share with, and this finding goes with that change (a group of three keeps two).
     partners: tuple[tuple[str, int, int], ...] = ()
 
 
@@ -84,4 +84,5 @@ def report(index: ProjectIndex, judgement: Judgement, member: Member, verdict: V
 def alone(item: Reported) -> CopyFinding:
     """The copy's own message (a group with one reported copy, or a run of one message per copy)."""
     kept = item.judgement.kept
-    return CopyFinding(item.member, item.verdict, item.text, item.details, ((kept.path, kept.line, kept.end),))
+    pair = len(item.judgement.group.members) == 2  # three copies leave two when the kept one goes
+    return CopyFinding(item.member, item.verdict, item.text, item.details, ((kept.path, kept.line, kept.end),) if pair else ())

@@ -84,9 +84,11 @@ def _outside_hook(index: ProjectIndex, root: Surface) -> str | None:
 
 
 def _upstream_twin(index: ProjectIndex, root: Surface) -> str | None:
-    """An indexed upstream class of the root's class name defines the method: code written for it may call it on
-    this class's objects."""
+    """An indexed upstream class of the root's class name defines the public method: code written for it may call it
+    on this class's objects."""
     name = (root.container or "").rpartition(".")[2]
+    if root.name.startswith("_"):
+        return None  # a private method is the class's own business: other code does not call it on stand-ins
     for package, klass in upstream_of(index).classes_named(name) if name else ():
         if root.name in klass.methods:
             return (f"it mirrors {klass.dotted}.{root.name} of {package.name} ({klass.path}:{klass.line}): code written "
