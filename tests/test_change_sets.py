@@ -452,3 +452,75 @@ def test_a_value_config_files_set_is_no_feature_dead_code_produces(tmp_path: Pat
     root = write(tmp_path / "proj", files)
     report = omni_json(["--disable=all", "--enable=unused-surface", "pkg"], root, tmp_path / "cache")
     assert [(c["path"], c["kind"]) for c in report["candidates"]] == [("pkg/hints.py", "unused")], report["candidates"]
+
+
+def test_an_option_copied_to_a_holder_only_dead_code_reads_is_a_lost_feature_examples_still_set(tmp_path: Path) -> None:
+    """nanotron: the trainer copies `tokens.limit_val_batches` into `self.limit_val_batches` in `__init__`, and only
+    `validation_step`, which nothing calls, reads the copy; 19 example configs still set the key. The copy is where
+    the option is applied, so deleting the dead loop drops the feature the example configs promise: a lost feature.
+    An option a live holder copies and reads is none. Nor is one read only by a function only tests run, which is
+    worded so ("runs only in tests")."""
+    files = {
+        "pyproject.toml": "[project]\nname = 'pkg'\n[project.scripts]\ntrain = 'pkg.trainer:main'\n",
+        "pkg/__init__.py": "",
+        "pkg/config.py": """
+            from dataclasses import dataclass
+
+
+            @dataclass
+            class TokensArgs:
+                limit_val_batches: int = 0
+                shared_expert: bool = False
+                eval_every: int = 0
+        """,
+        "pkg/trainer.py": """
+            from pkg.config import TokensArgs
+
+
+            class Layer:
+                def __init__(self, tokens):
+                    self.shared = tokens.shared_expert
+
+                def run(self):
+                    return 2 if self.shared else 1
+
+
+            class Trainer:
+                def __init__(self, tokens: TokensArgs):
+                    self.limit_val_batches = tokens.limit_val_batches
+                    self.layer = Layer(tokens)
+
+                def train_step(self):
+                    return self.layer.run()
+
+                def validation_step(self):
+                    return list(range(self.limit_val_batches))
+
+
+            def evaluate(tokens: TokensArgs):
+                return tokens.eval_every * 2
+
+
+            def main():
+                Trainer(TokensArgs()).train_step()
+        """,
+        "tests/test_trainer.py": """
+            from pkg.config import TokensArgs
+            from pkg.trainer import evaluate
+
+
+            def test_evaluate():
+                assert evaluate(TokensArgs(eval_every=2)) == 4
+        """,
+        "examples/config.yaml": "tokens:\n  limit_val_batches: 4\n  shared_expert: true\n  eval_every: 10\n",
+    }
+    root = write(tmp_path / "proj", files)
+    report = omni_json(["--disable=all", "--enable=test-only-surface,unused-surface,unread-config-option", "pkg"], root,
+                       tmp_path / "cache")
+    lost = {c["line"]: c["message"] for c in report["candidates"] if c["kind"] == "lost-feature"}
+    assert len(lost) == 2, report["candidates"]
+    dead = next(m for m in lost.values() if "limit_val_batches" in m)
+    assert "`TokensArgs.limit_val_batches` is still set (examples/config.yaml:2" in dead and "validation_step is never called" in dead, dead
+    tested = next(m for m in lost.values() if "eval_every" in m)
+    assert "its only reader evaluate runs only in tests" in tested, tested
+    assert "shared_expert" not in json.dumps(lost), lost

@@ -26,7 +26,7 @@ from dataclasses import dataclass, replace
 
 from pylint_omni.changes.fold import DELETING
 from pylint_omni.changes.history import History
-from pylint_omni.changes.model import HIGH, UNUSED, ChangeSet, Feed, feed_sources
+from pylint_omni.changes.model import HIGH, TEST_ONLY, UNUSED, ChangeSet, Feed, feed_sources
 from pylint_omni.changes.state import inside
 from pylint_omni.changes.wording import named
 from pylint_omni.evidence.benefit import BenefitKind
@@ -122,7 +122,7 @@ def _documented_names(index: ProjectIndex, change: ChangeSet, hosts: _Hosts) -> 
 def lost_features(index: ProjectIndex, sets: list[ChangeSet], enabled: frozenset[str]) -> list[ChangeSet]:
     """The sets whose dead code is the only consumer of something still produced, reworded as lost features."""
     deleting = [s for s in sets if s.planned.verdict.confidence == HIGH and s.members[0].status in DELETING
-                and s.planned.symbol == UNUSED]
+                and s.planned.symbol in (UNUSED, TEST_ONLY)]
     if not deleting:
         return sets
     lost: dict[int, list[Lost]] = {}
@@ -150,12 +150,14 @@ def _reworded(index: ProjectIndex, change: ChangeSet, losts: list[Lost], history
         return change
     root = details.subject.rpartition(".")[2] or change.members[0].dotted
     several = root.startswith("<") and len(change.members) > 1  # `mod.<unused definitions>`: name the definitions
+    tests = planned.symbol == TEST_ONLY  # production never runs it; tests do (nanotron's validation loop)
     if index.module_file(details.subject) is not None:
-        shown, verb = f"module {details.subject}", "is never imported"
+        shown, verb = f"module {details.subject}", "is imported only by tests" if tests else "is never imported"
     elif several:
-        shown, verb = named([_short(m.dotted) for m in change.members]), "are never called"
+        shown, verb = named([_short(m.dotted) for m in change.members]), "run only in tests" if tests else "are never called"
     else:
-        shown, verb = _short(change.members[0].dotted if root.startswith("<") else details.subject), "is never called"
+        shown = _short(change.members[0].dotted if root.startswith("<") else details.subject)
+        verb = "runs only in tests" if tests else "is never called"
     first = losts[0]
     role = "reader" if first.how != "documented" else "producer"
     what = f"Orphaned: {first.what} is still {first.how} ({first.promised[0]}), but its only {role}{'s' if several else ''} {shown} {verb}"

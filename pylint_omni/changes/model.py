@@ -20,6 +20,7 @@ from pylint_omni.index.project_index import ProjectIndex
 
 Span = tuple[str, int, int]  # (relpath, first line, last line) of code a change deletes
 UNUSED, UNREAD, ENTRY = "unused-surface", "unread-config-option", "unused-registry-entry"
+TEST_ONLY = "test-only-surface"
 HIGH = "high"
 NEVER = {"dead": "never: no production path reaches it", "test-only": "never in production: only validation code runs it"}
 

@@ -23,10 +23,13 @@ from pylint_omni.configuration.yaml_keys import judge_yaml_keys, read_yaml_keys
 from pylint_omni.evidence.consumers import Status, decide
 from pylint_omni.evidence.memo import MODULE, STATEMENT, Planned
 from pylint_omni.index.derived import Derived
-from pylint_omni.index.paths import Location
+from pylint_omni.index.paths import Location, matches_any
 from pylint_omni.index.project_index import ProjectIndex
 
 SYMBOL = "unread-config-option"
+# Example configs users start from set a feature as surely as a deploy file (nanotron's 19 example YAMLs set
+# `tokens.limit_val_batches`, whose only reader is a validation loop nothing runs); tests' configs do not.
+SHIPPED_EXAMPLES = ("examples/**", "**/examples/**")
 SYMBOLS = frozenset({SYMBOL})
 
 
@@ -132,7 +135,8 @@ def members(index: ProjectIndex) -> list[Member]:
 def _produced(index: ProjectIndex, option: Option, readers: Readers) -> tuple[str, list[str]]:
     """(how, where) a read option comes from: the production files that set it, the docs that document it, the
     command-line flag that offers it; none: nothing feeds it."""
-    configured = [c.describe() for c in readers.configured if index.location(c.path) is Location.PRODUCTION]
+    configured = [c.describe() for c in readers.configured
+                  if index.location(c.path) is Location.PRODUCTION or matches_any(c.path, SHIPPED_EXAMPLES)]
     produced = configured + [c.describe() for c in readers.documented]
     how = "set" if configured else "documented"
     if option.kind == "cli":
@@ -142,7 +146,8 @@ def _produced(index: ProjectIndex, option: Option, readers: Readers) -> tuple[st
 
 
 def _kept(index: ProjectIndex, option: Option, judgment: Judgment) -> Judgment:
-    return judgment.kept(bool(judgment.readers.production and _produced(index, option, judgment.readers)[1]))
+    readers = judgment.readers
+    return judgment.kept(bool((readers.production or readers.copies) and _produced(index, option, readers)[1]))
 
 
 def feeds(index: ProjectIndex) -> list[Feed]:
@@ -150,7 +155,9 @@ def feeds(index: ProjectIndex) -> list[Feed]:
     found: list[Feed] = []
     for judged in JUDGED.of(index):
         option, readers = judged.option, judged.judgment.readers
-        if judged.judgment.verdict.status is not Status.LIVE or not readers.production:
+        # A copy into another holder (`self.limit = config.limit`) is where the option is applied: it reads it.
+        applied = [(c.path, c.line) for c in readers.production] + [(c.path, c.line) for c, _, _ in readers.copies]
+        if judged.judgment.verdict.status is not Status.LIVE or not applied:
             continue
         how, produced = _produced(index, option, readers)
         if not produced:
@@ -159,8 +166,7 @@ def feeds(index: ProjectIndex) -> list[Feed]:
                 "cli": f"command-line option `{option.spellings[0] if option.spellings else option.name}`",
                 "env": f"environment option `{option.spellings[0] if option.spellings else option.name}`",
                 "yaml": f"config key `{option.owner or option.name}`"}[option.kind]
-        found.append(Feed(what, how, tuple(produced), tuple((c.path, c.line) for c in readers.production),
-                          (option.relpath, option.line)))
+        found.append(Feed(what, how, tuple(produced), tuple(dict.fromkeys(applied)), (option.relpath, option.line)))
     for key in read_yaml_keys(index):
         if key.readers.production and not key.readers.copies:
             found.append(Feed(f"config key `{key.option.owner}`", "set", tuple(f"{rel}:{line}" for rel, line in key.files[:3]),
