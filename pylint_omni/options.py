@@ -21,7 +21,7 @@ from pylint_omni.index.external import external_problems
 from pylint_omni.index.live import prefetch_indexes
 from pylint_omni.index.paths import find_project_root, glob_spec
 from pylint_omni.index.run_options import OptionError, RunOptions
-from pylint_omni.index.settings import OPTION_DECLARATIONS, OmniSettings
+from pylint_omni.index.settings import OPTION_DECLARATIONS, PER_CANDIDATE, PER_MEMBER, OmniSettings
 
 USAGE_ERROR = 32  # pylint's exit status for a usage error
 
@@ -33,7 +33,7 @@ OPTIONS: tuple[tuple[str, dict[str, Any]], ...] = (
                         "{symbol, name, reason, until} under [tool.pylint.pylint-omni]; read from that file."}),
 )
 REPORT_BY = ("contract", "owner")
-GRANULARITY = ("candidate", "member")
+GRANULARITY = (PER_CANDIDATE, PER_MEMBER)
 
 
 class OmniOptions(BaseChecker):

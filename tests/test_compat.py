@@ -420,3 +420,41 @@ def test_an_always_true_check_whose_body_is_the_old_version_fallback_is_said_inv
     by_line = {f.line: f.message for f in findings if f.symbol == SYMBOL}
     assert "the code after it never runs" in by_line[8] and "inverted" in by_line[8], by_line
     assert "drop the check and keep its body" in by_line[14], by_line
+
+
+def test_the_checks_of_one_module_flag_are_one_change(tmp_path: Path, cache_dir: Path) -> None:
+    """nanotron's `distributed.py` tests `torch_version_above_1_13` (always true under `torch>=1.13.1`) four times:
+    one change (the flag and its dead branches) at the first check, naming every line; one message per check with
+    `omni-granularity=member`. A check of another test stays its own."""
+    root = write_tree(tmp_path, {
+        "pyproject.toml": '[project]\nname = "pkg"\nrequires-python = ">=3.10"\ndependencies = ["torch>=1.13.1"]\n',
+        "pkg/__init__.py": "",
+        "pkg/dist.py": """
+            import torch
+            from packaging.version import Version
+            torch_version_above_1_13 = Version(torch.__version__) >= Version("1.13.0")
+            Work = torch.Work if torch_version_above_1_13 else torch._Work
+
+            def gather(x):
+                if torch_version_above_1_13:
+                    return x + 1
+                else:
+                    return x - 1
+
+            def scatter(x):
+                if not torch_version_above_1_13:
+                    x = x * 2
+                return x
+
+            def reduce(x):
+                if Version(torch.__version__) < Version("1.9"):
+                    return 0
+                return x
+        """,
+    })
+    _, findings, _ = run_pylint([*enable_args([SYMBOL]), "pkg"], cwd=root, cache_dir=cache_dir)
+    by_line = {f.line: f.message for f in findings if f.symbol == SYMBOL}
+    assert sorted(by_line) == [4, 18], by_line
+    assert "`torch_version_above_1_13` is always True on every supported version, and 3 checks of it (lines 4, 7, 13)" in by_line[4]
+    _, members, _ = run_pylint([*enable_args([SYMBOL]), "--omni-granularity=member", "pkg"], cwd=root, cache_dir=cache_dir)
+    assert sorted(f.line for f in members if f.symbol == SYMBOL) == [4, 7, 13, 18]

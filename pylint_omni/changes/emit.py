@@ -36,6 +36,6 @@ class ChangeSetChecker(OmniChecker):
 
 def absorbing(index: ProjectIndex, relpath: str, first: int, last: int, enabled: frozenset[str]) -> str:
     """The id of the high-confidence change that deletes those lines ("" when none does, or per-member runs)."""
-    if index.settings.granularity != "candidate" or not enabled:
+    if index.settings.per_member or not enabled:
         return ""
     return change_plan(index, enabled).absorbing(relpath, first, last)

@@ -26,7 +26,6 @@ from pylint_omni.evidence.memo import Planned
 from pylint_omni.index.derived import Table
 from pylint_omni.index.project_index import ProjectIndex
 
-MEMBER, CANDIDATE = "member", "candidate"  # `omni-granularity`
 
 
 @dataclass
@@ -82,7 +81,7 @@ def _held(index: ProjectIndex) -> Callable[[Member], bool]:
 def _plan(index: ProjectIndex, enabled: frozenset[str]) -> ChangePlan:
     members = [m for name, source in sources() if source.symbols & enabled for m in source_members(index, name)]
     members = [m for m in members if m.symbol in enabled]
-    if index.settings.granularity == MEMBER:
+    if index.settings.per_member:
         return ChangePlan([single(never_runs(m)) for m in members])
     held = _held(index)
     alone = [single(never_runs(m)) for m in members if held(m)]

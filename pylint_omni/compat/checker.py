@@ -29,7 +29,9 @@ from pylint_omni.compat.conditions import scan_compat
 from pylint_omni.compat.evaluate import Evaluator, Outcome
 from pylint_omni.compat.platforms import SYSTEM_LIBRARY_IMPORTS
 from pylint_omni.compat.support import SCANNER_KEY, Support
-from pylint_omni.compat.wording import DeadBranch, branch_details, branch_text, decided_why, guarantee_why
+from pylint_omni.compat.wording import (
+    DeadBranch, branch_details, branch_text, decided_why, flag_details, flag_text, guarantee_why,
+)
 from pylint_omni.evidence.checker import OmniChecker
 from pylint_omni.evidence.consumers import Status, Verdict
 from pylint_omni.index.derived import Derived
@@ -72,6 +74,7 @@ class DeadCompatBranchChecker(OmniChecker):
         evaluator = self._evaluator(index)
         positions = {(n.lineno, n.col_offset): n for n in node.nodes_of_class(SITE_NODES)}
         module = index.entries.get(relpath, {}).get("module", "")
+        found: list[tuple[DeadBranch, nodes.NodeNG, bool | None]] = []
         for site in facts["sites"]:
             if site["k"] == "try":
                 finding, at = self._fallback(evaluator, relpath, module, site), positions.get(tuple(site["handlers"][0][:2]))
@@ -84,11 +87,20 @@ class DeadCompatBranchChecker(OmniChecker):
                 continue
             if finding.kind == "if" and value is True and finding.dead is None:
                 finding = replace(finding, inverted=fallback_warning(at))
+            found.append((finding, at, value))
+        flags = {} if index.settings.per_member else _by_flag(found)
+        for finding, at, value in found:
             status = Status.REJECTED if finding.rejected else Status.CANDIDATE
             verdict = Verdict(status, None if finding.rejected else finding.confidence, "; ".join(finding.why), [], finding.notes)
             # The id's subject: where the test lives and what it tests, never its line (ids survive edits above it).
             details = replace(branch_details(finding), subject=f"{at.scope().qname()}: {finding.test}", kind=f"compat-{finding.kind}")
-            self.emit(SYMBOL, at, verdict, (branch_text(finding, value),), details)
+            text = branch_text(finding, value)
+            checks = flags.get(_flag(finding) or "", [])
+            if len(checks) > 1:
+                if finding is not checks[0][0]:
+                    continue  # one change: the first check of the flag speaks for all of them
+                text, details = flag_text(checks), flag_details(checks, details)
+            self.emit(SYMBOL, at, verdict, (text,), details)
 
     @staticmethod
     def _branch(relpath: str, site: dict[str, Any], outcome: Outcome) -> DeadBranch | None:
@@ -136,6 +148,25 @@ class DeadCompatBranchChecker(OmniChecker):
 
 
 _EVALUATOR: Derived[Evaluator] = Derived("compat.evaluator", lambda index: Evaluator(index, Support(index)))
+
+
+def _flag(finding: DeadBranch) -> str | None:
+    """The module's flag a check tests (`if TORCH_2`, `if not torch_version_above_1_13`), None for another test."""
+    name = finding.test.removeprefix("not ").strip()
+    # An inverted guard is a lost feature of its own: never folded.
+    plain = finding.kind in ("if", "ifexp", "operand") and not finding.rejected and not finding.inverted
+    return name if name.isidentifier() and plain else None
+
+
+def _by_flag(found: list[tuple[DeadBranch, nodes.NodeNG, bool | None]]) -> dict[str, list[tuple[DeadBranch, bool | None]]]:
+    """The candidate checks of each flag in one module, by line (nanotron tests `torch_version_above_1_13` four times:
+    one change, the flag and its four dead branches)."""
+    flags: dict[str, list[tuple[DeadBranch, bool | None]]] = {}
+    for finding, _, value in sorted(found, key=lambda item: item[0].line):
+        name = _flag(finding)
+        if name is not None and value is not None:
+            flags.setdefault(name, []).append((finding, value))
+    return flags
 
 
 def register(linter: PyLinter) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from pylint_omni.compat.evaluate import Decided
 from pylint_omni.compat.support import Guarantee
@@ -108,3 +108,26 @@ def branch_details(finding: DeadBranch) -> FindingDetails:
     risk = ("An environment outside the declared range (an older release, a source checkout run directly) would lose "
             "the branch; the declaration named is the contract. " + " ".join(finding.notes)).strip()
     return FindingDetails(surface, simplification, benefit, risk)
+
+
+def flag_text(checks: list[tuple[DeadBranch, bool | None]]) -> str:
+    """One message for every check of one module flag (`checker._by_flag`), shown at the first."""
+    first, value = checks[0]
+    flag = first.test.removeprefix("not ").strip()
+    flag_value = (not value) if first.test.startswith("not ") else value
+    lines = ", ".join(str(finding.line) for finding, _ in checks)
+    what = (f"`{flag}` is always {flag_value} on every supported version, and {len(checks)} checks of it (lines {lines}) "
+            "keep code for the other case")
+    return short_message(what, "delete the dead branches, keep the live ones unconditional, and drop the flag",
+                         first.why[0] + (f" (+{len(first.why) - 1} more)" if len(first.why) > 1 else ""))
+
+
+def flag_details(checks: list[tuple[DeadBranch, bool | None]], first: FindingDetails) -> FindingDetails:
+    """The details of the first check, widened to every check of the flag."""
+    each = [branch_details(finding) for finding, _ in checks]
+    lines = sum(d.benefit.lines for d in each)
+    surface = [line for d in each for line in d.surface]
+    simplification = " ".join(d.simplification for d in each)
+    benefit = replace(first.benefit, lines=lines, micro=False,
+                      text=f"{lines} line(s) of {len(checks)} compatibility checks of one flag")
+    return replace(first, surface=surface, simplification=simplification, benefit=benefit, kind="compat-flag")

@@ -43,7 +43,6 @@ from pylint_omni.evidence.keep import keep_list
 from pylint_omni.index.derived import Table
 from pylint_omni.index.project_index import ProjectIndex
 
-MEMBER = "member"  # `omni-granularity`: one message per copy
 Upstream = dict[str, list[Reimplementation]]
 
 _PLANS: Table[tuple[Thresholds, bool, str], dict[str, list[CopyFinding]]] = Table("copies.plan")
@@ -156,7 +155,7 @@ def _changes(group: list[Reported]) -> list[list[Reported]]:
 
 def _plan(index: ProjectIndex, limits: Thresholds, upstream: Upstream) -> dict[str, list[CopyFinding]]:
     items = _reported(index, _judged(index, limits, upstream))
-    if index.settings.granularity == MEMBER:
+    if index.settings.per_member:
         findings = [alone(item) for item in items]
     else:
         held = _held(index)

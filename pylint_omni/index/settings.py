@@ -58,6 +58,7 @@ DEFAULT_EXTERNAL_KEY_PATTERNS: tuple[str, ...] = (
     "*Transformer3DModel",
 )
 DEFAULT_MAX_FILE_BYTES = 2_000_000
+PER_CANDIDATE, PER_MEMBER = "candidate", "member"  # `omni-granularity`: one message per change, or per member
 DEFAULT_COPY_MIN_STATEMENTS = 5  # smaller copies are too small to be worth sharing
 # Upstream packages project code is compared with for reimplementations (vLLM's own model
 # files port Hugging Face code on purpose: comparing with transformers is noise).
@@ -94,7 +95,7 @@ class OmniSettings:
     baseline: Path | None = None  # known findings by id: emitted no more (evidence.baseline)
     external_roots: tuple[str, ...] = ()  # other checkouts (folders) or installed distributions (names)
     report_by: str = "contract"  # how the Markdown report groups candidates: contract | owner
-    granularity: str = "candidate"  # one message per change set (candidate) or per member (`pylint_omni.changes`)
+    granularity: str = PER_CANDIDATE  # one message per change set (candidate) or per member (`pylint_omni.changes`)
     platform_words: tuple[str, ...] = ()  # added to the vocabulary's platforms (`index.vocabulary`)
     hot_path_names: tuple[str, ...] = ()  # added to its hot-path names
     cold_path_names: tuple[str, ...] = ()  # added to its cold-path names
@@ -104,6 +105,11 @@ class OmniSettings:
     # pylint runs (else only from `upstream_paths`).
     upstream_installed: bool = field(default_factory=installed_allowed)
     extra_roots: tuple[str, ...] = ()  # globs of paths or patterns of dotted names that are production roots
+
+    @property
+    def per_member(self) -> bool:
+        """`omni-granularity=member`: one message per member of a change (an editor's view), none folded."""
+        return self.granularity == PER_MEMBER
 
     @property
     def vocabulary(self) -> Vocabulary:
