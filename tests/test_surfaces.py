@@ -1544,3 +1544,29 @@ def test_framework_inner_classes_and_state_views_judged_on_fresh_trees(tmp_path:
     assert "ServerConfig.Config" not in found and found["Plain.Config"].confidence == "HIGH", found
     assert found["Job.is_aborted"].confidence != "HIGH" and "the read side of the state Job.abort() sets" in found["Job.is_aborted"].message
     assert found["Job.is_finished"].confidence == "HIGH"  # no `finish()` changes that state
+
+
+def test_fallback_imports_outside_reexports_and_streams_judged_on_fresh_trees(tmp_path: Path, cache_dir: Path) -> None:
+    """Round 11 (GPT-NeoX): `try: from .template import Base` / `except ImportError: from template import Base` binds
+    the project's class (the fallback does not rebind it), so the module is live; `mpu/random.py` only hands on
+    deepspeed's `checkpoint`, and `from .random import checkpoint` still runs it; a `Tee` installed as
+    `sys.stdout` gets its `write`/`flush` called by Python (medium, never high)."""
+    root = write(tmp_path / "proj", {
+        "pyproject.toml": "[project]\nname = 'app'\n[project.scripts]\nrun = 'app.main:main'\n",
+        "app/__init__.py": "",
+        "app/args/__init__.py": "from .neox_args import TrainingArgs\n",
+        "app/args/template.py": "class Base:\n    def defaults(self):\n        return dict(vars(self))\n",
+        "app/args/neox_args.py": "try:\n    from .template import Base\nexcept ImportError:\n    from template import Base\n\n\n"
+                                 "class TrainingArgs(Base):\n    lr = 0.1\n",
+        "app/mpu/__init__.py": "from .random import checkpoint\n",
+        "app/mpu/random.py": "from deepspeed.checkpointing import checkpoint\n",
+        "app/main.py": (
+            "import sys\n\nfrom app.args import TrainingArgs\nfrom app import mpu\n\n\nclass Tee:\n    def write(self, data):\n"
+            "        return len(data)\n\n    def flush(self):\n        return None\n\n\n"
+            "def main():\n    sys.stdout = Tee()\n    print(TrainingArgs().defaults(), mpu.checkpoint)\n"
+        ),
+    })
+    found = {f.path: f for f in lint(root, cache_dir, "--omni-granularity=member")}
+    assert "app/args/template.py" not in found and "app/mpu/random.py" not in found, found
+    streams = [f for f in lint(root, cache_dir, "--omni-granularity=member") if "Tee." in f.message]
+    assert streams and all(f.confidence != "HIGH" for f in streams), streams

@@ -174,7 +174,7 @@ def _marked_public(index: ProjectIndex, root: Surface) -> str | None:
 # Standard-library modules that keep an object and call its methods later (a handler, a server's handler class, a
 # thread's target); the others (`dataclasses.asdict`, `json.dumps`, `copy.deepcopy`) read data, not methods by name.
 STDLIB_CALLBACK_HOSTS = frozenset({"threading", "asyncio", "concurrent", "logging", "socketserver", "http", "atexit",
-                                   "signal", "sched", "multiprocessing", "xmlrpc"})
+                                   "signal", "sched", "multiprocessing", "xmlrpc", "sys"})
 
 
 def _named_elsewhere(index: ProjectIndex, root: Surface) -> bool:

@@ -88,6 +88,13 @@ class FileResolver:
             target = self._target(dotted)
             if target is not None:
                 self._ref(target, line, "import")
+            elif dotted.partition(".")[0] in self.tops:
+                # `from .random import checkpoint` where `random` re-exports deepspeed's: the name is theirs, but the
+                # import runs the project module that hands it on (GPT-NeoX's `mpu/random.py`).
+                parts = dotted.split(".")
+                size = self.resolver.module_prefix(parts)
+                if size:
+                    self._add(".".join(parts[:size]), line, "import")
         for key, encoded in links.get("attrs", {}).items():
             owner, _, attr = key.partition("|")
             owner = self._code(owner)

@@ -48,6 +48,10 @@ from pylint_omni.index.scan.link_resolve import ChainResolution
 from pylint_omni.index.scan.table_uses import TableUses, writer_params
 
 MAX_CHAIN_HITS = 30
+# Attributes of the interpreter that hold an object Python itself calls methods of (a stream's write and flush,
+# a hook): assigning a project object there hands it to outside code (GPT-NeoX's `sys.stdout = Tee(...)`).
+PYTHON_CALLS_BACK = frozenset({"sys.stdout", "sys.stderr", "sys.stdin", "sys.excepthook", "sys.displayhook",
+                               "sys.__stdout__", "sys.__stderr__"})
 
 
 class LinkScanner(ChainResolution, DynamicReferences, TableUses, FastVisitor):
@@ -229,6 +233,8 @@ class LinkScanner(ChainResolution, DynamicReferences, TableUses, FastVisitor):
         self._bind_locals(node.targets, node.value)
         for target in node.targets:
             self.visit(target)
+            if isinstance(target, ast.Attribute) and dotted(target) in PYTHON_CALLS_BACK:
+                self._handed(dotted(target) or "", [node.value], node.lineno)  # `sys.stdout = Tee(...)`: Python writes to it
         self.parents.pop()
 
     def visit_AnnAssign(self, node: ast.AnnAssign) -> None:

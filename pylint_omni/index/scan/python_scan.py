@@ -53,6 +53,7 @@ class _Visitor(FastVisitor):
         self.docstrings: set[int] = set()
         self.forward_refs: set[int] = set()
         self.top_imports: list[list[Any]] = []  # [module, line] of each import statement of the module body itself
+        self.handlers = 0  # depth of `except` handlers around the node visited: their imports are fallbacks
 
     # -- traversal -------------------------------------------------------------------
     def _mark_docstring(self, body: list[ast.stmt]) -> None:
@@ -86,10 +87,21 @@ class _Visitor(FastVisitor):
         self.generic_visit(node)
 
     # -- imports -----------------------------------------------------------------------
+    def visit_ExceptHandler(self, node: ast.ExceptHandler) -> None:
+        self.handlers += 1
+        self.generic_visit(node)
+        self.handlers -= 1
+
+    def _bind_import(self, local: str, target: str) -> None:
+        # `try: from .template import T` / `except ImportError: from template import T` (GPT-NeoX): the name is the
+        # try body's; the fallback import does not rebind it.
+        if not (self.handlers and local in self.imports):
+            self.imports[local] = target
+
     def visit_Import(self, node: ast.Import) -> None:
         for alias in node.names:
             local = alias.asname or alias.name.split(".")[0]
-            self.imports[local] = alias.name if alias.asname else alias.name.split(".")[0]
+            self._bind_import(local, alias.name if alias.asname else alias.name.split(".")[0])
             for part in alias.name.split("."):
                 self.refs.add(part, node.lineno, "import")
             self.refs.add(alias.name, node.lineno, "import")
@@ -106,7 +118,7 @@ class _Visitor(FastVisitor):
         for alias in node.names:
             if alias.name == "*":
                 continue
-            self.imports[alias.asname or alias.name] = f"{base}.{alias.name}" if base else alias.name
+            self._bind_import(alias.asname or alias.name, f"{base}.{alias.name}" if base else alias.name)
             self.refs.add(alias.name, node.lineno, "import")
 
     # -- definitions ---------------------------------------------------------------------
