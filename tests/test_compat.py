@@ -458,3 +458,33 @@ def test_the_checks_of_one_module_flag_are_one_change(tmp_path: Path, cache_dir:
     assert "`torch_version_above_1_13` is always True on every supported version, and 3 checks of it (lines 4, 7, 13)" in by_line[4]
     _, members, _ = run_pylint([*enable_args([SYMBOL]), "--omni-granularity=member", "pkg"], cwd=root, cache_dir=cache_dir)
     assert sorted(f.line for f in members if f.symbol == SYMBOL) == [4, 7, 13, 18]
+
+
+def test_a_check_inside_a_branch_that_never_runs_goes_with_it(tmp_path: Path, cache_dir: Path) -> None:
+    """LLM Foundry: `if gte('4.38'): ... elif gte('4.36'): ... else: ...` under `transformers>=4.51`. The `if` is
+    always true, so the `elif` and the `else` never run: one finding at the `if`. Judged alone, the `elif` would say
+    "keep its body unconditional", applying the rotary embedding twice."""
+    root = write_tree(tmp_path, {
+        "pyproject.toml": '[project]\nname = "pkg"\nrequires-python = ">=3.10"\ndependencies = ["transformers>=4.51"]\n',
+        "pkg/__init__.py": "",
+        "pkg/rope.py": """
+            import transformers
+            from packaging.version import Version
+
+            def gte(v):
+                return Version(transformers.__version__) >= Version(v)
+
+            def apply(q):
+                if Version(transformers.__version__) >= Version("4.38"):
+                    q = q + 1
+                elif Version(transformers.__version__) >= Version("4.36"):
+                    q = q + 2
+                else:
+                    q = q + 3
+                return q
+        """,
+    })
+    _, findings, _ = run_pylint([*enable_args([SYMBOL]), "pkg"], cwd=root, cache_dir=cache_dir)
+    by_line = {f.line: f.message for f in findings if f.symbol == SYMBOL}
+    assert list(by_line) == [8], by_line
+    assert "lines 10-13 never run" in by_line[8], by_line

@@ -271,11 +271,17 @@ def _path_reasons(index: ProjectIndex, relpath: str, registry: RegistryFact, pat
         medium.append(f"entries are copied into a local table at {paths.local_copies[0]}; its lookups were not followed")
     if paths.unresolved and not paths.reads:
         medium.append(f"{paths.unresolved}: its reads are unknown")
-    untraced = [r for r in paths.production_reads() if not r.source.startswith(("lit:", "pattern:", "classname", "attribute", "external", "user"))]
+    reads = paths.production_reads()
+    untraced = [r for r in reads if not r.source.startswith(("lit:", "pattern:", "classname", "attribute", "external", "user"))]
     if untraced and not found.consumers:
         outside = _keys_come_from_outside(index, relpath, registry)
         if outside:
             medium.append(outside)
+        elif len(untraced) == len(reads):
+            # Every production read takes a key the index cannot trace (LLM Foundry's `build_norm(name=config.norm_type)`):
+            # a configuration may choose this entry, whatever code names.
+            medium.append(f"every production read takes a key the index cannot trace ({untraced[0].describe()}): a "
+                          "configuration may choose it")
     if paths.reads and not paths.production_reads():
         medium.append(f"only tests read the registry ({paths.reads[0].where})")
 
