@@ -223,3 +223,25 @@ def test_host_data_moved_to_the_device_spares_only_a_call(tmp_path: Path) -> Non
     by_line = {f.line: f for f in found if f.symbol == SYMBOLS[0]}
     assert by_line[5].confidence == "INFERENCE" and "host→device copy stays" in by_line[5].message, by_line
     assert by_line[10].confidence == "HIGH", by_line
+
+
+def test_a_factory_cast_then_moved_takes_both_and_a_float_of_the_default_dtype_is_no_cast(tmp_path: Path) -> None:
+    """GPT-NeoX: `torch.ones([b]).long().cuda()` builds on the host in float32, casts, then copies to the device: the
+    fix passes `dtype=` and `device=` (not `dtype=` alone); `torch.empty(n, v).float().cuda()`: `.float()` of the
+    default dtype returns the tensor unchanged, so only `device=` saves anything, and without the move nothing does."""
+    root = tmp_path / "proj"
+    (root / "pkg").mkdir(parents=True)
+    (root / "pyproject.toml").write_text("[project]\nname = 'pkg'\n")
+    (root / "pkg" / "__init__.py").write_text("")
+    (root / "pkg" / "gen.py").write_text(
+        "import torch\n\n\ndef start(b, n, v):\n    done = torch.zeros([b]).byte().cuda()\n"
+        "    logits = torch.empty(n, v).float().cuda()\n    plain = torch.ones([b]).long()\n"
+        "    kept = torch.empty(n).float()\n    return done, logits, plain, kept\n"
+    )
+    _, found, stderr = run_pylint([*enable_args(SYMBOLS), "--omni-granularity=member", "pkg"], cwd=root, cache_dir=tmp_path / "c")
+    assert "Traceback" not in stderr, stderr
+    by_line = {f.line: f.message for f in found if f.symbol == SYMBOLS[0]}
+    assert sorted(by_line) == [5, 6, 7], by_line
+    assert "pass `dtype=` and `device=` to `torch.zeros(...)`" in by_line[5], by_line
+    assert "pass `device=` to `torch.empty(...)`" in by_line[6] and "dtype" not in by_line[6], by_line
+    assert "pass `dtype=` to `torch.ones(...)`" in by_line[7], by_line

@@ -124,7 +124,7 @@ ITEM_BYTES = {
     "float8_e4m3fn": 1, "float8_e5m2": 1,
 }
 CASTING_METHODS = {"float": "float32", "half": "float16", "bfloat16": "bfloat16", "double": "float64", "long": "int64",
-                   "int": "int32", "bool": "bool"}
+                   "int": "int32", "bool": "bool", "byte": "uint8", "short": "int16"}
 LEGACY_CONSTRUCTORS = {"Tensor": "float32", "FloatTensor": "float32", "LongTensor": "int64", "IntTensor": "int32"}
 
 
@@ -254,7 +254,24 @@ def late_cast(call: nodes.Call) -> CopyFinding | None:
     kind = "dtype" if step.func.attrname in CASTING_METHODS else "device"
     if kind == "dtype" and step.args:
         return None  # `.int(memory_format=...)`-like: more than a cast
-    return _late_factory(call, receiver(call), kind, Strength.PROVEN)
+    inner = receiver(call)
+    moved = _moved_next(call)
+    if kind == "dtype" and step.func.attrname == "float" and torch_function(inner) not in LIKE_FACTORIES:
+        # `.float()` of a factory in the default dtype returns it unchanged: only a move after it costs anything
+        return _late_factory(moved, inner, "device", Strength.PROVEN, through=".float()") if moved is not None else None
+    if kind == "dtype" and moved is not None:  # `torch.ones(n).long().cuda()`: both go into the factory
+        return _late_factory(moved, inner, "dtype", Strength.PROVEN, through=f".{step.func.attrname}()", also_device=True)
+    return _late_factory(call, inner, kind, Strength.PROVEN)
+
+
+def _moved_next(call: nodes.Call) -> nodes.Call | None:
+    """The `.cuda()` (or `.to(x)`) called on this call's result right away, if one is."""
+    parent = call.parent
+    if isinstance(parent, nodes.Attribute) and parent.expr is call and isinstance(parent.parent, nodes.Call) \
+            and parent.parent.func is parent and (parent.attrname in DEVICE_METHODS or parent.attrname == "to"
+                                                  and len(parent.parent.args) == 1 and not parent.parent.keywords):
+        return None if parent.attrname == "to" and _to_host(parent.parent) else parent.parent
+    return None
 
 
 def _to_host(call: nodes.Call) -> bool:
@@ -267,8 +284,11 @@ def _to_host(call: nodes.Call) -> bool:
     return isinstance(target, nodes.Const) and isinstance(target.value, str) and target.value.partition(":")[0] == "cpu"
 
 
-def _late_factory(call: nodes.Call, inner: nodes.NodeNG, kind: str, strength: Strength) -> CopyFinding | None:
-    """`torch.zeros(n).to(device)`: built on the default device (or dtype), then converted."""
+def _late_factory(call: nodes.Call, inner: nodes.NodeNG, kind: str, strength: Strength, through: str = "",
+                  also_device: bool = False) -> CopyFinding | None:
+    """`torch.zeros(n).to(device)`: built on the default device (or dtype), then converted; `through`: a cast
+    between the factory and `call` (`.long()` of `torch.ones(n).long().cuda()`), whose dtype also goes into the
+    factory when `also_device`."""
     factory = torch_function(inner)
     if factory is None or keyword_named(inner, kind) is not None or isinstance(call.parent, nodes.Expr):
         return None  # a result nobody keeps: the transfer is the point (a device health probe, a warm-up)
@@ -297,20 +317,26 @@ def _late_factory(call: nodes.Call, inner: nodes.NodeNG, kind: str, strength: St
         strength = min(strength, Strength.HEURISTIC)
     # Built on the target, nothing is copied: a `non_blocking=True` of the `.to()` has no copy left to apply to.
     async_note = " (no copy is left for its `non_blocking=True`)" if keyword_named(call, "non_blocking") is not None else ""
+    passed = f"`{kind}=`"
+    if also_device and keyword_named(inner, "device") is None:
+        where, passed = f"{where} on the default device", "`dtype=` and `device=`"
+        cost, saved = "3 allocations, a conversion and a host→device copy", "2 allocations, 1 conversion and 1 host→device copy"
     return CopyFinding(
         node=call,
         surface=code_span(call),
         problem=f"allocates {where} and converts right after",
         cost=cost if host_built else f"{cost} where one allocation on the target suffices",
-        fix=f"pass `{kind}=` to `torch.{factory}(...)`{async_note}",
-        evidence=f"`torch.{factory}(...)` is given no `{kind}=` and its result goes straight to `.{call.func.attrname}()`",
+        fix=f"pass {passed} to `torch.{factory}(...)`{async_note}",
+        evidence=(f"`torch.{factory}(...)` is given no {passed} and its result goes straight to "
+                  f"`{through}.{call.func.attrname}()`" if through else
+                  f"`torch.{factory}(...)` is given no `{kind}=` and its result goes straight to `.{call.func.attrname}()`"),
         strength=strength,
         saved=saved,
         risk=("none: the same values are copied to the device by one call instead of two" if host_built else
               f"values built directly in the target {kind} can differ in the last bits from values converted after"),
         unknown=("only a call and a short-lived host tensor go: the host→device copy stays" if host_built else
                  "" if strength >= Strength.PROVEN else f"the `.to()` argument is a {kind} by its name only"),
-        pattern=f"factory converted after the fact ({kind})",
+        pattern=f"factory converted after the fact ({'dtype and device' if passed.count('=') > 1 else kind})",
         micro=host_built,
     )
 
