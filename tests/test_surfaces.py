@@ -1570,3 +1570,16 @@ def test_fallback_imports_outside_reexports_and_streams_judged_on_fresh_trees(tm
     assert "app/args/template.py" not in found and "app/mpu/random.py" not in found, found
     streams = [f for f in lint(root, cache_dir, "--omni-granularity=member") if "Tee." in f.message]
     assert streams and all(f.confidence != "HIGH" for f in streams), streams
+
+
+def test_an_import_inside_a_command_line_of_a_makefile_is_a_consumer(tmp_path: Path, cache_dir: Path) -> None:
+    """Round 12 (OLMo): `make check-cpu-install` runs `python -c 'from olmo import check_install; check_install()'`:
+    the import inside the command names the function, which is not dead; a function nothing names stays high."""
+    root = write(tmp_path / "proj", {
+        "pyproject.toml": "[project]\nname = 'app'\n[project.scripts]\nrun = 'app.main:main'\n",
+        "app/__init__.py": "def check_install(cuda=False):\n    return cuda\n\n\ndef unused():\n    return 1\n",
+        "app/main.py": "def main():\n    return 1\n",
+        "Makefile": ".PHONY: check\ncheck:\n\t@python -c 'from app import check_install; check_install(cuda=False)'\n",
+    })
+    found = {f.message.split(" ")[2]: f for f in lint(root, cache_dir, "--omni-granularity=member")}
+    assert "check_install" not in found and found["unused"].confidence == "HIGH", found

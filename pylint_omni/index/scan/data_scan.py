@@ -31,6 +31,8 @@ MAX_KEY_PATHS = 20_000
 MAX_FIELD_VALUES = 20_000  # (field, short string value) pairs kept per data file
 MAX_FIELD_VALUE_LENGTH = 100
 FROM_IMPORT = re.compile(r"^\s*(?:>>>\s*)?from\s+([A-Za-z_][\w.]*)\s+import\s+\(?([\w\s,]+)\)?\s*$")
+# In a script, inside a command line too: `python -c 'from olmo import check_install; check_install()'` (a Makefile).
+INLINE_IMPORT = re.compile(r"\bfrom\s+([A-Za-z_][\w.]*)\s+import\s+([\w\s,]+?)\s*(?=$|[;'\"])")
 WORD = re.compile(r"[A-Za-z_][\w.\-:/]*\w|[A-Za-z_]")
 TEMPLATE_MARK = re.compile(r"\{\{.*?\}\}|\{%.*?%\}", re.S)
 SPLIT_VALUE = re.compile(r"[\s,;=()\[\]{}'\"`<>|]+")
@@ -267,8 +269,8 @@ def scan_text(text: str, via: str) -> dict[str, Any]:
             record_string(sink, word, number, via)
             if "/" in word and word.endswith(".py"):
                 record_string(sink, word[:-3].replace("/", "."), number, via)
-        imported = FROM_IMPORT.match(line)
-        if imported:
+        found = [FROM_IMPORT.match(line)] if via == "doc" else list(INLINE_IMPORT.finditer(line))
+        for imported in filter(None, found):
             for name in imported.group(2).split(","):
                 name = name.split(" as ")[0].strip()
                 if name.isidentifier():
