@@ -1583,3 +1583,26 @@ def test_an_import_inside_a_command_line_of_a_makefile_is_a_consumer(tmp_path: P
     })
     found = {f.message.split(" ")[2]: f for f in lint(root, cache_dir, "--omni-granularity=member")}
     assert "check_install" not in found and found["unused"].confidence == "HIGH", found
+
+
+def test_a_shim_module_production_imports_through_is_live_and_a_table_used_as_a_default_is_read(tmp_path: Path, cache_dir: Path) -> None:
+    """Round 12 (torchtune): `torchtune/modules/tokenizers/__init__.py` only re-exports the classes that moved to
+    `modules/transforms/tokenizers`, and seven production modules still import through it: deleting it breaks them,
+    so it is live (the finding to make is "move the imports"). `LLAMA3_SPECIAL_TOKENS`, a dict used as the default of
+    `special_tokens`, flows on whole: its entries are read."""
+    root = write(tmp_path / "proj", {
+        "pyproject.toml": "[project]\nname = 'app'\n[project.scripts]\nrun = 'app.main:main'\n",
+        "app/__init__.py": "",
+        "app/transforms/__init__.py": "",
+        "app/transforms/tokenizers.py": "class ModelTokenizer:\n    def encode(self, text):\n        return [len(text)]\n",
+        "app/tokenizers/__init__.py": "import warnings\n\nfrom app.transforms.tokenizers import ModelTokenizer\n\n"
+                                      "warnings.warn('moved', DeprecationWarning)\n",
+        "app/llama.py": "from app.tokenizers import ModelTokenizer\n\nSPECIAL = {'<bos>': 1}\nRESERVED = {'<r0>': 2}\n"
+                        "SPECIAL_TOKENS = {**SPECIAL, **RESERVED}\n\n\nclass Llama(ModelTokenizer):\n"
+                        "    def __init__(self, special_tokens=None):\n"
+                        "        self.special_tokens = special_tokens if special_tokens is not None else SPECIAL_TOKENS\n\n"
+                        "    def bos(self):\n        return self.special_tokens['<bos>']\n",
+        "app/main.py": "from app.llama import Llama\n\n\ndef main():\n    return Llama().bos()\n",
+    })
+    found = lint(root, cache_dir, "--disable=all", "--enable=unused-surface,unused-registry-entry", "--omni-granularity=member")
+    assert not [f for f in found if f.path in ("app/tokenizers/__init__.py", "app/llama.py")], found

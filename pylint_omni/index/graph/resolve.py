@@ -88,12 +88,12 @@ class FileResolver:
             target = self._target(dotted)
             if target is not None:
                 self._ref(target, line, "import")
-            elif dotted.partition(".")[0] in self.tops:
-                # `from .random import checkpoint` where `random` re-exports deepspeed's: the name is theirs, but the
-                # import runs the project module that hands it on (GPT-NeoX's `mpu/random.py`).
-                parts = dotted.split(".")
+            # The import runs each project module that hands the name on: GPT-NeoX's `mpu/random.py` re-exports
+            # deepspeed's `checkpoint`, torchtune's deprecated `modules/tokenizers` shim re-exports the moved classes.
+            for passed in ([dotted] if target is None else [dotted, *target.hops]) if dotted.partition(".")[0] in self.tops else []:
+                parts = passed.split(".")
                 size = self.resolver.module_prefix(parts)
-                if size:
+                if size and size < len(parts):
                     self._add(".".join(parts[:size]), line, "import")
         for key, encoded in links.get("attrs", {}).items():
             owner, _, attr = key.partition("|")

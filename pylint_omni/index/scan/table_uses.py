@@ -117,6 +117,10 @@ class TableUses:
             return "passed", "container"
         if isinstance(parent, (ast.Assign, ast.AnnAssign)) and getattr(parent, "value", None) is node:
             return "enumerate", self._transfer()
+        # A default (`tokens if tokens is not None else SPECIAL_TOKENS`, `tokens or SPECIAL_TOKENS`): the table flows on
+        # whole as the expression's value (torchtune's tokenizer keeps it as `self.special_tokens`).
+        if isinstance(parent, ast.IfExp) and node is not parent.test or isinstance(parent, ast.BoolOp):
+            return "passed", "default"
         return None
 
     def _enumeration_purpose(self) -> str:
