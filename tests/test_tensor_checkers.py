@@ -206,20 +206,26 @@ def test_same_findings_with_two_jobs(project: Path, tmp_path: Path, default_run:
     assert lint(project, tmp_path, "-j", "2") == default_run
 
 
-def test_host_data_moved_to_the_device_spares_only_a_call(tmp_path: Path) -> None:
-    """`torch.tensor(margin).to(device)` (OpenRLHF, CosyVoice: judged noise four times): `torch.tensor(data, device=...)`
-    still builds on the host and copies, so only a call goes. Medium, saying so, and no claim that values may differ;
-    a shape factory moved after the fact (`torch.zeros(n).to(device)`) saves a host allocation and copy: high."""
+def lint_module(tmp_path: Path, source: str, *extra: str) -> list[Finding]:
+    """The family's findings on a project of one module, `pkg/mod.py`."""
     root = tmp_path / "proj"
     (root / "pkg").mkdir(parents=True)
     (root / "pyproject.toml").write_text("[project]\nname = 'pkg'\n")
     (root / "pkg" / "__init__.py").write_text("")
-    (root / "pkg" / "loss.py").write_text(
+    (root / "pkg" / "mod.py").write_text(source)
+    _, found, stderr = run_pylint([*enable_args(SYMBOLS), *extra, "pkg"], cwd=root, cache_dir=tmp_path / "c")
+    assert "Traceback" not in stderr, stderr
+    return found
+
+
+def test_host_data_moved_to_the_device_spares_only_a_call(tmp_path: Path) -> None:
+    """`torch.tensor(margin).to(device)` (OpenRLHF, CosyVoice: judged noise four times): `torch.tensor(data, device=...)`
+    still builds on the host and copies, so only a call goes. Medium, saying so, and no claim that values may differ;
+    a shape factory moved after the fact (`torch.zeros(n).to(device)`) saves a host allocation and copy: high."""
+    found = lint_module(tmp_path, (
         "import torch\n\n\ndef margins(margin: list, device: torch.device):\n    kept = torch.tensor(margin).to(device)\n"
         "    return kept\n\n\ndef buffer(n: int, device: torch.device):\n    made = torch.zeros(n).to(device)\n    return made\n"
-    )
-    _, found, stderr = run_pylint([*enable_args(SYMBOLS), "pkg"], cwd=root, cache_dir=tmp_path / "c")
-    assert "Traceback" not in stderr, stderr
+    ))
     by_line = {f.line: f for f in found if f.symbol == SYMBOLS[0]}
     assert by_line[5].confidence == "INFERENCE" and "host→device copy stays" in by_line[5].message, by_line
     assert by_line[10].confidence == "HIGH", by_line
@@ -229,17 +235,11 @@ def test_a_factory_cast_then_moved_takes_both_and_a_float_of_the_default_dtype_i
     """GPT-NeoX: `torch.ones([b]).long().cuda()` builds on the host in float32, casts, then copies to the device: the
     fix passes `dtype=` and `device=` (not `dtype=` alone); `torch.empty(n, v).float().cuda()`: `.float()` of the
     default dtype returns the tensor unchanged, so only `device=` saves anything, and without the move nothing does."""
-    root = tmp_path / "proj"
-    (root / "pkg").mkdir(parents=True)
-    (root / "pyproject.toml").write_text("[project]\nname = 'pkg'\n")
-    (root / "pkg" / "__init__.py").write_text("")
-    (root / "pkg" / "gen.py").write_text(
+    found = lint_module(tmp_path, (
         "import torch\n\n\ndef start(b, n, v):\n    done = torch.zeros([b]).byte().cuda()\n"
         "    logits = torch.empty(n, v).float().cuda()\n    plain = torch.ones([b]).long()\n"
         "    kept = torch.empty(n).float()\n    return done, logits, plain, kept\n"
-    )
-    _, found, stderr = run_pylint([*enable_args(SYMBOLS), "--omni-granularity=member", "pkg"], cwd=root, cache_dir=tmp_path / "c")
-    assert "Traceback" not in stderr, stderr
+    ), "--omni-granularity=member")
     by_line = {f.line: f.message for f in found if f.symbol == SYMBOLS[0]}
     assert sorted(by_line) == [5, 6, 7], by_line
     assert "pass `dtype=` and `device=` to `torch.zeros(...)`" in by_line[5], by_line
