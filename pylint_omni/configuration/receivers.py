@@ -97,7 +97,7 @@ class Receivers:
         found = self._method(dotted, "__init__")
         if found is not None:
             return found
-        if self.classes.upstream_bases(dotted) or self.classes.unresolved_bases(dotted):
+        if self.classes.extends_outside(dotted):
             return None  # the `__init__` that runs is outside the project
         node = self.classes.nodes.get(dotted)
         if node is None:

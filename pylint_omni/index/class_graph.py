@@ -201,6 +201,10 @@ class ClassGraph:
             found.extend(self.nodes[name].unresolved)
         return found
 
+    def extends_outside(self, dotted: str) -> bool:
+        """The class descends from a class outside the project, read by an index or not (a framework's)."""
+        return bool(self.upstream_bases(dotted) or self.unresolved_bases(dotted))
+
     def full_methods(self, dotted: str) -> frozenset[str]:
         """Methods a class defines or inherits from project classes."""
         cached = self._full_methods.get(dotted)

@@ -156,10 +156,6 @@ class Conventions:
                 found.unknown.append(base)
         return found
 
-    def outside_lineage(self, class_dotted: str) -> bool:
-        """The class descends from a class outside the project (a framework's, read or not by an index)."""
-        return bool(self.graph.upstream_bases(class_dotted) or self.graph.unresolved_bases(class_dotted))
-
     def decorator_kind(self, method_dotted: str) -> str:
         """The strongest effect of a surface's decorators: `route`, `register` or `transparent`."""
         found = self._decorators.get(method_dotted)

@@ -248,7 +248,7 @@ def _handed(index: ProjectIndex) -> dict[str, str]:
                 head not in sys.stdlib_module_names or head in STDLIB_CALLBACK_HOSTS)
             # a project class built on a third-party one passes its arguments on (`LogMonitor(RayLogMonitor)`)
             if outside or own is not None and own.kind == "class" and (
-                    classes.upstream_bases(own.dotted) or classes.unresolved_bases(own.dotted)):
+                    classes.extends_outside(own.dotted)):
                 found.setdefault(held, f"`{callee.rpartition('.')[2]}` ({rel}:{line})")
     return found
 

@@ -6,7 +6,7 @@ outside class names them. When the project targets another version (vllm-gaudi, 
 vLLM's main branch), or an outside library reaches the method through `hasattr` (Intel's
 quantizer on vllm-gaudi's MoE ops), the walk finds no caller. What the code says instead:
 - the method's own head says it overrides a base method ("Overriding base method");
-- `MIN_SIBLINGS` other project classes extending outside classes define its name (a hook of
+- `MIN_OUTSIDE_SIBLINGS` other project classes extending outside classes define its name (a hook of
   the outside family, `apply_monolithic`);
 - a function of the chain says an outside name calls it ("This function is called by INC");
 - the project class mirrors an indexed upstream class of its name that defines the method
@@ -40,7 +40,7 @@ def _outside_methods(index: ProjectIndex) -> dict[str, list[str]]:
     graph, found = class_graph(index), {}
     for surface in analysis_of(index).table.surfaces.values():
         container = surface.container
-        if surface.kind == "method" and container in graph.nodes and (graph.upstream_bases(container) or graph.unresolved_bases(container)):
+        if surface.kind == "method" and container in graph.nodes and graph.extends_outside(container):
             found.setdefault(surface.name, []).append(container)
     return {name: sorted(set(classes)) for name, classes in found.items()}
 
@@ -72,7 +72,7 @@ def _outside_hook(index: ProjectIndex, root: Surface) -> str | None:
     a hook of vLLM's MoE methods): outside code calls it by name, in a version the installed one may not be (the
     installed base lacks the name, or nothing would be reported)."""
     graph = class_graph(index)
-    if root.container not in graph.nodes or not (graph.upstream_bases(root.container) or graph.unresolved_bases(root.container)):
+    if root.container not in graph.nodes or not graph.extends_outside(root.container):
         return None
     if OVERRIDE_MARK.search(_head(index, root)):
         return f"its own text says it overrides a base method ({root.path}:{root.line}): the outside base calls it by name"

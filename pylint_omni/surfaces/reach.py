@@ -158,7 +158,7 @@ class Reachability:
                 elif kind == "function" and DUNDER.match(self.table.surfaces[child].name):
                     self.mark(child, "a module hook Python calls (`__getattr__`, `__dir__`)")
                 elif (kind == "class" and surface.kind == "class" and self.table.surfaces[child].name in FRAMEWORK_INNER_CLASSES
-                      and self.conventions.outside_lineage(dotted)):
+                      and self.conventions.graph.extends_outside(dotted)):
                     self.mark(child, f"its framework reads the inner class {self.table.surfaces[child].name} of a class it "
                                      "handles (pydantic's `Config`, Django's and marshmallow's `Meta`)")
 
