@@ -90,8 +90,9 @@ class DeadCompatBranchChecker(OmniChecker):
             found.append((finding, at, value))
         # A check inside code another check never runs is dead with it (`elif` after an always-true `if`): its own
         # verdict would keep lines that never run.
-        dead = [f.dead for f, _, _ in found if f.dead and not f.rejected and f.kind != "fallback"]
-        found = [item for item in found if not any(first <= item[0].line <= last for first, last in dead)]
+        dead = [f.dead for f, _, _ in found if f.dead and not f.rejected and f.kind == "if"]
+        found = [item for item in found if not any(first <= item[0].line <= last for first, last in dead
+                                                   if (first, last) != item[0].dead)]
         flags = {} if index.settings.per_member else _by_flag(found)
         for finding, at, value in found:
             status = Status.REJECTED if finding.rejected else Status.CANDIDATE
