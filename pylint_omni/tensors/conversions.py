@@ -33,6 +33,9 @@ LOOPS = (nodes.For, nodes.While, nodes.Comprehension)
 CONVERTIBLE_FACTORIES = (SHAPE_FACTORIES | LIKE_FACTORIES) - RANDOM_FACTORIES - {"tensor"}
 JOINING_FUNCTIONS = frozenset({"cat", "concat", "concatenate", "stack"})
 DEVICE_ONLY_FACTORIES = frozenset({"arange", "linspace", "logspace"})  # low-precision accumulation differs
+# Factories whose result is in the default dtype (float32) whatever their arguments: `.float()` returns it unchanged
+# (`torch.arange(0, d, 2)` is int64 and `torch.full(s, 1)` takes its fill value's dtype: their `.float()` casts).
+FLOAT_BY_DEFAULT = frozenset({"zeros", "ones", "empty", "rand", "randn", "eye"})
 
 
 def _loop_of(node: nodes.NodeNG, stop: nodes.NodeNG) -> nodes.NodeNG | None:
@@ -256,7 +259,8 @@ def late_cast(call: nodes.Call) -> CopyFinding | None:
         return None  # `.int(memory_format=...)`-like: more than a cast
     inner = receiver(call)
     moved = _moved_next(call)
-    if kind == "dtype" and step.func.attrname == "float" and torch_function(inner) not in LIKE_FACTORIES:
+    if kind == "dtype" and step.func.attrname == "float" and torch_function(inner) in FLOAT_BY_DEFAULT \
+            and keyword_named(inner, "dtype") is None:
         # `.float()` of a factory in the default dtype returns it unchanged: only a move after it costs anything
         return _late_factory(moved, inner, "device", Strength.PROVEN, through=".float()") if moved is not None else None
     if kind == "dtype" and moved is not None:  # `torch.ones(n).long().cuda()`: both go into the factory
