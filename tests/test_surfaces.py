@@ -1606,3 +1606,19 @@ def test_a_shim_module_production_imports_through_is_live_and_a_table_used_as_a_
     })
     found = lint(root, cache_dir, "--disable=all", "--enable=unused-surface,unused-registry-entry", "--omni-granularity=member")
     assert not [f for f in found if f.path in ("app/tokenizers/__init__.py", "app/llama.py")], found
+
+
+def test_a_class_handed_to_outside_code_is_medium_and_a_builtin_keeps_nothing(tmp_path: Path, cache_dir: Path) -> None:
+    """OLMo registers the class `WekaClient` itself with `add_scheme_client(WekaClient)`: the library builds it and
+    calls its methods (medium). `print(Shown())` hands an object to a builtin, which reads it and keeps nothing: a dead
+    method of `Shown` stays high."""
+    root = write(tmp_path / "proj", {
+        "pyproject.toml": "[project]\nname = 'app'\n[project.scripts]\nrun = 'app.main:main'\n",
+        "app/__init__.py": "",
+        "app/main.py": "from storage_lib import add_scheme_client\n\n\nclass WekaClient:\n    def get_etag(self):\n"
+                       "        return 'x'\n\n\nclass Shown:\n    def describe(self):\n        return 1\n\n\n"
+                       "def main():\n    add_scheme_client(WekaClient)\n    print(Shown())\n",
+    })
+    found = {f.message.split(" ")[2]: f for f in lint(root, cache_dir, "--omni-granularity=member")}
+    assert found["WekaClient.get_etag"].confidence != "HIGH" and "is handed to `add_scheme_client`" in found["WekaClient.get_etag"].message
+    assert found["Shown.describe"].confidence == "HIGH", found

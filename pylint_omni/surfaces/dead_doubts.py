@@ -11,6 +11,7 @@ hangs off it that a root is more likely missing.
 
 from __future__ import annotations
 
+import builtins
 import re
 import sys
 
@@ -171,6 +172,7 @@ def _marked_public(index: ProjectIndex, root: Surface) -> str | None:
     return None
 
 
+BUILTIN_NAMES = frozenset(dir(builtins))  # `print(obj)`, `isinstance(x, Cls)`, `sorted(objs)`: read, never kept to call back
 # Standard-library modules that keep an object and call its methods later (a handler, a server's handler class, a
 # thread's target); the others (`dataclasses.asdict`, `json.dumps`, `copy.deepcopy`) read data, not methods by name.
 STDLIB_CALLBACK_HOSTS = frozenset({"threading", "asyncio", "concurrent", "logging", "socketserver", "http", "atexit",
@@ -244,7 +246,7 @@ def _handed(index: ProjectIndex) -> dict[str, str]:
         for held, callee, line in (facts.get("links") or {}).get("handed", ()):
             own = index.resolve_target(callee)
             head = callee.partition(".")[0]
-            outside = own is None and index.module_file(callee.rpartition(".")[0]) is None and (
+            outside = own is None and index.module_file(callee.rpartition(".")[0]) is None and head not in BUILTIN_NAMES and (
                 head not in sys.stdlib_module_names or head in STDLIB_CALLBACK_HOSTS)
             # a project class built on a third-party one passes its arguments on (`LogMonitor(RayLogMonitor)`)
             if outside or own is not None and own.kind == "class" and (
@@ -265,7 +267,7 @@ def _handed_outside(index: ProjectIndex, analysis: SurfaceAnalysis, owner: str) 
     if where is None or any(analysis.reach.phase.get(m) == PRODUCTION for m in analysis.table.methods(owner)
                             if not analysis.table.surfaces[m].name.startswith("_")):
         return None  # the project calls some of its methods: an object it uses itself, handed on as data
-    return f"an instance is handed to {where}, outside code that may call its methods by name"
+    return f"the class or an instance of it is handed to {where}, outside code that may call its methods by name"
 
 
 def _extension_base(index: ProjectIndex, classes: list[str]) -> str | None:

@@ -386,7 +386,9 @@ class LinkScanner(ChainResolution, DynamicReferences, TableUses, FastVisitor):
         """Project objects passed to code outside the project (`add_Servicer_to_server(self._servicer, ...)`,
         `LogMonitor(gcs_publisher=StdPublisher())`): that code may call their methods by name."""
         for value in values:
-            held = self.class_chain(value.func) if isinstance(value, ast.Call) else self.receiver_class(value)
+            # An instance (`Servicer()`, a variable of known class), or the class itself (`add_scheme_client(WekaClient)`)
+            held = self.class_chain(value.func) if isinstance(value, ast.Call) else (
+                self.receiver_class(value) or (self.class_chain(value) if isinstance(value, (ast.Name, ast.Attribute)) else None))
             if held and held.partition(".")[0] == self.top and held != "sys.modules:*":
                 self.handed.append([held, callee, line])
 
