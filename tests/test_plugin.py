@@ -136,7 +136,9 @@ def test_contract_extension_point_rejects_naming_the_page(tmp_path: Path, cache_
     (pkg / "__init__.py").write_text("")
     (pkg / "hooks.py").write_text(
         "def a(): ...\ndef b(): ...\ndef c(): ...\n\nHOOKS = {'alpha': a, 'beta': b, 'gamma': c}\n\n"
-        "def run(name):\n    return HOOKS[name]()\n\nDEFAULTS = ('alpha', 'beta')\n"
+        "def run(name):\n    return HOOKS[name]()\n\nDEFAULTS = ('alpha', 'beta')\n\n\n"
+        "def main():\n    return run('alpha'), run('beta')\n"  # traced keys: a read no key of which is 'gamma'
+
     )
     design = tmp_path / "docs" / "design"
     design.mkdir(parents=True)

@@ -277,9 +277,9 @@ def _path_reasons(index: ProjectIndex, relpath: str, registry: RegistryFact, pat
         outside = _keys_come_from_outside(index, relpath, registry)
         if outside:
             medium.append(outside)
-        elif len(untraced) == len(reads):
-            # Every production read takes a key the index cannot trace (LLM Foundry's `build_norm(name=config.norm_type)`):
-            # a configuration may choose this entry, whatever code names.
+        elif all(r.source == "var" for r in reads):
+            # Every production read takes a key the index cannot trace at all (LLM Foundry's
+            # `build_norm(name=config.norm_type)`): a configuration may choose this entry, whatever code names.
             medium.append(f"every production read takes a key the index cannot trace ({untraced[0].describe()}): a "
                           "configuration may choose it")
     if paths.reads and not paths.production_reads():

@@ -14,6 +14,10 @@ from pylint_omni.index.scan.ast_helpers import dotted
 from pylint_omni.index.scan.key_sources import FunctionScope
 
 NOT_CLASSES = frozenset({"typing", "typing_extensions", "collections", "builtins", "types", "abc"})
+# Attributes of the interpreter that hold an object Python itself calls methods of (a stream's write and flush,
+# a hook): assigning a project object there hands it to outside code (GPT-NeoX's `sys.stdout = Tee(...)`).
+PYTHON_CALLS_BACK = frozenset({"sys.stdout", "sys.stderr", "sys.stdin", "sys.excepthook", "sys.displayhook",
+                               "sys.__stdout__", "sys.__stderr__"})
 
 
 class ChainResolution:

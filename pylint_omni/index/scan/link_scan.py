@@ -44,14 +44,10 @@ from pylint_omni.index.scan.bindings import (
 )
 from pylint_omni.index.scan.key_sources import FunctionScope, argument_summary
 from pylint_omni.index.scan.link_dynamic import CLS_SLOT, DynamicReferences, subclass_enumerators
-from pylint_omni.index.scan.link_resolve import ChainResolution
+from pylint_omni.index.scan.link_resolve import PYTHON_CALLS_BACK, ChainResolution
 from pylint_omni.index.scan.table_uses import TableUses, writer_params
 
 MAX_CHAIN_HITS = 30
-# Attributes of the interpreter that hold an object Python itself calls methods of (a stream's write and flush,
-# a hook): assigning a project object there hands it to outside code (GPT-NeoX's `sys.stdout = Tee(...)`).
-PYTHON_CALLS_BACK = frozenset({"sys.stdout", "sys.stderr", "sys.stdin", "sys.excepthook", "sys.displayhook",
-                               "sys.__stdout__", "sys.__stderr__"})
 
 
 class LinkScanner(ChainResolution, DynamicReferences, TableUses, FastVisitor):
