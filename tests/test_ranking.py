@@ -44,7 +44,8 @@ def test_high_first_then_by_score_and_small_mediums_are_compact() -> None:
     entries = plan([small_medium, big_medium, small_high])
     assert [e.lead.key for e in entries] == [2, 1, 0]
     assert [e.compact for e in entries] == [False, False, True] and score(small_medium.benefit) < COMPACT_BELOW
-    assert [e.lead.key for e in top(entries)] == [2, 1]
+    assert [e.lead.key for e in top(entries)] == [2]  # a high one exists: no medium row
+    assert [e.lead.key for e in top(plan([small_medium, big_medium]))] == [1]  # none: the mediums fill
 
 
 def test_short_message_cuts_the_evidence_at_a_clause_boundary() -> None:

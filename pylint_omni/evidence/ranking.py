@@ -14,7 +14,8 @@ Policy, in one place so that every reporter shows the same thing:
   the same object as another in 33 files");
 - **entries** strongest first: high confidence before medium, lost features first
   among each (a decision hides behind them), then by score;
-- **top candidates**: the first `TOP_LIMIT` entries that are not compact;
+- **top candidates**: the first `TOP_LIMIT` high-confidence entries that are not compact (medium ones only
+  when no entry is high);
 - **compact**: medium candidates whose score stays below `COMPACT_BELOW` go to a
   short table instead of full entries.
 """
@@ -163,5 +164,9 @@ def plan(findings: Iterable[Ranked]) -> list[Entry]:
 
 
 def top(entries: list[Entry], limit: int = TOP_LIMIT) -> list[Entry]:
-    """The report's top candidates: high confidence first, then by benefit; never a compact one."""
-    return [e for e in entries if not e.compact][:limit]
+    """The report's top candidates: the high-confidence ones, by benefit; never a compact one. Medium ones only when
+    no high one exists: a row a maintainer acts on first must not be a guess (OLMo's first row was a medium finding a
+    library's callbacks contradicted), and three sure rows beat five with two unsure."""
+    shown = [e for e in entries if not e.compact]
+    sure = [e for e in shown if e.confidence == "high"]
+    return (sure or shown)[:limit]
