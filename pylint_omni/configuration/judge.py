@@ -151,7 +151,7 @@ def judge_field(index: ProjectIndex, option: Option, klass: dict[str, Any], span
     flag = reader_index(index).cli.get(option.name)
     if flag:
         medium.append(f"users may set it on the command line: {flag} has the same name")
-    loader = _strict_loader(index) if klass.get("kind") == "dataclass" else None
+    loader = _LOADERS.of(index) if klass.get("kind") == "dataclass" else None
     if loader:
         medium.append(f"the project builds dataclass configs from files by field name ({loader}): a saved config may "
                       "set it, and removing it breaks loading that file")
@@ -180,10 +180,6 @@ def _strict_loaders(index: ProjectIndex) -> str:
 
 
 _LOADERS: Derived[str] = Derived("configuration.strict_loaders", _strict_loaders)
-
-
-def _strict_loader(index: ProjectIndex) -> str:
-    return _LOADERS.of(index)
 
 
 def _forwarded_to(index: ProjectIndex, option: Option, depth: int) -> tuple[str, bool] | None:

@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from pylint_omni.evidence.consumers import CONFIG_VIAS, Consumer, ConsumerKind, consumer_kind
+from pylint_omni.evidence.consumers import CONFIG_VIAS, Consumer, ConsumerKind, consumer_of
 from pylint_omni.index.class_graph import class_graph
 from pylint_omni.index.derived import Derived
 from pylint_omni.index.graph import AttributeRead, graph_of
@@ -192,16 +192,16 @@ def readers_of(index: ProjectIndex, option: Option, exclude: tuple[int, int] | N
             # Where a hit is no reader at all, its kind is never asked (half a million hits on FastVideo).
             if hit.via == "doc":
                 if _documents(index, hit, token, option):
-                    found.documented.append(Consumer(hit.path, hit.line, hit.via, consumer_kind(index, hit), token))
+                    found.documented.append(consumer_of(index, hit, token))
                 continue
             if hit.via in CONFIG_VIAS:
-                found.configured.append(Consumer(hit.path, hit.line, hit.via, consumer_kind(index, hit), token))
+                found.configured.append(consumer_of(index, hit, token))
                 continue
             if hit.via not in READ_VIAS or (token != option.name and hit.via not in ("str", "fstr")):
                 continue
             if hit.via == "str" and (token, hit.line) in lookups.writers(hit.path):
                 continue  # a key written, not read
-            consumer = Consumer(hit.path, hit.line, hit.via, consumer_kind(index, hit), token)
+            consumer = consumer_of(index, hit, token)
             if (option.kind == "field" and hit.via == "str" and consumer.kind is ConsumerKind.PRODUCTION
                   and (token, hit.line) in lookups.name_lists(hit.path)):
                 found.forwarded.append(consumer)  # handed on by name: read only if where it lands is read

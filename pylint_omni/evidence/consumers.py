@@ -59,6 +59,11 @@ class Consumer:
         return f"{self.path}:{self.line} ({self.via})"
 
 
+def consumer_of(index: ProjectIndex, hit: Hit, token: str) -> Consumer:
+    """The consumer one mention of `token` makes."""
+    return Consumer(hit.path, hit.line, hit.via, consumer_kind(index, hit), token)
+
+
 def consumer_kind(index: ProjectIndex, hit: Hit) -> ConsumerKind:
     """The kind of one mention (remembered per file and via for the run: it is asked millions of times)."""
     kinds = _KINDS.values(index)

@@ -23,7 +23,7 @@ from __future__ import annotations
 import fnmatch
 from dataclasses import dataclass, field
 
-from pylint_omni.evidence.consumers import Consumer, consumer_kind
+from pylint_omni.evidence.consumers import Consumer, consumer_of
 from pylint_omni.index.derived import Derived
 from pylint_omni.index.graph import ReferenceGraph
 from pylint_omni.index.paths import Location
@@ -54,7 +54,7 @@ class KeyReach:
 
 
 def consumer_at(index: ProjectIndex, path: str, line: int, via: str, token: str) -> Consumer:
-    return Consumer(path, line, via, consumer_kind(index, Hit(path, line, via)), token)
+    return consumer_of(index, Hit(path, line, via), token)
 
 
 def _sibling_key(index: ProjectIndex, hit: Hit, key: str) -> bool:

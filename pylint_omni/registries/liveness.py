@@ -282,7 +282,7 @@ def _path_reasons(index: ProjectIndex, relpath: str, registry: RegistryFact, pat
             # `build_norm(name=config.norm_type)`): a configuration may choose this entry, whatever code names.
             medium.append(f"every production read takes a key the index cannot trace ({untraced[0].describe()}): a "
                           "configuration may choose it")
-    if paths.reads and not paths.production_reads():
+    if paths.reads and not reads:
         medium.append(f"only tests read the registry ({paths.reads[0].where})")
 
 

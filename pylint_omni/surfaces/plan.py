@@ -9,7 +9,7 @@ module's dead helpers) and plans what the checker emits, found again by line.
 
 from __future__ import annotations
 
-from pylint_omni.changes.model import Member, Span
+from pylint_omni.changes.model import TEST_ONLY, UNUSED, Member, Span
 from pylint_omni.evidence.memo import ASSIGNMENT, DEFINITION, MODULE, Planned
 from pylint_omni.index.paths import Location
 from pylint_omni.index.project_index import ProjectIndex
@@ -21,7 +21,6 @@ from pylint_omni.surfaces.unwired import merged_paths, unwired, unwired_wording
 from pylint_omni.surfaces.verdicts import Judged, judge_chain
 from pylint_omni.surfaces.wording import details, event_wording, message, route_wording
 
-UNUSED, TEST_ONLY = "unused-surface", "test-only-surface"
 SYMBOLS = frozenset({UNUSED, TEST_ONLY})
 
 
