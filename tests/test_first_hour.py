@@ -235,3 +235,17 @@ def test_a_folder_pylint_skips_is_named_until_the_run_names_it(tmp_path: Path, c
     report = json.loads(out.read_text())
     assert report["scanned"]["modules_linted"] == 4
     assert not [item for item in report["not_run"] if item["reason"].startswith("not linted")]
+
+
+def test_a_namespace_package_target_is_named_with_the_reason(tmp_path: Path, cache_dir: Path) -> None:
+    """`pylint shop` on a folder without `__init__.py` fails with "Unable to load file shop/__init__.py"; the report
+    command says what is wrong and what to run instead, before pylint starts (exit 2, nothing written)."""
+    project = tmp_path / "project"
+    (project / "shop" / "core").mkdir(parents=True)
+    (project / "shop" / "core" / "__init__.py").write_text("")
+    proc = subprocess.run([sys.executable, "-m", "pylint_omni", "report", "shop", "-o", str(tmp_path / "audit.md")],
+                          cwd=project, capture_output=True, text=True, timeout=600,
+                          env={**os.environ, "PYLINT_OMNI_CACHE_DIR": str(cache_dir)})
+    assert proc.returncode == 2
+    assert "shop has no __init__.py (a namespace package): pylint cannot lint it as one package" in proc.stderr
+    assert not (tmp_path / "audit.md").exists()

@@ -97,6 +97,13 @@ def run(paths: Sequence[str], markdown: str | None, json_path: str | None, sarif
     if missing:
         print(f"pylint-omni report: no such file or folder: {', '.join(missing)}", file=sys.stderr)
         return 2
+    namespaces = [t for t in targets if Path(t).is_dir() and not (Path(t) / "__init__.py").is_file()]
+    if namespaces:
+        # pylint cannot load such a folder as one module, and naming its packages instead would audit them under
+        # other names than the project imports (`core.api` for `shop.core.api`): findings would be false.
+        print(f"pylint-omni report: {', '.join(namespaces)} has no __init__.py (a namespace package): pylint cannot lint it "
+              "as one package; run from inside it on its packages, or add __init__.py", file=sys.stderr)
+        return 2
     skipped = skipped_folders(targets)
     if skipped:
         print(f"pylint-omni report: also linting {', '.join(skipped)} (no __init__.py: pylint's package walk skips "
