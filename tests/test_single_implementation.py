@@ -763,3 +763,33 @@ def test_a_dataclass_base_beside_other_bases_is_part_of_the_constructor(tmp_path
     assert found[10].confidence == "UNDEFINED" and "EmbeddingFields is a dataclass base of EmbeddingRequest beside" in found[10].message
     assert found[5].confidence == "UNDEFINED"  # RequestConfig too: either fold reorders the constructor
     assert found[21].confidence == "HIGH", found
+
+
+def test_a_protocol_the_prose_plans_more_implementations_of_is_medium(tmp_path: Path) -> None:
+    """aibrix's `SchedulingPolicy` (round 13): one implementation today, and the scheduler's docstring says
+    "``SchedulingPolicy`` (FIFO now, priority later)": a seam kept on purpose, so the finding is medium and cites the
+    plan; the same Protocol without the plan stays high."""
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/policy.py": (
+            "from typing import Protocol\n\n\nclass SchedulingPolicy(Protocol):\n    def next(self) -> str: ...\n\n\n"
+            "class FIFOScheduling:\n    def next(self) -> str:\n        return 'a'\n"
+        ),
+        "pkg/main.py": (
+            '"""The scheduler: picks jobs through a ``SchedulingPolicy`` (FIFO now, priority later)."""\n'
+            "from pkg.policy import FIFOScheduling, SchedulingPolicy\n\n\n"
+            "def main(policy: SchedulingPolicy = FIFOScheduling()):\n    return policy.next()\n\n\n"
+            "if __name__ == '__main__':\n    main()\n"
+        ),
+    }
+    for relpath, text in files.items():
+        (tmp_path / relpath).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / relpath).write_text(text)
+    _, findings, stderr = run_pylint([*enable_args([SYMBOL]), "pkg"], cwd=tmp_path, cache_dir=tmp_path / ".omni-cache")
+    assert "Traceback" not in stderr, stderr
+    [planned] = [f for f in findings if f.symbol == SYMBOL and f.path == "pkg/policy.py"]
+    assert planned.confidence == "INFERENCE" and "pkg/main.py:1 plans other implementations" in planned.message, planned
+    (tmp_path / "pkg" / "main.py").write_text(files["pkg/main.py"].replace(" (FIFO now, priority later)", ""))
+    _, findings, stderr = run_pylint([*enable_args([SYMBOL]), "pkg"], cwd=tmp_path, cache_dir=tmp_path / ".omni-cache")
+    [plain] = [f for f in findings if f.symbol == SYMBOL and f.path == "pkg/policy.py"]
+    assert plain.confidence == "HIGH", plain

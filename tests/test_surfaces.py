@@ -1622,3 +1622,38 @@ def test_a_class_handed_to_outside_code_is_medium_and_a_builtin_keeps_nothing(tm
     found = {f.message.split(" ")[2]: f for f in lint(root, cache_dir, "--omni-granularity=member")}
     assert found["WekaClient.get_etag"].confidence != "HIGH" and "is handed to `add_scheme_client`" in found["WekaClient.get_etag"].message
     assert found["Shown.describe"].confidence == "HIGH", found
+
+
+def test_test_only_halves_of_live_mechanisms_and_test_references_are_medium(tmp_path: Path, cache_dir: Path) -> None:
+    """What tests alone call but a maintainer would not delete alone (round 13, axolotl and aibrix):
+    - `close_debug_log`, the teardown half of a live `prepare_debug_log` (tests need it to undo the setup);
+    - `init_loop`, which sets a module global production reads through `get_loop()` (production depends on state
+      only tests create: the change is the whole mechanism);
+    - a function of a module whose docstring says it is a reference for tests (a numeric oracle);
+    while a plain test-only helper stays high; and an import listed in `__all__` is named as a re-export with its entry."""
+    root = write(tmp_path / "proj", {
+        "app/__init__.py": "",
+        "app/main.py": ("from app.logs import prepare_debug_log\nfrom app.loop import get_loop\n\n\n"
+                        "def main():\n    prepare_debug_log('x')\n    assert get_loop() is not None\n\n\n"
+                        "if __name__ == '__main__':\n    main()\n"),
+        "app/logs.py": ("HANDLE = []\n\n\ndef prepare_debug_log(name):\n    HANDLE.append(name)\n    return name\n\n\n"
+                        "def close_debug_log():\n    HANDLE.clear()\n    return len(HANDLE)\n"),
+        "app/loop.py": ("_loop = None\n\n\ndef init_loop(name):\n    global _loop\n    _loop = name\n    return _loop\n\n\n"
+                        "def get_loop():\n    return _loop\n\n\ndef double(value):\n    total = value * 2\n    return total\n\n\n"
+                        "def triple(value):\n    total = value * 3\n    return total\n"),
+        "app/oracle.py": ('"""Pure-python rounding reference.\n\nUsed as the numeric oracle for the kernel path."""\n\n\n'
+                          "def simulate_round(x):\n    value = round(x)\n    return value\n"),
+        "app/kernels.py": "from app.loop import triple\n\n__all__ = ['triple']\n",
+        "tests/test_all.py": ("from app.logs import close_debug_log\nfrom app.loop import init_loop, double\n"
+                              "from app.oracle import simulate_round\n\n\n"
+                              "def test_all():\n    close_debug_log()\n    init_loop('a')\n    simulate_round(1.5)\n    double(2)\n"),
+    })
+    findings = lint(root, cache_dir, "--omni-granularity=member")
+    found = {f.message.split(" is used only")[0].split(" has no consumer")[0].partition("] ")[2]: f for f in findings}
+    close, init, oracle = found["Function close_debug_log"], found["Function init_loop"], found["Function simulate_round"]
+    assert close.confidence == init.confidence == oracle.confidence == "INFERENCE", (close, init, oracle)
+    assert "the release half of prepare_debug_log" in close.message or "sets the module global" in close.message
+    assert "it sets the module global `_loop`" in init.message
+    assert "its module says it is a reference for tests" in oracle.message
+    assert found["Function double"].confidence == "HIGH"
+    assert "its re-export at kernels.py:1 (and its `__all__` entry)" in found["Function triple"].message

@@ -22,6 +22,7 @@ Then the rules, in order:
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from astroid import nodes
@@ -41,6 +42,8 @@ from pylint_omni.index.paths import Location
 from pylint_omni.index.project_index import Definition, ProjectIndex
 from pylint_omni.index.vocabulary import VALIDATING_MODEL_BASES
 
+# Prose that plans more implementations: "FIFO now, priority later", "future policies", "TODO: add ...".
+PLANNED = re.compile(r"\b(?:later|future|planned|upcoming|TODO)\b|\bwill (?:add|support)\b", re.IGNORECASE)
 OUTSIDE_UNKNOWN = "subclasses outside this repository (plugins, user code)"
 
 
@@ -111,7 +114,23 @@ def _medium_reasons(index: ProjectIndex, graph: ClassGraph, base: Definition, ki
     ]
     if exports:
         reasons.append(f"exported in __all__ ({exports[0].path}:{exports[0].line}): code outside may subclass it")
+    planned = _planned_alternatives(index, base)
+    if planned:
+        reasons.append(f"{planned} plans other implementations: a seam kept on purpose; drop it only if the plan is")
     return reasons
+
+
+def _planned_alternatives(index: ProjectIndex, base: Definition) -> str | None:
+    """`path:line` of production prose naming the abstraction beside a plan (`SchedulingPolicy (FIFO now, priority
+    later)`): the one implementation is the first of several the authors intend."""
+    name = base.data["name"]
+    named = re.compile(rf"\b{re.escape(name)}\b")
+    paths = dict.fromkeys([base.path, *(h.path for h in index.hits(name) if index.location(h.path) is Location.PRODUCTION)])
+    for path in paths:
+        for number, line in enumerate((index.text(path) or "").splitlines(), 1):
+            if named.search(line) and PLANNED.search(line):
+                return f"{path}:{number}"
+    return None
 
 
 def layer_verdict(index: ProjectIndex, named: list[Definition], rejects: list[str], doubts: list[str], high: str,

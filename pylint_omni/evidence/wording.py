@@ -132,5 +132,5 @@ def leftover_clause(leftovers: list[str], owner: str = "its") -> str:
     if not leftovers:
         return ""
     first = leftovers[0].rpartition("/")[2]
-    kind = "re-export" if first.startswith("__init__.py:") else "unused import"
+    kind = "re-export" if first.startswith("__init__.py:") or "`__all__`" in first else "unused import"
     return f"{owner} {kind} at {first}" if len(leftovers) == 1 else f"{owner} {len(leftovers)} unused imports ({first}, …)"

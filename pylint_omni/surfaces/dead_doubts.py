@@ -34,8 +34,10 @@ from pylint_omni.surfaces.table import SURFACE_FACTS, Surface, may_load
 MISSING_ROOT_SURFACES = 25  # surfaces hanging off one unreached root something names: more likely a missing root
 MIN_SIBLINGS = 3  # subclasses of one base defining a method before it is the family's convention
 API_LISTING = re.compile(r"^[-*\s]*(?::::\s*)?\[?`?[\w.:]+`?\]?(?:\[\]|\([^)]*\))?\s*$")
-RELEASE_PAIRS = {"destroy": ("init", "initialize", "create", "build", "allocate", "alloc"), "close": ("open", "create", "connect"),
-                 "stop": ("start", "run"), "teardown": ("setup", "set_up"), "shutdown": ("start", "startup", "init"),
+RELEASE_PAIRS = {"destroy": ("init", "initialize", "create", "build", "allocate", "alloc"),
+                 "close": ("open", "create", "connect", "prepare", "setup", "init", "start"),
+                 "stop": ("start", "run", "launch", "init"), "teardown": ("setup", "set_up", "prepare"),
+                 "cleanup": ("setup", "prepare", "init"), "shutdown": ("start", "startup", "init", "launch"),
                  "release": ("acquire", "alloc", "allocate"), "free": ("alloc", "allocate"), "disconnect": ("connect",),
                  "unregister": ("register",), "clear": ("set", "init"), "unpatch": ("patch", "apply"),
                  "restore": ("patch", "save", "backup"), "uninstall": ("install",)}

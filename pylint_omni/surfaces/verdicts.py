@@ -23,6 +23,8 @@
   docstring describes one, or production prose in its package names it: `outside`),
   or when only other test-only code uses it besides tests (a shared member of
   test-only chains: the decision is at those roots);
+- medium, naming the doubt, when it is the teardown half of a live setup, sets a module
+  global production reads, or its module calls itself a reference for tests;
 - medium with its own fix when the code gives it a role (`roles`: a reference
   implementation, an op never registered beside registered siblings, a missing call);
 - rejected when user-facing docs present it (its qualname or an import of it
@@ -48,10 +50,10 @@ from pylint_omni.surfaces.analysis import DEAD, SurfaceAnalysis, chain_surfaces,
 from pylint_omni.surfaces.chains import Chain
 from pylint_omni.surfaces.dead_doubts import API_LISTING, dead_doubts
 from pylint_omni.surfaces.edges import ATTRIBUTE_VIAS, BARE_VIAS
-from pylint_omni.surfaces.lines import file_line, names_as_code
+from pylint_omni.surfaces.lines import file_line, file_lines, names_as_code
 from pylint_omni.surfaces.namesakes import namesake_in_docs
 from pylint_omni.surfaces.leftovers import leftover_imports
-from pylint_omni.surfaces.outside import OUTSIDE_DOUBTS, outside_caller_doubt
+from pylint_omni.surfaces.outside import DOCSTRING, OUTSIDE_DOUBTS, outside_caller_doubt
 from pylint_omni.surfaces.reach import PRODUCTION
 from pylint_omni.surfaces.roles import role_of
 from pylint_omni.surfaces.table import Surface
@@ -179,6 +181,12 @@ def _validation_role_doubts(index: ProjectIndex, analysis: SurfaceAnalysis, chai
         doubts.append(f"in code {provenance.describe()}: drop it when resyncing the copy")
     if any(REFERENCE_USE.search(file_line(index, c.path, c.line)) for c in tests):
         doubts.append("a test compares against it (a reference implementation): move it into the tests")
+    elif TESTS_REFERENCE.search(_module_docstring(index, root.path)):
+        doubts.append("its module says it is a reference for tests (its docstring): test support by design; move it "
+                      "into the tests or keep it")
+    state = _global_state_read(index, analysis, root)
+    if state:
+        doubts.append(state)
     graph, table = graph_of(index), analysis.table
     members = chain_surfaces(analysis, chain)
     spans = [(table.surfaces[d].path, table.surfaces[d].line, table.surfaces[d].line + table.surfaces[d].lines)
@@ -202,9 +210,43 @@ def _validation_role_doubts(index: ProjectIndex, analysis: SurfaceAnalysis, chai
 
 NO_TEST_NAMES_IT = ("no test names it: validation code reaches it only through production code that no production root "
                     "reaches (a worker or plugin named in examples or docs); decide there")
+# A module whose docstring calls it a reference or an oracle for tests (`Pure-torch NVFP4 quantize/dequantize
+# reference` ... `the numeric oracle for the kernel path`): functions only tests use are its purpose.
+TESTS_REFERENCE = re.compile(r"^[^\n]*\breference\b|\boracle\b|\bfor (?:unit |the )?tests\b", re.IGNORECASE)
+MODULE_DOCSTRING_LINES = 60  # lines read for a module's opening docstring
+GLOBAL_STATEMENT = re.compile(r"^\s*global\s+([\w\s,]+?)\s*(?:#.*)?$")
 TOOL_FILE = re.compile(r"tun(e|ing)|bench|profil", re.IGNORECASE)
 # `destroy_instance`, `reset_singleton`, `_reset_for_testing`: a singleton's or a registry's reset, for tests (tpu-inference).
 TEST_SEAM = re.compile(r"_?(?:reset|destroy|clear|drop)_(?:instances?|singletons?|for_tests?|for_testing|global_state)$")
+def _module_docstring(index: ProjectIndex, relpath: str) -> str:
+    """The docstring a module opens with (after comments and blank lines), or ""."""
+    lines = file_lines(index, relpath)[:MODULE_DOCSTRING_LINES]
+    start = next((n for n, line in enumerate(lines) if line.strip() and not line.lstrip().startswith("#")), len(lines))
+    found = DOCSTRING.match("\n".join(lines[start:]))
+    return found.group(2) if found else ""
+
+
+def _global_state_read(index: ProjectIndex, analysis: SurfaceAnalysis, root: Surface) -> str | None:
+    """A function only tests call that sets a module global (`global loop_thread`) which production code reads:
+    production depends on state only tests create, so deleting the setter leaves a branch nothing can enable; the
+    change is the whole mechanism (setter, getter, the branches that read it), or a missing call."""
+    if root.kind not in ("function", "method"):
+        return None
+    names = {name for line in file_lines(index, root.path)[root.line - 1:root.end]
+             for found in GLOBAL_STATEMENT.finditer(line) for name in re.split(r"\s*,\s*", found.group(1))}
+    for name in sorted(names):
+        used = re.compile(rf"\b{re.escape(name)}\b")
+        for line, end, dotted in analysis.table.spans.get(root.path, ()):
+            surface = analysis.table.surfaces[dotted]
+            if dotted == root.dotted or surface.kind not in ("function", "method") or analysis.reach.phase.get(dotted) != PRODUCTION:
+                continue
+            if any(used.search(text) for text in file_lines(index, root.path)[line:end]):
+                return (f"it sets the module global `{name}`, which production reads ({short_name(analysis, dotted)}, "
+                        f"{root.path}:{line}): production depends on state only tests create; decide the whole "
+                        "mechanism (a missing call in production, or the setter, its readers and their branches)")
+    return None
+
+
 def _same_named(analysis: SurfaceAnalysis, root: Surface) -> list[str]:
     """Surfaces with the root's name: functions and classes, or methods for a method."""
     table = analysis.table
