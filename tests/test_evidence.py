@@ -96,3 +96,31 @@ def test_a_method_is_not_hot_through_a_call_the_graph_gave_to_an_unrelated_class
     assert ppo.heat is Heat.HOT and ppo.reason.startswith("called from PPOTrainer.forward()")
     assert reward.heat is not Heat.HOT, reward
     assert inherited.heat is Heat.HOT and inherited.reason.startswith("called from Child.forward()")
+
+
+def test_a_supervisor_tick_and_a_model_save_are_cold_not_hot(tmp_path: Path) -> None:
+    """Round 13: aibrix's `supervise_once()`, ticked by `_supervisor_loop()`, and axolotl's compat branch under
+    `save_trained_model()` were labelled "hot"; a periodic supervisor and saving a trained model run once per tick or
+    per run. A decode loop stays hot."""
+    from pylint_omni.evidence.benefit import Heat
+    from pylint_omni.evidence.heat import heat_through_callers
+    from pylint_omni.index.project_index import ProjectIndex
+    from pylint_omni.index.settings import OmniSettings
+    from pylint_omni.plugin import register_scanners
+
+    (tmp_path / "app").mkdir()
+    (tmp_path / "app" / "__init__.py").write_text("")
+    (tmp_path / "app" / "runtime.py").write_text(
+        "def supervise_once():\n    return 1\n\n\n"
+        "def _supervisor_loop():\n    while True:\n        supervise_once()\n\n\n"
+        "def merge_weights():\n    return 2\n\n\n"
+        "def save_trained_model():\n    return merge_weights()\n\n\n"
+        "def next_token():\n    return 3\n\n\n"
+        "def decode_loop():\n    while True:\n        next_token()\n"
+    )
+    register_scanners()
+    index = ProjectIndex(tmp_path, OmniSettings(cache_dir=tmp_path / "cache"))
+    index.refresh()
+    assert heat_through_callers(index, "app/runtime.py", "supervise_once", 1).heat is Heat.COLD
+    assert heat_through_callers(index, "app/runtime.py", "merge_weights", 10).heat is Heat.COLD
+    assert heat_through_callers(index, "app/runtime.py", "next_token", 18).heat is Heat.HOT

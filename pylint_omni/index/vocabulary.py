@@ -108,6 +108,9 @@ DEFAULT_COLD_PATH_NAMES: tuple[str, ...] = (
     r"_?warm_?up\w*", r"\w+_warmup", r"determine_available_memory", r"initialize_kv_cache\w*", r"get_kv_cache_spec",
     r"shutdown", r"close", r"cleanup", r"destroy\w*", r"main", r"cli", r"parse_args", r"add_cli_args",
     r"get_\w*config\w*", r"__repr__", r"__str__",
+    # Saving a trained model and periodic supervision: once per run or per tick, never per token or request.
+    r"_?save_(?:model|pretrained|checkpoint|trained\w*|weights|state_dict|config)\w*", r"\w+_save_checkpoint",
+    r"_?\w*supervis\w*", r"_?\w*watchdog\w*", r"_?\w*heartbeat\w*", r"_?health_?check\w*",
 )
 
 
