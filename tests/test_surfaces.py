@@ -1630,11 +1630,11 @@ def test_test_only_halves_of_live_mechanisms_and_test_references_are_medium(tmp_
     - `init_loop`, which sets a module global production reads through `get_loop()` (production depends on state
       only tests create: the change is the whole mechanism);
     - a function of a module whose docstring says it is a reference for tests (a numeric oracle);
-    while a plain test-only helper stays high; and an import listed in `__all__` is named as a re-export with its entry."""
+    while a plain test-only helper stays high, `stop_profile` is no release half of a bare `init`; and an import listed in `__all__` is named as a re-export with its entry."""
     root = write(tmp_path / "proj", {
         "app/__init__.py": "",
-        "app/main.py": ("from app.logs import prepare_debug_log\nfrom app.loop import get_loop\n\n\n"
-                        "def main():\n    prepare_debug_log('x')\n    assert get_loop() is not None\n\n\n"
+        "app/main.py": ("from app.logs import prepare_debug_log\nfrom app.loop import get_loop\nfrom app.engine import boot\n\n\n"
+                        "def main():\n    prepare_debug_log('x')\n    assert get_loop() is not None\n    boot()\n\n\n"
                         "if __name__ == '__main__':\n    main()\n"),
         "app/logs.py": ("HANDLE = []\n\n\ndef prepare_debug_log(name):\n    HANDLE.append(name)\n    return name\n\n\n"
                         "def close_debug_log():\n    HANDLE.clear()\n    return len(HANDLE)\n"),
@@ -1644,6 +1644,8 @@ def test_test_only_halves_of_live_mechanisms_and_test_references_are_medium(tmp_
         "app/oracle.py": ('"""Pure-python rounding reference.\n\nUsed as the numeric oracle for the kernel path."""\n\n\n'
                           "def simulate_round(x):\n    value = round(x)\n    return value\n"),
         "app/kernels.py": "from app.loop import triple\n\n__all__ = ['triple']\n",
+        "app/engine.py": ("class Engine:\n    def init(self):\n        return 1\n\n    def stop_profile(self):\n        return 2\n\n\n"
+                          "def boot():\n    return Engine().init()\n"),
         "tests/test_all.py": ("from app.logs import close_debug_log\nfrom app.loop import init_loop, double\n"
                               "from app.oracle import simulate_round\n\n\n"
                               "def test_all():\n    close_debug_log()\n    init_loop('a')\n    simulate_round(1.5)\n    double(2)\n"),
@@ -1657,3 +1659,5 @@ def test_test_only_halves_of_live_mechanisms_and_test_references_are_medium(tmp_
     assert "its module says it is a reference for tests" in oracle.message
     assert found["Function double"].confidence == "HIGH"
     assert "its re-export at kernels.py:1 (and its `__all__` entry)" in found["Function triple"].message
+    # `stop_profile` is no release half of a bare `init()` of its class (slime's SGLangEngine): another mechanism
+    assert found["Method Engine.stop_profile"].confidence == "HIGH", found["Method Engine.stop_profile"]

@@ -76,7 +76,8 @@ def _live_partner(analysis: SurfaceAnalysis, root: Surface) -> str | None:
                          (RELEASE_PAIRS, "the release half of {}, which production uses: a missing teardown call, or "
                                          "delete it")):
         for partner_verb in pairs.get(verb.lower(), ()):
-            for name in ({f"{partner_verb}_{rest}", partner_verb} if rest else {partner_verb}):
+            # `stop_profile` pairs with `start_profile`, never with a bare `init` of its class: another mechanism
+            for name in ({f"{partner_verb}_{rest}"} if rest else {partner_verb}):
                 for prefix in ("", "_"):
                     dotted = f"{root.dotted.rpartition('.')[0]}.{prefix}{name}"
                     if dotted in analysis.table.surfaces and analysis.reach.phase.get(dotted) == PRODUCTION:
