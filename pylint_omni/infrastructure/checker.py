@@ -28,6 +28,7 @@ from pylint_omni.infrastructure.shapes_files import copytree, rmtree
 from pylint_omni.infrastructure.shapes_flow import (
     dataclass_asdict, flatten_loop, flatten_sum, suppress, thread_pool, thread_pool_listed)
 from pylint_omni.infrastructure.shapes_layout import normalize, repeat_heads
+from pylint_omni.infrastructure.shapes_loops import any_loop, counter_fill, field_literal_dict, fnmatch_filter, polling_sleep
 from pylint_omni.infrastructure.shapes_norms import layer_norm, rms_norm
 from pylint_omni.infrastructure.shapes_stdlib import dataclass_replace, lazy_global, lazy_property, memo_dict
 from pylint_omni.infrastructure.shapes_torch import attention, gelu, log_softmax, relu, silu, softmax
@@ -37,7 +38,7 @@ SYMBOL = "replaceable-infrastructure"
 EXPRESSION_SHAPES: tuple[Callable[[nodes.BinOp], Replaceable | None], ...] = (
     silu, relu, gelu, rms_norm, layer_norm, softmax, log_softmax, attention, normalize)
 LOOP_SHAPES: tuple[Callable[[nodes.For], Replaceable | None], ...] = (
-    flatten_loop, thread_pool, thread_pool_listed, rmtree, copytree, looped_collective)
+    flatten_loop, thread_pool, thread_pool_listed, rmtree, copytree, looped_collective, any_loop, polling_sleep)
 REFERENCE_PREFIXES = ("test_", "bench_", "_test_", "benchmark_")
 MAX_NAMED_PLACES = 3  # places named in a message where a lazy value's field is also mentioned
 # Hand-written lines a finding must delete to be high: a smaller shape is a small saving, C in review however right,
@@ -91,7 +92,8 @@ class ReplaceableInfrastructureChecker(OmniChecker):
             SYMBOL,
             "Hand-written code that PyTorch or the standard library provides (an activation, norm, softmax or "
             "attention, a collective written as a loop; a memo dict, a lazy property or global, a dataclass copy or "
-            "field dict, an ignored exception, a flatten, a thread pool, a tree removal or copy). Call the library "
+            "field dict, an ignored exception, a flatten, a thread pool, a tree removal or copy; an any/all loop, a "
+            "counter filled by hand, an fnmatch filter, a sleep cut into ticks). Call the library "
             "instead and delete the hand-written lines; the message says what stays in glue code or differs. "
             "A shape of fewer than 5 lines is high only where its module repeats it; a one-line shape never is.",
         ),
@@ -125,11 +127,17 @@ class ReplaceableInfrastructureChecker(OmniChecker):
     def visit_for(self, node: nodes.For) -> None:
         self._report(node, [shape(node) for shape in LOOP_SHAPES])
 
+    def visit_if(self, node: nodes.If) -> None:
+        self._report(node, [counter_fill(node)])
+
+    def visit_listcomp(self, node: nodes.ListComp) -> None:
+        self._report(node, [fnmatch_filter(node)])
+
     def visit_try(self, node: nodes.Try) -> None:
         self._report(node, [suppress(node)])
 
     def visit_return(self, node: nodes.Return) -> None:
-        self._report(node, [dataclass_asdict(node)])
+        self._report(node, [dataclass_asdict(node), field_literal_dict(node)])
 
     def visit_functiondef(self, node: nodes.FunctionDef) -> None:
         self._report(node, [memo_dict(node), dataclass_replace(node, self._subclassed),

@@ -153,7 +153,7 @@ def _loop_field_dict(returned: nodes.Name, statement: nodes.Return) -> tuple[str
     return found[1], start.lineno
 
 
-def _scalar_fields(subject: str, statement: nodes.NodeNG) -> bool:
+def scalar_fields(subject: str, statement: nodes.NodeNG) -> bool:
     """Whether `subject` is the method's own instance and every annotated field of its class is a plain scalar."""
     function = statement.frame()
     cls = function.parent if isinstance(function, nodes.FunctionDef) else None
@@ -174,7 +174,7 @@ def dataclass_asdict(statement: nodes.Return) -> Replaceable | None:
         subject, first = found if found else (None, first)
     if subject is None:
         return None
-    exact = _scalar_fields(subject, statement)
+    exact = scalar_fields(subject, statement)
     glue = "" if exact else ("`asdict` recurses into fields holding dataclasses, lists, tuples and dicts and deep-copies "
                              "every other value, where this keeps the objects themselves: equal only for plain values")
     return Replaceable("dataclass field dict", f"{statement.frame().name}: dict of fields({subject})", "dataclasses.asdict",
