@@ -59,7 +59,7 @@ def test_any_and_all_loops_and_loops_doing_more(tmp_path: Path, cache_dir: Path)
     assert "`return any(output.datatype == 'FP16' for output in outputs)`" in found[2][1] and "lines 2-5" in found[2][1]
     assert "`return all(worker.ready for worker in workers)`" in found[9][1]
     assert "`is_exist = any(key == 'grpc.service_config' for key, _ in options)`" in found[17][1] and "lines 16-20" in found[17][1]
-    assert found[2][0] == "HIGH"  # 4 lines, and the module writes the shape three times
+    assert found[2][0] == "INFERENCE"  # an idiom: a few lines wherever it is, however often
 
 
 def test_a_counter_filled_by_hand(tmp_path: Path, cache_dir: Path) -> None:
@@ -92,7 +92,7 @@ def test_a_counter_filled_by_hand(tmp_path: Path, cache_dir: Path) -> None:
     """)
     assert set(found) == {8, 13}, found
     assert "collections.Counter" in found[8][1] and "lines 8-9" in found[8][1]
-    assert found[8][0] == "HIGH"  # two lines, written twice in the module
+    assert found[8][0] == "INFERENCE"  # an idiom, even written twice in the module
 
 
 def test_fnmatch_filter_and_a_sleep_cut_into_ticks(tmp_path: Path, cache_dir: Path) -> None:

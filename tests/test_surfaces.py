@@ -1661,3 +1661,31 @@ def test_test_only_halves_of_live_mechanisms_and_test_references_are_medium(tmp_
     assert "its re-export at kernels.py:1 (and its `__all__` entry)" in found["Function triple"].message
     # `stop_profile` is no release half of a bare `init()` of its class (slime's SGLangEngine): another mechanism
     assert found["Method Engine.stop_profile"].confidence == "HIGH", found["Method Engine.stop_profile"]
+
+
+def test_test_support_the_package_ships_and_forwarding_methods(tmp_path: Path, cache_dir: Path) -> None:
+    """accelerate (round 14): skip decorators and TestCase bases in `accelerate/test_utils/testing.py` are there for
+    tests, so "only tests use it" is no finding, and an unused one is medium (other test suites import them); a
+    method that forwards to the same-named method of the object it wraps (`AcceleratedScheduler.print_lr`) mirrors
+    the wrapped API: medium."""
+    root = write(tmp_path / "proj", {
+        "app/__init__.py": "",
+        "app/main.py": ("from app.sched import Scheduler\n\n\ndef main():\n    return Scheduler(None).step()\n\n\n"
+                        "if __name__ == '__main__':\n    main()\n"),
+        "app/sched.py": ("class Scheduler:\n    def __init__(self, scheduler):\n        self.scheduler = scheduler\n\n"
+                         "    def step(self):\n        return 1\n\n"
+                         "    def print_lr(self, *args, **kwargs):\n        return self.scheduler.print_lr(*args, **kwargs)\n\n"
+                         "    def unused(self):\n        value = self.step()\n        return value * 2\n"),
+        "app/test_utils/__init__.py": "",
+        "app/test_utils/testing.py": ("import unittest\n\n\ndef require_gpu(case):\n    return unittest.skip('no gpu')(case)\n\n\n"
+                                      "def require_tpu(case):\n    return unittest.skip('no tpu')(case)\n"),
+        "tests/test_it.py": ("from app.test_utils.testing import require_gpu\n\n\n@require_gpu\ndef test_it():\n    assert True\n"),
+    })
+    findings = lint(root, cache_dir, "--omni-granularity=member")
+    by_name = {f.message.split(" is used only")[0].split(" has no consumer")[0].partition("] ")[2]: f for f in findings}
+    assert "Function require_gpu" not in by_name, findings  # test support, used by tests: its purpose
+    tpu = by_name["Function require_tpu"]
+    assert tpu.confidence == "INFERENCE" and "part of the test support the package ships (app/test_utils)" in tpu.message
+    forward = by_name["Method Scheduler.print_lr"]
+    assert forward.confidence == "INFERENCE" and "it forwards to `self.scheduler.print_lr`" in forward.message
+    assert by_name["Method Scheduler.unused"].confidence == "HIGH"

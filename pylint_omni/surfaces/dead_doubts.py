@@ -45,6 +45,31 @@ RELEASE_PAIRS = {"destroy": ("init", "initialize", "create", "build", "allocate"
 READ_BACK_PAIRS = {"load": ("save", "dump", "store"), "restore": ("save", "backup"), "deserialize": ("serialize",)}
 
 
+# A module or folder a package ships for tests (its own and its users'): `test_utils/`, `_testing/`, `testing.py`.
+TEST_SUPPORT = re.compile(r"(?:^|/)(?:_?testing|test_?utils|testing_?utils|test_?helpers|test_?support)(?:/|\.py$)")
+FORWARD = re.compile(r"^\s*(?:return\s+)?(?:await\s+)?self\.(\w+)\.(\w+)\(")  # `return self.scheduler.print_lr(...)`
+NOT_CODE = ("#", '"' * 3, "'" * 3, "@")  # comment, docstring and decorator lines of a body
+
+
+def test_support(relpath: str) -> str:
+    """The test-support module or folder of a production path (`accelerate/test_utils/testing.py`, `pkg/_testing/`:
+    skip decorators, TestCase bases, fixtures the package ships for its own and its users' tests), or ""."""
+    found = TEST_SUPPORT.search(relpath)
+    return relpath[:found.end()].rstrip("/") if found else ""
+
+
+def _forwarding(index: ProjectIndex, root: Surface) -> str | None:
+    """A method whose body only calls the same-named method of an object it wraps (`def print_lr(self, *a, **k):
+    return self.scheduler.print_lr(*a, **k)`): the wrapper mirrors the wrapped API, which callers outside may use."""
+    body = [line for line in file_lines(index, root.path)[root.line:root.end]
+            if line.strip() and not line.strip().startswith(NOT_CODE)]
+    found = FORWARD.match(body[0]) if body and len(body) <= 2 else None
+    if found is None or found.group(2) != root.name:
+        return None
+    return (f"it forwards to `self.{found.group(1)}.{root.name}`: the wrapper mirrors the wrapped object's API, which "
+            "callers outside may use")
+
+
 STATE_VIEW = re.compile(r"^_?(?:is|was|has(?:_been)?)_(\w+?)(?:ed|d)$")  # `is_aborted`, `is_registered`, `has_started`
 
 
@@ -313,6 +338,12 @@ def dead_doubts(index: ProjectIndex, analysis: SurfaceAnalysis, chain: Chain, ro
         (analysis.roots.capped[u] for u in [*chain.units, *inside] if u in analysis.roots.capped), None)
     if capped:
         doubts.append(capped)
+    support = test_support(root.path)
+    if support:  # skip decorators and fixtures a package ships: other test suites import them
+        doubts.append(f"part of the test support the package ships ({support}): test suites outside the repository may use it")
+    forwarded = _forwarding(index, root) if root.kind == "method" else None
+    if forwarded:
+        doubts.append(forwarded)
     provenance = copied_code(index, root.path, root.line)
     if provenance is not None and provenance.scope == "vendored":  # pruning a vendored tree turns each resync into a merge
         doubts.append(f"{provenance.describe()}: prune it when the vendored code is resynced, or drop the unused vendored package")

@@ -48,7 +48,7 @@ from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.index.vocabulary import decorator_tail
 from pylint_omni.surfaces.analysis import DEAD, SurfaceAnalysis, chain_surfaces, names_of, short_name
 from pylint_omni.surfaces.chains import Chain
-from pylint_omni.surfaces.dead_doubts import API_LISTING, dead_doubts
+from pylint_omni.surfaces.dead_doubts import API_LISTING, dead_doubts, test_support
 from pylint_omni.surfaces.edges import ATTRIBUTE_VIAS, BARE_VIAS
 from pylint_omni.surfaces.lines import file_line, file_lines, names_as_code
 from pylint_omni.surfaces.namesakes import namesake_in_docs
@@ -317,6 +317,11 @@ def judge_chain(index: ProjectIndex, analysis: SurfaceAnalysis, status: str, cha
     if presenting:
         verdict = decide("", rejects=[f"documented as supported API in {listed(presenting)}"], consumers=consumers)
         return Judged(status, chain, verdict, label, "documented", [], consumers, going, test_lines)
+    support = test_support(root.path)
+    if support:
+        verdict = decide("", rejects=[f"test support the package ships ({support}): tests are its consumers by design"],
+                         consumers=consumers)
+        return Judged(status, chain, verdict, label, "test-support", [], consumers, going, test_lines)
     doubts = []
     if consumers and all(c.via.startswith("name-only") for c in consumers):
         doubts.append(f"tests only mention the name ({listed(consumers)}), on objects of unknown class; nothing resolves to it")
