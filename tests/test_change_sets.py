@@ -524,3 +524,63 @@ def test_an_option_copied_to_a_holder_only_dead_code_reads_is_a_lost_feature_exa
     tested = next(m for m in lost.values() if "eval_every" in m)
     assert "its only reader evaluate runs only in tests" in tested, tested
     assert "shared_expert" not in json.dumps(lost), lost
+
+
+def test_a_switch_only_dead_code_sets_while_live_code_reads_it_is_a_lost_feature(tmp_path: Path) -> None:
+    """xtuner's trace module (round 14): `init_writer()` is the only code that sets the module global `_writer`, and
+    nothing calls it, while the live `span()` writes through `_writer` when it is set: the tracing never turns on.
+    That is a lost feature (wire `init_writer` back, or remove the feature), not plain dead code; a global a live
+    function sets as well is no switch."""
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/main.py": """
+            from pkg.trace import span
+            from pkg.cache import lookup
+
+
+            def main():
+                span("step")
+                return lookup("a")
+
+
+            if __name__ == "__main__":
+                main()
+        """,
+        "pkg/trace.py": """
+            _writer = None
+
+
+            def init_writer(path):
+                global _writer
+                if _writer is None:
+                    _writer = open(path, "a")
+
+
+            def span(name):
+                if _writer is not None:
+                    _writer.write(name)
+        """,
+        "pkg/cache.py": """
+            _table = None
+
+
+            def warm(values):
+                global _table
+                _table = dict(values)
+
+
+            def lookup(key):
+                global _table
+                if _table is None:
+                    _table = {}
+                return _table.get(key)
+        """,
+    }
+    root = write(tmp_path / "proj", files)
+    report = omni_json(["--disable=all", "--enable=unused-surface", "pkg"], root, tmp_path / "cache")
+    by_path = {c["path"]: c for c in report["candidates"]}
+    trace = by_path["pkg/trace.py"]
+    assert trace["kind"] == "lost-feature", trace
+    assert trace["message"].startswith("Orphaned: `_writer` is still read (pkg/trace.py:"), trace["message"]
+    assert "but its only setter init_writer is never called" in trace["message"], trace["message"]
+    assert by_path["pkg/cache.py"]["kind"] != "lost-feature", by_path["pkg/cache.py"]

@@ -6,7 +6,7 @@ the user docs name, produced only in code nothing runs. Deleting the reader sile
 drops the feature; keeping it keeps a promise nothing honours. The change says so:
 wire it back, or remove the whole feature (the option, its parsing, the reader).
 
-Two kinds of evidence make a change a lost feature:
+Three kinds of evidence make a change a lost feature:
 - a *feed* of a family (`register_feeds`): an option production reads and something
   still sets, whose every production reader lies in code one high-confidence dead
   change deletes;
@@ -41,6 +41,7 @@ from pylint_omni.index.project_index import ProjectIndex
 NAME_LIKE = re.compile(r"^[A-Za-z][A-Za-z0-9]*(?:[_:.\-][A-Za-z0-9]+)+$")
 MIN_NAME = 6  # a shorter string is a word, not a documented name
 CHOSEN_VIAS = frozenset({"yaml-value", "json", "toml"})  # a value a config file sets: what reads it is not this code
+GLOBAL_STATEMENT = re.compile(r"^\s*global\s+([\w\s,]+?)\s*(?:#.*)?$")
 PRODUCING_VIAS = frozenset({"str", "fstr", "attr", "name", "call", "getattr", "yaml-key", "yaml-value", "json", "toml"})
 
 
@@ -119,6 +120,27 @@ def _documented_names(index: ProjectIndex, change: ChangeSet, hosts: _Hosts) -> 
     return found
 
 
+def _switches(index: ProjectIndex, change: ChangeSet, hosts: _Hosts) -> list[Lost]:
+    """Module globals the change's code alone sets and live code of their module reads (see the module docstring)."""
+    found: list[Lost] = []
+    for path in sorted({p for p, _, _ in change.spans}):
+        lines = (index.text(path) or "").splitlines()
+        names = sorted({name for p, first, last in change.spans if p == path for line in lines[first - 1:last]
+                        for match in [GLOBAL_STATEMENT.match(line)] if match
+                        for name in re.split(r"\s*,\s*", match.group(1))})
+        for name in names:
+            word, initial = re.compile(rf"\b{re.escape(name)}\b"), re.compile(rf"^{re.escape(name)}\s*(?::[^=]*)?=")
+            stored = re.compile(rf"\b{re.escape(name)}\s*(?::[^=]*)?=(?!=)|\bglobal\b.*\b{re.escape(name)}\b")
+            outside = [(number, line) for number, line in enumerate(lines, 1) if word.search(line)
+                       and not initial.match(line) and not inside(change.spans, path, number)]
+            if any(stored.search(line) for _, line in outside):
+                continue  # set elsewhere too: the dead code is not its only switch
+            readers = [number for number, _ in outside if hosts.of(path, number) is None]
+            if readers:
+                found.append(Lost(f"`{name}`", "read", (f"{path}:{readers[0]}",)))
+    return found
+
+
 def lost_features(index: ProjectIndex, sets: list[ChangeSet], enabled: frozenset[str]) -> list[ChangeSet]:
     """The sets whose dead code is the only consumer of something still produced, reworded as lost features."""
     deleting = [s for s in sets if s.planned.verdict.confidence == HIGH and s.members[0].status in DELETING
@@ -134,7 +156,7 @@ def lost_features(index: ProjectIndex, sets: list[ChangeSet], enabled: frozenset
         host = Counter(id(h) for h in hosts).most_common(1)[0][0]
         lost.setdefault(host, []).append(Lost(feed.what, feed.how, feed.produced))
     for change in deleting:
-        documented = _documented_names(index, change, lookup)
+        documented = _documented_names(index, change, lookup) + _switches(index, change, lookup)
         if documented:
             lost.setdefault(id(change), []).extend(documented)
     if not lost:
@@ -159,7 +181,7 @@ def _reworded(index: ProjectIndex, change: ChangeSet, losts: list[Lost], history
         shown = _short(change.members[0].dotted if root.startswith("<") else details.subject)
         verb = "runs only in tests" if tests else "is never called"
     first = losts[0]
-    role = "reader" if first.how != "documented" else "producer"
+    role = {"documented": "producer", "read": "setter"}.get(first.how, "reader")
     what = f"Orphaned: {first.what} is still {first.how} ({first.promised[0]}), but its only {role}{'s' if several else ''} {shown} {verb}"
     if len(losts) > 1:
         what += f"; {len(losts) - 1} more such feature(s)"
