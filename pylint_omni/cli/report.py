@@ -97,7 +97,8 @@ def run(paths: Sequence[str], markdown: str | None, json_path: str | None, sarif
     if missing:
         print(f"pylint-omni report: no such file or folder: {', '.join(missing)}", file=sys.stderr)
         return 2
-    namespaces = [t for t in targets if Path(t).is_dir() and not (Path(t) / "__init__.py").is_file()]
+    namespaces = [t for t in targets if Path(t).is_dir() and not (Path(t) / "__init__.py").is_file()
+                  and next(Path(t).rglob("*.py"), None) is not None]
     if namespaces:
         # pylint cannot load such a folder as one module, and naming its packages instead would audit them under
         # other names than the project imports (`core.api` for `shop.core.api`): findings would be false.
