@@ -1070,3 +1070,44 @@ def test_a_copy_of_code_a_dead_change_deletes_goes_with_that_change(tmp_path: Pa
         "def main():\n", "def main():\n    from pkg.other import apply_other\n    print(apply_other({}, {}, 0))\n"))
     _, findings, _ = run_pylint([*enable_args([SYMBOL, "unused-surface"]), "pkg"], cwd=tmp_path, cache_dir=cache_dir)
     assert {f.symbol for f in findings} == {SYMBOL, "unused-surface"}, findings
+
+
+PORT_BLOCK = '''
+    port = args.port or 29500
+    if port in args.busy:
+        raise ConnectionError(port)
+    env["MASTER_PORT"] = str(port)
+    env["MASTER_ADDR"] = args.addr or "127.0.0.1"
+    env["NNODES"] = str(args.nodes)
+    env["NODE_RANK"] = str(args.rank)
+    env["WORLD"] = str(args.nodes * args.procs)'''
+DEVICE_BLOCK = '''
+    if args.gpu_ids != "all":
+        env["CUDA_VISIBLE_DEVICES"] = args.gpu_ids
+    env["OMP_NUM_THREADS"] = str(args.threads)
+    env["DEBUG"] = str(args.debug).lower()
+    env["LOG_LEVEL"] = args.log_level
+    env["SEED"] = str(args.seed)
+    env["PROCS"] = str(args.procs)'''
+
+
+def test_blocks_of_one_function_copied_from_one_other_are_one_finding(tmp_path: Path, cache_dir: Path) -> None:
+    """accelerate's launchers (round 14): `prepare_deepspeed_env()` repeats two blocks of `prepare_multi_gpu_env()`,
+    the port check and the device ladder, each a pair of its own: one change (helpers both functions call), so one
+    finding with both blocks; `--omni-granularity=member` keeps one message per block."""
+    write_project(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/launch.py": (
+            "def prepare_multi_gpu_env(args, env):" + PORT_BLOCK + "\n    mode = 'multi'\n    env['MODE'] = mode\n"
+            "    for rank in range(args.procs):\n        args.spawn(rank, mode)\n    args.barrier()\n"
+            "    if args.elastic:\n        args.rendezvous(args.addr)\n    args.log(mode)" + DEVICE_BLOCK + "\n    return env\n\n\n"
+            "def prepare_deepspeed_env(args, env):" + PORT_BLOCK + "\n    config = args.deepspeed_config\n"
+            "    stage = config.get('zero_stage', 2)\n    env['ZERO_STAGE'] = str(stage)\n"
+            "    with open(config['path']) as handle:\n        env['DS_CONFIG'] = handle.read()\n"
+            "    args.check(stage)" + DEVICE_BLOCK + "\n    return env\n"),
+    })
+    found = lint(tmp_path, cache_dir)
+    assert len(found) == 1, found
+    assert found[0].message.startswith("prepare_deepspeed_env() repeats 2 blocks of prepare_multi_gpu_env(): lines "), found
+    assert "extract 2 helpers both functions call" in found[0].message
+    assert len(lint(tmp_path, cache_dir, "--omni-granularity=member")) == 2

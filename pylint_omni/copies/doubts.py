@@ -62,6 +62,8 @@ class HasUpstreamPlace(Protocol):
     def upstream_place(self) -> str: ...
 
 
+SMALL_BLOCK = "a helper would save"  # how the doubt of a block too small to extract begins
+
 FRAME_READS = ("locals()", "vars()")
 ZERO_ARGUMENT_SUPER = re.compile(r"\bsuper\(\s*\)")
 CALLS_SUPER = "it calls super(): another class's copy cannot be called here"
@@ -113,7 +115,7 @@ def _doubt(index: ProjectIndex, judgement: Judgement, member: Member, project: F
         return "the block calls super(): a helper outside the class cannot"
     net = judgement.saved(member) - HELPER_LINES
     if net < MIN_BLOCK_SAVING:
-        return f"a helper would save {max(net, 0)} lines net (its signature, return and call stay)"
+        return f"{SMALL_BLOCK} {max(net, 0)} lines net (its signature, return and call stay)"
     claimed = judgement.group.claims.get(member)
     if claimed is not None and len(claimed.relayed) > MAX_HELPER_ARGUMENTS:
         shown = ", ".join(claimed.relayed[:3])

@@ -9,7 +9,9 @@ high is said there only (the fix is the upstream one). Then, in order:
    are one finding at the top of the module;
 3. classes (`classes`): a class repeating methods of one other class is one finding at
    the class;
-4. groups (`grouped`): the copies of a group left are one finding at the first of them
+4. function pairs (`pairs`): blocks of one function copied from one other function are one
+   finding at the first block;
+5. groups (`grouped`): the copies of a group left are one finding at the first of them
    (its rejected copies another), the others its members; one copy left keeps its own
    message and id.
 A copy that the baseline or the keep list holds stays alone (its own message, which
@@ -31,6 +33,7 @@ from pylint_omni.copies.forks import boilerplate, fork_finding, forks
 from pylint_omni.copies.grouped import generic, group_finding
 from pylint_omni.copies.groups import Thresholds
 from pylint_omni.copies.members import Member
+from pylint_omni.copies.pairs import function_pairs, pair_finding
 from pylint_omni.copies.project import production_fingerprints, project_copies
 from pylint_omni.copies.reimplementation import Reimplementation
 from pylint_omni.copies.reported import CopyFinding, Reported, alone, report
@@ -114,7 +117,7 @@ def _module_lines(index: ProjectIndex, path: str) -> int:
 
 
 def _folded(index: ProjectIndex, items: list[Reported]) -> list[CopyFinding]:
-    """Forks, then classes, then groups (the module docstring)."""
+    """Forks, then classes, then function pairs, then groups (the module docstring)."""
     findings: list[CopyFinding] = []
     taken: set[int] = set()
     by_path: dict[str, list[Reported]] = {}
@@ -131,6 +134,9 @@ def _folded(index: ProjectIndex, items: list[Reported]) -> list[CopyFinding]:
     for found in class_copies(index, [i for i in items if id(i) not in taken and i.candidate]):
         findings.append(class_finding(index, found))
         taken.update(id(item) for item in found.items)
+    for blocks in function_pairs([i for i in items if id(i) not in taken]):
+        findings.append(pair_finding(index, blocks))
+        taken.update(id(item) for item in blocks)
     by_group: dict[int, list[Reported]] = {}
     for item in items:
         if id(item) not in taken:
