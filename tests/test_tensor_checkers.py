@@ -245,3 +245,14 @@ def test_a_factory_cast_then_moved_takes_both_and_a_float_of_the_default_dtype_i
     assert "pass `dtype=` and `device=` to `torch.zeros(...)`" in by_line[5], by_line
     assert "pass `device=` to `torch.empty(...)`" in by_line[6] and "dtype" not in by_line[6], by_line
     assert "pass `dtype=` to `torch.ones(...)`" in by_line[7], by_line
+
+
+def test_an_arange_cast_then_moved_keeps_its_cast_and_takes_the_device(tmp_path: Path) -> None:
+    """A rotary table's `torch.arange(0, dim, 2).float().to(device)`: the cast stays where it is (an arange in another
+    dtype accumulates differently), and the move goes into the factory: `device=`, not `dtype=`."""
+    found = lint_module(tmp_path, (
+        "import torch\n\n\ndef table(dim, device):\n    inv = 1.0 / (10000 ** (torch.arange(0, dim, 2).float().to(device) / dim))\n"
+        "    return inv\n"
+    ), "--omni-granularity=member")
+    [message] = [f.message for f in found if f.symbol == SYMBOLS[0]]
+    assert "pass `device=` to `torch.arange(...)`" in message and "dtype=" not in message, message

@@ -263,6 +263,9 @@ def late_cast(call: nodes.Call) -> CopyFinding | None:
             and keyword_named(inner, "dtype") is None:
         # `.float()` of a factory in the default dtype returns it unchanged: only a move after it costs anything
         return _late_factory(moved, inner, "device", Strength.PROVEN, through=".float()") if moved is not None else None
+    if kind == "dtype" and moved is not None and torch_function(inner) in DEVICE_ONLY_FACTORIES:
+        # `torch.arange(0, d, 2).float().to(dev)`: the cast stays (accumulation differs), the move goes into the factory
+        return _late_factory(moved, inner, "device", Strength.PROVEN, through=f".{step.func.attrname}()")
     if kind == "dtype" and moved is not None:  # `torch.ones(n).long().cuda()`: both go into the factory
         return _late_factory(moved, inner, "dtype", Strength.PROVEN, through=f".{step.func.attrname}()", also_device=True)
     return _late_factory(call, inner, kind, Strength.PROVEN)
