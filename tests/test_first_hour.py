@@ -247,5 +247,30 @@ def test_a_namespace_package_target_is_named_with_the_reason(tmp_path: Path, cac
                           cwd=project, capture_output=True, text=True, timeout=600,
                           env={**os.environ, "PYLINT_OMNI_CACHE_DIR": str(cache_dir)})
     assert proc.returncode == 2
-    assert "shop has no __init__.py (a namespace package): pylint cannot lint it as one package" in proc.stderr
+    assert "shop has no __init__.py (a namespace package the packaging files do not declare)" in proc.stderr
     assert not (tmp_path / "audit.md").exists()
+
+
+def test_a_declared_namespace_package_is_audited_under_the_names_the_project_imports(tmp_path: Path, cache_dir: Path) -> None:
+    """Megatron-LM's `megatron/` has no `__init__.py`; its packaging declares `include = ["megatron.core", ...]` and
+    the code imports `megatron.core.x`. The index names the modules so (not `core.x`, which made every imported
+    module look unused), and `report megatron` lints the packages in it."""
+    project = tmp_path / "project"
+    (project / "shop" / "core").mkdir(parents=True)
+    (project / "pyproject.toml").write_text("[project]\nname = 'shop'\n\n[tool.setuptools.packages.find]\n"
+                                            "include = [\"shop.core\", \"shop.core.*\"]\n")
+    (project / "shop" / "core" / "__init__.py").write_text("")
+    (project / "shop" / "core" / "api.py").write_text(
+        '"""Prices."""\n\n\ndef price(amount):\n    """The price."""\n    return amount * 2\n\n\n'
+        'def discount(amount):\n    """Never called."""\n    value = amount / 2\n    value -= 1\n    return value\n')
+    (project / "shop" / "cli.py").write_text('"""Entry."""\nfrom shop.core.api import price\n\n\ndef main():\n'
+                                             '    """Run."""\n    print(price(3))\n\n\nif __name__ == "__main__":\n    main()\n')
+    out = tmp_path / "audit.json"
+    proc = subprocess.run([sys.executable, "-m", "pylint_omni", "report", "shop", "-o", str(tmp_path / "audit.md"), "--json", str(out)],
+                          cwd=project, capture_output=True, text=True, timeout=600,
+                          env={**os.environ, "PYLINT_OMNI_CACHE_DIR": str(cache_dir)})
+    assert proc.returncode == 0, proc.stderr
+    assert "shop is a namespace package (declared in the packaging files)" in proc.stderr
+    messages = [c["message"] for c in json.loads(out.read_text())["candidates"]]
+    assert any(m.startswith("Function discount has no consumer") for m in messages), messages
+    assert not any("Module" in m or "price" in m for m in messages), messages

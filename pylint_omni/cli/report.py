@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Sequence
 
 from pylint_omni.cli.precommit import BROKEN_MARKERS, FATAL, PYLINT_ARGS, USAGE_ERROR, project_packages
+from pylint_omni.index.discovery import declares_namespace, packaging_text
 from pylint_omni.index.paths import find_project_root
 from pylint_omni.index.submodules import namespace_folders
 
@@ -57,6 +58,20 @@ def _modules_linted(json_path: str) -> int | None:
         return int(json.loads(Path(json_path).read_text(encoding="utf-8"))["scanned"]["modules_linted"])
     except (OSError, ValueError, KeyError, TypeError):
         return None
+
+
+def namespace_contents(folder: Path) -> list[str]:
+    """What pylint lints of a namespace package folder: its packages and modules, and the same of each folder
+    without `__init__.py` under it, as `--recursive=y` would."""
+    found = []
+    for child in sorted(folder.iterdir()):
+        if child.name.startswith(".") or child.name == "__pycache__":
+            continue
+        if child.is_dir():
+            found += [str(child)] if (child / "__init__.py").is_file() else namespace_contents(child)
+        elif child.suffix == ".py":
+            found.append(str(child))
+    return found
 
 
 def skipped_folders(targets: Sequence[str]) -> list[str]:
@@ -99,12 +114,19 @@ def run(paths: Sequence[str], markdown: str | None, json_path: str | None, sarif
         return 2
     namespaces = [t for t in targets if Path(t).is_dir() and not (Path(t) / "__init__.py").is_file()
                   and next(Path(t).rglob("*.py"), None) is not None]
-    if namespaces:
+    packaging = packaging_text(find_project_root(Path.cwd().resolve())) if namespaces else ""
+    undeclared = [t for t in namespaces if not declares_namespace(packaging, t)]
+    if undeclared:
         # pylint cannot load such a folder as one module, and naming its packages instead would audit them under
         # other names than the project imports (`core.api` for `shop.core.api`): findings would be false.
-        print(f"pylint-omni report: {', '.join(namespaces)} has no __init__.py (a namespace package): pylint cannot lint it "
-              "as one package; run from inside it on its packages, or add __init__.py", file=sys.stderr)
+        print(f"pylint-omni report: {', '.join(undeclared)} has no __init__.py (a namespace package the packaging files "
+              "do not declare): pylint cannot lint it as one package; run from inside it on its packages, or add "
+              "__init__.py", file=sys.stderr)
         return 2
+    if namespaces:
+        print(f"pylint-omni report: {', '.join(namespaces)} is a namespace package (declared in the packaging files): "
+              "linting the packages and modules in it", file=sys.stderr)
+        targets = [part for t in targets for part in (namespace_contents(Path(t)) if t in namespaces else [t])]
     skipped = skipped_folders(targets)
     if skipped:
         print(f"pylint-omni report: also linting {', '.join(skipped)} (no __init__.py: pylint's package walk skips "

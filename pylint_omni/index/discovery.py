@@ -131,10 +131,47 @@ def read_text(path: Path, max_bytes: int) -> str:
         raise InputProblem(f"not UTF-8 (byte {exc.start}); skipped") from None
 
 
-def module_names(files: list[SourceFile]) -> dict[str, str]:
-    """Dotted module name of every Python file, climbing through package folders; none ("") for a module file a
-    package of the same name shadows (`x.py` beside `x/__init__.py`: Python imports the package, never the file)."""
+PACKAGING_FILES = ("pyproject.toml", "setup.py", "setup.cfg")
+MAX_PACKAGING_BYTES = 1 << 20  # a packaging file larger than this is not read for namespace packages
+
+
+def packaging_text(root: Path) -> str:
+    """The packaging files of the project (`PACKAGING_FILES`), as one text."""
+    text = ""
+    for name in PACKAGING_FILES:
+        try:
+            with open(root / name, "rb") as handle:
+                text += handle.read(MAX_PACKAGING_BYTES).decode("utf-8", "replace")
+        except OSError:
+            continue
+    return text
+
+
+def declares_namespace(packaging: str, folder: str) -> bool:
+    """Whether packaging text names a dotted package under `folder` (`"megatron.core"`): a namespace package."""
+    name = folder.rstrip("/").rpartition("/")[2]
+    return f'"{name}.' in packaging or f"'{name}." in packaging
+
+
+def declared_namespaces(root: Path, files: list[SourceFile]) -> frozenset[str]:
+    """Top-level folders without `__init__.py` that the packaging files declare as namespace packages
+    (Megatron-LM's `megatron/`: `include = ["megatron.core", ...]`): their modules are `megatron.core.x`, as the
+    project imports them, not `core.x`. A folder counts when a packaging file names a dotted package under it."""
     packages = {f.relpath.rpartition("/")[0] for f in files if f.relpath.endswith("/__init__.py")}
+    candidates = {folder.partition("/")[0] if not folder.startswith("src/") else "src/" + folder.split("/")[1]
+                  for folder in packages if "/" in folder}
+    candidates -= packages | {"src"}
+    if not candidates:
+        return frozenset()
+    packaging = packaging_text(root)
+    return frozenset(c for c in candidates if declares_namespace(packaging, c))
+
+
+def module_names(files: list[SourceFile], namespaces: frozenset[str] = frozenset()) -> dict[str, str]:
+    """Dotted module name of every Python file, climbing through package folders (and the declared `namespaces`);
+    none ("") for a module file a package of the same name shadows (`x.py` beside `x/__init__.py`: Python imports
+    the package, never the file)."""
+    packages = {f.relpath.rpartition("/")[0] for f in files if f.relpath.endswith("/__init__.py")} | namespaces
     if any(f.relpath == "__init__.py" for f in files):
         packages.add("")
     # A folder without `__init__.py` inside a package is a namespace package (PEP 420): `pkg/sub/mod.py` is

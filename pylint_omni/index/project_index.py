@@ -19,7 +19,7 @@ from typing import Any, Callable, Iterator
 from pylint_omni.index import cache
 from pylint_omni.index.derived import DerivedStore, Table
 from pylint_omni.index.facts import DefinitionFact, PythonFacts, RegistryFact
-from pylint_omni.index.discovery import SourceFile, content_digest, discover, module_names, read_text
+from pylint_omni.index.discovery import SourceFile, content_digest, declared_namespaces, discover, module_names, read_text
 from pylint_omni.index.paths import Location, classify_path
 from pylint_omni.index.scan.data_scan import InputProblem
 from pylint_omni.index.scan.dispatch import scan_file
@@ -147,7 +147,7 @@ class ProjectIndex:
         started = time.perf_counter()
         self._discovery_problems = {}
         files = list(discover(self.root, self._exclude_globs(), self._discovery_problems, self.settings.respect_gitignore))
-        modules = module_names(files)
+        modules = module_names(files, declared_namespaces(self.root, files))
         cache_path = self._cache_path()
         previous = self.entries or (cache.load_entries(cache_path) if cache_path else {})
         reused: dict[str, dict[str, Any]] = {}
