@@ -651,3 +651,53 @@ def test_an_upstream_base_a_subclass_combines_reads_the_mixins_field(tmp_path: P
     unread = [f for f in found if "stepped_at" in f.message]
     assert read and read[0].confidence == "UNDEFINED" and "upstream reads it" in read[0].message, found
     assert unread and unread[0].confidence == "HIGH", found
+
+
+LAYERS = {
+    "pkg/__init__.py": "",
+    "pkg/client/__init__.py": "",
+    "pkg/client/sources.py": '''
+        class Discovery:
+            def __init__(self, namespace: str, service: str, port: int) -> None:
+                self.namespace = namespace
+                self.service = service
+                self.port = port
+
+            def url(self) -> str:
+                return f"http://{self.service}.{self.namespace}:{self.port}"
+    ''',
+    "pkg/driver/__init__.py": "",
+    "pkg/driver/deploy.py": '''
+        from pkg.client.sources import Discovery
+
+
+        class Handle:
+            def __init__(self, namespace: str, service: str, port: int) -> None:
+                self.namespace = namespace
+                self.service = service
+                self.port = port
+
+            def describe(self) -> str:
+                return f"{self.namespace}/{self.service}:{self.port}"
+
+
+        def endpoints(handle: Handle) -> str:
+            source = Discovery(namespace=handle.namespace, service=handle.service, port=handle.port)
+            return source.url() + handle.describe()
+    ''',
+}
+
+
+def test_values_handed_down_across_a_layer_boundary_are_medium(tmp_path: Path, cache_dir: Path) -> None:
+    """aibrix (round 13): the job driver builds the client's `K8sEndpointSliceDiscovery` from three fields of its
+    `DeploymentHandle`; the client package imports nothing from the driver, so passing the handle would make the lower
+    layer depend on the upper one: medium, saying so. Once the client already imports the driver, the doubt goes."""
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    write_project(tmp_path / "a", LAYERS)
+    [found] = [f for f in lint(tmp_path / "a", cache_dir) if "is built with" in f.message]
+    assert found.confidence == "INFERENCE" and "Discovery (pkg.client) imports nothing from pkg.driver" in found.message, found
+    joined = {**LAYERS, "pkg/client/extra.py": "from pkg.driver.deploy import Handle\n\n\ndef show(handle: Handle) -> str:\n    return handle.describe()\n"}
+    write_project(tmp_path / "b", joined)
+    [found] = [f for f in lint(tmp_path / "b", cache_dir) if "is built with" in f.message]
+    assert "imports nothing from" not in found.message, found

@@ -38,7 +38,8 @@ from pylint_omni.evidence.consumers import Status, Verdict, decide, judge
 from pylint_omni.evidence.findings import FindingDetails
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.evidence.upstream_readers import indexed_bases, upstream_consumers
-from pylint_omni.state.evidence import OwnerFacts, OwnerLookup, field_readers, provisional_overwrites
+from pylint_omni.state.evidence import OwnerFacts, OwnerLookup, field_readers, infer_source_class, provisional_overwrites
+from pylint_omni.state.layers import layer_doubt
 from pylint_omni.state.hierarchy import attribute_hook, class_graph, hierarchy_claims, is_exception
 from pylint_omni.state.aliases import Alias, alias_details, alias_text, find_aliases
 from pylint_omni.state.notes import compat_note, reader_note
@@ -238,6 +239,8 @@ class DuplicatedStateChecker(OmniChecker):
         rejects += [references] if references else []
         if any(word in mirror.method.lower() for word in SNAPSHOT_METHOD_WORDS):
             rejects.append(f"deliberate snapshot: copied in {mirror.method}")
+        layered = layer_doubt(self._index, target, infer_source_class(mirror.source)[0])
+        mediums = [*mediums, layered] if layered else mediums
         verdict = self._verdict(rejects, mediums, "both owners are project classes holding the same fields")
         source = source_name or mirror.source.as_string()
         self._emit(mirror.call, verdict, mirror_text(target.name, source, mirror, verdict), mirror_details(
