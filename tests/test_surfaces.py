@@ -1689,3 +1689,34 @@ def test_test_support_the_package_ships_and_forwarding_methods(tmp_path: Path, c
     forward = by_name["Method Scheduler.print_lr"]
     assert forward.confidence == "INFERENCE" and "it forwards to `self.scheduler.print_lr`" in forward.message
     assert by_name["Method Scheduler.unused"].confidence == "HIGH"
+
+
+def test_round_trip_halves_accessor_setters_and_knobs_are_medium(tmp_path: Path, cache_dir: Path) -> None:
+    """Megatron-LM (round 15): `from_yaml` beside a live `to_yaml` is the load half of a round trip users run;
+    `set_tracker` beside a live `get_tracker` is the setter of a public accessor pair; `Timer.set_barrier_group`, the
+    only setter of a field the live `start()` reads, is a setting outside code turns. Each is medium, naming why; a
+    dead method with no such partner stays high, and `from_pretrained` is no half of a method named `to`."""
+    root = write(tmp_path / "proj", {
+        "app/__init__.py": "",
+        "app/main.py": ("from app.conf import Config, get_tracker\nfrom app.timer import Timer\n\n\n"
+                        "def main():\n    Config().to_yaml()\n    Timer().start()\n    return get_tracker()\n\n\n"
+                        "if __name__ == '__main__':\n    main()\n"),
+        "app/conf.py": ("_TRACKER = []\n\n\nclass Config:\n    def to_yaml(self):\n        return 'a: 1'\n\n"
+                        "    @classmethod\n    def from_yaml(cls, text):\n        value = cls()\n        value.text = text\n        return value\n\n"
+                        "    def to(self, device):\n        return self\n\n"
+                        "    @classmethod\n    def from_pretrained(cls, path):\n        value = cls()\n        value.path = path\n        return value\n\n\n"
+                        "def get_tracker():\n    return _TRACKER\n\n\n"
+                        "def set_tracker(tracker):\n    _TRACKER[:] = tracker\n    return _TRACKER\n"),
+        "app/timer.py": ("class Timer:\n    def __init__(self):\n        self._barrier_group = None\n\n"
+                         "    def set_barrier_group(self, group):\n        self._barrier_group = group\n\n"
+                         "    def start(self):\n        return self._barrier_group\n"),
+    })
+    findings = lint(root, cache_dir, "--omni-granularity=member")
+    by_name = {f.message.split(" has no consumer")[0].partition("] ")[2]: f for f in findings}
+    loads = by_name["Method Config.from_yaml"]
+    assert loads.confidence == "INFERENCE" and "the load half of a round trip" in loads.message, loads
+    setter = by_name["Function set_tracker"]
+    assert setter.confidence == "INFERENCE" and "the setter of the accessor pair" in setter.message, setter
+    knob = by_name["Method Timer.set_barrier_group"]
+    assert knob.confidence == "INFERENCE" and "the only setter of `self._barrier_group`" in knob.message, knob
+    assert by_name["Method Config.from_pretrained"].confidence == "HIGH"

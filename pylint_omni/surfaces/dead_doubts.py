@@ -26,6 +26,7 @@ from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.surfaces.analysis import SurfaceAnalysis, chain_surfaces, owner_at, short_name
 from pylint_omni.surfaces.chains import Chain
 from pylint_omni.surfaces.hooks import outside_callers
+from pylint_omni.surfaces.knobs import knob_doubt
 from pylint_omni.surfaces.lines import file_line, file_lines
 from pylint_omni.surfaces.outside import DOCSTRING, own_docstring
 from pylint_omni.surfaces.reach import PRODUCTION
@@ -41,8 +42,17 @@ RELEASE_PAIRS = {"destroy": ("init", "initialize", "create", "build", "allocate"
                  "release": ("acquire", "alloc", "allocate"), "free": ("alloc", "allocate"), "disconnect": ("connect",),
                  "unregister": ("register",), "clear": ("set", "init"), "unpatch": ("patch", "apply"),
                  "restore": ("patch", "save", "backup"), "uninstall": ("install",)}
+WHOLE_OBJECT_VERBS = frozenset({"init", "initialize", "start", "startup", "run", "launch", "setup", "set_up", "create",
+                                "build", "open", "prepare"})
 # `load_rng_state` beside a reached `save_rng_state`: what production saves is never read back.
 READ_BACK_PAIRS = {"load": ("save", "dump", "store"), "restore": ("save", "backup"), "deserialize": ("serialize",)}
+# Halves named after one stem only (`from_yaml` beside a reached `to_yaml`, `set_tracker` beside `get_tracker`): the
+# load half of a round trip, the setter of a public accessor pair (Megatron-LM's config and metrics trackers).
+STEM_PAIRS = {"from": ("to", "the load half of a round trip whose save half {} production uses: users outside may load "
+                             "what it wrote; keep both, or delete both"),
+              "decode": ("encode", "the decode half of {}, which production uses: keep both, or delete both"),
+              "set": ("get", "the setter of the accessor pair whose getter {} production uses: code outside may set what "
+                             "it reads; keep both, or delete both")}
 
 
 # A module or folder a package ships for tests (its own and its users'): `test_utils/`, `_testing/`, `testing.py`.
@@ -101,12 +111,19 @@ def _live_partner(analysis: SurfaceAnalysis, root: Surface) -> str | None:
                          (RELEASE_PAIRS, "the release half of {}, which production uses: a missing teardown call, or "
                                          "delete it")):
         for partner_verb in pairs.get(verb.lower(), ()):
-            # `stop_profile` pairs with `start_profile`, never with a bare `init` of its class: another mechanism
-            for name in ({f"{partner_verb}_{rest}"} if rest else {partner_verb}):
+            # `free_req` pairs with `alloc_req` or a bare `alloc`; `stop_profile` with `start_profile`, never with a bare
+            # `init` or `start` of its class: those begin the whole object, another mechanism.
+            bare = not rest or partner_verb not in WHOLE_OBJECT_VERBS
+            for name in ({f"{partner_verb}_{rest}", partner_verb} if rest and bare else {f"{partner_verb}_{rest}"} if rest else {partner_verb}):
                 for prefix in ("", "_"):
                     dotted = f"{root.dotted.rpartition('.')[0]}.{prefix}{name}"
                     if dotted in analysis.table.surfaces and analysis.reach.phase.get(dotted) == PRODUCTION:
                         return doubt.format(short_name(analysis, dotted))
+    partner_verb, doubt = STEM_PAIRS.get(verb.lower(), ("", ""))
+    for prefix in ("", "_") if partner_verb and rest else ():
+        dotted = f"{root.dotted.rpartition('.')[0]}.{prefix}{partner_verb}_{rest}"
+        if dotted in analysis.table.surfaces and analysis.reach.phase.get(dotted) == PRODUCTION:
+            return doubt.format(short_name(analysis, dotted))
     return None
 
 
@@ -386,6 +403,9 @@ def dead_doubts(index: ProjectIndex, analysis: SurfaceAnalysis, chain: Chain, ro
     partner = _live_partner(analysis, root) if root.kind in ("function", "method") else None
     if partner:
         doubts.append(partner)
+    knob = knob_doubt(index, analysis, root) if not partner else None
+    if knob:
+        doubts.append(knob)
     classes = [root.dotted] if root.kind == "class" else [
         c for c in analysis.table.children.get(root.dotted, ()) if analysis.table.surfaces[c].kind == "class"] if root.kind == "module" else []
     plugin = next(filter(None, map(analysis.conventions.configured_sibling, classes)), None)
