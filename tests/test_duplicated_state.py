@@ -701,3 +701,25 @@ def test_values_handed_down_across_a_layer_boundary_are_medium(tmp_path: Path, c
     write_project(tmp_path / "b", joined)
     [found] = [f for f in lint(tmp_path / "b", cache_dir) if "is built with" in f.message]
     assert "imports nothing from" not in found.message, found
+
+
+def test_fields_bound_to_a_local_rebound_in_between_are_no_alias(tmp_path: Path, cache_dir: Path) -> None:
+    """Megatron-LM (round 15): `self.input_data = layout`, then `layout` is parsed and reshaped, then `self.layout =
+    layout`: two objects, not one under two names; without the rebinding they are one (an alias)."""
+    body = '''
+        class Layout:
+            def __init__(self, layout, size):
+                self.input_data = layout
+                {rebind}
+                self.size = size
+                self.layout = layout
+
+            def rows(self):
+                return self.layout, self.input_data, self.size
+    '''
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    write_project(tmp_path / "a", {"pkg/__init__.py": "", "pkg/layout.py": body.format(rebind="layout = [list(r) for r in layout]")})
+    assert not [f for f in lint(tmp_path / "a", cache_dir) if "hold the same object" in f.message]
+    write_project(tmp_path / "b", {"pkg/__init__.py": "", "pkg/layout.py": body.format(rebind="print(layout)")})
+    assert [f for f in lint(tmp_path / "b", cache_dir) if "hold the same object" in f.message]

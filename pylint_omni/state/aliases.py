@@ -49,8 +49,17 @@ def find_aliases(state: ClassState) -> list[Alias]:
     return [
         Alias(source, tuple(sorted(items, key=lambda w: w.node.lineno or 0)))
         for (_, source), items in groups.items()
-        if len(items) >= 2
+        if len(items) >= 2 and not _rebound_between(source, items)
     ]
+
+
+def _rebound_between(source: str, writes: list[FieldWrite]) -> bool:
+    """Whether the local is bound again between the first and the last field write (Megatron-LM's `self.input_data =
+    layout`, then `layout = parse(layout)` ... `self.layout = layout`): the fields then hold different objects."""
+    lines = [w.node.lineno or 0 for w in writes]
+    first, last = min(lines), max(lines)
+    frame = writes[0].node.frame()
+    return any(first < (n.lineno or 0) < last for n in frame.nodes_of_class(nodes.AssignName) if n.name == source)
 
 
 def alias_text(owner: str, alias: Alias, verdict: Verdict) -> str:
