@@ -723,3 +723,27 @@ def test_fields_bound_to_a_local_rebound_in_between_are_no_alias(tmp_path: Path,
     assert not [f for f in lint(tmp_path / "a", cache_dir) if "hold the same object" in f.message]
     write_project(tmp_path / "b", {"pkg/__init__.py": "", "pkg/layout.py": body.format(rebind="print(layout)")})
     assert [f for f in lint(tmp_path / "b", cache_dir) if "hold the same object" in f.message]
+
+
+def test_maps_filled_with_fresh_containers_under_the_same_keys_are_two_facts(tmp_path: Path, cache_dir: Path) -> None:
+    """DeepSpeed (round 15): `self.param_to_partition_ids[i] = {}` beside `self.is_partition_reduced[i] = {}`: two new
+    dicts per group, filled apart (lists of ids, booleans), not one fact under two names; maps given the same value
+    (`len(v)`) under every key are."""
+    body = '''
+        class Optimizer:
+            def __init__(self, groups):
+                self.ids = {{}}
+                self.reduced = {{}}
+                for i, group in enumerate(groups):
+                    self.ids[i] = {value}
+                    self.reduced[i] = {value}
+
+            def read(self, i):
+                return self.ids[i], self.reduced[i]
+    '''
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    write_project(tmp_path / "a", {"pkg/__init__.py": "", "pkg/opt.py": body.format(value="{}")})
+    assert not [f for f in lint(tmp_path / "a", cache_dir) if "always holds what" in f.message]
+    write_project(tmp_path / "b", {"pkg/__init__.py": "", "pkg/opt.py": body.format(value="len(group)")})
+    assert [f for f in lint(tmp_path / "b", cache_dir) if "always holds what" in f.message]

@@ -28,6 +28,7 @@ from pylint_omni.state.patterns import INIT_METHODS, PURE_FUNCTIONS, ClassState,
 
 DICT_FACTORIES = frozenset({"dict", "defaultdict", "OrderedDict"})
 SET_FACTORIES = frozenset({"set"})
+CONTAINER_FACTORIES = DICT_FACTORIES | SET_FACTORIES | {"list", "deque", "Counter"}
 
 
 @dataclass(frozen=True)
@@ -113,6 +114,14 @@ def _derived_from(value: nodes.NodeNG, source: nodes.NodeNG, primary: str, key: 
     return bool(used) and used <= allowed and source.as_string() in value.as_string()
 
 
+def _fresh(value: nodes.NodeNG) -> bool:
+    """A value that builds a new object at each write (`{}`, `[]`, `set()`, `Cls(...)`): equal text, two objects."""
+    if isinstance(value, nodes.Call):
+        name = value.func.as_string().rpartition(".")[2]
+        return name in CONTAINER_FACTORIES or name[:1].isupper()
+    return isinstance(value, (nodes.Dict, nodes.List, nodes.Set, nodes.DictComp, nodes.ListComp, nodes.SetComp))
+
+
 def _value_relation(state: ClassState, first: str, second: str) -> tuple[str, str] | None:
     """("same members" | "derived values", how) when every value of `second` follows from `first`'s."""
     firsts = {(m, k): v for m, k, v in state.map_values.get(first, [])}
@@ -126,6 +135,8 @@ def _value_relation(state: ClassState, first: str, second: str) -> tuple[str, st
         if source is None:
             return None
         if value.as_string() == source.as_string():
+            if _fresh(value):
+                return None  # `a[i] = {}` beside `b[i] = {}`: two new containers, filled apart (DeepSpeed's ZeRO maps)
             continue
         same = False
         if not _derived_from(value, source, first, key):
