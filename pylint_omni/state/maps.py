@@ -6,7 +6,8 @@ facts. A pair is reported only with a derivation the report can name:
 - **key set**: a set that every method grows and shrinks with exactly the keys of a
   dict (`s.add(k)` wherever `d[k] = v`, `s.discard(k)` wherever `del d[k]`) is
   always `d.keys()`: `k in s` is `k in d`;
-- **same members**: two sets, or two maps with the same value at every write;
+- **same members**: two sets, or two maps with the same value at every write (not a value that
+  builds a new container each time: `a[i] = {}` beside `b[i] = {}` are two objects, filled apart);
 - **derived values**: a map whose every value is computed from the value the other
   map gets under the same key in the same method (`b[k] = len(v)` beside `a[k] = v`),
   or read from it (`b[k] = self.a[k].x`).
