@@ -747,3 +747,28 @@ def test_maps_filled_with_fresh_containers_under_the_same_keys_are_two_facts(tmp
     assert not [f for f in lint(tmp_path / "a", cache_dir) if "always holds what" in f.message]
     write_project(tmp_path / "b", {"pkg/__init__.py": "", "pkg/opt.py": body.format(value="len(group)")})
     assert [f for f in lint(tmp_path / "b", cache_dir) if "always holds what" in f.message]
+
+
+def test_a_second_instance_built_from_the_first_is_a_copy_not_a_mirror(tmp_path: Path, cache_dir: Path) -> None:
+    """DeepSpeed (round 15): `self.target_3d = model_3d_desc(pp_degree=self.src_3d.pp_degree, ...)` builds a second
+    descriptor from the first: two roles (source and target) that start out equal, not duplicated ownership."""
+    write_project(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/desc.py": '''
+            class Desc:
+                def __init__(self, pp: int, tp: int, dp: int) -> None:
+                    self.pp = pp
+                    self.tp = tp
+                    self.dp = dp
+
+
+            class Checkpoint:
+                def __init__(self, pp: int, tp: int, dp: int) -> None:
+                    self.src = Desc(pp, tp, dp)
+                    self.target = Desc(pp=self.src.pp, tp=self.src.tp, dp=self.src.dp)
+
+                def reshape(self, pp: int) -> None:
+                    self.target = Desc(pp=pp, tp=self.target.tp, dp=self.target.dp)
+        ''',
+    })
+    assert not [f for f in lint(tmp_path, cache_dir) if "is built with" in f.message and f.confidence != "REJECTED"]

@@ -239,7 +239,11 @@ class DuplicatedStateChecker(OmniChecker):
         rejects += [references] if references else []
         if any(word in mirror.method.lower() for word in SNAPSHOT_METHOD_WORDS):
             rejects.append(f"deliberate snapshot: copied in {mirror.method}")
-        layered = layer_doubt(self._index, target, infer_source_class(mirror.source)[0])
+        source_class = infer_source_class(mirror.source)[0]
+        if source_class is not None and source_class.qname() == target.qname():
+            rejects.append(f"a second {target.name} built from the first: two roles that start out equal (a copy), "
+                           "not one fact held twice")
+        layered = layer_doubt(self._index, target, source_class)
         mediums = [*mediums, layered] if layered else mediums
         verdict = self._verdict(rejects, mediums, "both owners are project classes holding the same fields")
         source = source_name or mirror.source.as_string()
