@@ -1720,3 +1720,22 @@ def test_round_trip_halves_accessor_setters_and_knobs_are_medium(tmp_path: Path,
     knob = by_name["Method Timer.set_barrier_group"]
     assert knob.confidence == "INFERENCE" and "the only setter of `self._barrier_group`" in knob.message, knob
     assert by_name["Method Config.from_pretrained"].confidence == "HIGH"
+
+
+def test_a_public_function_of_the_top_level_package_is_its_interface(tmp_path: Path, cache_dir: Path) -> None:
+    """DeepSpeed (round 15): `deepspeed.tp_model_init`, defined in `deepspeed/__init__.py`, is what `import deepspeed;
+    deepspeed.tp_model_init(...)` calls from outside (transformers does): medium; a private one there, or a public one
+    of a subpackage's module, stays high."""
+    root = write(tmp_path / "proj", {
+        "app/__init__.py": ("def init_distributed():\n    value = 1\n    return value\n\n\n"
+                            "def _helper():\n    value = 2\n    return value\n"),
+        "app/main.py": "from app.ops.math import cube\n\n\ndef main():\n    return cube(2)\n\n\nif __name__ == '__main__':\n    main()\n",
+        "app/ops/__init__.py": "",
+        "app/ops/math.py": "def square(x):\n    value = x * x\n    return value\n\n\ndef cube(x):\n    return x * x * x\n",
+    })
+    findings = lint(root, cache_dir, "--omni-granularity=member")
+    by_name = {f.message.split(" has no consumer")[0].partition("] ")[2]: f for f in findings}
+    top = by_name["Function init_distributed"]
+    assert top.confidence == "INFERENCE" and "defined in the top-level package app" in top.message, top
+    assert by_name["Function _helper"].confidence == "HIGH"
+    assert by_name["Function square"].confidence == "HIGH"

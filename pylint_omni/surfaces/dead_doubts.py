@@ -355,6 +355,10 @@ def dead_doubts(index: ProjectIndex, analysis: SurfaceAnalysis, chain: Chain, ro
         (analysis.roots.capped[u] for u in [*chain.units, *inside] if u in analysis.roots.capped), None)
     if capped:
         doubts.append(capped)
+    if root.kind in ("function", "class") and root.path.rpartition("/")[2] == "__init__.py" and not root.name.startswith("_") \
+            and "." not in root.dotted.rpartition(".")[0]:
+        doubts.append(f"defined in the top-level package {root.dotted.rpartition('.')[0]}: its public interface "
+                      "(`import pkg; pkg.name`), which code outside may call")
     support = test_support(root.path)
     if support:  # skip decorators and fixtures a package ships: other test suites import them
         doubts.append(f"part of the test support the package ships ({support}): test suites outside the repository may use it")
