@@ -25,6 +25,7 @@ from pylint_omni.index.paths import Location, key_matches_patterns
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.surfaces.analysis import SurfaceAnalysis, chain_surfaces, owner_at, short_name
 from pylint_omni.surfaces.chains import Chain
+from pylint_omni.surfaces.decorated import outside_decorator
 from pylint_omni.surfaces.hooks import outside_callers
 from pylint_omni.surfaces.knobs import knob_doubt
 from pylint_omni.surfaces.lines import file_line, file_lines
@@ -365,6 +366,9 @@ def dead_doubts(index: ProjectIndex, analysis: SurfaceAnalysis, chain: Chain, ro
     forwarded = _forwarding(index, root) if root.kind == "method" else None
     if forwarded:
         doubts.append(forwarded)
+    decorated = outside_decorator(index, analysis, root)
+    if decorated:
+        doubts.append(decorated)
     provenance = copied_code(index, root.path, root.line)
     if provenance is not None and provenance.scope == "vendored":  # pruning a vendored tree turns each resync into a merge
         doubts.append(f"{provenance.describe()}: prune it when the vendored code is resynced, or drop the unused vendored package")

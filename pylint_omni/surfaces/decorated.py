@@ -1,0 +1,46 @@
+"""A method of a class an outside decorator takes: that framework may call it by name.
+
+MLC LLM's compiler passes (round 16) are classes decorated with `@tvm.transform.module_pass(...)`:
+TVM wraps the class and calls its `transform_module` method itself, so nothing in the
+project calls it and it looked dead. A class handed to a decorator of a package outside the
+project (not the standard library's `dataclass`, `total_ordering`, ...) is handed to code
+that may call its methods by name; a dead method of it is medium, naming the decorator.
+"""
+
+from __future__ import annotations
+
+from pylint_omni.index.project_index import ProjectIndex
+from pylint_omni.surfaces.analysis import SurfaceAnalysis
+from pylint_omni.surfaces.lines import file_lines
+from pylint_omni.surfaces.table import Surface
+
+# Decorators of the standard library that take a class and call none of its public methods.
+STDLIB_CLASS_DECORATORS = frozenset({"dataclasses", "functools", "typing", "typing_extensions", "enum", "abc",
+                                     "contextlib", "builtins"})
+MAX_DECORATOR_LINES = 12  # lines above a class looked at for its decorators
+
+
+def outside_decorator(index: ProjectIndex, analysis: SurfaceAnalysis, root: Surface) -> str | None:
+    """The doubt of a method whose class an outside decorator takes (see the module docstring)."""
+    owner = analysis.table.surfaces.get(root.container) if root.kind == "method" and root.container else None
+    if owner is None or owner.kind != "class":
+        return None
+    lines = file_lines(index, owner.path)
+    imports = index.facts(owner.path).get("imports", {})
+    number = owner.line - 1  # the `class` line may follow its decorators; look above it
+    while number > 0 and owner.line - number <= MAX_DECORATOR_LINES:
+        text = lines[number - 1].strip()
+        if not text.startswith("@"):
+            if text and not text.startswith("#") and not text.endswith((",", "(")) and not text.startswith(")"):
+                break
+            number -= 1
+            continue
+        head = text[1:].split("(")[0].strip()
+        dotted = imports.get(head.partition(".")[0], "") if isinstance(imports, dict) else ""
+        if dotted and index.module_file(dotted.partition(".")[0]) is None and not any(
+                index.module_file(".".join(dotted.split(".")[:n])) for n in range(1, dotted.count(".") + 2)):
+            if dotted.partition(".")[0] not in STDLIB_CLASS_DECORATORS:
+                return (f"its class is decorated with `@{head}` ({dotted.partition('.')[0]}), outside code that may call "
+                        "its methods by name (a framework's convention)")
+        number -= 1
+    return None
