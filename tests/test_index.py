@@ -390,3 +390,18 @@ def test_a_namespace_folder_inside_a_package_keeps_the_package_name(tmp_path: Pa
     assert names["pkg/vendored/activation/torch/resample.py"] == "pkg.vendored.activation.torch.resample"
     assert names["scripts/tool.py"] == "tool"  # a folder outside any package is a source root of its own
     assert names["lib/util.py"] == "lib.util"
+
+
+def test_a_setup_module_inside_a_package_is_no_project_root(tmp_path: Path, cache_dir: Path) -> None:
+    """NeMo RL (round 16): `nemo_rl/models/megatron/setup.py` is a module of the package, not a build script; taking
+    its folder for a project root split the project in two, so the fields read in the main part looked unread and
+    findings carried paths like `setup.py:97`. A folder without `__init__.py` holding `setup.py` is still a root."""
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'rl'\n")
+    (tmp_path / "rl" / "models" / "megatron").mkdir(parents=True)
+    for folder in ("rl", "rl/models", "rl/models/megatron"):
+        (tmp_path / folder / "__init__.py").write_text("")
+    (tmp_path / "rl" / "models" / "megatron" / "setup.py").write_text("def build():\n    return 1\n")
+    (tmp_path / "tools" / "legacy").mkdir(parents=True)
+    (tmp_path / "tools" / "legacy" / "setup.py").write_text("from setuptools import setup\nsetup()\n")
+    assert find_project_root(tmp_path / "rl" / "models" / "megatron" / "setup.py") == tmp_path.resolve()
+    assert find_project_root(tmp_path / "tools" / "legacy" / "setup.py") == (tmp_path / "tools" / "legacy").resolve()

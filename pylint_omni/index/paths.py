@@ -15,6 +15,7 @@ from pathlib import Path
 from pathspec import GitIgnoreSpec
 
 ROOT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
+PACKAGE_ROOT_MARKERS = tuple(m for m in ROOT_MARKERS if m != "setup.py")
 
 
 class Location(str, Enum):
@@ -41,7 +42,10 @@ def find_project_root(start: str | os.PathLike[str]) -> Path:
 def _root_of_folder(folder: Path) -> Path:
     # Cached: every module of a run asks, and the answer is the same for a folder.
     for candidate in (folder, *folder.parents):
-        if any((candidate / marker).exists() for marker in ROOT_MARKERS):
+        # In a package folder (`__init__.py`) a `setup.py` is a module of the package (NeMo RL's
+        # `nemo_rl/models/megatron/setup.py`), not the project's build script.
+        markers = ROOT_MARKERS if not (candidate / "__init__.py").is_file() else PACKAGE_ROOT_MARKERS
+        if any((candidate / marker).exists() for marker in markers):
             return candidate
     while (folder / "__init__.py").is_file() and folder.parent != folder:
         folder = folder.parent
