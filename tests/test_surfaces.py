@@ -1577,9 +1577,10 @@ def test_an_import_inside_a_command_line_of_a_makefile_is_a_consumer(tmp_path: P
     the import inside the command names the function, which is not dead; a function nothing names stays high."""
     root = write(tmp_path / "proj", {
         "pyproject.toml": "[project]\nname = 'app'\n[project.scripts]\nrun = 'app.main:main'\n",
-        "app/__init__.py": "def check_install(cuda=False):\n    return cuda\n\n\ndef unused():\n    return 1\n",
+        "app/__init__.py": "",
+        "app/tools.py": "def check_install(cuda=False):\n    return cuda\n\n\ndef unused():\n    return 1\n",
         "app/main.py": "def main():\n    return 1\n",
-        "Makefile": ".PHONY: check\ncheck:\n\t@python -c 'from app import check_install; check_install(cuda=False)'\n",
+        "Makefile": ".PHONY: check\ncheck:\n\t@python -c 'from app.tools import check_install; check_install(cuda=False)'\n",
     })
     found = {f.message.split(" ")[2]: f for f in lint(root, cache_dir, "--omni-granularity=member")}
     assert "check_install" not in found and found["unused"].confidence == "HIGH", found
