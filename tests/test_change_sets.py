@@ -584,3 +584,46 @@ def test_a_switch_only_dead_code_sets_while_live_code_reads_it_is_a_lost_feature
     assert trace["message"].startswith("Orphaned: `_writer` is still read (pkg/trace.py:"), trace["message"]
     assert "but its only setter init_writer is never called" in trace["message"], trace["message"]
     assert by_path["pkg/cache.py"]["kind"] != "lost-feature", by_path["pkg/cache.py"]
+
+
+def test_a_feature_added_uncalled_is_half_landed_not_orphaned(tmp_path: Path) -> None:
+    """Megatron-LM (round 15): the varlen dataset helpers came in one commit days before the checkout, uncalled, while
+    the README already named the feature: no refactor dropped a caller, the feature is still landing. When one commit
+    alone ever changed the calls of the dead reader, the finding says "Half-landed" and "finish wiring it"."""
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/main.py": """
+            import json
+
+            from pkg.env import env_names
+
+
+            def main(path):
+                with open(path) as handle:
+                    config = json.load(handle)
+                return env_names(config)
+
+
+            if __name__ == "__main__":
+                main("deploy/stage.yaml")
+        """,
+        "pkg/env.py": """
+            def env_names(config):
+                return sorted(config.get("stage_devices", {}))
+        """,
+        "deploy/stage.yaml": "stage_devices:\n  gpu: 0\nstage_environment:\n  LOG: debug\n",
+    }
+    root = write(tmp_path / "proj", files)
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"]
+    subprocess.run(["git", "init", "-q"], cwd=root, check=True)
+    subprocess.run([*git, "add", "-A"], cwd=root, check=True)
+    subprocess.run([*git, "commit", "-q", "-m", "first"], cwd=root, check=True)
+    env = root / "pkg" / "env.py"
+    env.write_text(env.read_text() + "\n\nimport os\n\n\ndef apply_env(config):\n"
+                   "    stage_environment = config.get('stage_environment', {})\n"
+                   "    for name, value in stage_environment.items():\n        os.environ[name] = str(value)\n")
+    subprocess.run([*git, "commit", "-q", "-am", "add the env step"], cwd=root, check=True)
+    report = omni_json(["--disable=all", "--enable=unused-surface,unread-config-option", "pkg"], root, tmp_path / "cache")
+    [lost] = [c for c in report["candidates"] if c["kind"] == "lost-feature"]
+    assert lost["message"].startswith("Half-landed: "), lost["message"]
+    assert "finish wiring it" in lost["message"] and "added uncalled in" in lost["message"], lost["message"]

@@ -186,8 +186,14 @@ def _reworded(index: ProjectIndex, change: ChangeSet, losts: list[Lost], history
     if len(losts) > 1:
         what += f"; {len(losts) - 1} more such feature(s)"
     fix = "wire it back, or remove the feature: " + named([l.what.rpartition(" ")[2] for l in losts]) + f" and {shown}"
-    commit = history.last_change(change.members[0].dotted.rpartition(".")[2].partition("@")[0])
+    name = change.members[0].dotted.rpartition(".")[2].partition("@")[0]
+    commit = history.last_change(name)
     evidence = f"last changed in {commit}" if commit else "no caller in code, config, docs or tests"
+    if commit and history.never_called(name):
+        # Added uncalled: a feature still landing, not one a refactor dropped.
+        what = what.replace("Orphaned: ", "Half-landed: ", 1)
+        fix = "finish wiring it, or remove the feature: " + fix.partition(": ")[2]
+        evidence = f"added uncalled in {commit}"
     text = short_message(what, fix, evidence)
     proof = "; ".join([*(f"{l.what}: {', '.join(l.promised)}" for l in losts), details.proof]
                       + ([f"the calls of {shown} last changed in commit {commit}"] if commit else []))
