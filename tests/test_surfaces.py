@@ -1745,13 +1745,17 @@ def test_a_public_function_of_the_top_level_package_is_its_interface(tmp_path: P
 def test_a_method_of_a_class_an_outside_decorator_takes_is_medium(tmp_path: Path, cache_dir: Path) -> None:
     """MLC LLM (round 16): `@tvm.transform.module_pass(...)` wraps the pass class and TVM calls its `transform_module`
     itself: a dead-looking method of a class an outside decorator takes is medium, naming the decorator; one of a
-    `@dataclass` (the standard library calls none of its methods) stays high."""
+    `@dataclass` (the standard library calls none of its methods), or of a `@ray.remote` actor whose methods the project
+    calls itself (NeMo RL), stays high."""
     root = write(tmp_path / "proj", {
         "app/__init__.py": "",
         "app/passes.py": ("import dataclasses\n\nimport tvm\n\n\n@tvm.transform.module_pass(opt_level=0, name='Fuse')\n"
                           "class Fuse:\n    def transform_module(self, mod, ctx):\n        value = mod\n        return value\n\n\n"
                           "@dataclasses.dataclass\nclass Spec:\n    name: str\n\n    def describe(self):\n        text = self.name\n        return text\n"),
-        "app/main.py": ("from app.passes import Fuse, Spec\n\n\ndef main():\n    return [Fuse(), Spec('a')]\n\n\n"
+        "app/actors.py": ("import ray\n\n\n@ray.remote\nclass Worker:\n    def generate(self, prompt):\n        return prompt\n\n"
+                          "    def stop_profile(self):\n        value = 1\n        return value\n"),
+        "app/main.py": ("from app.passes import Fuse, Spec\nfrom app.actors import Worker\n\n\ndef main():\n"
+                        "    worker = Worker.remote()\n    worker.generate.remote('a')\n    return [Fuse(), Spec('a')]\n\n\n"
                         "if __name__ == '__main__':\n    main()\n"),
     })
     findings = lint(root, cache_dir, "--omni-granularity=member")
@@ -1759,3 +1763,5 @@ def test_a_method_of_a_class_an_outside_decorator_takes_is_medium(tmp_path: Path
     fuse = by_name["Method Fuse.transform_module"]
     assert fuse.confidence == "INFERENCE" and "decorated with `@tvm.transform.module_pass` (tvm)" in fuse.message, fuse
     assert by_name["Method Spec.describe"].confidence == "HIGH"
+    # A `@ray.remote` actor the project drives itself (`worker.generate.remote(...)`): its dead method stays high.
+    assert by_name["Method Worker.stop_profile"].confidence == "HIGH", by_name["Method Worker.stop_profile"]
