@@ -36,12 +36,12 @@ from pylint_omni.evidence.wording import short_message
 from pylint_omni.index.derived import Table
 from pylint_omni.index.paths import Location
 from pylint_omni.index.project_index import ProjectIndex
+from pylint_omni.index.scan.tokens import declared_globals
 
 # A string that names something (`vllm:e2e_latency`, `OMNI_TRACE_DIR`, `runtime.env`), not a word of prose.
 NAME_LIKE = re.compile(r"^[A-Za-z][A-Za-z0-9]*(?:[_:.\-][A-Za-z0-9]+)+$")
 MIN_NAME = 6  # a shorter string is a word, not a documented name
 CHOSEN_VIAS = frozenset({"yaml-value", "json", "toml"})  # a value a config file sets: what reads it is not this code
-GLOBAL_STATEMENT = re.compile(r"^\s*global\s+([\w\s,]+?)\s*(?:#.*)?$")
 PRODUCING_VIAS = frozenset({"str", "fstr", "attr", "name", "call", "getattr", "yaml-key", "yaml-value", "json", "toml"})
 
 
@@ -125,10 +125,8 @@ def _switches(index: ProjectIndex, change: ChangeSet, hosts: _Hosts) -> list[Los
     found: list[Lost] = []
     for path in sorted({p for p, _, _ in change.spans}):
         lines = (index.text(path) or "").splitlines()
-        names = sorted({name for p, first, last in change.spans if p == path for line in lines[first - 1:last]
-                        for match in [GLOBAL_STATEMENT.match(line)] if match
-                        for name in re.split(r"\s*,\s*", match.group(1))})
-        for name in names:
+        spans = [(first, last) for p, first, last in change.spans if p == path]
+        for name in declared_globals(line for first, last in spans for line in lines[first - 1:last]):
             word, initial = re.compile(rf"\b{re.escape(name)}\b"), re.compile(rf"^{re.escape(name)}\s*(?::[^=]*)?=")
             stored = re.compile(rf"\b{re.escape(name)}\s*(?::[^=]*)?=(?!=)|\bglobal\b.*\b{re.escape(name)}\b")
             outside = [(number, line) for number, line in enumerate(lines, 1) if word.search(line)

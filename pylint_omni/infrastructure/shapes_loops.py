@@ -51,28 +51,46 @@ def _predicate(loop: nodes.For, branch: nodes.If, hit: bool) -> tuple[str, str]:
     return ("any" if hit else "all"), f"{condition} for {names} in {loop.iter.as_string()}"
 
 
+def _returned_answer(node: nodes.For, branch: nodes.If) -> tuple[bool, str, int, int] | None:
+    """(answer, `written`, first, last line) of `for x in xs: if c: return A` then `return not A`."""
+    after = later_statements(node)
+    answer = _bool_return(branch.body[0]) if len(branch.body) == 1 else None
+    if answer is None or not after or _bool_return(after[0]) is not (not answer):
+        return None
+    return answer, f"for {node.target.as_string()} in {node.iter.as_string()}: return ...", node.lineno, after[0].tolineno
+
+
+def _flagged_answer(node: nodes.For, branch: nodes.If) -> tuple[bool, str, str, int, int] | None:
+    """(answer, flag, `written`, first, last line) of `flag = not A`; `for x in xs: if c: flag = A; break`."""
+    before = earlier_statements(node)
+    if len(branch.body) != 2 or not isinstance(branch.body[1], nodes.Break) or not before:
+        return None
+    inner, outer = _bool_store(branch.body[0]), _bool_store(before[0])
+    if inner is None or outer != (inner[0], not inner[1]):
+        return None
+    flag, answer = inner
+    return answer, flag, f"{flag} flag set in a loop over {node.iter.as_string()}", before[0].lineno, node.tolineno
+
+
 def any_loop(node: nodes.For) -> Replaceable | None:
     """`for x in xs: if c: return True` then `return False` (`any`; the other way round `all`), or `found = False`;
     `for x in xs: if c: found = True; break` (`found = any(...)`)."""
     branch = _plain_test(node)
     if branch is None:
         return None
-    after, before = later_statements(node), earlier_statements(node)
-    if len(branch.body) == 1 and _bool_return(branch.body[0]) is not None and after \
-            and _bool_return(after[0]) is (not _bool_return(branch.body[0])):
-        call, generator = _predicate(node, branch, bool(_bool_return(branch.body[0])))
-        written, result, last = f"for {node.target.as_string()} in {node.iter.as_string()}: return ...", f"return {call}(...)", after[0].tolineno
-        first = node.lineno
-    elif len(branch.body) == 2 and isinstance(branch.body[1], nodes.Break) and _bool_store(branch.body[0]) and before \
-            and _bool_store(before[0]) == (_bool_store(branch.body[0])[0], not _bool_store(branch.body[0])[1]):  # type: ignore[index]
-        flag, hit = _bool_store(branch.body[0])  # type: ignore[misc]
-        call, generator = _predicate(node, branch, hit)
-        written, result, first, last = f"{flag} flag set in a loop over {node.iter.as_string()}", f"{flag} = {call}(...)", before[0].lineno, node.tolineno
+    returned, flagged = _returned_answer(node, branch), _flagged_answer(node, branch)
+    if returned is not None:
+        answer, written, first, last = returned
+        result = "return {}"
+    elif flagged is not None:
+        answer, flag, written, first, last = flagged
+        result = f"{flag} = {{}}"
     else:
         return None
+    call, generator = _predicate(node, branch, answer)
     return Replaceable(f"{call}() loop", written, call, "Python 2.5",
                        f"a loop that stops at the first match and answers {'whether one matches' if call == 'any' else 'whether all do'}"
-                       f" is `{result.replace('...', generator)}`, which stops at the same item",
+                       f" is `{result.format(f'{call}({generator})')}`, which stops at the same item",
                        goes=f"lines {first}-{last}", places=((first, last),), idiom=True)
 
 

@@ -28,7 +28,7 @@ from pylint_omni.surfaces.chains import Chain
 from pylint_omni.surfaces.decorated import outside_decorator
 from pylint_omni.surfaces.hooks import outside_callers
 from pylint_omni.surfaces.knobs import knob_doubt
-from pylint_omni.surfaces.lines import file_line, file_lines
+from pylint_omni.surfaces.lines import NOT_CODE, file_line, file_lines
 from pylint_omni.surfaces.outside import DOCSTRING, own_docstring
 from pylint_omni.surfaces.reach import PRODUCTION
 from pylint_omni.surfaces.table import SURFACE_FACTS, Surface, may_load
@@ -59,7 +59,6 @@ STEM_PAIRS = {"from": ("to", "the load half of a round trip whose save half {} p
 # A module or folder a package ships for tests (its own and its users'): `test_utils/`, `_testing/`, `testing.py`.
 TEST_SUPPORT = re.compile(r"(?:^|/)(?:_?testing|test_?utils|testing_?utils|test_?helpers|test_?support)(?:/|\.py$)")
 FORWARD = re.compile(r"^\s*(?:return\s+)?(?:await\s+)?self\.(\w+)\.(\w+)\(")  # `return self.scheduler.print_lr(...)`
-NOT_CODE = ("#", '"' * 3, "'" * 3, "@")  # comment, docstring and decorator lines of a body
 
 
 def test_support(relpath: str) -> str:
@@ -114,8 +113,10 @@ def _live_partner(analysis: SurfaceAnalysis, root: Surface) -> str | None:
         for partner_verb in pairs.get(verb.lower(), ()):
             # `free_req` pairs with `alloc_req` or a bare `alloc`; `stop_profile` with `start_profile`, never with a bare
             # `init` or `start` of its class: those begin the whole object, another mechanism.
-            bare = not rest or partner_verb not in WHOLE_OBJECT_VERBS
-            for name in ({f"{partner_verb}_{rest}", partner_verb} if rest and bare else {f"{partner_verb}_{rest}"} if rest else {partner_verb}):
+            names = {f"{partner_verb}_{rest}"} if rest else {partner_verb}
+            if rest and partner_verb not in WHOLE_OBJECT_VERBS:
+                names.add(partner_verb)
+            for name in names:
                 for prefix in ("", "_"):
                     dotted = f"{root.dotted.rpartition('.')[0]}.{prefix}{name}"
                     if dotted in analysis.table.surfaces and analysis.reach.phase.get(dotted) == PRODUCTION:

@@ -34,27 +34,35 @@ def _called_here(index: ProjectIndex, analysis: SurfaceAnalysis, owner: Surface)
                for m in methods if not m.name.startswith("__") for hit in index.hits(m.name))
 
 
-def outside_decorator(index: ProjectIndex, analysis: SurfaceAnalysis, root: Surface) -> str | None:
-    """The doubt of a method whose class an outside decorator takes (see the module docstring)."""
-    owner = analysis.table.surfaces.get(root.container) if root.kind == "method" and root.container else None
-    if owner is None or owner.kind != "class" or _called_here(index, analysis, owner):
-        return None
+def _outside_decorator(index: ProjectIndex, owner: Surface) -> tuple[str, str] | None:
+    """(decorator as written, its package) of the first decorator above the class from a package outside the project
+    and the standard library's class decorators, or None."""
     lines = file_lines(index, owner.path)
     imports = index.facts(owner.path).get("imports", {})
     number = owner.line - 1  # the `class` line may follow its decorators; look above it
     while number > 0 and owner.line - number <= MAX_DECORATOR_LINES:
         text = lines[number - 1].strip()
+        number -= 1
         if not text.startswith("@"):
             if text and not text.startswith("#") and not text.endswith((",", "(")) and not text.startswith(")"):
-                break
-            number -= 1
+                return None  # above the decorators
             continue
         head = text[1:].split("(")[0].strip()
         dotted = imports.get(head.partition(".")[0], "") if isinstance(imports, dict) else ""
-        if dotted and index.module_file(dotted.partition(".")[0]) is None and not any(
+        package = dotted.partition(".")[0]
+        if dotted and package not in STDLIB_CLASS_DECORATORS and not any(
                 index.module_file(".".join(dotted.split(".")[:n])) for n in range(1, dotted.count(".") + 2)):
-            if dotted.partition(".")[0] not in STDLIB_CLASS_DECORATORS:
-                return (f"its class is decorated with `@{head}` ({dotted.partition('.')[0]}), outside code that may call "
-                        "its methods by name (a framework's convention)")
-        number -= 1
+            return head, package
     return None
+
+
+def outside_decorator(index: ProjectIndex, analysis: SurfaceAnalysis, root: Surface) -> str | None:
+    """The doubt of a method whose class an outside decorator takes (see the module docstring)."""
+    owner = analysis.table.surfaces.get(root.container) if root.kind == "method" and root.container else None
+    if owner is None or owner.kind != "class":
+        return None
+    found = _outside_decorator(index, owner)
+    if found is None or _called_here(index, analysis, owner):
+        return None
+    head, package = found
+    return f"its class is decorated with `@{head}` ({package}), outside code that may call its methods by name (a framework's convention)"

@@ -12,7 +12,7 @@ import re
 
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.surfaces.analysis import SurfaceAnalysis, short_name
-from pylint_omni.surfaces.lines import file_lines
+from pylint_omni.surfaces.lines import NOT_CODE, file_lines
 from pylint_omni.surfaces.reach import PRODUCTION
 from pylint_omni.surfaces.table import Surface
 
@@ -25,7 +25,7 @@ def knob_doubt(index: ProjectIndex, analysis: SurfaceAnalysis, root: Surface) ->
     if root.kind != "method" or not root.container:
         return None
     lines = file_lines(index, root.path)
-    body = [line for line in lines[root.line:root.end] if line.strip() and not line.strip().startswith(("#", '"' * 3, "'" * 3))]
+    body = [line for line in lines[root.line:root.end] if line.strip() and not line.strip().startswith(NOT_CODE)]
     stored = {m.group(1) for line in body if (m := SELF_STORE.match(line))}
     if not stored or len(body) > MAX_SETTER_LINES:
         return None

@@ -8,6 +8,7 @@ from collections import OrderedDict
 from pylint_omni.index.derived import Built
 from pylint_omni.index.project_index import ProjectIndex
 
+NOT_CODE = ("#", '"' * 3, "'" * 3, "@")  # how comment, docstring and decorator lines of a body begin
 MAX_FILES_SPLIT = 256  # files whose lines stay split: the doubts read a few files many times, not every file for long
 
 

@@ -45,6 +45,7 @@ from pylint_omni.evidence.provenance import copied_code
 from pylint_omni.index.graph import graph_of
 from pylint_omni.index.paths import Location, matches_any
 from pylint_omni.index.project_index import ProjectIndex
+from pylint_omni.index.scan.tokens import declared_globals
 from pylint_omni.index.vocabulary import decorator_tail
 from pylint_omni.surfaces.analysis import DEAD, SurfaceAnalysis, chain_surfaces, names_of, short_name
 from pylint_omni.surfaces.chains import Chain
@@ -214,10 +215,11 @@ NO_TEST_NAMES_IT = ("no test names it: validation code reaches it only through p
 # reference` ... `the numeric oracle for the kernel path`): functions only tests use are its purpose.
 TESTS_REFERENCE = re.compile(r"^[^\n]*\breference\b|\boracle\b|\bfor (?:unit |the )?tests\b", re.IGNORECASE)
 MODULE_DOCSTRING_LINES = 60  # lines read for a module's opening docstring
-GLOBAL_STATEMENT = re.compile(r"^\s*global\s+([\w\s,]+?)\s*(?:#.*)?$")
 TOOL_FILE = re.compile(r"tun(e|ing)|bench|profil", re.IGNORECASE)
 # `destroy_instance`, `reset_singleton`, `_reset_for_testing`: a singleton's or a registry's reset, for tests (tpu-inference).
 TEST_SEAM = re.compile(r"_?(?:reset|destroy|clear|drop)_(?:instances?|singletons?|for_tests?|for_testing|global_state)$")
+
+
 def _module_docstring(index: ProjectIndex, relpath: str) -> str:
     """The docstring a module opens with (after comments and blank lines), or ""."""
     lines = file_lines(index, relpath)[:MODULE_DOCSTRING_LINES]
@@ -232,9 +234,7 @@ def _global_state_read(index: ProjectIndex, analysis: SurfaceAnalysis, root: Sur
     change is the whole mechanism (setter, getter, the branches that read it), or a missing call."""
     if root.kind not in ("function", "method"):
         return None
-    names = {name for line in file_lines(index, root.path)[root.line - 1:root.end]
-             for found in GLOBAL_STATEMENT.finditer(line) for name in re.split(r"\s*,\s*", found.group(1))}
-    for name in sorted(names):
+    for name in declared_globals(file_lines(index, root.path)[root.line - 1:root.end]):
         used = re.compile(rf"\b{re.escape(name)}\b")
         for line, end, dotted in analysis.table.spans.get(root.path, ()):
             surface = analysis.table.surfaces[dotted]

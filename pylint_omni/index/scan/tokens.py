@@ -3,8 +3,9 @@
 A token is what a query asks for: a symbol name (`FooModel`), a key (`qwen-image`), a
 dotted path (`pkg.mod.FooModel`, `pkg.mod:FooModel`). Each occurrence keeps its line
 and `via`, the way it was seen, which the evidence pass turns into a consumer kind.
-`numbered` gives the matches of a pattern with their lines (comments, prose), and
-`COMMENT_OR_STRING` finds a Python text's comments and string literals as `tokenize` does.
+`numbered` gives the matches of a pattern with their lines (comments, prose),
+`COMMENT_OR_STRING` finds a Python text's comments and string literals as `tokenize` does,
+and `declared_globals` the names a function's `global` statements declare.
 """
 
 from __future__ import annotations
@@ -134,3 +135,12 @@ def files_by_key(files: Iterable[tuple[str, Iterable[str]]]) -> dict[str, list[s
             else:
                 bucket.append(rel)
     return found
+
+
+GLOBAL_STATEMENT = re.compile(r"^\s*global\s+([\w\s,]+?)\s*(?:#.*)?$")
+
+
+def declared_globals(lines: Iterable[str]) -> list[str]:
+    """The names the `global` statements among `lines` declare (a function's body: what it rebinds at module level)."""
+    return sorted({name for line in lines if (found := GLOBAL_STATEMENT.match(line))
+                   for name in re.split(r"\s*,\s*", found.group(1))})
