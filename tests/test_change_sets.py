@@ -312,6 +312,15 @@ def test_member_ids_are_the_ids_a_per_member_run_emits_and_a_per_member_baseline
     assert held["candidates"] == [] and held["adoption"]["baseline"]["known"] == 2
 
 
+def commit_all(root: Path, message: str) -> None:
+    """Commit every file of `root` (a git checkout made on the first call)."""
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"]
+    if not (root / ".git").exists():
+        subprocess.run(["git", "init", "-q"], cwd=root, check=True)
+    subprocess.run([*git, "add", "-A"], cwd=root, check=True)
+    subprocess.run([*git, "commit", "-q", "-m", message], cwd=root, check=True)
+
+
 def test_a_lost_feature_names_the_commit_that_last_changed_its_calls(tmp_path: Path) -> None:
     files = {
         "pkg/__init__.py": "",
@@ -347,13 +356,10 @@ def test_a_lost_feature_names_the_commit_that_last_changed_its_calls(tmp_path: P
         "deploy/stage.yaml": "stage_devices:\n  gpu: 0\nstage_environment:\n  LOG: debug\n",
     }
     root = write(tmp_path / "proj", files)
-    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"]
-    subprocess.run(["git", "init", "-q"], cwd=root, check=True)
-    subprocess.run([*git, "add", "-A"], cwd=root, check=True)
-    subprocess.run([*git, "commit", "-q", "-m", "first"], cwd=root, check=True)
+    commit_all(root, "first")
     main = root / "pkg" / "main.py"
     main.write_text(main.read_text().replace("    apply_env(config)\n", ""))
-    subprocess.run([*git, "commit", "-q", "-am", "drop the env step"], cwd=root, check=True)
+    commit_all(root, "drop the env step")
     report = omni_json(["--disable=all", "--enable=unused-surface,unread-config-option", "pkg"], root, tmp_path / "cache")
     lost = [c for c in report["candidates"] if c["kind"] == "lost-feature"]
     assert len(lost) == 1, report["candidates"]
@@ -614,15 +620,12 @@ def test_a_feature_added_uncalled_is_half_landed_not_orphaned(tmp_path: Path) ->
         "deploy/stage.yaml": "stage_devices:\n  gpu: 0\nstage_environment:\n  LOG: debug\n",
     }
     root = write(tmp_path / "proj", files)
-    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"]
-    subprocess.run(["git", "init", "-q"], cwd=root, check=True)
-    subprocess.run([*git, "add", "-A"], cwd=root, check=True)
-    subprocess.run([*git, "commit", "-q", "-m", "first"], cwd=root, check=True)
+    commit_all(root, "first")
     env = root / "pkg" / "env.py"
     env.write_text(env.read_text() + "\n\nimport os\n\n\ndef apply_env(config):\n"
                    "    stage_environment = config.get('stage_environment', {})\n"
                    "    for name, value in stage_environment.items():\n        os.environ[name] = str(value)\n")
-    subprocess.run([*git, "commit", "-q", "-am", "add the env step"], cwd=root, check=True)
+    commit_all(root, "add the env step")
     report = omni_json(["--disable=all", "--enable=unused-surface,unread-config-option", "pkg"], root, tmp_path / "cache")
     [lost] = [c for c in report["candidates"] if c["kind"] == "lost-feature"]
     assert lost["message"].startswith("Half-landed: "), lost["message"]

@@ -32,6 +32,11 @@ def lint(root: Path, cache_dir: Path, *extra: str) -> list[Finding]:
     return findings
 
 
+def by_subject(findings: list[Finding]) -> dict[str, Finding]:
+    """Findings by what their message is about (`Function init_loop`, `Method Timer.start`), the confidence tag off."""
+    return {f.message.split(" is used only")[0].split(" has no consumer")[0].partition("] ")[2]: f for f in findings}
+
+
 def statuses(root: Path, tmp_path: Path, **settings: object) -> dict[str, str]:
     """Surface shown at -> status, from the analysis itself."""
     register_scanners()
@@ -1652,7 +1657,7 @@ def test_test_only_halves_of_live_mechanisms_and_test_references_are_medium(tmp_
                               "def test_all():\n    close_debug_log()\n    init_loop('a')\n    simulate_round(1.5)\n    double(2)\n"),
     })
     findings = lint(root, cache_dir, "--omni-granularity=member")
-    found = {f.message.split(" is used only")[0].split(" has no consumer")[0].partition("] ")[2]: f for f in findings}
+    found = by_subject(findings)
     close, init, oracle = found["Function close_debug_log"], found["Function init_loop"], found["Function simulate_round"]
     assert close.confidence == init.confidence == oracle.confidence == "INFERENCE", (close, init, oracle)
     assert "the release half of prepare_debug_log" in close.message or "sets the module global" in close.message
@@ -1683,7 +1688,7 @@ def test_test_support_the_package_ships_and_forwarding_methods(tmp_path: Path, c
         "tests/test_it.py": ("from app.test_utils.testing import require_gpu\n\n\n@require_gpu\ndef test_it():\n    assert True\n"),
     })
     findings = lint(root, cache_dir, "--omni-granularity=member")
-    by_name = {f.message.split(" is used only")[0].split(" has no consumer")[0].partition("] ")[2]: f for f in findings}
+    by_name = by_subject(findings)
     assert "Function require_gpu" not in by_name, findings  # test support, used by tests: its purpose
     tpu = by_name["Function require_tpu"]
     assert tpu.confidence == "INFERENCE" and "part of the test support the package ships (app/test_utils)" in tpu.message
@@ -1713,7 +1718,7 @@ def test_round_trip_halves_accessor_setters_and_knobs_are_medium(tmp_path: Path,
                          "    def start(self):\n        return self._barrier_group\n"),
     })
     findings = lint(root, cache_dir, "--omni-granularity=member")
-    by_name = {f.message.split(" has no consumer")[0].partition("] ")[2]: f for f in findings}
+    by_name = by_subject(findings)
     loads = by_name["Method Config.from_yaml"]
     assert loads.confidence == "INFERENCE" and "the load half of a round trip" in loads.message, loads
     setter = by_name["Function set_tracker"]
@@ -1735,7 +1740,7 @@ def test_a_public_function_of_the_top_level_package_is_its_interface(tmp_path: P
         "app/ops/math.py": "def square(x):\n    value = x * x\n    return value\n\n\ndef cube(x):\n    return x * x * x\n",
     })
     findings = lint(root, cache_dir, "--omni-granularity=member")
-    by_name = {f.message.split(" has no consumer")[0].partition("] ")[2]: f for f in findings}
+    by_name = by_subject(findings)
     top = by_name["Function init_distributed"]
     assert top.confidence == "INFERENCE" and "defined in the top-level package app" in top.message, top
     assert by_name["Function _helper"].confidence == "HIGH"
@@ -1759,7 +1764,7 @@ def test_a_method_of_a_class_an_outside_decorator_takes_is_medium(tmp_path: Path
                         "if __name__ == '__main__':\n    main()\n"),
     })
     findings = lint(root, cache_dir, "--omni-granularity=member")
-    by_name = {f.message.split(" has no consumer")[0].partition("] ")[2]: f for f in findings}
+    by_name = by_subject(findings)
     fuse = by_name["Method Fuse.transform_module"]
     assert fuse.confidence == "INFERENCE" and "decorated with `@tvm.transform.module_pass` (tvm)" in fuse.message, fuse
     assert by_name["Method Spec.describe"].confidence == "HIGH"

@@ -14,6 +14,7 @@ from __future__ import annotations
 import builtins
 import re
 import sys
+from collections.abc import Iterable
 
 from pylint_omni.evidence.contracts import contracts_of, is_design_page
 from pylint_omni.evidence.heat import callers_of
@@ -90,11 +91,24 @@ def _state_view(analysis: SurfaceAnalysis, root: Surface) -> str | None:
     if found is None or root.kind != "method":
         return None
     stem = found.group(1)
-    for verb in dict.fromkeys((stem, f"{stem}e", stem[:-1] if len(stem) > 2 and stem[-1] == stem[-2] else stem)):
-        dotted = f"{root.dotted.rpartition('.')[0]}.{verb}"
-        if dotted in analysis.table.surfaces and analysis.reach.phase.get(dotted) == PRODUCTION:
-            return (f"the read side of the state {short_name(analysis, dotted)}() sets, which production calls: tests "
-                    "observe it there instead of through a private attribute")
+    verbs = (stem, f"{stem}e", stem[:-1] if len(stem) > 2 and stem[-1] == stem[-2] else stem)
+    dotted = _reached_sibling(analysis, root, verbs, prefixes=("",))
+    if dotted is None:
+        return None
+    return (f"the read side of the state {short_name(analysis, dotted)}() sets, which production calls: tests "
+            "observe it there instead of through a private attribute")
+
+
+def _reached_sibling(analysis: SurfaceAnalysis, root: Surface, names: Iterable[str],
+                     prefixes: tuple[str, ...] = ("", "_")) -> str | None:
+    """The first of `names` (each also with a leading underscore) defined beside the root, in its class or module,
+    that production reaches."""
+    holder = root.dotted.rpartition(".")[0]
+    for name in dict.fromkeys(names):
+        for prefix in prefixes:
+            dotted = f"{holder}.{prefix}{name}"
+            if dotted in analysis.table.surfaces and analysis.reach.phase.get(dotted) == PRODUCTION:
+                return dotted
     return None
 
 
@@ -113,20 +127,15 @@ def _live_partner(analysis: SurfaceAnalysis, root: Surface) -> str | None:
         for partner_verb in pairs.get(verb.lower(), ()):
             # `free_req` pairs with `alloc_req` or a bare `alloc`; `stop_profile` with `start_profile`, never with a bare
             # `init` or `start` of its class: those begin the whole object, another mechanism.
-            names = {f"{partner_verb}_{rest}"} if rest else {partner_verb}
+            names = [f"{partner_verb}_{rest}"] if rest else [partner_verb]
             if rest and partner_verb not in WHOLE_OBJECT_VERBS:
-                names.add(partner_verb)
-            for name in names:
-                for prefix in ("", "_"):
-                    dotted = f"{root.dotted.rpartition('.')[0]}.{prefix}{name}"
-                    if dotted in analysis.table.surfaces and analysis.reach.phase.get(dotted) == PRODUCTION:
-                        return doubt.format(short_name(analysis, dotted))
+                names.append(partner_verb)
+            dotted = _reached_sibling(analysis, root, names)
+            if dotted is not None:
+                return doubt.format(short_name(analysis, dotted))
     partner_verb, doubt = STEM_PAIRS.get(verb.lower(), ("", ""))
-    for prefix in ("", "_") if partner_verb and rest else ():
-        dotted = f"{root.dotted.rpartition('.')[0]}.{prefix}{partner_verb}_{rest}"
-        if dotted in analysis.table.surfaces and analysis.reach.phase.get(dotted) == PRODUCTION:
-            return doubt.format(short_name(analysis, dotted))
-    return None
+    dotted = _reached_sibling(analysis, root, [f"{partner_verb}_{rest}"]) if partner_verb and rest else None
+    return doubt.format(short_name(analysis, dotted)) if dotted is not None else None
 
 
 def _sibling_convention(index: ProjectIndex, analysis: SurfaceAnalysis, root: Surface) -> str | None:

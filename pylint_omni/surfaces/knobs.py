@@ -29,11 +29,10 @@ def knob_doubt(index: ProjectIndex, analysis: SurfaceAnalysis, root: Surface) ->
     stored = {m.group(1) for line in body if (m := SELF_STORE.match(line))}
     if not stored or len(body) > MAX_SETTER_LINES:
         return None
-    methods = [analysis.table.surfaces[d] for d in analysis.table.children.get(root.container, ())
-               if d != root.dotted and analysis.table.surfaces[d].kind == "method"]
+    others = [analysis.table.surfaces[d] for d in analysis.table.methods(root.container)
+              if d != root.dotted and analysis.table.surfaces[d].name != "__init__"]
     for field in sorted(stored):
         read, written = re.compile(rf"\bself\.{field}\b(?!\s*(?::[^=]*)?=(?!=))"), re.compile(rf"\bself\.{field}\s*(?::[^=]*)?=(?!=)")
-        others = [m for m in methods if m.name != "__init__"]
         if any(written.search(text) for m in others for text in lines[m.line:m.end]):
             continue  # set elsewhere too: not the knob's only setter
         reader = next((m for m in others if analysis.reach.phase.get(m.dotted) == PRODUCTION
