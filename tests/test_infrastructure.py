@@ -196,12 +196,14 @@ def test_torch_shapes_fire_with_what_stays_and_variants_stay_silent(tmp_path: Pa
     })
     found = {line: (confidence, message) for _, line, confidence, message in lint(tmp_path, cache_dir)}
     assert {line: confidence for line, (confidence, _) in found.items()} == {
-        # one-line shapes are medium at most; 16 (two lines) and 33 (four) are high as the module repeats them
-        7: "INFERENCE", 11: "INFERENCE", 16: "HIGH", 21: "INFERENCE", 26: "INFERENCE", 33: "HIGH", 66: "INFERENCE",
+        # one-line shapes are medium at most; a norm (16) and attention (33) are medium however long: fused kernels
+        # are not bit-identical
+        7: "INFERENCE", 11: "INFERENCE", 16: "INFERENCE", 21: "INFERENCE", 26: "INFERENCE", 33: "INFERENCE", 66: "INFERENCE",
         70: "INFERENCE", 78: "INFERENCE"}
     assert "approximate='tanh'" in found[7][1] and "torch 1.12" in found[7][1]
     assert "torch.nn.functional.rms_norm" in found[16][1] and "torch 2.4" in found[16][1] and "lines 15-16" in found[16][1]
     assert "float32 upcast" in found[16][1] and "only the statistic is float32" in found[21][1]
+    assert "not bit-identical" in found[16][1] and "not bit-identical" in found[21][1]
     assert "torch.softmax" in found[26][1] and "dim=-1" in found[26][1]
     assert "scaled_dot_product_attention(q, k, v, attn_mask=mask, scale=scale)" in found[33][1]
     assert "approximate='tanh'" in found[66][1] and "rounds differently" in found[66][1]
@@ -399,12 +401,27 @@ def test_layer_norm_and_lazy_property(tmp_path: Path, cache_dir: Path) -> None:
                     if self._names is None:
                         self._names = []
                     return self._names
+
+
+            class Built:
+                def __init__(self, parts):
+                    self.parts = parts
+                    self._lens = None
+
+                @property
+                def lens(self):
+                    if self._lens is None:
+                        self._lens = []
+                        for part in self.parts:
+                            self._lens.extend(part)
+                    return self._lens
         """,
         "pkg/other.py": "def reset(obj):\n    obj._names = None\n",
     })
     found = {line: (confidence, message) for _, line, confidence, message in lint(tmp_path, cache_dir)}
     assert {line: confidence for line, (confidence, _) in found.items()} == {
-        7: "HIGH", 11: "INFERENCE", 32: "HIGH", 47: "INFERENCE", 60: "HIGH", 87: "INFERENCE"}  # 11: one line
+        # 7: a norm, never high; 11: one line; `Built.lens` builds its value in the attribute: no finding
+        7: "INFERENCE", 11: "INFERENCE", 32: "HIGH", 47: "INFERENCE", 60: "HIGH", 87: "INFERENCE"}
     assert "torch.nn.functional.layer_norm" in found[7][1] and "lines 5-7" in found[7][1]
     assert "decorate it with `@functools.cached_property`" in found[32][1] and "Python 3.8" in found[32][1]
     assert "`self._vocab = None` (line 27)" in found[32][1] and "also read directly (line 53)" in found[47][1]

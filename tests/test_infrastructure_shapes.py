@@ -316,8 +316,8 @@ def test_relu_by_mask_is_medium_and_clamps_are_left_alone(tmp_path: Path, cache_
 
 
 def test_a_small_shape_is_high_only_where_the_module_repeats_it(tmp_path: Path, cache_dir: Path) -> None:
-    rms = ("    def forward(self, x):\n        variance = x.pow(2).mean(-1, keepdim=True)\n"
-           "        return x * torch.rsqrt(variance + self.eps)\n")
+    rms = ("    def forward(self, x):\n        e = torch.exp(x - x.max(dim=-1, keepdim=True).values)\n"
+           "        return e / e.sum(dim=-1, keepdim=True)\n")
     silu = "    def act(self, x):\n        return x * torch.sigmoid(x)\n"
     write(tmp_path, {
         "pkg/__init__.py": "",
@@ -328,7 +328,7 @@ def test_a_small_shape_is_high_only_where_the_module_repeats_it(tmp_path: Path, 
     assert {key: confidence for key, (confidence, _) in found.items()} == {
         ("pkg/once.py", 7): "INFERENCE", ("pkg/twice.py", 7): "HIGH", ("pkg/twice.py", 9): "INFERENCE",
         ("pkg/twice.py", 15): "HIGH", ("pkg/twice.py", 17): "INFERENCE"}  # SiLU: one line, repeated or not
-    assert "medium: 2 hand-written lines go and the module has no other RMSNorm" in found[("pkg/once.py", 7)][1]
+    assert "medium: 2 hand-written lines go and the module has no other softmax" in found[("pkg/once.py", 7)][1]
     assert "medium: a one-line shape" in found[("pkg/twice.py", 9)][1]
 
 

@@ -121,6 +121,40 @@ def test_explain_marks_a_wait_bounded_by_a_timeout(tmp_path: Path) -> None:
     assert "    _stopped | event | __init__:7 | stop:13 | - | - | -\n" in table
 
 
+def test_explain_shows_a_task_group_and_an_event_subclass(tmp_path: Path) -> None:
+    """A collection the class adds running tasks to is a task group, aborted where a loop cancels each one; an
+    event built by a class of the module on `asyncio.Event` is an event."""
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'case'\n")
+    (tmp_path / "mod.py").write_text("""import asyncio
+
+
+class CountedEvent(asyncio.Event):
+    pass
+
+
+class Loop:
+    def __init__(self):
+        self.tasks = set()
+        self.ticked = CountedEvent()
+
+    def start(self, loop):
+        self.tasks.add(loop.create_task(self.run()))
+
+    async def run(self):
+        await self.ticked.wait()
+
+    def cancel(self):
+        for task in self.tasks:
+            task.cancel()
+        self.tasks.clear()
+""")
+    env = {**os.environ, "PYLINT_OMNI_CACHE_DIR": str(tmp_path / "cache")}
+    table = subprocess.run([sys.executable, "-m", "pylint_omni", "explain", "Loop"], cwd=tmp_path,
+                           capture_output=True, text=True, env=env, timeout=300).stdout
+    assert "    tasks | tasks | __init__:10 | start:14 | cancel:22 | cancel:20 | cancel:21\n" in table
+    assert "    ticked | event | __init__:11 | - | - | run:17 | -\n" in table
+
+
 IDLE_LOCKS = """import asyncio
 import threading
 

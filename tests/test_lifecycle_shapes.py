@@ -476,3 +476,58 @@ def test_an_event_the_tests_wait_on_is_medium(tmp_path: Path, cache_dir: Path) -
     tests = "async def test_stop(runtime):\n    runtime.terminate()\n    await runtime._stop_requested.wait()\n"
     [(_, line, confidence, message)] = lint({"mod.py": UNWAITED, "tests/test_runtime.py": tests}, tmp_path / "with", cache_dir)
     assert (line, confidence) == (6, "INFERENCE") and message.endswith("(the tests wait on it (tests/test_runtime.py:3))")
+
+
+def test_a_field_that_may_be_assigned_none_is_medium(tmp_path: Path, cache_dir: Path) -> None:
+    """nemo-rl saves another object's sync function (None when the feature is off) where it sets `_disabled`:
+    `_saved is not None` would then read as "not disabled" after the hooks were disabled, so the finding says so
+    and is medium; a constructed value (`object()`, `torch.zeros(...)`) is never None and stays high."""
+    source = """
+class Worker:
+    def __init__(self, model):
+        self.model = model
+        self._saved = None
+        self._disabled = False
+
+    def disable(self):
+        self._saved = self.model.sync_func
+        self._disabled = True
+
+    def enable(self):
+        self._saved = None
+        self._disabled = False
+
+    def step(self):
+        return self._disabled
+"""
+    [(_, line, confidence, message)] = lint({"mod.py": source}, tmp_path, cache_dir)
+    assert (line, confidence) == (5, "INFERENCE")
+    assert message.endswith("(`_saved` may hold None: `self.model.sync_func`)")
+    built = source.replace("self._saved = self.model.sync_func", "self._saved = object()")
+    [(_, line, confidence, _)] = lint({"mod.py": built}, tmp_path / "built", cache_dir)
+    assert (line, confidence) == (5, "HIGH")
+
+
+def test_a_lock_the_tests_take_is_medium(tmp_path: Path, cache_dir: Path) -> None:
+    """Xinference's tests hold a runtime's asyncio lock to keep a request waiting: dropping the lock rewrites them."""
+    source = """
+import asyncio
+
+
+class Runtime:
+    def __init__(self):
+        self._lock = asyncio.Lock()
+        self.routes = {}
+
+    async def route(self, key, value):
+        async with self._lock:
+            self.routes[key] = value
+"""
+    [(_, line, confidence, _)] = lint({"mod.py": source}, tmp_path, cache_dir)
+    assert (line, confidence) == (6, "HIGH")
+    other = "async def test_other(store):\n    async with store._lock:\n        pass\n"  # names no Runtime
+    [(_, line, confidence, _)] = lint({"mod.py": source, "tests/test_store.py": other}, tmp_path / "other", cache_dir)
+    assert (line, confidence) == (6, "HIGH")
+    tests = "from mod import Runtime\n\n\nasync def test_cancel(runtime: Runtime):\n    async with runtime._lock:\n        pass\n"
+    [(_, line, confidence, message)] = lint({"mod.py": source, "tests/test_runtime.py": tests}, tmp_path / "with", cache_dir)
+    assert (line, confidence) == (6, "INFERENCE") and message.endswith("(the tests take it (tests/test_runtime.py:5))")

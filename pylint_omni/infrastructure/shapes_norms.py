@@ -1,7 +1,9 @@
 """Norms written by hand: RMSNorm (`torch.nn.functional.rms_norm`) and LayerNorm (`torch.nn.functional.layer_norm`).
 
 Only a normalisation over the last dim with eps inside the root matches; eps added
-after the root, another dim, or an unbiased variance have other numerics.
+after the root, another dim, or an unbiased variance have other numerics. Never high:
+the library's fused kernels sum in another order, so outputs are not bit-identical, and a
+model's norm is often kept as written to match its reference numerics.
 """
 
 from __future__ import annotations
@@ -46,9 +48,11 @@ def _centred(x: nodes.NodeNG) -> bool:
 
 
 # ATen's rms_norm upcasts half and bfloat16 input to float32 (its opmath type) and casts the result back.
+FUSED = "not bit-identical: the library's fused kernel sums in another order"
 RMS_GLUE = ("F.rms_norm computes in float32 for half/bfloat16 input and casts back, where this code rounds in x's "
-            "dtype unless x is float32 already; it needs eps passed (its default is the dtype's epsilon); a float32 "
-            "upcast before it, the cast back and a weight multiply in another dtype stay in glue")
+            "dtype unless x is float32 already; ")
+RMS_EPS = ("it needs eps passed (its default is the dtype's epsilon); a float32 upcast before it, the cast back and a "
+           "weight multiply in another dtype stay in glue")
 
 
 def rms_norm(node: nodes.BinOp) -> Replaceable | None:
@@ -74,12 +78,13 @@ def rms_norm(node: nodes.BinOp) -> Replaceable | None:
                 return Replaceable("RMSNorm", node.as_string(), "torch.nn.functional.rms_norm", "torch 2.4",
                                    f"`{x.as_string()}` over the root of its mean square over the last dim plus "
                                    f"`{eps.as_string()}` is RMSNorm, eps inside the root as the library has it",
-                                   glue=RMS_GLUE, goes=lines.goes(), places=lines.span())
+                                   glue=f"{FUSED}; " + ("" if _upcast(bound_value(x)) is not None else RMS_GLUE) + RMS_EPS,
+                                   confidence="medium", goes=lines.goes(), places=lines.span())
             upcast = _upcast(base)
             if upcast is not None and same(x, upcast):
                 return Replaceable("RMSNorm", node.as_string(), "torch.nn.functional.rms_norm", "torch 2.4",
                                    f"`{x.as_string()}` over the root of its float32 mean square plus `{eps.as_string()}`",
-                                   glue="here only the statistic is float32 while x keeps its dtype: F.rms_norm on "
+                                   glue=f"{FUSED}; here only the statistic is float32 while x keeps its dtype: F.rms_norm on "
                                    "`x.float()` then a cast back rounds differently; decide which numerics the model wants",
                                    confidence="medium", goes=lines.goes(), places=lines.span())
     return None
@@ -117,6 +122,7 @@ def layer_norm(node: nodes.BinOp) -> Replaceable | None:
             return Replaceable("LayerNorm", node.as_string(), "torch.nn.functional.layer_norm", "torch 1.0",
                                f"`{x}` minus its mean over the last dim, over the root of its biased variance plus "
                                f"`{eps.as_string()}`, is LayerNorm without affine terms (eps inside the root)",
-                               glue=f"pass normalized_shape=({x}.shape[-1],) and eps; a weight and bias applied after it "
-                               "become its `weight` and `bias` arguments", goes=lines.goes(), places=lines.span())
+                               glue=f"{FUSED}; pass normalized_shape=({x}.shape[-1],) and eps; a weight and bias applied "
+                               "after it become its `weight` and `bias` arguments", confidence="medium", goes=lines.goes(),
+                               places=lines.span())
     return None

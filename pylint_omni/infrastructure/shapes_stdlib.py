@@ -311,6 +311,10 @@ def _lazy_guard(body: list[nodes.NodeNG], me: str) -> tuple[str, nodes.NodeNG, n
         return None
     if attribute is None or tested != attribute or not any(_self_attribute(n, me) == attribute for n in stores):
         return None
+    built = [n for statement in (body[0].body if len(body) == 2 else [body[1]])
+             for n in statement.nodes_of_class((nodes.Attribute, nodes.AssignAttr)) if _self_attribute(n, me) == attribute]
+    if len(built) != 1:
+        return None  # the value is built up in the attribute (assigned in branches, extended): not one store to drop
     return attribute, body[0], last
 
 

@@ -251,7 +251,13 @@ def attention(node: nodes.NodeNG) -> Replaceable | None:
                if mask is not None else "")
             + ("; pass `scale=`: the default is 1/sqrt(head_dim)" if scale is not None else
                "; the scores here are unscaled: pass scale=1.0, the default is 1/sqrt(head_dim)")
-            + "; fused kernels round differently from the two matmuls")
+            + "; fused kernels round differently from the two matmuls (not bit-identical)")
+    weights = product[0]
+    kept = sorted({n.lineno for n in node.scope().nodes_of_class(nodes.Name) if isinstance(weights, nodes.Name)
+                   and n.name == weights.name and n is not weights and n.lineno > node.lineno})
+    if kept:
+        glue += f"; the weights `{weights.as_string()}` are also used after it (line {', '.join(map(str, kept))}), which SDPA does not return"
+    # Medium: the fused kernels' numerics differ, and a model's attention is often kept as written to match a reference.
     return Replaceable("attention", node.as_string(), "torch.nn.functional.scaled_dot_product_attention", "torch 2.1",
                        "the softmax over the last dim of query times transposed key, times value, is scaled dot-product "
-                       "attention", glue=glue, goes=lines.goes(), places=lines.span())
+                       "attention", glue=glue, confidence="medium", goes=lines.goes(), places=lines.span())

@@ -34,6 +34,7 @@ from pylint_omni.lifecycle.sentinels import sentinel_pairs
 from pylint_omni.lifecycle.wording import idle_text, kept_apart_text, locks_text, mirror_text, sentinel_text
 
 SYMBOL = "lifecycle-mechanism"
+MAX_VALUE_CHARS = 40  # characters of a possibly-None value a message quotes
 STORE_VIA = "attr-store"
 
 
@@ -105,6 +106,9 @@ class LifecycleMechanismChecker(OmniChecker):
             keep_flag = pair.kind == "event" and pair.other.name in unwaited
             dropped = pair.other if keep_flag else pair.flag
             doubt = _interface_doubt(index, dropped.name)
+            if pair.maybe_none and not keep_flag:
+                value = pair.maybe_none if len(pair.maybe_none) <= MAX_VALUE_CHARS else pair.maybe_none[:MAX_VALUE_CHARS] + "…"
+                doubt = ", ".join(filter(None, (doubt, f"`{pair.other.name}` may hold None: `{value}`")))
             confidence = "medium" if pair.via or pair.undeclared or doubt else "high"
             text = mirror_text(pair, keep_flag) + (f" ({doubt})" if doubt else "")
             self._report(node, dropped, pair.flag.name if keep_flag else pair.other.name,

@@ -159,9 +159,18 @@ def idle_mechanisms(cls: nodes.ClassDef, mechanisms: dict[str, Mechanism], index
             continue
         if upstream_readers(index, cls.qname(), name):
             continue  # an upstream base's own code takes it (a subclass of vLLM's AsyncLLM creates its `_pause_cond`)
-        doubt = _doubt(index, cls, name) or (_waited_in_tests(index, name) if idle.shape == "unwaited" else "")
+        doubt = _doubt(index, cls, name) or (_waited_in_tests(index, name) if idle.shape == "unwaited" else
+                                             _taken_in_tests(index, cls, name))
         found.append(replace(idle, doubt=doubt or idle.doubt))
     return found
+
+
+def _taken_in_tests(index: ProjectIndex, cls: nodes.ClassDef, name: str) -> str:
+    """Where the tests reach the lock itself (`async with runtime._lock:` to hold a request back), in a test file
+    that names the class (`_lock` is a common name): dropping it rewrites them, or ""."""
+    testing = {h.path for h in index.hits(cls.name) if index.location(h.path) is Location.VALIDATION}
+    hit = next((h for h in index.hits(name) if h.via in READ_VIAS and h.path in testing), None)
+    return f"the tests take it ({hit.path}:{hit.line})" if hit is not None else ""
 
 
 def _waited_in_tests(index: ProjectIndex, name: str) -> str:

@@ -1,9 +1,11 @@
 """Per class: its lifecycle mechanisms (events, flags, handles, locks, queues) and their transitions.
 
 Read from the class's own AST only (no analysed code is imported): a flag is an attribute
-assigned a bool constant, an event one created by `Event()` and moved by `.set()`/`.clear()`
-(a fresh `Event()` outside `__init__` is a clear), a handle one assigned `None` and something
-else. A call on a local name bound once to the attribute (`que = self._queue; que.get()`) is
+assigned a bool constant, an event one created by `Event()` (or by a class of the module built
+on one, `class CounterEvent(asyncio.Event)`) and moved by `.set()`/`.clear()` (a fresh
+`Event()` outside `__init__` is a clear), a handle one assigned `None` and something else, a
+task group a collection the class adds running tasks to (`self.tasks.add(create_task(...))`),
+aborted by a loop that cancels each one. A call on a local name bound once to the attribute (`que = self._queue; que.get()`) is
 the attribute's move. A transition inside `except`/`finally` is marked: a flag set there
 records cleanup after partial failure, a different state.
 `helpers` is the class's own call graph (`self.m()`), so a transition made in a helper
@@ -12,7 +14,7 @@ method counts for the methods that reach it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from astroid import nodes
 
@@ -27,7 +29,7 @@ CALLS = {
     "acquire": "set", "release": "clear", "put": "set", "put_nowait": "set", "append": "set",
     "get": "clear", "get_nowait": "clear", "popleft": "clear",
     "join": "wait", "result": "wait", "cancel": "abort", "terminate": "abort", "kill": "abort",
-    "wait_for": "wait", "notify": "set", "notify_all": "set",
+    "wait_for": "wait", "notify": "set", "notify_all": "set", "add": "set",
 }
 # Calls whose result is a running thing: the attribute holding it is a handle to a task, thread or process.
 RUNNERS = frozenset({"create_task", "ensure_future", "Thread", "Process", "Popen", "Timer", "submit",
@@ -60,7 +62,7 @@ class Mechanism:
     """An attribute of the class that carries lifecycle state, with every transition found."""
 
     name: str
-    kind: str  # "event" | "flag" | "handle" | "lock" | "queue"
+    kind: str  # "event" | "flag" | "handle" | "lock" | "queue" | "tasks"
     created: nodes.NodeNG
     transitions: tuple[Transition, ...]
     runner: bool = False  # a handle assigned a task, thread or process (`RUNNERS`), not a plain field
@@ -149,15 +151,37 @@ def _called_name(node: nodes.NodeNG) -> str:
     return func.attrname if isinstance(func, nodes.Attribute) else getattr(func, "name", "")
 
 
+def _factory(value: nodes.NodeNG) -> str:
+    """The mechanism factory a call makes: `Event()`, or a class of the module whose base is one
+    (`CounterEvent()` for `class CounterEvent(asyncio.Event)`), found by name in the module, never inferred."""
+    name = _called_name(value)
+    if name in FACTORIES or not isinstance(value, nodes.Call) or not isinstance(value.func, nodes.Name):
+        return name if name in FACTORIES else ""
+    for defined in value.func.lookup(name)[1]:
+        if isinstance(defined, nodes.ClassDef):
+            return next((base for base in (getattr(b, "attrname", getattr(b, "name", "")) for b in defined.bases)
+                         if base in FACTORIES), "")
+    return ""
+
+
 def _assignment_kind(value: nodes.NodeNG) -> tuple[str, str]:
     """(mechanism kind, transition kind) of `self.x = value`."""
     if isinstance(value, nodes.Const) and isinstance(value.value, bool):
         return "flag", "set" if value.value else "clear"
     if isinstance(value, nodes.Const) and value.value is None:
         return "handle", "clear"
-    if _called_name(value) in FACTORIES:
-        return FACTORIES[_called_name(value)], "create"
+    if _factory(value):
+        return FACTORIES[_factory(value)], "create"
     return "handle", "set"
+
+
+def _cancelled_each(loop: nodes.For) -> nodes.Call | None:
+    """`task.cancel()` on the loop's own variable in `for task in self.tasks:`: the group's abort path."""
+    if not isinstance(loop.target, nodes.AssignName):
+        return None
+    return next((call for call in loop.nodes_of_class(nodes.Call) if isinstance(call.func, nodes.Attribute)
+                 and call.func.attrname in ("cancel", "terminate", "kill") and isinstance(call.func.expr, nodes.Name)
+                 and call.func.expr.name == loop.target.name), None)
 
 
 def _moved_name(node: nodes.NodeNG) -> str:
@@ -198,6 +222,7 @@ def class_mechanisms(cls: nodes.ClassDef) -> dict[str, Mechanism]:
     calls: dict[str, list[Transition]] = {}  # `.set()`, `.put()`, `.join()`...: what a call on the mechanism does
     queued: set[str] = set()  # attributes something is put on or got from without waiting
     runners: set[str] = set()
+    groups: set[str] = set()  # collections running tasks are added to: task groups
     taken: dict[str, list[Transition]] = {}  # `with self.x:` blocks
     for method in cls.mymethods():
         for assign in method.nodes_of_class(nodes.AssignAttr):
@@ -218,6 +243,12 @@ def class_mechanisms(cls: nodes.ClassDef) -> dict[str, Mechanism]:
                 queued.add(name)
             if name is not None and call.func.attrname in CALLS:
                 calls.setdefault(name, []).append(move_at(method, CALLS[call.func.attrname], call))
+            if name is not None and call.func.attrname in ("add", "append") and any(_called_name(a) in RUNNERS for a in call.args):
+                groups.add(name)
+        for loop in method.nodes_of_class(nodes.For):
+            name, cancel = _self_attr(loop.iter) or _alias_of(loop.iter), _cancelled_each(loop)
+            if name is not None and cancel is not None:
+                calls.setdefault(name, []).append(move_at(method, "abort", cancel))
         for block in method.nodes_of_class((nodes.With, nodes.AsyncWith)):
             for item, _ in block.items:
                 name = _self_attr(item)
@@ -239,10 +270,15 @@ def class_mechanisms(cls: nodes.ClassDef) -> dict[str, Mechanism]:
         kind = next(iter(made)) if len(made) == 1 else next(iter(seen)) if len(seen) == 1 else ""
         if kind == "handle" and name in queued:
             kind = "queue"  # handed in (`self._in_q = in_q`), known by its puts and gets
+        if kind == "handle" and name in groups:
+            kind = "tasks"  # its calls are the group's moves: `add` starts one, `clear` forgets them, a loop cancels
         if kind:
             own_calls = [t for t in calls.get(name, []) if kind != "handle" or t.kind in HANDLE_MOVES]
             own_calls += taken.get(name, []) if kind == "lock" else []
-            transitions = tuple(sorted([*moves.get(name, ()), *own_calls], key=lambda t: t.line))
+            own_moves = moves.get(name, [])
+            if kind == "tasks":  # the empty collection it starts as is its creation, not a task started
+                own_moves = [replace(t, kind="create") if t.line == created[name].lineno and t.kind == "set" else t for t in own_moves]
+            transitions = tuple(sorted([*own_moves, *own_calls], key=lambda t: t.line))
             found[name] = Mechanism(name, kind, created[name], transitions, name in runners)
     return found
 

@@ -17,7 +17,9 @@ failure), a handle kept after the flag is cleared (joined or reused later), and 
 tested and set in more methods than the other (first terminal outcome wins). A flag set in a
 method where the other is not (a remote message) is no pair, nor one that `__init__` leaves in
 another state than the other (or in one the other may not be in: a field set on one branch).
-A handle or field no `__init__` assigns is medium: the test needs `x = None` there first.
+A handle or field no `__init__` assigns is medium: the test needs `x = None` there first; so
+is one assigned, where the flag is set, a value that may itself be None (`self._fn = other.fn`,
+`self._res = self.hook()`): `x is not None` would then say "not yet" after the work is done.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from dataclasses import dataclass, replace
 from astroid import nodes
 
 from pylint_omni.lifecycle.matching import MOVES, Layout, match, unmatched_reason
-from pylint_omni.lifecycle.mechanisms import Mechanism, Transition
+from pylint_omni.lifecycle.mechanisms import RUNNERS, Mechanism, Transition
 
 
 @dataclass(frozen=True)
@@ -41,6 +43,7 @@ class Pair:
     kept_apart: str  # why the audit keeps the two apart (a rejected idea), or ""
     negated: bool = False  # the flag is set where the Event is cleared and cleared where it is set
     undeclared: bool = False  # the handle or field exists only once a method assigns it (`_undeclared`): medium
+    maybe_none: str = ""  # a value assigned to the handle or field that may be None (`_maybe_none`): medium
 
 
 def _plain(mechanism: Mechanism, move: str) -> frozenset[str]:
@@ -68,6 +71,49 @@ def _initial(mechanism: Mechanism) -> str:
 def _undeclared(other: Mechanism) -> bool:
     """A handle or field first assigned in a method other than `__init__`: before that, `x is not None` raises."""
     return other.kind != "event" and not _initial(other) and not isinstance(other.created.frame(), nodes.ClassDef)
+
+
+# Builtins that always return an object, and library calls that may return None (a lookup that can miss).
+BUILT_OBJECTS = frozenset({"object", "dict", "list", "set", "tuple", "frozenset", "str", "int", "float", "bytes",
+                           "bytearray", "range", "sorted", "len", "iter"})
+LOOKUPS = frozenset({"get", "getenv", "which", "find_spec", "match", "search", "fullmatch", "getattr", "pop", "next"})
+
+
+def _surely_set(value: nodes.NodeNG) -> bool:
+    """A value that is never None: a constructed object (`Cls(...)`, `object()`), a running thing (`create_task(...)`),
+    a library module's factory (`torch.zeros(...)`, not a lookup like `os.environ.get`), a literal, a container
+    display, a lambda or a formatted string. A call of the project's own functions or hooks may return None."""
+    if isinstance(value, nodes.Call):
+        func = value.func
+        name = func.attrname if isinstance(func, nodes.Attribute) else getattr(func, "name", "")
+        if name in LOOKUPS:
+            return False
+        if name[:1].isupper() or name in RUNNERS or name in BUILT_OBJECTS:
+            return True
+        if isinstance(func, nodes.Attribute) and isinstance(func.expr, nodes.Name):
+            return any(isinstance(b, (nodes.Import, nodes.ImportFrom)) for b in func.expr.lookup(func.expr.name)[1])
+        return False
+    if isinstance(value, nodes.Const):
+        return value.value is not None
+    return isinstance(value, (nodes.List, nodes.Tuple, nodes.Set, nodes.Dict, nodes.ListComp, nodes.DictComp,
+                              nodes.SetComp, nodes.Lambda, nodes.JoinedStr))
+
+
+def _maybe_none(other: Mechanism) -> str:
+    """The first value the class assigns to the handle or field that may be None (a name, another object's field,
+    a call of a function or hook), as written, or "" when every value is surely set."""
+    frame = other.created.frame()
+    cls = frame if isinstance(frame, nodes.ClassDef) else frame.parent
+    if not isinstance(cls, nodes.ClassDef):
+        return ""
+    for assign in cls.nodes_of_class(nodes.AssignAttr):
+        value = getattr(assign.parent, "value", None)
+        if assign.attrname != other.name or not isinstance(assign.expr, nodes.Name) or assign.expr.name != "self" \
+                or value is None or (isinstance(value, nodes.Const) and value.value is None):
+            continue
+        if not _surely_set(value):
+            return value.as_string()
+    return ""
 
 
 def _near(flag: Mechanism, other: Mechanism, reach: dict[str, frozenset[str]]) -> bool:
@@ -143,7 +189,8 @@ def _pair(flag: Mechanism, other: Mechanism, reach: dict[str, frozenset[str]], w
     kept_apart = _kept_apart(flag, other, clears_match)
     if not kept_apart and matching.unmatched:
         kept_apart = unmatched_reason(matching.unmatched[0], path)
-    return Pair(flag, other, _kind(other), matching.via, kept_apart, undeclared=_undeclared(other))
+    maybe_none = _maybe_none(other) if other.kind == "handle" else ""
+    return Pair(flag, other, _kind(other), matching.via, kept_apart, undeclared=_undeclared(other), maybe_none=maybe_none)
 
 
 def flag_pairs(mechanisms: dict[str, Mechanism], reach: dict[str, frozenset[str]], where: Layout,
