@@ -531,3 +531,45 @@ class Runtime:
     tests = "from mod import Runtime\n\n\nasync def test_cancel(runtime: Runtime):\n    async with runtime._lock:\n        pass\n"
     [(_, line, confidence, message)] = lint({"mod.py": source, "tests/test_runtime.py": tests}, tmp_path / "with", cache_dir)
     assert (line, confidence) == (6, "INFERENCE") and message.endswith("(the tests take it (tests/test_runtime.py:5))")
+
+
+NEVER_SET = """
+import asyncio
+
+
+class EventBus:
+    def __init__(self):
+        self._listen_task = None
+        self._queue = asyncio.Queue()
+
+    async def stop(self):
+        if self._listen_task:
+            self._listen_task.cancel()
+            try:
+                await self._listen_task
+            except asyncio.CancelledError:
+                pass
+            self._listen_task = None
+"""
+
+
+def test_a_handle_only_ever_none_makes_its_cancel_branch_dead(tmp_path: Path, cache_dir: Path) -> None:
+    """gpustack's EventBus cancels and awaits a `_listen_task` nothing ever assigns a task: the branch is dead."""
+    [(_, line, confidence, message)] = lint({"mod.py": NEVER_SET}, tmp_path, cache_dir)
+    assert (line, confidence) == (6, "HIGH")
+    assert message == ("[high] `_listen_task` is only ever None (assigned None at line 6, never a task, thread or "
+                       "process): the branches of stop() that cancel, join or wait on it are dead; delete it and them")
+    public = NEVER_SET.replace("_listen_task", "listen_task")
+    [(_, line, confidence, message)] = lint({"mod.py": public}, tmp_path / "public", cache_dir)
+    assert (line, confidence) == (6, "INFERENCE") and message.endswith("(public: code outside the repository may set it)")
+
+
+def test_a_handle_another_object_or_a_subclass_sets_is_not_never_set(tmp_path: Path, cache_dir: Path) -> None:
+    """nemo-rl's algorithms hand a generation its `weight_synchronizer` from outside; a subclass may start the task."""
+    starter = "import asyncio\n\n\ndef start(bus):\n    bus._listen_task = asyncio.ensure_future(bus.stop())\n"
+    assert lint({"mod.py": NEVER_SET, "starter.py": starter}, tmp_path, cache_dir) == []
+    unpacked = NEVER_SET + "\n    def start(self, spawn):\n        self._listen_task, self.url = spawn()\n"
+    assert lint({"mod.py": unpacked}, tmp_path / "unpacked", cache_dir) == []  # nemo-rl's `server_thread`
+    sub = NEVER_SET + "\n\nclass Listening(EventBus):\n    def start(self):\n        self._listen_task = asyncio.ensure_future(self.stop())\n"
+    [(_, line, confidence, message)] = lint({"mod.py": sub}, tmp_path / "sub", cache_dir, rejected=True)
+    assert (line, confidence) == (6, "UNDEFINED") and "local vs remote ownership" in message

@@ -152,3 +152,15 @@ class StepCounters:
     async def bump(self, stage: str) -> None:
         async with self._counts_lock:
             self._counts[stage] = self._counts.get(stage, 0) + 1
+
+
+class EventBus:
+    """`_listen_task` was the listener of an older design; nothing starts it now, yet `stop()` still cancels it."""
+
+    def __init__(self) -> None:
+        self._listen_task: asyncio.Task[None] | None = None  # [lifecycle-mechanism]
+
+    async def stop(self) -> None:
+        if self._listen_task is not None:
+            self._listen_task.cancel()
+            self._listen_task = None

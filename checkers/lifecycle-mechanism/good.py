@@ -124,3 +124,21 @@ class StageMonitor:
 
     async def wait_idle(self) -> None:
         await self._idle.wait()
+
+
+class EventBus:
+    """The listener task `start()` creates is the one `stop()` cancels."""
+
+    def __init__(self) -> None:
+        self._listen_task: asyncio.Task[None] | None = None
+
+    async def _listen(self) -> None:
+        await asyncio.sleep(0)
+
+    def start(self) -> None:
+        self._listen_task = asyncio.get_running_loop().create_task(self._listen())
+
+    async def stop(self) -> None:
+        if self._listen_task is not None:
+            self._listen_task.cancel()
+            self._listen_task = None

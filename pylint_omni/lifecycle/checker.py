@@ -4,7 +4,8 @@ Shapes (each in its own module): a bool flag that mirrors an Event, a handle or 
 (`pairs`); two locks guarding the same fields (`locks`); a lock or event that makes no one wait: a lock
 never taken, an asyncio lock over sections that never await, an Event nothing waits on (`idle`; a module's global
 locks in `module_locks`); a closed flag beside
-a sentinel put on a queue (`sentinels`). The cases the audit keeps apart are rejected ideas with their
+a sentinel put on a queue (`sentinels`); a handle only ever None that a method still cancels, joins or waits
+on (`never_set`). The cases the audit keeps apart are rejected ideas with their
 reason, and so is a flag, or the mechanism it mirrors, also written from outside its class (the
 reference graph's stores: local vs remote ownership). HIGH when every move is in the same method; MEDIUM when a
 helper method carries one of them, or for a sentinel (drain vs drop). Tests, benchmarks and
@@ -29,9 +30,10 @@ from pylint_omni.lifecycle.locks import lock_pairs
 from pylint_omni.lifecycle.matching import layout
 from pylint_omni.lifecycle.mechanisms import Mechanism, class_mechanisms, helpers
 from pylint_omni.lifecycle.module_locks import idle_module_locks
+from pylint_omni.lifecycle.never_set import never_set_handles
 from pylint_omni.lifecycle.pairs import flag_pairs
 from pylint_omni.lifecycle.sentinels import sentinel_pairs
-from pylint_omni.lifecycle.wording import idle_text, kept_apart_text, locks_text, mirror_text, sentinel_text
+from pylint_omni.lifecycle.wording import idle_text, kept_apart_text, locks_text, mirror_text, never_set_text, sentinel_text
 
 SYMBOL = "lifecycle-mechanism"
 MAX_VALUE_CHARS = 40  # characters of a possibly-None value a message quotes
@@ -73,7 +75,7 @@ class LifecycleMechanismChecker(OmniChecker):
             "flag moved exactly where an Event, a task/thread handle or a field is; two locks guarding the "
             "same fields; a closed flag set where a sentinel is put on a queue. Keep one and drop the other. "
             "Or a lock or event that makes no one wait: a lock never taken, an asyncio lock over sections that "
-            "never await, an Event nothing waits on.",
+            "never await, an Event nothing waits on. Or a handle only ever None whose cancel/join branches are dead.",
         ),
     }
 
@@ -92,8 +94,8 @@ class LifecycleMechanismChecker(OmniChecker):
             return
         index, relpath = found
         mechanisms = class_mechanisms(node)
-        if not any(m.kind in ("flag", "lock", "event") for m in mechanisms.values()):
-            return  # every shape needs a flag, a lock or an event
+        if not any(m.kind in ("flag", "lock", "event", "handle") for m in mechanisms.values()):
+            return  # every shape needs a flag, a lock, an event or a handle
         reach, where = helpers(node), layout(node)
         idle = idle_mechanisms(node, mechanisms, index, relpath)
         unwaited = {i.mechanism.name for i in idle if i.shape == "unwaited"}
@@ -122,6 +124,10 @@ class LifecycleMechanismChecker(OmniChecker):
             why = self._remote(index, relpath, node, one.mechanism)
             self._report(node, one.mechanism, "", why, "medium" if one.doubt else "high", idle_text(one),
                          f"lifecycle-{one.mechanism.kind}-{one.shape}", one.lines)
+        for handle in never_set_handles(node, mechanisms, index, relpath):
+            why = self._remote(index, relpath, node, handle.mechanism)
+            self._report(node, handle.mechanism, "", why, "medium" if handle.doubt else "high", never_set_text(handle),
+                         "lifecycle-handle-never-set", handle.lines)
         for sentinel in sentinel_pairs(node, mechanisms, where, relpath):
             why = sentinel.kept_apart or self._remote(index, relpath, node, sentinel.flag)
             self._report(node, sentinel.flag, f"the `{sentinel.sentinel}` sentinel on `{sentinel.queue}`", why, "medium",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pylint_omni.lifecycle.idle import Idle
 from pylint_omni.lifecycle.locks import LockPair
+from pylint_omni.lifecycle.never_set import NeverSet
 from pylint_omni.lifecycle.pairs import Pair
 from pylint_omni.lifecycle.sentinels import SentinelPair
 
@@ -76,3 +77,12 @@ def idle_text(idle: Idle) -> str:
                 "never await: one event loop runs each to its end without interleaving, so it makes no one wait; drop it "
                 "and its `async with` lines")
     return f"{text} ({idle.doubt})" if idle.doubt else text
+
+
+def never_set_text(handle: NeverSet) -> str:
+    """`_listen_task` is only ever None: the branches that cancel or join it are dead; delete it and them."""
+    mechanism = handle.mechanism
+    text = (f"`{mechanism.name}` is only ever None (assigned None at line {mechanism.created.lineno}, never a task, "
+            f"thread or process): the branches of {_calls(handle.methods)} that cancel, join or wait on it are dead; "
+            "delete it and them")
+    return f"{text} ({handle.doubt})" if handle.doubt else text
