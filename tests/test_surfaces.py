@@ -1109,6 +1109,30 @@ def test_dead_code_in_a_vendored_folder_is_medium_and_says_so(tmp_path: Path, ca
     assert vendored.confidence != "HIGH" and "vendored in app/third_party/" in vendored.message, vendored
 
 
+def test_dead_code_in_a_folder_the_project_keeps_out_of_its_linters_is_vendored(tmp_path: Path, cache_dir: Path) -> None:
+    """llama-stack's ruff hook excludes `^llama_stack/strong_typing/.*$`, a vendored library: its dead code is a
+    medium cleanup naming the exclusion; a hook excluding one file, or a formatter's exclude, vendors nothing."""
+    dead = "def helper():\n    return 1\n\n\ndef other_helper():\n    return 2\n"
+    hooks = ("repos:\n-   repo: https://github.com/astral-sh/ruff-pre-commit\n    hooks:\n"
+             "    -   id: ruff\n        exclude: ^app/typing_lib/.*$\n    -   id: ruff-format\n"
+             "        exclude: ^app/own/.*$\n    -   id: flake8\n        exclude: ^app/own/one\\.py$\n")
+    root = write(tmp_path / "proj", {
+        ".pre-commit-config.yaml": hooks,
+        "app/__init__.py": "",
+        "app/main.py": "from app.typing_lib import core\nfrom app.own import one\n\n\n"
+                       "def main():\n    return core, one\n\n\nif __name__ == '__main__':\n    main()\n",
+        "app/typing_lib/__init__.py": "",
+        "app/typing_lib/core.py": dead,
+        "app/own/__init__.py": "",
+        "app/own/one.py": dead,
+    })
+    found = {f.path: f for f in lint(root, cache_dir) if f.symbol == "unused-surface"}
+    assert found["app/own/one.py"].confidence == "HIGH", found
+    vendored = found["app/typing_lib/core.py"]
+    assert vendored.confidence != "HIGH" and "vendored in app/typing_lib/ (the ruff hook of .pre-commit-config.yaml" \
+        in vendored.message, vendored
+
+
 def test_a_framework_decorator_re_exported_by_a_project_module_hands_its_method_on(tmp_path: Path, cache_dir: Path) -> None:
     """`from app._compat import validator`, where `_compat` only re-exports pydantic's: pydantic calls the validators
     (Xinference's router schemas); a project decorator defined in the project stays a wrapper, so its method's
@@ -1770,3 +1794,21 @@ def test_a_method_of_a_class_an_outside_decorator_takes_is_medium(tmp_path: Path
     assert by_name["Method Spec.describe"].confidence == "HIGH"
     # A `@ray.remote` actor the project drives itself (`worker.generate.remote(...)`): its dead method stays high.
     assert by_name["Method Worker.stop_profile"].confidence == "HIGH", by_name["Method Worker.stop_profile"]
+
+
+def test_a_method_of_a_servicer_whose_generated_base_is_not_checked_out_is_medium(tmp_path: Path, cache_dir: Path) -> None:
+    """LoRAX's `LoraxService` implements `generate_pb2_grpc.LoraxServiceServicer`, which protoc writes at build time
+    (`lorax_server/pb/` is not committed): gRPC calls its `Prefill`, nothing in the checkout does."""
+    root = write(tmp_path, {
+        "app/__init__.py": "",
+        "app/main.py": "from app.server import serve\n\n\nif __name__ == '__main__':\n    serve()\n",
+        "app/server.py": (
+            "from app.pb import generate_pb2_grpc\n\n\n"
+            "class Service(generate_pb2_grpc.GenerateServicer):\n"
+            "    def Prefill(self, request, context):\n        return request\n\n\n"
+            "def serve():\n    return Service()\n"
+        ),
+    })
+    found = by_subject(lint(root, cache_dir))
+    prefill = found["Method Service.Prefill"]
+    assert prefill.confidence == "INFERENCE" and "whose module is not in the checkout" in prefill.message

@@ -22,6 +22,7 @@ from typing import Any
 
 from pylint_omni.evidence.benefit import Benefit
 from pylint_omni.evidence.consumers import Status, Verdict
+from pylint_omni.evidence.lint_excludes import lint_excluded
 from pylint_omni.index.derived import Derived
 from pylint_omni.index.paths import Location
 from pylint_omni.index.project_index import ProjectIndex
@@ -172,11 +173,14 @@ def copied_file(index: ProjectIndex, relpath: str) -> Provenance | None:
 
 def copied_code(index: ProjectIndex, relpath: str, line: int) -> Provenance | None:
     """The provenance of the code at `relpath:line` when its file or definition says it is copied, or it lies in
-    a vendored folder (`VENDORED_FOLDERS`: few vendored files carry a header saying so), or its header says a
-    generator wrote it, else None."""
+    a vendored folder (`VENDORED_FOLDERS`: few vendored files carry a header saying so) or one the project's own
+    linters skip (`evidence.lint_excludes`), or its header says a generator wrote it, else None."""
     vendored = VENDORED_FOLDER.match(relpath)
     if vendored:  # before the header: a vendored tree is resynced as a whole, whatever one file says of itself
         return Provenance(vendored.group(1) + "/", 1, "vendored")
+    excluded = lint_excluded(index, relpath)
+    if excluded is not None:  # the project keeps the folder out of its own linters: not its code to prune
+        return Provenance(f"{excluded[0]}/ ({excluded[1].source} excludes it)", 1, "vendored")
     whole = copied_file(index, relpath)
     if whole is not None:
         return whole

@@ -256,7 +256,8 @@ def attention(node: nodes.NodeNG) -> Replaceable | None:
     kept = sorted({n.lineno for n in node.scope().nodes_of_class(nodes.Name) if isinstance(weights, nodes.Name)
                    and n.name == weights.name and n is not weights and n.lineno > node.lineno})
     if kept:
-        glue += f"; the weights `{weights.as_string()}` are also used after it (line {', '.join(map(str, kept))}), which SDPA does not return"
+        glue += (f"; the weights `{weights.as_string()}` are also used after it (line {', '.join(map(str, kept))}), "
+                 "which SDPA does not return")
     # Medium: the fused kernels' numerics differ, and a model's attention is often kept as written to match a reference.
     return Replaceable("attention", node.as_string(), "torch.nn.functional.scaled_dot_product_attention", "torch 2.1",
                        "the softmax over the last dim of query times transposed key, times value, is scaled dot-product "

@@ -30,14 +30,13 @@ from pylint_omni.lifecycle.locks import lock_pairs
 from pylint_omni.lifecycle.matching import layout
 from pylint_omni.lifecycle.mechanisms import Mechanism, class_mechanisms, helpers
 from pylint_omni.lifecycle.module_locks import idle_module_locks
-from pylint_omni.lifecycle.never_set import never_set_handles
+from pylint_omni.lifecycle.never_set import STORE_VIA, never_set_handles
 from pylint_omni.lifecycle.pairs import flag_pairs
 from pylint_omni.lifecycle.sentinels import sentinel_pairs
 from pylint_omni.lifecycle.wording import idle_text, kept_apart_text, locks_text, mirror_text, never_set_text, sentinel_text
 
 SYMBOL = "lifecycle-mechanism"
 MAX_VALUE_CHARS = 40  # characters of a possibly-None value a message quotes
-STORE_VIA = "attr-store"
 
 
 def _remote_write(index: ProjectIndex, relpath: str, owner: nodes.ClassDef, name: str) -> str:

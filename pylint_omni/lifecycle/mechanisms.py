@@ -5,8 +5,8 @@ assigned a bool constant, an event one created by `Event()` (or by a class of th
 on one, `class CounterEvent(asyncio.Event)`) and moved by `.set()`/`.clear()` (a fresh
 `Event()` outside `__init__` is a clear), a handle one assigned `None` and something else, a
 task group a collection the class adds running tasks to (`self.tasks.add(create_task(...))`),
-aborted by a loop that cancels each one. A call on a local name bound once to the attribute (`que = self._queue; que.get()`) is
-the attribute's move. A transition inside `except`/`finally` is marked: a flag set there
+aborted by a loop that cancels each one. A call on a local name bound once to the attribute
+(`que = self._queue; que.get()`) is the attribute's move. A transition inside `except`/`finally` is marked: a flag set there
 records cleanup after partial failure, a different state.
 `helpers` is the class's own call graph (`self.m()`), so a transition made in a helper
 method counts for the methods that reach it.

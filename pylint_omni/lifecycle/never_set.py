@@ -20,9 +20,9 @@ from astroid import nodes
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.lifecycle.mechanisms import Mechanism
 
-STORE_VIA = "attr-store"
+STORE_VIA = "attr-store"  # how the index marks `obj.name = value` (the checker reads it from here too)
 USES = frozenset({"wait", "abort"})  # what makes it a lifecycle handle: something cancels, joins or waits on it
-PUBLIC_DOUBT = "public: code outside the repository may set it"
+PUBLIC_SETTER = "public: code outside the repository may set it"
 
 
 @dataclass(frozen=True)
@@ -75,5 +75,5 @@ def never_set_handles(cls: nodes.ClassDef, mechanisms: dict[str, Mechanism], ind
         if not uses or _assigned_other(cls, name) or _stored_elsewhere(index, cls, relpath, name):
             continue
         found.append(NeverSet(mechanism, tuple(uses), len({t.line for t in mechanism.transitions}),
-                              "" if name.startswith("_") else PUBLIC_DOUBT))
+                              "" if name.startswith("_") else PUBLIC_SETTER))
     return found

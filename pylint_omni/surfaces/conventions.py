@@ -24,7 +24,9 @@
 - a method of a class with a third-party base that no index reads (an upstream
   package that is not installed, a plugin's base) is alive when an indexed upstream
   class defines a method of that name (the unread base likely extends it);
-  otherwise it *may* be an override: medium at most (`cap`); so is a public method of a
+  otherwise it *may* be an override: medium at most (`cap`); so is a method of a class whose base
+  sits in a module of the project that is not in the checkout (protoc's `*_pb2_grpc` servicers, generated at
+  build time); so is a public method of a
   class with an upstream base when the project imports upstream names the indexed
   version lacks (it runs on another version, whose hooks may call it);
 - a method of a class that implements an indexed upstream class structurally,
@@ -296,6 +298,10 @@ class Conventions:
         kinds = self.kinds(class_dotted)
         if kinds.unknown:
             return f"it may override a method of {kinds.unknown[0]}, which no index reads"
+        missing = self._missing_base(class_dotted)
+        if missing:
+            return (f"it may implement {missing}, whose module is not in the checkout (generated, as gRPC servicers "
+                    "are): the framework that serves it calls it")
         combined = self._combined_with_unknown(class_dotted)
         if combined:
             return combined
@@ -307,6 +313,17 @@ class Conventions:
         stale = self.stale_upstream() if kinds.upstream and not method.startswith("_") else None
         if stale:
             return f"its class extends an upstream class, and {stale}; that version may call it"
+        return None
+
+    def _missing_base(self, class_dotted: str) -> str | None:
+        """A base the class (or a project base of it) names in a module of the project that is not in the checkout
+        (`lorax_server.pb.generate_pb2_grpc.LoraxServiceServicer`, written by protoc at build time), or None."""
+        if class_dotted not in self.graph.nodes:
+            return None
+        for base in self.graph.unresolved_bases(class_dotted):
+            module = base.rpartition(".")[0]
+            if module and self.index.module_file(module) is None:
+                return base
         return None
 
     def _combined_with_unknown(self, class_dotted: str) -> str | None:
