@@ -31,6 +31,7 @@ from pylint_omni.surfaces.hooks import outside_callers
 from pylint_omni.surfaces.knobs import knob_doubt
 from pylint_omni.surfaces.lines import NOT_CODE, file_line, file_lines
 from pylint_omni.surfaces.outside import DOCSTRING, own_docstring
+from pylint_omni.surfaces.parked import parked_call
 from pylint_omni.surfaces.reach import PRODUCTION
 from pylint_omni.surfaces.table import SURFACE_FACTS, Surface, may_load
 
@@ -373,6 +374,9 @@ def dead_doubts(index: ProjectIndex, analysis: SurfaceAnalysis, chain: Chain, ro
     support = test_support(root.path)
     if support:  # skip decorators and fixtures a package ships: other test suites import them
         doubts.append(f"part of the test support the package ships ({support}): test suites outside the repository may use it")
+    parked = parked_call(index, root.name) if root.kind in ("function", "method") else None
+    if parked:
+        doubts.append(parked)
     forwarded = _forwarding(index, root) if root.kind == "method" else None
     if forwarded:
         doubts.append(forwarded)
