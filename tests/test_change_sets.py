@@ -321,41 +321,44 @@ def commit_all(root: Path, message: str) -> None:
     subprocess.run([*git, "commit", "-q", "-m", message], cwd=root, check=True)
 
 
+# A stage deploy config and the package that reads it: `apply_env` is the only reader of `stage_environment`.
+STAGE_FILES = {
+    "pkg/__init__.py": "",
+    "pkg/main.py": """
+        import json
+
+        from pkg.env import apply_env, env_names
+
+
+        def main(path):
+            with open(path) as handle:
+                config = json.load(handle)
+            apply_env(config)
+            return env_names(config)
+
+
+        if __name__ == "__main__":
+            main("deploy/stage.yaml")
+    """,
+    "pkg/env.py": """
+        import os
+
+
+        def env_names(config):
+            return sorted(config.get("stage_devices", {}))
+
+
+        def apply_env(config):
+            stage_environment = config.get("stage_environment", {})
+            for name, value in stage_environment.items():
+                os.environ[name] = str(value)
+    """,
+    "deploy/stage.yaml": "stage_devices:\n  gpu: 0\nstage_environment:\n  LOG: debug\n",
+}
+
+
 def test_a_lost_feature_names_the_commit_that_last_changed_its_calls(tmp_path: Path) -> None:
-    files = {
-        "pkg/__init__.py": "",
-        "pkg/main.py": """
-            import json
-
-            from pkg.env import apply_env, env_names
-
-
-            def main(path):
-                with open(path) as handle:
-                    config = json.load(handle)
-                apply_env(config)
-                return env_names(config)
-
-
-            if __name__ == "__main__":
-                main("deploy/stage.yaml")
-        """,
-        "pkg/env.py": """
-            import os
-
-
-            def env_names(config):
-                return sorted(config.get("stage_devices", {}))
-
-
-            def apply_env(config):
-                stage_environment = config.get("stage_environment", {})
-                for name, value in stage_environment.items():
-                    os.environ[name] = str(value)
-        """,
-        "deploy/stage.yaml": "stage_devices:\n  gpu: 0\nstage_environment:\n  LOG: debug\n",
-    }
-    root = write(tmp_path / "proj", files)
+    root = write(tmp_path / "proj", STAGE_FILES)
     commit_all(root, "first")
     main = root / "pkg" / "main.py"
     main.write_text(main.read_text().replace("    apply_env(config)\n", ""))
@@ -596,35 +599,12 @@ def test_a_feature_added_uncalled_is_half_landed_not_orphaned(tmp_path: Path) ->
     """Megatron-LM (round 15): the varlen dataset helpers came in one commit days before the checkout, uncalled, while
     the README already named the feature: no refactor dropped a caller, the feature is still landing. When one commit
     alone ever changed the calls of the dead reader, the finding says "Half-landed" and "finish wiring it"."""
-    files = {
-        "pkg/__init__.py": "",
-        "pkg/main.py": """
-            import json
-
-            from pkg.env import env_names
-
-
-            def main(path):
-                with open(path) as handle:
-                    config = json.load(handle)
-                return env_names(config)
-
-
-            if __name__ == "__main__":
-                main("deploy/stage.yaml")
-        """,
-        "pkg/env.py": """
-            def env_names(config):
-                return sorted(config.get("stage_devices", {}))
-        """,
-        "deploy/stage.yaml": "stage_devices:\n  gpu: 0\nstage_environment:\n  LOG: debug\n",
-    }
-    root = write(tmp_path / "proj", files)
+    main_text, env_text = (textwrap.dedent(STAGE_FILES[name]).lstrip("\n") for name in ("pkg/main.py", "pkg/env.py"))
+    first = {**STAGE_FILES, "pkg/env.py": env_text[env_text.index("def env_names"):env_text.index("def apply_env")],
+             "pkg/main.py": main_text.replace("apply_env, ", "").replace("    apply_env(config)\n", "")}
+    root = write(tmp_path / "proj", first)
     commit_all(root, "first")
-    env = root / "pkg" / "env.py"
-    env.write_text(env.read_text() + "\n\nimport os\n\n\ndef apply_env(config):\n"
-                   "    stage_environment = config.get('stage_environment', {})\n"
-                   "    for name, value in stage_environment.items():\n        os.environ[name] = str(value)\n")
+    write(root, {"pkg/env.py": env_text})
     commit_all(root, "add the env step")
     report = omni_json(["--disable=all", "--enable=unused-surface,unread-config-option", "pkg"], root, tmp_path / "cache")
     [lost] = [c for c in report["candidates"] if c["kind"] == "lost-feature"]

@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import re
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 
 import yaml
 from pathspec import PathSpec
@@ -42,13 +44,19 @@ class LintExclusion:
     source: str
     glob: bool  # a gitignore-style glob (ruff's settings), else a regular expression searched in the path (pre-commit)
 
-    def covers(self, relpath: str) -> bool:
+    @cached_property
+    def _matcher(self) -> Callable[[str], bool]:
+        """Compiled once: `covers` is asked for every finding's file, twice."""
         if self.glob:
-            return PathSpec.from_lines("gitwildmatch", [self.pattern.removeprefix("./")]).match_file(relpath)
+            return PathSpec.from_lines("gitwildmatch", [self.pattern.removeprefix("./")]).match_file
         try:
-            return re.search(self.pattern, relpath) is not None
+            expression = re.compile(self.pattern)
         except re.error:
-            return False
+            return lambda _: False
+        return lambda relpath: expression.search(relpath) is not None
+
+    def covers(self, relpath: str) -> bool:
+        return self._matcher(relpath)
 
 
 def _pre_commit(index: ProjectIndex) -> list[LintExclusion]:

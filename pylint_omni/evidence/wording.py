@@ -55,6 +55,12 @@ def short_message(what: str, fix: str, evidence: str, keep_last: bool = False) -
     return f"{what}; {fix} ({_cut(evidence, room - 1)}…)."
 
 
+def clipped(text: str, limit: int) -> str:
+    """`text` as it is, or its first `limit - 1` characters marked `…`: code quoted in a message (an expression,
+    an assigned value) that the report shows whole."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def _cut(text: str, room: int) -> str:
     """`text` cut to `room` characters at the last clause or word boundary (never inside a path)."""
     head = text[:room]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pylint_omni.evidence.wording import short_message
+from pylint_omni.evidence.wording import clipped, short_message
 from pylint_omni.infrastructure.shapes import Replaceable
 
 MAX_WRITTEN = 60  # characters of the hand-written code quoted in the message (the report quotes it whole)
@@ -14,7 +14,6 @@ def replaceable_text(found: Replaceable, declared: str = "") -> str:
     (cut first when long), else why it matches. The report carries both in full (the finding's risk and proof)."""
     use = f"decorate it with `@{found.replacement}`" if found.decorator else f"call `{found.replacement}(...)`"
     guaranteed = ", declared" if declared else ""  # the declaration itself is in the finding's proof
-    written = found.written if len(found.written) <= MAX_WRITTEN else found.written[:MAX_WRITTEN - 1] + "…"
-    return short_message(f"`{written}` is hand-written {found.name}",
+    return short_message(f"`{clipped(found.written, MAX_WRITTEN)}` is hand-written {found.name}",
                          f"{use} (needs {found.since}{guaranteed}) and delete {found.goes}",
                          f"differs: {found.glue}" if found.glue else found.evidence)

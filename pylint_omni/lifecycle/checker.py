@@ -21,6 +21,7 @@ from pylint_omni.evidence.benefit import Benefit, BenefitKind
 from pylint_omni.evidence.checker import OmniChecker
 from pylint_omni.evidence.consumers import decide
 from pylint_omni.evidence.findings import FindingDetails
+from pylint_omni.evidence.wording import clipped
 from pylint_omni.index.class_graph import class_graph
 from pylint_omni.index.graph.graph import graph_of
 from pylint_omni.index.paths import Location
@@ -108,7 +109,7 @@ class LifecycleMechanismChecker(OmniChecker):
             dropped = pair.other if keep_flag else pair.flag
             doubt = _interface_doubt(index, dropped.name)
             if pair.maybe_none and not keep_flag:
-                value = pair.maybe_none if len(pair.maybe_none) <= MAX_VALUE_CHARS else pair.maybe_none[:MAX_VALUE_CHARS] + "…"
+                value = clipped(pair.maybe_none, MAX_VALUE_CHARS)
                 doubt = ", ".join(filter(None, (doubt, f"`{pair.other.name}` may hold None: `{value}`")))
             confidence = "medium" if pair.via or pair.undeclared or doubt else "high"
             text = mirror_text(pair, keep_flag) + (f" ({doubt})" if doubt else "")

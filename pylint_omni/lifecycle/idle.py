@@ -32,7 +32,7 @@ from pylint_omni.index.graph.graph import graph_of
 from pylint_omni.index.paths import Location
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.lifecycle.locks import library
-from pylint_omni.lifecycle.mechanisms import Mechanism
+from pylint_omni.lifecycle.mechanisms import Mechanism, named_in_string
 
 LOCK_FACTORIES = frozenset({"Lock", "RLock", "Semaphore", "BoundedSemaphore", "Condition"})
 FLAG_CALLS = frozenset({"set", "clear", "is_set"})  # an Event used only so is a bool
@@ -67,7 +67,7 @@ def _handed_on(cls: nodes.ClassDef, name: str, created: nodes.NodeNG) -> bool:
     if isinstance(created, nodes.Assign) and len(created.targets) > 1:
         return True
     module = cls.root()
-    if any(const.value == name for const in module.nodes_of_class(nodes.Const) if isinstance(const.value, str)):
+    if named_in_string(module, name):
         return True
     end = cls.tolineno or cls.fromlineno
     return any(node.attrname == name and not cls.fromlineno <= node.lineno <= end and not _own_self(node)

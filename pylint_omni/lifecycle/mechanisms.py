@@ -39,6 +39,7 @@ QUEUE_CALLS = frozenset({"put", "put_nowait", "get_nowait"})
 # What a call on a handle (a task, thread, process, field) says: waited for or aborted, never set or cleared
 # (`self.cache.clear()` empties a dict; only `self.x = None` clears a handle).
 HANDLE_MOVES = frozenset({"wait", "abort"})
+ABORTS = frozenset(call for call, move in CALLS.items() if move == "abort")  # `cancel`, `terminate`, `kill`
 
 
 @dataclass(frozen=True)
@@ -180,8 +181,29 @@ def _cancelled_each(loop: nodes.For) -> nodes.Call | None:
     if not isinstance(loop.target, nodes.AssignName):
         return None
     return next((call for call in loop.nodes_of_class(nodes.Call) if isinstance(call.func, nodes.Attribute)
-                 and call.func.attrname in ("cancel", "terminate", "kill") and isinstance(call.func.expr, nodes.Name)
+                 and call.func.attrname in ABORTS and isinstance(call.func.expr, nodes.Name)
                  and call.func.expr.name == loop.target.name), None)
+
+
+def named_in_string(tree: nodes.Module, name: str) -> bool:
+    """Whether the module writes `name` as a string (`getattr(self, "_lock")`, `setattr(self, "_task", t)`): code there
+    may reach the attribute or global by name, which no rule here follows."""
+    return any(const.value == name for const in tree.nodes_of_class(nodes.Const) if isinstance(const.value, str))
+
+
+def self_stores(cls: nodes.ClassDef, name: str) -> list[nodes.NodeNG | None]:
+    """What each store of `self.<name>` in the class assigns: the value of the statement holding it (an assignment,
+    an augmented one), None when none is written there (a tuple unpacked into it, a `with ... as` or loop target);
+    a bare annotation (`self.x: Thread`) stores nothing."""
+    found: list[nodes.NodeNG | None] = []
+    for node in cls.nodes_of_class(nodes.AssignAttr):
+        if node.attrname != name or not isinstance(node.expr, nodes.Name) or node.expr.name != "self":
+            continue
+        statement = node.parent
+        if isinstance(statement, nodes.AnnAssign) and statement.value is None:
+            continue
+        found.append(getattr(statement, "value", None))
+    return found
 
 
 def _moved_name(node: nodes.NodeNG) -> str:

@@ -18,7 +18,7 @@ from astroid import nodes
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.lifecycle.idle import LOCK_FACTORIES, Idle, suspends, taking_block
 from pylint_omni.lifecycle.locks import library
-from pylint_omni.lifecycle.mechanisms import Mechanism
+from pylint_omni.lifecycle.mechanisms import Mechanism, named_in_string
 
 PUBLIC_DOUBT = "public: code outside the repository may import it"
 
@@ -41,7 +41,7 @@ def _loads(tree: nodes.Module, name: str, created: nodes.Assign | None) -> list[
     own = created.targets[0] if created is not None else None
     if any(node.name == name and node is not own for node in tree.nodes_of_class(nodes.AssignName)):
         return None
-    if any(const.value == name for const in tree.nodes_of_class(nodes.Const) if isinstance(const.value, str)):
+    if named_in_string(tree, name):
         return None
     return [node for node in tree.nodes_of_class(nodes.Name)
             if node.name == name and not (created is not None and created.parent_of(node)) and not _shadowed(node, name)]

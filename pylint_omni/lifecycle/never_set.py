@@ -18,10 +18,9 @@ from dataclasses import dataclass
 from astroid import nodes
 
 from pylint_omni.index.project_index import ProjectIndex
-from pylint_omni.lifecycle.mechanisms import Mechanism
+from pylint_omni.lifecycle.mechanisms import HANDLE_MOVES, Mechanism, named_in_string, self_stores
 
 STORE_VIA = "attr-store"  # how the index marks `obj.name = value` (the checker reads it from here too)
-USES = frozenset({"wait", "abort"})  # what makes it a lifecycle handle: something cancels, joins or waits on it
 PUBLIC_SETTER = "public: code outside the repository may set it"
 
 
@@ -46,22 +45,7 @@ def _stored_elsewhere(index: ProjectIndex, cls: nodes.ClassDef, relpath: str, na
         lines = (index.text(hit.path) or "").splitlines()
         if not (0 < hit.line <= len(lines) and own.match(lines[hit.line - 1])):
             return True
-    return any(const.value == name for const in cls.root().nodes_of_class(nodes.Const) if isinstance(const.value, str))
-
-
-def _assigned_other(cls: nodes.ClassDef, name: str) -> bool:
-    """Whether the class stores anything but None in `self.name` anywhere (a tuple unpacked into it, `with ... as`,
-    a loop target): the mechanism map reads plain assignments only."""
-    for node in cls.nodes_of_class(nodes.AssignAttr):
-        if node.attrname != name or not isinstance(node.expr, nodes.Name) or node.expr.name != "self":
-            continue
-        statement = node.parent
-        if isinstance(statement, nodes.AnnAssign) and statement.value is None:
-            continue  # `self.x: Thread`, a declaration
-        value = statement.value if isinstance(statement, (nodes.Assign, nodes.AnnAssign)) else None
-        if not (isinstance(value, nodes.Const) and value.value is None):
-            return True
-    return False
+    return named_in_string(cls.root(), name)
 
 
 def never_set_handles(cls: nodes.ClassDef, mechanisms: dict[str, Mechanism], index: ProjectIndex,
@@ -71,8 +55,12 @@ def never_set_handles(cls: nodes.ClassDef, mechanisms: dict[str, Mechanism], ind
     for name, mechanism in mechanisms.items():
         if mechanism.kind != "handle" or any(t.kind in ("set", "create") for t in mechanism.transitions):
             continue
-        uses = sorted({t.method for t in mechanism.transitions if t.kind in USES})
-        if not uses or _assigned_other(cls, name) or _stored_elsewhere(index, cls, relpath, name):
+        uses = sorted({t.method for t in mechanism.transitions if t.kind in HANDLE_MOVES})
+        # Anything but a plain `= None` (a tuple unpacked into it, `with ... as`) may hand it a task: the map reads
+        # plain assignments only.
+        assigned = any(value is None or not (isinstance(value, nodes.Const) and value.value is None)
+                       for value in self_stores(cls, name))
+        if not uses or assigned or _stored_elsewhere(index, cls, relpath, name):
             continue
         found.append(NeverSet(mechanism, tuple(uses), len({t.line for t in mechanism.transitions}),
                               "" if name.startswith("_") else PUBLIC_SETTER))

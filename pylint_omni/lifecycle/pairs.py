@@ -29,7 +29,7 @@ from dataclasses import dataclass, replace
 from astroid import nodes
 
 from pylint_omni.lifecycle.matching import MOVES, Layout, match, unmatched_reason
-from pylint_omni.lifecycle.mechanisms import RUNNERS, Mechanism, Transition
+from pylint_omni.lifecycle.mechanisms import RUNNERS, Mechanism, Transition, self_stores
 
 
 @dataclass(frozen=True)
@@ -106,15 +106,10 @@ def _maybe_none(other: Mechanism) -> str:
     cls = frame if isinstance(frame, nodes.ClassDef) else frame.parent
     if not isinstance(cls, nodes.ClassDef):
         return ""
-    for assign in cls.nodes_of_class(nodes.AssignAttr):
-        value = getattr(assign.parent, "value", None)
-        if assign.attrname != other.name or not isinstance(assign.expr, nodes.Name) or assign.expr.name != "self" \
-                or value is None or (isinstance(value, nodes.Const) and value.value is None):
-            continue
-        if not _surely_set(value):
+    for value in self_stores(cls, other.name):
+        if value is not None and not (isinstance(value, nodes.Const) and value.value is None) and not _surely_set(value):
             return value.as_string()
     return ""
-
 
 def _near(flag: Mechanism, other: Mechanism, reach: dict[str, frozenset[str]]) -> bool:
     """Whether each sets the other in the same methods or helpers of them: close enough to say why they are
