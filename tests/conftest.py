@@ -6,6 +6,7 @@ import textwrap
 
 import json
 import os
+import shutil
 import subprocess
 import tempfile
 import sys
@@ -17,6 +18,7 @@ import pytest
 from pylint_omni.index.settings import UPSTREAM_INSTALLED_ENV
 
 REPO = Path(__file__).resolve().parent.parent
+_TEST_CACHE: list[Path] = []  # the folder pytest_configure made, removed by pytest_unconfigure
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -32,10 +34,19 @@ def pytest_configure(config: pytest.Config) -> None:
     the installed case sets it back itself.
     """
     os.environ["PYLINT_OMNI_CACHE_DIR"] = tempfile.mkdtemp(prefix="pylint-omni-test-cache-")
+    _TEST_CACHE.append(Path(os.environ["PYLINT_OMNI_CACHE_DIR"]))
     os.environ[UPSTREAM_INSTALLED_ENV] = "n"
     # The pylint runs import this checkout's plugin, even beside an install of another one
     # (a worktree next to an editable install would otherwise test the install).
     os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """The session's cache folder goes with the session (each run made a new one and left it in /tmp)."""
+    for folder in _TEST_CACHE:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 SAMPLE_REPO = REPO / "sample_repo"
 CATALOGUE = REPO / "checkers"
 OMNI_SYMBOLS = (

@@ -208,6 +208,100 @@ def test_the_dead_modules_of_one_package_are_one_change(tmp_path: Path) -> None:
     assert any(c["path"].startswith("app/other/") for c in report["candidates"])  # another package: its own change
 
 
+def test_a_table_nothing_reads_is_one_change_that_takes_only_the_classes_only_it_names(tmp_path: Path) -> None:
+    """LoRAX's `ATTN_CLASS_REGISTRY`: a table no code reads at all. Its two entries are one change at the table,
+    high even though a string names one key elsewhere (nothing can reach the entry through an unread table); the
+    class only the table names goes with it, the class the model builds directly stays and the message says where."""
+    root = write(tmp_path / "proj", {
+        "app/__init__.py": "",
+        "app/attention.py": """
+            class MultiheadAttention:
+                def run(self, x):
+                    return x + 1
+
+
+            class MultiQueryAttention:
+                def run(self, x):
+                    return x - 1
+
+
+            ATTN_CLASS_REGISTRY = {
+                "multihead_attention": MultiheadAttention,
+                "multiquery_attention": MultiQueryAttention,
+            }
+
+
+            class Block:
+                def __init__(self, attn_type: str) -> None:
+                    if attn_type != "multihead_attention":
+                        raise NotImplementedError(attn_type)
+                    self.attn = MultiheadAttention()
+        """,
+        "app/main.py": """
+            from app.attention import Block
+
+
+            if __name__ == "__main__":
+                Block("multihead_attention").attn.run(1)
+        """,
+    })
+    report = omni_json([*enable_args(["unused-registry-entry"]), "app"], root, tmp_path / "cache")
+    [change] = report["candidates"]
+    assert change["confidence"] == "high" and change["line"] == 11, change
+    assert "delete the table, and MultiQueryAttention, which only it names" in change["message"]
+    assert "delete MultiQueryAttention (only ATTN_CLASS_REGISTRY names it)" in change["simplification"]
+    live = next(m for m in change["members"] if "multihead" in m["subject"])
+    assert live["what"].startswith("Registry entry 'multihead_attention' of ATTN_CLASS_REGISTRY has no production consumer; remove the entry (")
+    assert "MultiheadAttention," not in change["message"] and len(change["members"]) == 2
+
+
+def test_a_dead_class_and_its_test_only_twin_in_one_module_are_one_change(tmp_path: Path) -> None:
+    """ChatLearn's `sampler.py`: `SingleDataSampler` lost its last caller, its twin `EpisodeDataSampler` is built only
+    by a test; production uses a third sampler. One change retires both, with the test that exists for the twin; the
+    message says which one only tests use. Each keeps its own id as a member."""
+    root = write(tmp_path / "proj", {
+        "app/__init__.py": "",
+        "app/sampler.py": """
+            class SingleDataSampler:
+                def __iter__(self):
+                    return iter([1])
+
+
+            class EpisodeDataSampler:
+                def __iter__(self):
+                    return iter([2])
+
+
+            class MultiDatasetSampler:
+                def __iter__(self):
+                    return iter([3])
+        """,
+        "app/main.py": """
+            from app.sampler import MultiDatasetSampler
+
+
+            if __name__ == "__main__":
+                print(list(MultiDatasetSampler()))
+        """,
+        "tests/test_sampler.py": """
+            from app.sampler import EpisodeDataSampler
+
+
+            def test_episode():
+                assert list(EpisodeDataSampler()) == [2]
+        """,
+    })
+    args = [*enable_args(["unused-surface", "test-only-surface"]), "app"]
+    report = omni_json(args, root, tmp_path / "cache")
+    [change] = at(report, "app/sampler.py")
+    assert change["confidence"] == "high" and change["symbol"] == "unused-surface", change
+    assert change["message"].startswith("Module app.sampler has 2 definitions production never runs "
+                                        "(SingleDataSampler and EpisodeDataSampler; only tests use EpisodeDataSampler)")
+    assert "with the tests that exist for them (tests/test_sampler.py)" in change["message"]
+    single = omni_json(["--omni-granularity=member", *args], root, tmp_path / "cache")["candidates"]
+    assert sorted(m["id"] for m in change["members"]) == sorted(c["id"] for c in single if c["path"] == "app/sampler.py")
+
+
 def test_one_dead_function_repeated_in_sibling_packages_is_one_change(tmp_path: Path) -> None:
     """`load_downloaded_models` in `model/<kind>/__init__.py` of three kinds, none called: one change naming the
     kinds; the same name dead in only two places stays two changes."""

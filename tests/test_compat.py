@@ -108,6 +108,12 @@ def test_floors_and_decisions() -> None:
     assert decide(">=", "2.1", floor, True, False) is None  # text comparison under a range
     exact = Floor(Version("2.6.0"), True, True, "`torch==2.6.0`", "high")
     assert decide(">=", "2.1.0", exact, True, False) is True
+    # An exact pin is one environment, not a ceiling: a check for a newer exact version stays open (ChatLearn's
+    # `ray.__version__ == '2.46.0'` under `ray==2.32.0`); text order that disagrees with version order decides nothing.
+    ray = Floor(Version("2.32.0"), True, True, "`ray==2.32.0`", "high")
+    assert decide("==", "2.46.0", ray, True, False) is None
+    assert decide("==", "2.11.0", ray, True, False) is False
+    assert decide("<", "2.100.0", ray, True, False) is None  # "2.32.0" < "2.100.0" is False as text, True as versions
 
 
 def test_dead_branches_and_traps_on_a_real_run(tmp_path: Path, cache_dir: Path) -> None:
@@ -488,3 +494,34 @@ def test_a_check_inside_a_branch_that_never_runs_goes_with_it(tmp_path: Path, ca
     by_line = {f.line: f.message for f in findings if f.symbol == SYMBOL}
     assert list(by_line) == [8], by_line
     assert "lines 10-13 never run" in by_line[8], by_line
+
+
+def test_a_check_that_refuses_an_unsupported_version_is_medium(tmp_path: Path, cache_dir: Path) -> None:
+    """ChatLearn's log monitor: `if ray.__version__ < '2.11.0': raise ValueError(...)` never fires on a supported
+    install, but it is what stops a hand-installed older ray with a clear error: medium, saying so. A plain branch
+    for the same old version stays high."""
+    root = write_tree(tmp_path, {
+        "pyproject.toml": '[project]\nname = "pkg"\ndependencies = ["torch>=2.4"]\n',
+        "pkg/__init__.py": "",
+        "pkg/monitor.py": """
+            import torch
+            from packaging import version
+
+
+            def check():
+                if version.parse(torch.__version__) < version.parse("2.0"):
+                    raise ValueError("torch 2.0 or newer is required")
+                return 1
+
+
+            def scale():
+                if version.parse(torch.__version__) < version.parse("2.0"):
+                    return 2
+                return 1
+        """,
+    })
+    _, findings, _ = run_pylint([*enable_args([SYMBOL]), "pkg"], cwd=root, cache_dir=cache_dir)
+    by_line = {f.line: f for f in findings if f.symbol == SYMBOL}
+    assert by_line[6].confidence == "INFERENCE", by_line
+    assert "keep it to refuse a hand-installed older version with a clear error" in by_line[6].message, by_line[6].message
+    assert by_line[12].confidence == "HIGH", by_line

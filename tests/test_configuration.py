@@ -218,6 +218,40 @@ def test_files_shipped_for_another_program_are_not_the_packages_config(tmp_path:
     assert "licenses" not in findings[0].message  # a field of the data model the catalog is loaded into
 
 
+def test_an_anchored_section_is_read_wherever_its_aliases_stand(tmp_path: Path, cache_dir: Path) -> None:
+    """vllm-spyre's model registry: `_templates` holds anchored sections (`tp4: &tp4`) that the models reuse through
+    aliases (`device_config: *tp4`, `<<: *base`); the loader reads only `models`. Deleting an anchor breaks the file
+    (an undefined alias), so no key of a section an alias reuses is unread. A key of a plain section still is."""
+    root = write(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/config/__init__.py": "",
+        "pkg/config/model_configs.yaml": """
+            _templates:
+              tp4: &tp4
+                tensor_parallel: 4
+                chunk: 1024
+              base: &base
+                dtype: fp16
+            models:
+              granite:
+                <<: *base
+                device_config: *tp4
+                legacy_switch: true
+        """,
+        "pkg/registry.py": """
+            import yaml
+            FOLDER = "pkg/config/"
+
+            def models(path):
+                data = yaml.safe_load(open(path))
+                return {name: (m.get("dtype"), m["device_config"]) for name, m in data["models"].items()}
+        """,
+    })
+    _, findings, _ = run_pylint([*enable_args([SYMBOL]), "--omni-granularity=member", "pkg"], cwd=root, cache_dir=cache_dir)
+    messages = [f.message for f in findings]
+    assert not [m for m in messages if "_templates" in m or "tensor_parallel" in m or "chunk" in m], messages
+
+
 def test_upstream_readers_reject_fields_of_upstream_subclasses(tmp_path: Path, cache_dir: Path) -> None:
     root = write(tmp_path, {
         "upstream/eng/__init__.py": "def run(args):\n    return args.enforce_eager\n",
@@ -460,3 +494,63 @@ def test_fields_of_configs_a_library_builds_from_files_by_name_are_medium(tmp_pa
     del files["pkg/load.py"]
     plain = [(p, line, c) for p, line, c in lint(write(tmp_path / "b", files), cache_dir) if p == "pkg/config.py"]
     assert plain and all(c == "HIGH" for _, _, c in plain), plain
+
+
+def test_a_config_whose_base_is_copied_field_by_field_by_reflection_is_read(tmp_path: Path, cache_dir: Path) -> None:
+    """ChatLearn's `set_megatron_cfg(cfg: BaseConfig)`: every field of whatever config subclass it is handed is
+    copied onto the backend's namespace (`fields(cfg)` with `getattr(cfg, key)`): no field of a subclass is unread.
+    A config class of another base is still judged."""
+    root = write(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/base.py": """
+            from dataclasses import dataclass
+
+
+            @dataclass
+            class BaseConfig:
+                def get(self, key):
+                    return getattr(self, key)
+        """,
+        "pkg/configs.py": """
+            from dataclasses import dataclass
+
+            from pkg.base import BaseConfig
+
+
+            @dataclass
+            class ArchitectureConfig(BaseConfig):
+                ffn_hidden_size: int = 0
+                norm_epsilon: float = 1e-5
+
+
+            @dataclass
+            class ServeConfig:
+                port: int = 8000
+                legacy_flag: bool = False
+        """,
+        "pkg/backend.py": """
+            from dataclasses import fields
+
+            from pkg.base import BaseConfig
+            from pkg.configs import ArchitectureConfig, ServeConfig
+
+
+            def set_backend_cfg(args, cfg: BaseConfig) -> None:
+                for field in fields(cfg):
+                    value = getattr(cfg, field.name)
+                    if isinstance(value, BaseConfig):
+                        set_backend_cfg(args, value)
+                    elif hasattr(args, field.name):
+                        setattr(args, field.name, value)
+
+
+            def main(args) -> int:
+                set_backend_cfg(args, ArchitectureConfig())
+                return ServeConfig().port
+        """,
+    })
+    found = lint(root, cache_dir)
+    assert not [f for f in found if f[0] == "pkg/configs.py" and f[1] in (8, 9)], found
+    assert ("pkg/configs.py", 15, "HIGH") in found, found
+    rejected = lint(root, cache_dir, "--omni-include-rejected=y")
+    assert ("pkg/configs.py", 8, "UNDEFINED") in rejected, rejected

@@ -112,6 +112,22 @@ def test_a_copy_in_a_legacy_snapshot_is_medium_and_says_retire_it(tmp_path: Path
     assert "retire the legacy file rather than share it" in legacy.message and "legacy snapshot" in legacy.message
 
 
+def test_a_copy_in_a_standalone_script_is_medium_and_says_merge_the_scripts(tmp_path: Path, cache_dir: Path) -> None:
+    """ChatLearn's data-preparation scripts run by path after a bare clone (`python pkg/prep/math.py`) and import
+    nothing of the package: telling them to import the package's copy breaks them."""
+    script = "import argparse\n\n" + textwrap.dedent(STEP.format(name="apply_v2")) + (
+        "\n\nif __name__ == '__main__':\n    print(apply_v2({}, {}, 0), argparse.ArgumentParser())\n")
+    write_project(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/step.py": STEP.format(name="apply"),
+        "pkg/prep/__init__.py": "",
+        "pkg/prep/math_prep.py": script,
+    })
+    found = {f.path: f for f in lint(tmp_path, cache_dir)}
+    standalone = found["pkg/prep/math_prep.py"]
+    assert standalone.confidence == "INFERENCE" and "standalone script" in standalone.message, standalone.message
+
+
 def test_copies_a_guide_declares_deliberate_are_medium_and_ask_for_alignment(tmp_path: Path, cache_dir: Path) -> None:
     """TRL's AGENTS.md: "Shared logic ... is deliberately duplicated across trainers": a copy is kept on purpose, and
     the project's own rule asks for copies that stay aligned, not for a helper. A guide that argues against

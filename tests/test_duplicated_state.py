@@ -11,6 +11,7 @@ import textwrap
 from pathlib import Path
 
 from conftest import Finding, enable_args, run_pylint
+from test_change_sets import omni_json
 
 SYMBOL = "duplicated-state-field"
 
@@ -432,7 +433,8 @@ def test_hierarchy_exceptions_and_prose_readers(tmp_path: Path, cache_dir: Path)
     exception's field is medium; the bare word in prose is not a reader, `obj.x` is; a
     base forwarding `__setattr__` makes never-read fields unknowable."""
     write_project(tmp_path, HIERARCHY_AND_READERS)
-    findings = {(f.path, f.line): f for f in lint(tmp_path, cache_dir, "--omni-include-rejected=y")}
+    # Each field's own verdict (by default the unread fields of one class are one message: see the last test).
+    findings = {(f.path, f.line): f for f in lint(tmp_path, cache_dir, "--omni-include-rejected=y", "--omni-granularity=member")}
     base = findings[("pkg/models/base.py", 5)].message
     assert "rejected: the subclass PagedKvBudget assigns .free_blocks (pkg/models/paged.py:8)" in base
     detail = findings[("pkg/errors.py", 4)]
@@ -772,3 +774,36 @@ def test_a_second_instance_built_from_the_first_is_a_copy_not_a_mirror(tmp_path:
         ''',
     })
     assert not [f for f in lint(tmp_path, cache_dir) if "is built with" in f.message and f.confidence != "REJECTED"]
+
+
+def test_the_unread_fields_of_one_class_are_one_change_hot_when_the_class_is_built_per_step(tmp_path: Path, cache_dir: Path) -> None:
+    """LoRAX's `Seqlen`: four fields its constructor computes and nothing reads, one class built in every forward
+    step. One message at the first field lists all four; each stays a member with the id a per-member run emits;
+    the work is hot (the constructor runs per step), not "cold (in __init__)"."""
+    write_project(tmp_path, {"pkg/__init__.py": "", "pkg/attention.py": '''
+        import torch
+
+
+        class Seqlen:
+            def __init__(self, input_lengths, cache_lengths):
+                self.input_lengths = input_lengths
+                self.cache_lengths = cache_lengths
+                self.cu_seqlen_q = torch.arange(input_lengths.shape[0] + 1)
+                self.cu_seqlen_k = torch.cumsum(input_lengths, dim=0)
+                self.max_q = int(input_lengths.max())
+
+
+        class Runner:
+            def forward(self, input_lengths, cache_lengths):
+                seqlen = Seqlen(input_lengths, cache_lengths)
+                return seqlen.input_lengths + seqlen.cache_lengths
+    '''})
+    findings = lint(tmp_path, cache_dir)
+    assert [(f.line, f.confidence) for f in findings] == [(9, "HIGH")]
+    assert "Seqlen has 3 fields written but never read (cu_seqlen_q, cu_seqlen_k, max_q)" in findings[0].message
+    args = ["--disable=all", f"--enable={SYMBOL}", "pkg"]
+    folded = omni_json(args, tmp_path, cache_dir)["candidates"]
+    assert len(folded) == 1 and folded[0]["heat"] == "hot" and "Seqlen(...) called from Runner.forward()" in folded[0]["heat_reason"]
+    single = omni_json(["--omni-granularity=member", *args], tmp_path, cache_dir)["candidates"]
+    assert len(single) == 3
+    assert sorted(m["id"] for m in folded[0]["members"]) == sorted(c["id"] for c in single)

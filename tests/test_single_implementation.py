@@ -793,3 +793,32 @@ def test_a_protocol_the_prose_plans_more_implementations_of_is_medium(tmp_path: 
     _, findings, stderr = run_pylint([*enable_args([SYMBOL]), "pkg"], cwd=tmp_path, cache_dir=tmp_path / ".omni-cache")
     [plain] = [f for f in findings if f.symbol == SYMBOL and f.path == "pkg/policy.py"]
     assert plain.confidence == "HIGH", plain
+
+
+def test_folding_a_base_counts_the_lines_that_go_not_the_code_that_moves(tmp_path: Path) -> None:
+    """TorchServe's metrics cache base: 300 lines of shared code and a few declarations its one implementation
+    provides. Folding it deletes the statement, the docstring, the declarations and the bodies the implementation
+    overrides without `super()`; the shared methods move. The benefit (what the ranking weighs) is what goes."""
+    from test_change_sets import omni_json, write
+
+    shared = "".join(f"    def add_{n}(self, name):\n        return self._get({n}, name)\n\n" for n in range(20))
+    root = write(tmp_path / "proj", {
+        "pkg/__init__.py": "",
+        "pkg/cache.py": (
+            "import abc\n\n\nclass MetricCacheAbstract(abc.ABC):\n    \"\"\"A metrics cache.\"\"\"\n\n"
+            "    def __init__(self, path):\n        self.path = path\n\n"
+            "    @abc.abstractmethod\n    def _get(self, kind, name):\n        pass\n\n"
+            "    def flush(self):\n        return None\n\n" + shared
+        ),
+        "pkg/yaml_cache.py": (
+            "from pkg.cache import MetricCacheAbstract\n\n\nclass YamlCache(MetricCacheAbstract):\n"
+            "    def __init__(self, path):\n        super().__init__(path)\n\n"
+            "    def _get(self, kind, name):\n        return (kind, name)\n\n"
+            "    def flush(self):\n        return self.path\n"
+        ),
+        "pkg/main.py": "from pkg.yaml_cache import YamlCache\n\n\nif __name__ == '__main__':\n    YamlCache('m.yaml').add_1('x')\n",
+    })
+    [finding] = omni_json(["--disable=all", "--enable=single-implementation-abstraction", "pkg"], root, tmp_path / "cache")["candidates"]
+    # The statement, the docstring, `_get` (a declaration) and `flush` (overridden without super()); not `__init__`.
+    assert finding["benefit_lines"] == 1 + 1 + 3 + 2, finding["benefit"]
+    assert "the rest moves into YamlCache" in finding["benefit"]

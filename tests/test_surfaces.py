@@ -26,6 +26,9 @@ def write(root: Path, files: dict[str, str]) -> Path:
     return root
 
 
+EACH = ("--omni-granularity=member",)  # each member's own verdict (the changes they fold into: test_change_sets.py)
+
+
 def lint(root: Path, cache_dir: Path, *extra: str) -> list[Finding]:
     code, findings, stderr = run_pylint([*enable_args(SYMBOLS), *extra, "app"], cwd=root, cache_dir=cache_dir)
     assert "Traceback" not in stderr and code & 33 == 0, stderr
@@ -582,6 +585,99 @@ def test_a_computed_import_loads_what_its_glob_matches_and_a_configured_name_is_
                      ("app/models/stale.py", "HIGH")}, found
 
 
+def test_a_module_named_by_a_formatted_relative_import_and_one_walked_by_name_are_not_surely_dead(tmp_path: Path, cache_dir: Path) -> None:
+    """TorchServe: an envelope module is loaded by a config value (`import_module(".{0}".format(name),
+    "app.envelopes")`), then its first class is taken: a class of that package only tests use is medium, not a sure
+    deletion, and a sibling module nothing imports is medium too. The metrics module is fetched from `sys.modules`
+    and walked with `dir()`: every function of it runs. A module nothing names stays high."""
+    files = {
+        "app/__init__.py": "",
+        "app/envelopes/__init__.py": "",
+        "app/envelopes/json.py": "class JSONEnvelope:\n    def parse(self, data):\n        return data['instances']\n",
+        "app/envelopes/body.py": "class BodyEnvelope:\n    def parse(self, data):\n        return data\n",
+        "app/loader.py": (
+            "import importlib\nimport inspect\n\n\n"
+            "def load_envelope(envelope):\n    module_name = '.{0}'.format(envelope)\n"
+            "    module = importlib.import_module(module_name, 'app.envelopes')\n"
+            "    return [cls for _, cls in inspect.getmembers(module, inspect.isclass)][0]\n"
+        ),
+        "app/system_metrics.py": (
+            "import types\n\n\ndef cpu_utilization():\n    return 1\n\n\ndef memory_used():\n    return 2\n\n\n"
+            "def collect_all(mod):\n    for name in dir(mod):\n        value = getattr(mod, name)\n"
+            "        if isinstance(value, types.FunctionType) and name != 'collect_all':\n            value()\n"
+        ),
+        "app/stale.py": "def helper():\n    return 1\n",
+        "app/main.py": (
+            "import sys\n\nfrom app import system_metrics\nfrom app.loader import load_envelope\n\n\n"
+            "if __name__ == '__main__':\n    print(load_envelope(sys.argv[1])().parse({}))\n"
+            "    system_metrics.collect_all(sys.modules['app.system_metrics'])\n"
+        ),
+        "tests/test_json.py": "from app.envelopes.json import JSONEnvelope\n\n\ndef test_parse():\n    assert JSONEnvelope().parse({'instances': 1}) == 1\n",
+    }
+    root = write(tmp_path / "tree", files)
+    found = {(f.path, f.symbol, f.confidence) for f in lint(root, cache_dir)}
+    assert ("app/envelopes/json.py", "test-only-surface", "INFERENCE") in found, found
+    assert ("app/envelopes/body.py", "unused-surface", "INFERENCE") in found, found
+    assert ("app/stale.py", "unused-surface", "HIGH") in found, found
+    assert not [f for f in found if f[0] == "app/system_metrics.py"], found
+    assert not [f for f in found if f[2] == "HIGH" and f[0].startswith("app/envelopes/")], found
+
+
+def test_a_class_only_a_mock_under_a_packages_unit_tests_folder_builds_is_test_only(tmp_path: Path, cache_dir: Path) -> None:
+    """TorchServe's legacy `MetricsStore`: production moved to another store; only `ts/torch_handler/unit_tests/
+    test_utils/mock_context.py` still builds it. A `*_tests/` folder inside the package is validation code, and a
+    test script's function that shares a name with a production call (`parse_args`) is not run by production."""
+    files = {
+        "app/__init__.py": "",
+        "app/metrics/__init__.py": "",
+        "app/metrics/store.py": "class MetricsStore:\n    def add_time(self, name, value):\n        return (name, value)\n",
+        "app/metrics/cache.py": "class MetricsCache:\n    def add_time(self, name, value):\n        return {name: value}\n",
+        "app/handler/__init__.py": "",
+        "app/handler/unit_tests/__init__.py": "",
+        "app/handler/unit_tests/test_utils/__init__.py": "",
+        "app/handler/unit_tests/test_utils/mock_context.py": (
+            "from app.metrics.store import MetricsStore\n\n\nclass MockContext:\n    def __init__(self):\n"
+            "        self.metrics = MetricsStore()\n"
+        ),
+        "app/main.py": (
+            "import argparse\n\nfrom app.metrics.cache import MetricsCache\n\n\nif __name__ == '__main__':\n"
+            "    argparse.ArgumentParser().parse_args()\n    MetricsCache().add_time('a', 1)\n"
+        ),
+        # A test script's own `parse_args` shares a name with the production call: no production path runs it.
+        "test/test_streaming.py": (
+            "from app.handler.unit_tests.test_utils.mock_context import MockContext\n\n\n"
+            "def parse_args():\n    return MockContext()\n"
+        ),
+    }
+    root = write(tmp_path / "tree", files)
+    found = {(f.path, f.line, f.symbol) for f in lint(root, cache_dir)}
+    assert ("app/metrics/store.py", 1, "test-only-surface") in found, found
+
+
+def test_a_method_whose_docstring_says_it_is_for_tests_is_medium(tmp_path: Path, cache_dir: Path) -> None:
+    """TorchServe's `MetricsCacheYamlImpl.cache_keys` (its docstring: "Testing util method"), called only by tests:
+    test support by design (move it into the tests or keep it), not a sure deletion. Its undocumented sibling stays
+    high."""
+    files = {
+        "app/__init__.py": "",
+        "app/cache.py": (
+            "class Cache:\n    def __init__(self):\n        self.items = {}\n\n"
+            "    def cache_keys(self):\n        \"\"\"\n        Testing util method\n        \"\"\"\n        return sorted(self.items)\n\n"
+            "    def dump_keys(self):\n        return list(self.items)\n\n"
+            "    def add(self, key):\n        self.items[key] = 1\n"
+        ),
+        "app/main.py": "from app.cache import Cache\n\n\nif __name__ == '__main__':\n    Cache().add('x')\n",
+        "tests/test_cache.py": (
+            "from app.cache import Cache\n\n\ndef test_keys():\n    cache = Cache()\n    cache.add('a')\n"
+            "    assert cache.cache_keys() == ['a'] and cache.dump_keys() == ['a']\n"
+        ),
+    }
+    root = write(tmp_path / "tree", files)
+    found = {f.line: f for f in lint(root, cache_dir) if f.path == "app/cache.py"}
+    assert found[5].confidence == "INFERENCE" and "its docstring says it is for tests" in found[5].message, found
+    assert found[11].confidence == "HIGH", found
+
+
 def test_a_plugin_whose_sibling_configuration_names_by_qualname_is_medium(tmp_path: Path, cache_dir: Path) -> None:
     """`class_name: app.tools.search_tool.SearchTool` in an example YAML loads one `BaseTool`; an unused sibling tool
     module may be named by a user's configuration the same way: medium, saying so. A dead module whose class its
@@ -771,7 +867,7 @@ def test_test_support_reference_implementations_and_dead_callers_are_medium(tmp_
             "def test_pool():\n    destroy_pool([1])\n"
         ),
     }
-    every = {(f.path, f.line): f for f in lint(write(tmp_path / "proj", files), cache_dir)}
+    every = {(f.path, f.line): f for f in lint(write(tmp_path / "proj", files), cache_dir, *EACH)}
     vendored = every[("app/vendored.py", 4)]
     assert vendored.confidence == "INFERENCE" and "drop it when resyncing" in vendored.message
     twin = every[("app/kernels/triton.py", 1)]
@@ -825,7 +921,7 @@ def test_calls_through_held_objects_outside_callers_and_shared_test_only_members
             "def test_swap():\n    manager = Manager()\n    manager.swap_out(1)\n    manager.swap_in(1)\n"
         ),
     }
-    found = {(f.path, f.line): f for f in lint(write(tmp_path / "proj", files), cache_dir)}
+    found = {(f.path, f.line): f for f in lint(write(tmp_path / "proj", files), cache_dir, *EACH)}
     assert ("app/masks.py", 7) not in found  # MetaBuilder.build runs it on the MaskBuilder310 a subclass holds
     assert found[("app/masks.py", 10)].confidence == "HIGH"  # forget: only the test calls it
     reload, release = found[("app/quant.py", 6)], found[("app/quant.py", 9)]
@@ -867,7 +963,7 @@ def test_unwired_modules_and_packages_are_one_finding_and_evidence_names_this_de
             "def test_norm():\n    ref = [1]\n    assert fused_norm([1]) == ref == chunk_scan([1])\n"
         ),
     }
-    found = {(f.path, f.line): f for f in lint(write(tmp_path / "proj", files), cache_dir)}
+    found = {(f.path, f.line): f for f in lint(write(tmp_path / "proj", files), cache_dir, *EACH)}
     parser = found[("app/parser.py", 1)]
     assert parser.confidence == "HIGH" and parser.message.startswith("[high] Module app.parser is used only by tests")
     assert "Kind, parse_a, parse_b" in parser.message and "and the test that exists only for it" in parser.message
@@ -929,7 +1025,7 @@ def test_reference_implementations_unregistered_ops_and_missing_calls_are_medium
             "    lru = Lru()\n    lru.drop('k')\n"
         ),
     }
-    found = {(f.path, f.line): f for f in lint(write(tmp_path / "proj", files), cache_dir)}
+    found = {(f.path, f.line): f for f in lint(write(tmp_path / "proj", files), cache_dir, *EACH)}
     medium = {key: f.message for key, f in found.items() if f.confidence == "INFERENCE"}
     high = {key for key, f in found.items() if f.confidence == "HIGH"}
     reference = "a reference implementation: move it to tests or keep it as a parity oracle"

@@ -66,8 +66,9 @@ def class_text(finding: AbstractionFinding) -> str:
     return short_message(what, fix, evidence_clause(finding.verdict))
 
 
-def class_details(finding: AbstractionFinding) -> FindingDetails:
-    """Surface, simplification, benefit and risk of a class finding."""
+def class_details(finding: AbstractionFinding, going: int | None = None) -> FindingDetails:
+    """Surface, simplification, benefit and risk of a class finding. `going`: the base's lines that go when it is
+    folded (its statement, docstring, declarations and the bodies its implementation overrides); the rest moves."""
     base, impl, name = finding.base, finding.implementation, finding.base.data["name"]
     if finding.kind == "static":
         lines = finding.wrapper_lines
@@ -96,6 +97,9 @@ def class_details(finding: AbstractionFinding) -> FindingDetails:
         simplification = f"Inline {name}{middle} into {single} and delete the base."
         text = f"{len(layers)} class{'es' if len(layers) > 1 else ''} of {lines} lines ({', '.join(d.data['name'] for d in layers)})" + (
             f" and {methods} abstract method declaration{'s' if methods > 1 else ''}" if methods else "")
+        if going is not None and going < lines and len(layers) == 1:
+            text = f"{going} of {name}'s {lines} lines go (its statement, declarations and the bodies {single} overrides); the rest moves into {single}"
+            lines = going
     users = "implementations or structural matches" if base.data.get("protocol") else "subclasses"
     risk = (f"{users.capitalize()} of {name} outside this repository, and annotations or isinstance checks naming it, "
             f"would need {single} instead; {single}'s behaviour does not change.")

@@ -8,8 +8,9 @@
 3. **Tables**: the unused entries of one registry or lazy-export table; every entry
    of it: the table and its accessors (`__getattr__`, `__dir__`), never the live
    definitions it points to.
-4. **Module helpers**: the dead code left in one module (functions, classes, methods of
-   live classes; high), with the imports only they use.
+4. **Module helpers** (`changes.module_helpers`): the dead code left in one module
+   (functions, classes, methods of live classes), with the imports only they use, and
+   at high confidence the definitions only tests use beside it.
 5. **Spread changes** (`changes.spread`): the whole modules nothing imports in one
    package; one dead function repeated in sibling packages.
 6. Every other member is a change of its own; after the lost features are named
@@ -24,15 +25,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from pylint_omni.changes.model import (
-    ENTRY, HIGH, NEVER, UNREAD, UNUSED, ChangeSet, Member, Span, dead_code_verdict, merged_verdict,
+    ENTRY, HIGH, NEVER, UNREAD, UNUSED, ChangeSet, Member, Span, merged_verdict,
 )
+from pylint_omni.changes.module_helpers import module_helpers, shown
 from pylint_omni.changes.spread import dead_modules, repeated_functions
 from pylint_omni.changes.state import FieldGoing, fields_going, inside
 from pylint_omni.changes.wording import change_planned, counted, named
 from pylint_omni.evidence.benefit import BenefitKind, Heat
 from pylint_omni.evidence.consumers import ConsumerKind, Status, decide
 from pylint_omni.evidence.memo import DEFINITION, MODULE
-from pylint_omni.evidence.wording import leftover_clause
 from pylint_omni.index.project_index import ProjectIndex
 
 DELETING = frozenset({"dead", "test-only"})  # statuses whose change deletes the member's code
@@ -218,9 +219,11 @@ def _table(members: list[Member], table: str, confidence: str, whole: bool) -> C
     parts = [part for part, _ in first.parts] if whole else []
     lines = sum(m.lines for m in members) + (sum(s[2] - s[1] + 1 for _, s in first.parts) if whole else 0)
     tests = sorted({c.path for m in members for c in m.planned.verdict.consumers if c.kind is ConsumerKind.VALIDATION})
+    dying = [n for m in members for n in m.named[1:]]  # definitions only the table names: they go with it
     if whole:
         what = f"No production code reads any of the {len(keys)} entries of {name} through it ({named(keys)})"
-        fix = "delete the table" + (f" and its {named(parts)}" if parts else "") + ", never the definitions it names"
+        fix = "delete the table" + (f" and its {named(parts)}" if parts else "") + (
+            f", and {named(dying)}, which only it names" if dying else ", never the definitions it names")
         if tests:
             fix += f"; {counted(len(tests), 'test file')} import{'s' if len(tests) == 1 else ''} through it"
         verdict = decide("no production lookup reads an entry through the table")
@@ -233,71 +236,14 @@ def _table(members: list[Member], table: str, confidence: str, whole: bool) -> C
     simplification = (f"Delete {name}" + (f" and its {', '.join(parts)}" if parts else "")
                       + (f", and import the definitions from their own modules in {', '.join(tests)}" if tests else "")
                       if whole else f"Remove the entries {', '.join(repr(k) for k in keys)} from {name}")
+    kept = "; the other definitions it names stay (other code uses them)" if dying else "; the definitions it names stay (other code uses them)"
+    simplification += (f", and delete {', '.join(dying)} (only {name} names {'it' if len(dying) == 1 else 'them'})" if dying else "") + kept
     planned = change_planned(
         (ENTRY, line, anchor), what, f"{fix} ({lines} lines)", verdict, members,
-        (f"{table}<{'table' if whole else 'unused entries'}>", "table" if whole else "entries",
-         simplification + "; the definitions it names stay (other code uses them)."),
+        (f"{table}<{'table' if whole else 'unused entries'}>", "table" if whole else "entries", simplification + "."),
         (lines, BenefitKind.API, f"{lines} lines: {counted(len(keys), 'entry')} of {name}", Heat.UNKNOWN, ""),
         tuple(f"{s[0]}:{s[1]} {part} (serves only {name})" for part, s in (first.parts if whole else ())))
     return ChangeSet(planned, first.path, "table", tuple(members), spans)
-
-
-def _dying_imports(index: ProjectIndex, relpath: str, deleted: list[Span]) -> list[tuple[str, int]]:
-    """(name, line) of the module's imports whose every use lies in the deleted code."""
-    found: list[tuple[str, int]] = []
-    for name, target in (index.facts(relpath).get("imports") or {}).items():
-        mentions = index.occurrences(relpath, name)
-        lines = [line for line, via in mentions if via == "import"] or [
-            line for token in (target.partition(".")[0], target.rpartition(".")[2])
-            for line, via in index.occurrences(relpath, token) if via == "import"]
-        uses = [line for line, via in mentions if via != "import"]
-        if lines and uses and all(inside(deleted, relpath, line) for line in uses):
-            found.append((name, lines[0]))
-    return found
-
-
-def _shown(member: Member) -> list[str]:
-    """The names a module's change shows for a member: `Cls.meth` for a method, the bare name otherwise."""
-    owner = member.container.rpartition(".")[2] if member.unit == "method" else ""
-    return [f"{owner}.{n}" if owner else n for n in member.named]
-
-
-def module_helpers(index: ProjectIndex, left: _Left) -> list[ChangeSet]:
-    """The dead code left in one module (functions, classes, methods of live classes), by confidence: one cleanup."""
-    by_path: dict[tuple[str, str], list[Member]] = {}
-    for member in left.candidates():
-        if member.symbol == UNUSED and member.status == "dead" and member.unit in ("function", "class", "method"):
-            by_path.setdefault((member.path, member.confidence or ""), []).append(member)
-    sets: list[ChangeSet] = []
-    for (path, confidence), members in sorted(by_path.items()):
-        module = index.entries.get(path, {}).get("module") or path
-        if len(members) < 2:
-            continue
-        members.sort(key=lambda m: m.line)
-        left.take(members)
-        deleted = [s for m in members for s in m.spans]
-        dying = _dying_imports(index, members[0].path, deleted)
-        # Imports of the definitions in other modules, which nothing there uses: deleting the definitions breaks them.
-        importers = sorted({where for m in members for where in m.leftovers})
-        names = [n for m in members for n in _shown(m)]
-        lines = sum(m.lines for m in members) + len(dying) + len(importers)
-        what = f"Module {module} has {counted(len(names), 'definition')} nothing uses ({named(names)})"
-        fix = ("delete them" + (f" and {counted(len(dying), 'import')} only they use" if dying else "")
-               + (f", and {leftover_clause(importers, 'their')}" if importers else "") + f" ({lines} lines)")
-        sure = confidence == HIGH
-        planned = change_planned(
-            (UNUSED, 1, MODULE), what, fix,
-            dead_code_verdict(members, confidence),
-            members,
-            (f"{module}.<{'' if sure else 'unsure '}unused definitions>", "dead-definitions" + ("" if sure else "-unsure"),
-             f"Delete {', '.join(names)} from {module}" + (f", and the imports only they use ({', '.join(n for n, _ in dying)})" if dying else "")
-             + (f"; delete the imports of them no one uses ({', '.join(importers)})" if importers else "") + "."),
-            (lines, BenefitKind.API, f"{lines} lines: {counted(len(names), 'definition')} of {module}", Heat.NEVER, NEVER["dead"]),
-            tuple(f"{members[0].path}:{line} import {n} (only the deleted code uses it)" for n, line in dying)
-            + tuple(f"{where} unused import of a deleted definition" for where in importers))
-        sets.append(ChangeSet(planned, members[0].path, "module-helpers", tuple(members),
-                              tuple(deleted) + tuple((members[0].path, line, line) for _, line in dying)))
-    return sets
 
 
 def _small(change: ChangeSet) -> str:
@@ -340,7 +286,7 @@ def small_cleanups(index: ProjectIndex, sets: list[ChangeSet]) -> list[ChangeSet
 
 
 def _dead_bundle(members: list[Member], folder: str, confidence: str, path: str) -> ChangeSet:
-    names = [n for m in members for n in _shown(m)]
+    names = [n for m in members for n in shown(m)]
     lines = sum(m.lines for m in members)
     what = f"Package {folder or '(root)'} has {counted(len(names), 'small dead definition')} ({named(names)})"
     planned = change_planned(
@@ -393,7 +339,10 @@ def _with_members(change: ChangeSet, extra: list[Member]) -> ChangeSet:
 def fold(index: ProjectIndex, members: list[Member]) -> list[ChangeSet]:
     """Every member in one change set (see the module docstring)."""
     left = _Left([never_runs(m) for m in members])
-    sets = [*class_clusters(index, left), *config_classes(index, left), *tables(index, left), *module_helpers(index, left)]
+    sets = [*class_clusters(index, left), *config_classes(index, left), *tables(index, left)]
+    helpers = module_helpers(index, left.candidates())
+    left.take([member for change in helpers for member in change.members])
+    sets += helpers
     spread = [*dead_modules(index, left.candidates()), *repeated_functions(index, left.candidates())]
     left.take([member for change in spread for member in change.members])
     sets += spread

@@ -116,11 +116,18 @@ class DeadCompatBranchChecker(OmniChecker):
             why, notes, confidence = decided_why(outcome.decided[:1])
             return DeadBranch("operand", relpath, site["line"], outcome.decided[0].src, None, None, why, confidence, notes, [], module_level)
         why, notes, confidence = decided_why(outcome.decided)
+        # `if ray.__version__ < "2.11": raise ValueError(...)`: never fires on a supported install, but it is what
+        # stops an older one installed by hand; deleting it drops that error, not dead behaviour.
+        refuses = outcome.value is False and bool(site.get("refuses"))
+        if refuses:
+            confidence = "medium"
+            notes = [*notes, "the check refuses an unsupported version (it raises): it stops a hand-installed older "
+                             "version with a clear error"]
         body, orelse = site.get("body"), site.get("orelse")
         dead, live = (orelse, body) if outcome.value else (body, orelse)
         arms = (site.get("orelse_src", ""), site.get("body_src", ""))
         return DeadBranch(site["k"], relpath, site["line"], site["src"], tuple(dead) if dead else None, tuple(live) if live else None,
-                          why, confidence, notes, [], module_level, arms if outcome.value else arms[::-1])
+                          why, confidence, notes, [], module_level, arms if outcome.value else arms[::-1], refuses=refuses)
 
     @staticmethod
     def _fallback(evaluator: Evaluator, relpath: str, module: str, site: dict[str, Any]) -> DeadBranch | None:

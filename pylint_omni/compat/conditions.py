@@ -218,7 +218,8 @@ def _sites(tree: ast.Module, reader: _Reader, context: ModuleContext) -> list[di
             test = reader.cond(node.test)
             if has_atoms(test):
                 sites.append({"k": "if", "line": node.lineno, "col": node.col_offset, "test": test, "src": short(node.test), "body": span(node.body),
-                              "orelse": span(node.orelse), "elif": len(node.orelse) == 1 and isinstance(node.orelse[0], ast.If)})
+                              "orelse": span(node.orelse), "elif": len(node.orelse) == 1 and isinstance(node.orelse[0], ast.If),
+                              "refuses": isinstance(node.body[-1], ast.Raise) and not node.orelse})
         elif isinstance(node, ast.IfExp):
             test = reader.cond(node.test)
             if has_atoms(test):

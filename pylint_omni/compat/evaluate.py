@@ -5,7 +5,7 @@ for every allowed torch when the project requires `torch>=2.4.1`; `torch < 2.6` 
 unknown (a gate inside the allowed range), and so does a gate for a version newer
 than every allowed one (`==`: the supported future, not the past). Raw version
 strings compared as text are decided only against an exact pin, since text order is
-not version order. `and`/`or`/`not` follow Kleene's logic; names imported from
+not version order, and only where the versions' order gives the same answer. `and`/`or`/`not` follow Kleene's logic; names imported from
 other modules and version helpers (`vllm_version_is("0.9.1")`) are resolved through
 the index facts of the module that defines them.
 """
@@ -54,7 +54,11 @@ def _same_version(text: str, version: Version) -> bool:
 def decide(op: str, threshold: str, floor: Floor, as_text: bool, major_only: bool) -> bool | None:
     """The value of `version OP threshold` for every version from the floor up, or None."""
     if as_text:
-        return TEXT_OPS[op](str(floor.version), threshold) if floor.exact else None
+        # Text order decides only where version order agrees (`"2.100" < "2.11"` as text), and an exact pin is one
+        # environment, not a ceiling: a check for a newer exact version (ChatLearn's `ray.__version__ == '2.46.0'`
+        # under a `ray==2.32.0` requirements pin, while its images install 2.46) is the supported future.
+        by_text = TEXT_OPS[op](str(floor.version), threshold) if floor.exact else None
+        return by_text if by_text is not None and decide(op, threshold, floor, False, major_only) == by_text else None
     try:
         target = Version(threshold)
     except InvalidVersion:

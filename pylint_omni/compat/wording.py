@@ -31,6 +31,7 @@ class DeadBranch:
     # An always-true `if` whose body is the fallback for old versions (it warns "needs torch >= 2.6" and returns):
     # the guard is inverted, so the code after it never runs. The text the body says.
     inverted: str = ""
+    refuses: bool = False  # the dead body raises: the check that refuses an unsupported, hand-installed version
 
     @property
     def dead_lines(self) -> int:
@@ -75,6 +76,9 @@ def branch_text(finding: DeadBranch, value: bool | None) -> str:
         fix = "if the guard is inverted (a lost feature), delete the check and its body; otherwise delete the code after it"
     elif finding.dead is None:
         what, fix = f"`if {finding.test}` {always}", "drop the check and keep its body"
+    elif finding.refuses:
+        what = f"`if {finding.test}` {always}: the error it raises ({_lines(finding.dead)}) never fires on a supported install"
+        fix = "delete the check, or keep it to refuse a hand-installed older version with a clear error"
     else:
         what = f"`if {finding.test}` {always}: {_lines(finding.dead)} never run"
         fix = ("delete it" if finding.dead[0] == finding.dead[1] else "delete them") + (

@@ -75,9 +75,22 @@ def _reflected(index: ProjectIndex) -> dict[str, str]:
 _REFLECTED: Derived[dict[str, str]] = Derived("configuration.reflected", _reflected)
 
 
-def reflected_in(index: ProjectIndex, class_name: str) -> str | None:
-    """A production file that reads the class by reflection (`fields(C)`, `asdict(c)`, `vars(c)`)."""
-    return _REFLECTED.of(index).get(class_name)
+def reflected_in(index: ProjectIndex, klass: dict[str, Any]) -> str | None:
+    """A production file that reads the class by reflection (`fields(C)`, `asdict(c)`, `vars(c)`), itself or through
+    a base: ChatLearn's `set_megatron_cfg(cfg: BaseConfig)` copies `getattr(cfg, f.name)` of every field of whatever
+    config subclass it is handed (`in path (through its base Name)`)."""
+    found = _REFLECTED.of(index)
+    if klass["name"] in found:
+        return found[klass["name"]]
+    graph = class_graph(index)
+    for base in klass.get("bases", []):
+        for ancestor in (base, *graph.ancestors(base)):
+            if index.resolve_target(ancestor) is None:
+                continue  # a library base: reflection over it says nothing of this project's subclasses
+            name = ancestor.rpartition(".")[2]
+            if name in found:
+                return f"{found[name]} (through its base {name})"
+    return None
 
 
 def handed_out_whole(index: ProjectIndex, names: frozenset[str]) -> list[tuple[str, int, str]]:
@@ -94,7 +107,7 @@ def judge_field(index: ProjectIndex, option: Option, klass: dict[str, Any], span
     readers = readers_of(index, option, span)
     if klass.get("reflective"):
         return Judgment(_verdict(Status.REJECTED, None, f"{klass['name']} reads its own fields by reflection (line {klass['reflective']})", readers, []), readers)
-    reflected = reflected_in(index, klass["name"])
+    reflected = reflected_in(index, klass)
     if reflected:
         return Judgment(_verdict(Status.REJECTED, None, f"{klass['name']} is read by reflection (fields/asdict/vars) in {reflected}", readers, []), readers)
     if readers.production:

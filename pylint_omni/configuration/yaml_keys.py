@@ -168,9 +168,11 @@ def _generic_above(segments: list[str], generic: dict[str, str]) -> str | None:
 
 def _all_keys(index: ProjectIndex) -> YamlKeys:
     places: dict[str, list[tuple[str, int]]] = {}
+    shared: set[str] = set()  # sections an anchor and its aliases hold: read wherever an alias stands
     for rel in _bundled(index):
         for path, line in index.entries[rel]["facts"]["key_paths"]:
             places.setdefault(path, []).append((rel, line))
+        shared.update(index.entries[rel]["facts"].get("shared_keys", ()))
     generic = _generic_sections(index)
     known = reader_index(index)
     fields, models = known.fields, known.model_fields
@@ -179,8 +181,9 @@ def _all_keys(index: ProjectIndex) -> YamlKeys:
     by_anchor = judged.findings
     for path in sorted(places, key=lambda p: (p.count("."), p)):
         segments = path.split(".")
-        if "" in segments or any(segment.startswith("x-") for segment in segments):
-            continue  # a template key (`.base_spec: &spec`, compose's `x-` fields): YAML reads it through its aliases
+        if "" in segments or any(segment.startswith("x-") for segment in segments) or any(
+                ".".join(segments[:n]) in shared for n in range(1, len(segments) + 1)):
+            continue  # a template key (`.base_spec: &spec`, compose's `x-` fields, an anchored section): YAML reads it through its aliases
         key = segments[-1].removesuffix("[]")
         if segments[0].startswith("[]") or not IDENTIFIER.match(key) or key in fields or key in models:
             continue  # a loader maps the key onto a field: the field is judged instead (config), or served (a model)

@@ -11,6 +11,8 @@ the copy medium with its reason:
   deliberate (`evidence.policies`): the fix its own rule asks for is alignment, not a helper;
 - a copy in a file named as a legacy snapshot (`qwen2_old.py`, `runner_legacy.py`):
   kept apart on purpose, to retire rather than share;
+- a copy in a standalone script (a `__main__` guard, no import of the project): it runs
+  by path without the package, so it cannot import the kept copy;
 - a group of functions none of which is named anywhere but at its definition, in
   modules others import from (a test oracle left beside several kernels): dead
   code, to delete;
@@ -93,6 +95,9 @@ def _doubt(index: ProjectIndex, judgement: Judgement, member: Member, project: F
     legacy = legacy_snapshot(member.path)
     if legacy:
         return legacy
+    if _standalone_script(index, member.path):
+        return ("this copy is in a standalone script (run by path, it imports nothing of the project): importing the "
+                "kept copy would need the package installed and load it; merge the scripts or keep the copy")
     if _never_called(index, judgement):
         return NEVER_CALLED
     if _imports_back(index, judgement.kept, member):
@@ -122,6 +127,28 @@ def _doubt(index: ProjectIndex, judgement: Judgement, member: Member, project: F
         return (f"a helper would only pass {len(claimed.relayed)} of the caller's variables on ({shown}, …): the same "
                 "calls on other values, no simpler than the copy")
     return mirrored_override(index, member, project)
+
+
+MAIN_GUARD = re.compile(r"^if\s+__name__\s*==\s*['\"]__main__['\"]\s*:", re.MULTILINE)
+
+
+def _standalone_script(index: ProjectIndex, relpath: str) -> bool:
+    """A script run by path that imports nothing of the project (ChatLearn's data-preparation scripts, run as
+    `python chatlearn/data/data_preprocess/math_lighteval.py` after a bare clone)."""
+    if not MAIN_GUARD.search(index.text(relpath) or ""):
+        return False
+    tops = _project_tops(index)
+    return not any(target.lstrip(".") == "" or target.startswith(".") or target.partition(".")[0] in tops
+                   for target in index.facts(relpath).get("imports", {}).values())
+
+
+def _project_tops(index: ProjectIndex) -> frozenset[str]:
+    """The first segment of every module of the project (`chatlearn`)."""
+    return _TOPS.of(index)
+
+
+_TOPS: Derived[frozenset[str]] = Derived("copies.project_tops", lambda index: frozenset(
+    module.partition(".")[0] for entry in index.entries.values() if (module := entry.get("module"))))
 
 
 def _imports_back(index: ProjectIndex, kept: Member, member: Member) -> bool:

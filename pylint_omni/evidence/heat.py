@@ -113,6 +113,9 @@ def heat_of(node: nodes.NodeNG, index: ProjectIndex | None = None, relpath: str 
             loop = " loop" if _in_loop(node, function) else ""
             return HeatReading(Heat.HOT, f"in {_label(function)}{loop}")
         if heat is Heat.COLD:
+            built = _built_hot(index, relpath, function) if index is not None and relpath else None
+            if built is not None:
+                return built
             cached = any(CACHING_DECORATORS.search(d) for d in _decorators(function))
             return HeatReading(Heat.COLD, f"in {_label(function)}" + (", cached" if cached else ""))
         outer = function.parent.frame() if function.parent is not None else None
@@ -122,6 +125,16 @@ def heat_of(node: nodes.NodeNG, index: ProjectIndex | None = None, relpath: str 
     if index is None or not relpath:
         return HeatReading(Heat.UNKNOWN, f"{_label(frame)}: no caller known")
     return heat_through_callers(index, relpath, frame.name, frame.lineno or 0)
+
+
+def _built_hot(index: ProjectIndex, relpath: str, function: nodes.FunctionDef) -> HeatReading | None:
+    """A constructor runs as often as its class is built: LoRAX builds a `Seqlen` in every forward step, so what its
+    `__init__` computes is hot work, not setup (None: not a constructor, or not built on a hot path)."""
+    klass = function.parent.frame() if function.name == "__init__" and function.parent is not None else None
+    if not isinstance(klass, nodes.ClassDef):
+        return None
+    built = _BY_CALLERS.of(index, (relpath, klass.lineno or 0), lambda: _through_callers(index, klass.name, None, 0, set()))
+    return HeatReading(Heat.HOT, f"in {klass.name}.__init__(); {klass.name}(...) {built.reason}") if built.heat is Heat.HOT else None
 
 
 @dataclass(frozen=True)

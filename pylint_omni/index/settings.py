@@ -17,6 +17,8 @@ DEFAULT_VALIDATION_GLOBS: tuple[str, ...] = (
     "tests/**",
     "test/**",
     "**/tests/**",
+    "**/test/**",
+    "**/*_tests/**",  # `unit_tests/`, `integration_tests/` inside a package (TorchServe's mock contexts)
     "**/test_*.py",
     "**/*_test.py",
     "**/conftest.py",

@@ -228,7 +228,9 @@ def judge_entry(
     if found.outside:
         medium.append(f"keys come from outside data at {', '.join(found.outside[:2])}")
     production_mentions = [h for h in found.unrelated if h.via != "doc" and index.location(h.path).value == "production"]
-    if production_mentions and not consumers:
+    # A table nothing reads at all: a string naming the key elsewhere cannot reach the entry through it.
+    unread = not reading_of(paths)
+    if production_mentions and not consumers and not unread:
         medium.append("named elsewhere without reaching a read: " + ", ".join(f"{h.path}:{h.line} ({h.via})" for h in production_mentions[:3]))
     seen = {(c.path, c.line) for c in consumers}
     # Out-of-tree plugins and forks (`omni-external-roots`) naming the key or the target use the entry.
@@ -284,6 +286,11 @@ def _path_reasons(index: ProjectIndex, relpath: str, registry: RegistryFact, pat
                           "configuration may choose it")
     if paths.reads and not reads:
         medium.append(f"only tests read the registry ({paths.reads[0].where})")
+
+
+def reading_of(paths: ReadPaths) -> bool:
+    """Whether anything reads the table at all: a lookup, an iteration, an export, a copy, or a read not traced."""
+    return bool(paths.reads or paths.exposed or paths.copies or paths.unresolved)
 
 
 def _high_reason(registry: RegistryFact, paths: ReadPaths, found: KeyReach, form: str) -> str:

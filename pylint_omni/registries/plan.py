@@ -3,7 +3,8 @@
 An entry is a member of its table: the stage folds the unused entries of one table
 into one change, and a table none of whose entries production reads through it into
 the change that deletes the table and its accessors (a lazy-export map's module
-`__getattr__` and `__dir__`), never the definitions it names. Functions of a module
+`__getattr__` and `__dir__`), never the definitions other code uses; a class only the
+table names goes with its entry (a member's `names` and `deletes` carry it). Functions of a module
 loaded by qualname that no qualname reaches are members of their module.
 """
 
@@ -17,7 +18,7 @@ from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.registries.liveness import EntryEvidence, judge_entry, read_registry
 from pylint_omni.registries.qualname_modules import judge_module
 from pylint_omni.registries.read_paths import TABLE_FORMS
-from pylint_omni.registries.wording import SYMBOL, entry_details, entry_text
+from pylint_omni.registries.wording import SYMBOL, dying_target, entry_details, entry_text
 
 SYMBOLS = frozenset({SYMBOL})
 ACCESSORS = ("__getattr__", "__dir__")
@@ -50,9 +51,22 @@ def members(index: ProjectIndex) -> list[Member]:
                 planned = Planned(SYMBOL, entry["line"], f"at:{entry['col']}", (entry_text(registry, entry, evidence),),
                                   evidence.verdict, entry_details(relpath, registry, entry, evidence, module))
                 found.append(Member(planned, relpath, entry["span"][1], "entry", entry["key"], container, "unused-entry",
-                                    ((relpath, entry["span"][0], entry["span"][1]),), siblings=len(registry["entries"]),
-                                    parts=parts, container_at=(registry["line"], STATEMENT) if registry["form"] in TABLE_FORMS else None))
+                                    ((relpath, entry["span"][0], entry["span"][1]), *_dies_with(registry, evidence)),
+                                    siblings=len(registry["entries"]), parts=parts,
+                                    container_at=(registry["line"], STATEMENT) if registry["form"] in TABLE_FORMS else None,
+                                    names=(entry["key"], *_dying_target(registry, evidence))))
     return found
+
+
+def _dying_target(registry: RegistryFact, evidence: EntryEvidence) -> tuple[str, ...]:
+    """The name of the project definition only this entry names (it goes with the entry), if any."""
+    target = dying_target(registry, evidence)
+    return (target.data["name"],) if target is not None else ()
+
+
+def _dies_with(registry: RegistryFact, evidence: EntryEvidence) -> tuple[Span, ...]:
+    target = dying_target(registry, evidence)
+    return ((target.path, target.data["line"], target.data["end"]),) if target is not None else ()
 
 
 def _qualname_functions(index: ProjectIndex, relpath: str) -> list[Member]:

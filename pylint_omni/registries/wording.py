@@ -19,13 +19,14 @@ SYMBOL = "unused-registry-entry"
 POINTERS = frozenset({"lazy-export"})  # forms whose entries point to definitions that live on their own
 
 
-def _target(registry: RegistryFact, evidence: EntryEvidence) -> Any:
-    return None if registry["form"] in POINTERS else evidence.target
+def dying_target(registry: RegistryFact, evidence: EntryEvidence) -> Any:
+    """The definition that goes with the entry: none of a lazy-export map, nor one other code uses."""
+    return None if registry["form"] in POINTERS or evidence.target_consumers else evidence.target
 
 
 def entry_details(relpath: str, registry: RegistryFact, entry: dict[str, Any], evidence: EntryEvidence, module: str,
                   subject: str | None = None) -> FindingDetails:
-    key, target = entry["key"], _target(registry, evidence)
+    key, target = entry["key"], dying_target(registry, evidence)
     surface = [f"{relpath}:{entry['line']} {registry['name']}[{key!r}] ({registry['form']})"]
     simplification = f"Remove the entry {key!r} from {registry['name']}"
     benefit = f"one {registry['form']} registry entry and the name {key!r} as a supported choice"
@@ -35,11 +36,14 @@ def entry_details(relpath: str, registry: RegistryFact, entry: dict[str, Any], e
         target_lines = target.data["end"] - target.data["line"] + 1
         lines += target_lines
         surface.append(f"{target.path}:{target.data['line']} {target.kind} {target.data['name']}")
-        simplification += f", then delete {target.kind} {target.data['name']} if nothing else uses it"
-        benefit += f"; {target.kind} {target.data['name']} ({target_lines} lines) once unused"
+        simplification += f", then delete {target.kind} {target.data['name']} (only the entry names it)"
+        benefit += f"; {target.kind} {target.data['name']} ({target_lines} lines), which only it names"
         names.append(target.data["name"])
-    elif evidence.target is not None:
+    elif evidence.target is not None and registry["form"] in POINTERS:
         simplification += f"; {evidence.target.data['name']} stays (other code imports it from its own module)"
+    elif evidence.target is not None:
+        used = evidence.target_consumers[0]
+        simplification += f"; {evidence.target.data['name']} stays (used at {used.path}:{used.line})"
     risk = (
         f"A configuration, checkpoint or plugin outside this repository that names {key!r} would stop "
         "resolving; run the tests that exercise the registry."
@@ -54,8 +58,8 @@ def entry_details(relpath: str, registry: RegistryFact, entry: dict[str, Any], e
 
 
 def entry_text(registry: RegistryFact, entry: dict[str, Any], evidence: EntryEvidence) -> str:
-    target = _target(registry, evidence)
-    fix = "remove the entry" + (f" and {target.data['name']} if nothing else uses it" if target else "")
+    target = dying_target(registry, evidence)
+    fix = "remove the entry" + (f" and {target.data['name']}, which only it names" if target else "")
     return short_message(
         f"Registry entry '{entry['key']}' of {registry['name']} has no production consumer", fix,
         evidence_clause(evidence.verdict),

@@ -33,9 +33,11 @@ from pylint_omni.evidence.checker import OmniChecker
 from pylint_omni.state.wording import (
     derived_details, derived_proof, derived_text, maps_details, maps_proof, maps_text, mirror_details, mirror_proof,
     mirror_text, never_read_details, never_read_text, provisional_details, provisional_proof, provisional_text,
+    UnreadField, unread_fields_details, unread_fields_text,
 )
 from pylint_omni.evidence.consumers import Status, Verdict, decide, judge
-from pylint_omni.evidence.findings import FindingDetails
+from pylint_omni.evidence.findings import FindingDetails, MemberRef
+from pylint_omni.evidence.identity import finding_id
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.evidence.upstream_readers import indexed_bases, upstream_consumers
 from pylint_omni.state.evidence import OwnerFacts, OwnerLookup, field_readers, infer_source_class, provisional_overwrites
@@ -379,19 +381,38 @@ class DuplicatedStateChecker(OmniChecker):
         return None if verdict.status is Status.LIVE else (verdict, writes)
 
     def _report_never_read(self, names: list[str], owner: OwnerFacts, state: ClassState) -> None:
-        """Unread fields worth an audit line: run-time work, a kept object, a computation, or a cluster."""
+        """Unread fields worth an audit line: run-time work, a kept object, a computation, or a cluster. Two candidates
+        or more of one confidence are one change, one message (each field is its own with `omni-granularity=member`)."""
+        assert self._index is not None
         judged = {name: found for name in names if (found := self._judge_never_read(name, owner, state))}
         candidates = [n for n, (verdict, _) in judged.items() if verdict.status is Status.CANDIDATE]
         cluster = len(candidates) >= MIN_CLUSTER
+        klass, qname = state.node.name, state.node.qname()
+        by_confidence: dict[tuple[str, str | None], list[tuple[Verdict, list[FieldWrite], UnreadField]]] = {}
         for name, (verdict, writes) in judged.items():
             gain = worth(name, writes, state)
             if gain is None and not cluster and verdict.status is Status.CANDIDATE:
                 continue  # an isolated constant or copy written once: lint, not an audit candidate
-            klass = state.node.name
-            self._emit(state.first_write(name).node, verdict, never_read_text(klass, name, writes, verdict),
-                       never_read_details(self._relpath, klass, name, writes, gain, len(candidates) if cluster else 0),
-                       f"{state.node.qname()}.{name}", "never-read", writes)
-
+            details = replace(never_read_details(self._relpath, klass, name, writes, gain, len(candidates) if cluster else 0),
+                              subject=f"{qname}.{name}", kind="never-read")
+            field = (name, state.first_write(name), details, never_read_text(klass, name, writes, verdict))
+            alone = verdict.status is not Status.CANDIDATE or self._index.settings.per_member
+            key = ("field", name) if alone else ("fields", verdict.confidence)
+            by_confidence.setdefault(key, []).append((verdict, writes, field))
+        for group in by_confidence.values():
+            group.sort(key=lambda found: found[2][1].node.lineno)
+            if len(group) == 1:
+                verdict, writes, (_, first, details, text) = group[0]
+                self._emit(first.node, verdict, text, details, details.subject, details.kind, writes)
+                continue
+            verdict = decide(group[0][0].reason, doubts=dict.fromkeys(d for v, _, _ in group for d in v.unknowns))
+            fields = [field for _, _, field in group]
+            members = tuple(MemberRef(SYMBOL, "never-read", d.subject, finding_id(SYMBOL, d.subject, "never-read"),
+                                      self._relpath, w.node.lineno, d.benefit.lines, v.confidence, text)
+                            for v, _, (_, w, d, text) in group)
+            self._emit(fields[0][1].node, verdict, unread_fields_text(klass, fields, verdict),
+                       unread_fields_details(klass, fields, members), f"{qname}.<unread fields>", "never-read-fields",
+                       [w for _, writes, _ in group for w in writes])
 
 def register(linter: PyLinter) -> None:
     linter.register_checker(DuplicatedStateChecker(linter))

@@ -189,9 +189,12 @@ class OwnerLookup:
         sent = self.sent_from(klass.name)
         if sent and is_owner:
             facts.message = facts.message or f"{klass.name} is sent through a queue/serializer in {sent}"
-        reflected = self.reflected_in(klass.name)
+        # An object typed as a project base may be any subclass: reflection over the base reads this class's fields too.
+        bases = [a.name for a in klass.ancestors() if self.index.resolve_target(a.qname()) is not None]
+        reflected = next(((name, where) for name in (klass.name, *bases) if (where := self.reflected_in(name))), None)
         if reflected:
-            facts.reflected = facts.reflected or f"{klass.name} is read by reflection in {reflected}"
+            through = f" (through its base {reflected[0]})" if reflected[0] != klass.name else ""
+            facts.reflected = facts.reflected or f"{klass.name} is read by reflection in {reflected[1]}{through}"
         for decorator in klass.decorators.nodes if klass.decorators else []:
             text = decorator.as_string().replace(" ", "")
             if "frozen=True" in text:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pylint_omni.evidence.benefit import Benefit, BenefitKind
 from pylint_omni.evidence.consumers import Verdict
-from pylint_omni.evidence.findings import FindingDetails
+from pylint_omni.evidence.findings import FindingDetails, MemberRef
 from pylint_omni.evidence.wording import evidence_clause, short_message
 from pylint_omni.state.evidence import Overwrite
 from pylint_omni.state.maps import MapPair
@@ -173,3 +173,28 @@ def never_read_details(relpath: str, owner: str, name: str, writes: list[FieldWr
     gain_of = Benefit(len(writes) + (1 if gain else 0), BenefitKind.STATE, benefit, micro=gain is None or cluster > 0,
                       bundle="unread field", scope=owner)
     return FindingDetails(surface, change + ".", gain_of, risk, [owner, name], proof)
+
+
+# -- several unread fields of one class: one change --------------------------------------
+UnreadField = tuple[str, FieldWrite, FindingDetails, str]  # (name, first write, its own details, its own message)
+
+
+def unread_fields_text(owner: str, fields: list[UnreadField], verdict: Verdict) -> str:
+    names = [name for name, *_ in fields]
+    return short_message(f"{owner} has {len(names)} fields written but never read ({_names(names)})",
+                         "remove them and their writes", evidence_clause(verdict))
+
+
+def unread_fields_details(owner: str, fields: list[UnreadField], members: tuple[MemberRef, ...]) -> FindingDetails:
+    """One change for the unread fields of one class: each field's surface, writes and proof, listed as members
+    (their own ids, so a baseline or keep list written one field at a time still holds them)."""
+    each = [details for _, _, details, _ in fields]
+    names = [name for name, *_ in fields]
+    lines = sum(d.benefit.lines for d in each)
+    benefit = Benefit(lines, BenefitKind.STATE, f"{_count(len(names), 'unread field')} of {owner} and their writes",
+                      scope=owner)
+    change = (f"Delete the unread fields {', '.join(names)} of {owner} and their writes (and what computes them, if "
+              "nothing else uses it).")
+    return FindingDetails([line for d in each for line in d.surface], change, benefit,
+                          each[0].risk.replace(f".{names[0]}", f" {owner}'s unread fields"), [owner, *names],
+                          "; ".join(d.proof for d in each), members=members)

@@ -29,11 +29,12 @@ from pylint_omni.surfaces.chains import Chain
 from pylint_omni.surfaces.decorated import outside_decorator
 from pylint_omni.surfaces.hooks import outside_callers
 from pylint_omni.surfaces.knobs import knob_doubt
+from pylint_omni.surfaces.loaded import computed_import
 from pylint_omni.surfaces.lines import NOT_CODE, file_line, file_lines
 from pylint_omni.surfaces.outside import DOCSTRING, own_docstring
 from pylint_omni.surfaces.parked import parked_call
 from pylint_omni.surfaces.reach import PRODUCTION
-from pylint_omni.surfaces.table import SURFACE_FACTS, Surface, may_load
+from pylint_omni.surfaces.table import Surface
 
 MISSING_ROOT_SURFACES = 25  # surfaces hanging off one unreached root something names: more likely a missing root
 MIN_SIBLINGS = 3  # subclasses of one base defining a method before it is the family's convention
@@ -174,19 +175,6 @@ def _live_call(index: ProjectIndex, analysis: SurfaceAnalysis, root: Surface) ->
         if owner is not None and analysis.reach.phase.get(owner) == PRODUCTION:
             return (f"a production call of `{root.name}` in {caller.label} ({caller.path}:{caller.function['line']}) "
                     "may reach it; the reference graph did not resolve that call")
-    return None
-
-
-def computed_import(index: ProjectIndex, analysis: SurfaceAnalysis, module: Surface) -> str | None:
-    """A production import whose module name is computed (`import_module(f"{pkg}.{name}")` over a package walk) and
-    may load this module (None for a surface that is not a module): what only tests import may still run
-    (llm-compressor's modifier factory walks its modifier packages)."""
-    if module.kind != "module":
-        return None
-    for rel in analysis.table.module_of_path:
-        for line, prefix in (index.extra(rel, SURFACE_FACTS) or {}).get("dyn_imports", []):
-            if may_load(prefix, module.dotted) and index.location(rel) is Location.PRODUCTION:
-                return f"a computed import at {rel}:{line} may load it"
     return None
 
 

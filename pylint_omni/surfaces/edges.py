@@ -233,6 +233,8 @@ def _build_edges(index: ProjectIndex, graph: ReferenceGraph, table: SurfaceTable
             for line, prefix in extra.get("dyn_imports", []):
                 if prefix:
                     edges.of(reader.owner_at(owners, line, "", rel)).module_prefixes.add(prefix)
+            for module, line in extra.get("enumerated", []):  # every top-level member is reached by its name
+                edges.of(reader.owner_at(owners, line, "", rel)).patterns.add((module, f"{module}.*"))
             for target, line in extra.get("entry_specs", []):
                 found = graph.resolve(target.replace(":", "."))
                 if found.kind != "external":

@@ -22,6 +22,11 @@ Read with `ast` once per file version and cached with the file's other facts:
 - `attr_prefixes`: `[prefix, line]` attribute names built at run time
   (`getattr(self, f"_handle_{kind}")`): methods whose name starts with the prefix
   may be called;
+- `enumerated`: `[module, line]` modules whose members the code walks by name
+  (`dir(mod)`, `inspect.getmembers(mod)`, `vars(mod)`, `mod.__dict__` over an imported
+  module, `globals().items()`; a module fetched from `sys.modules["pkg.mod"]` is handed
+  on to such a walk): TorchServe calls every
+  function of `system_metrics` found by `dir()`, so each may run;
 - `entry_specs`: `[target, line]` entry-point specifications written in Python
   (`"ascend = pkg.mod:register"` in `setup.py`), whose targets are loaded by name;
 - `events`: `[class, name, line, fires, waits, escapes]` for each `threading`,
@@ -37,6 +42,7 @@ from __future__ import annotations
 import ast
 import itertools
 import re
+import string
 from dataclasses import dataclass
 from typing import Any
 
@@ -49,8 +55,11 @@ from pylint_omni.surfaces.scan_members import scan_members
 NOT_SHADOWING = frozenset({"setter", "getter", "deleter", "overload", "register"})
 DYNAMIC_IMPORTS = frozenset({"import_module", "__import__"})
 PACKAGE_WALKS = frozenset({"iter_modules", "walk_packages"})
+ENUMERATIONS = frozenset({"dir", "getmembers", "vars"})  # calls that list a module's members by name
+WALKED_VIEWS = frozenset({"items", "values", "keys", "get"})  # views of `globals()` walked by name
 ENTRY_SPEC = re.compile(r"^\s*[\w.\-]+\s*=\s*([A-Za-z_][\w.]*(?::[A-Za-z_][\w.]*)?)\s*(?:\[[^\]]*\])?\s*$")
 IDENTIFIER_PREFIX = re.compile(r"^[A-Za-z_]\w*$")
+PERCENT_FIELD = re.compile(r"%[-#0 +]*\d*(?:\.\d+)?[sdir]")  # a `%s`-style field of a template filled by `%`
 DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
 
@@ -98,12 +107,34 @@ def _built_parts(node: ast.AST, names: dict[str, str]) -> list[str | None] | Non
                 text = names.get(dotted(part.value) or "")  # `__name__`, or `pkg.__name__` of an imported module
             parts.append(text)
         return parts
+    template = _format_template(node)
+    if template is not None:  # `".{0}".format(name)` (TorchServe's envelopes), `"pkg.%s" % name`
+        return [piece for literal, field in template for piece in (literal, *([None] if field else []))]
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
         found: list[str | None] = []
         for side in (node.left, node.right):
             text = names.get(side.id) if isinstance(side, ast.Name) else literal_str(side)
             found += [text] if text is not None else _built_parts(side, names) or [None]
         return found
+    return None
+
+
+def _format_template(node: ast.AST) -> list[tuple[str, bool]] | None:
+    """(literal text, a computed field follows) of a template filled by `str.format` or `%`; None for other nodes."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "format":
+        text = literal_str(node.func.value)
+        if text is None:
+            return None
+        try:
+            return [(literal, field is not None) for literal, field, _, _ in string.Formatter().parse(text)]
+        except ValueError:
+            return None  # a malformed template: no name is built from it
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
+        text = literal_str(node.left)
+        if text is None:
+            return None
+        pieces = PERCENT_FIELD.split(text)
+        return [(piece, index < len(pieces) - 1) for index, piece in enumerate(pieces)]
     return None
 
 
@@ -169,7 +200,7 @@ def _local_origins(function: ast.AST, tables: dict[str, list[tuple[str | None, .
     for node in walk_nodes(function):
         if isinstance(node, ast.Assign) and len(node.targets) == 1:
             value = node.value
-            if isinstance(value, (ast.JoinedStr, ast.BinOp)) and isinstance(node.targets[0], ast.Name):
+            if (isinstance(value, (ast.JoinedStr, ast.BinOp)) or _format_template(value) is not None) and isinstance(node.targets[0], ast.Name):
                 origins.built[node.targets[0].id] = value
                 continue
             source = value.value if isinstance(value, ast.Subscript) else value.func.value if (
@@ -200,6 +231,7 @@ class _Visitor(FastVisitor):
         self.dyn_imports: list[list[Any]] = []
         self.attr_prefixes: list[list[Any]] = []
         self.entry_specs: list[list[Any]] = []
+        self.enumerated: list[list[Any]] = []
 
     def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         self.origins.append(_local_origins(node, self.tables))
@@ -244,11 +276,39 @@ class _Visitor(FastVisitor):
             walked = dotted(node.args[0]) if node.args else None
             module = self.package if walked == "__path__" else self.names.get(walked or "") if (walked or "").endswith(".__path__") else None
             self.dyn_imports.append([node.lineno, f"{module}." if module else ""])
+        elif tail in ENUMERATIONS and node.args and (walked := self._module_held(node.args[0])):
+            self.enumerated.append([walked, node.lineno])
+        elif tail in WALKED_VIEWS and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Call) and (
+                walked := self._module_held(node.func.value)):  # `globals().items()`; `mod.get(x)` is a call of `get`
+            self.enumerated.append([walked, node.lineno])
         elif tail in ("getattr", "hasattr") and len(node.args) >= 2:
             prefix = _literal_prefix(node.args[1], {})
             if prefix and IDENTIFIER_PREFIX.match(prefix):
                 self.attr_prefixes.append([prefix, node.lineno])
         self.generic_visit(node)
+
+    def visit_Subscript(self, node: ast.Subscript) -> None:
+        # A module fetched by name from `sys.modules` is handed on to be walked by name (`collect_all(mod)`).
+        if isinstance(node.ctx, ast.Load) and dotted(node.value) == "sys.modules" and (walked := self._module_held(node)):
+            self.enumerated.append([walked, node.lineno])
+        self.generic_visit(node)
+
+    def visit_Attribute(self, node: ast.Attribute) -> None:
+        if node.attr == "__dict__" and (walked := self._module_held(node.value)):
+            self.enumerated.append([walked, node.lineno])
+        self.generic_visit(node)
+
+    def _module_held(self, node: ast.AST) -> str | None:
+        """The module an expression holds: an imported module's name, `sys.modules[<literal or __name__>]`, or
+        `globals()` (this module); None otherwise."""
+        if isinstance(node, ast.Name):
+            return self.names.get(f"{node.id}.__name__")
+        if isinstance(node, ast.Subscript) and dotted(node.value) == "sys.modules":
+            key = node.slice
+            return literal_str(key) or (self.names.get(key.id) if isinstance(key, ast.Name) else None)
+        if isinstance(node, ast.Call) and dotted(node.func) == "globals" and not node.args:
+            return self.names["__name__"]
+        return None
 
     def _computed_import(self, written: ast.expr, node: ast.Call) -> None:
         glob = _module_glob(written, self.names)
@@ -307,6 +367,7 @@ def scan_surface_facts(tree: ast.Module, context: ModuleContext) -> dict[str, An
         "dyn_imports": visitor.dyn_imports,
         "attr_prefixes": visitor.attr_prefixes,
         "entry_specs": visitor.entry_specs,
+        "enumerated": visitor.enumerated,
         "events": scan_events(tree, context.imports) if "Event" in context.source else [],  # no Event(): no walk
         **scan_members(tree),
         "lines": context.source.count("\n") + 1,

@@ -30,7 +30,8 @@ from pylint_omni.surfaces.analysis import DEAD, TEST_ONLY, SurfaceAnalysis, name
 from pylint_omni.surfaces.lines import file_lines
 from pylint_omni.surfaces.reach import PRODUCTION, VALIDATION
 from pylint_omni.surfaces.chains import Chain
-from pylint_omni.surfaces.dead_doubts import compatibility_shim, computed_import
+from pylint_omni.surfaces.dead_doubts import compatibility_shim
+from pylint_omni.surfaces.loaded import computed_import
 from pylint_omni.surfaces.verdicts import NO_TEST_NAMES_IT, TEST_GLOBS, Judged, judge_chain, tests_going
 
 REFERENCE = re.compile(r"\bref\b|_ref\b|\bref_|reference", re.IGNORECASE)

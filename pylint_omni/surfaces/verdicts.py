@@ -50,11 +50,12 @@ from pylint_omni.index.vocabulary import decorator_tail
 from pylint_omni.surfaces.analysis import DEAD, SurfaceAnalysis, chain_surfaces, names_of, short_name
 from pylint_omni.surfaces.chains import Chain
 from pylint_omni.surfaces.dead_doubts import API_LISTING, dead_doubts, test_support
+from pylint_omni.surfaces.loaded import computed_import
 from pylint_omni.surfaces.edges import ATTRIBUTE_VIAS, BARE_VIAS
 from pylint_omni.surfaces.lines import file_line, file_lines, names_as_code
 from pylint_omni.surfaces.namesakes import namesake_in_docs
 from pylint_omni.surfaces.leftovers import leftover_imports
-from pylint_omni.surfaces.outside import DOCSTRING, OUTSIDE_DOUBTS, outside_caller_doubt
+from pylint_omni.surfaces.outside import DOCSTRING, OUTSIDE_DOUBTS, outside_caller_doubt, own_docstring
 from pylint_omni.surfaces.reach import PRODUCTION
 from pylint_omni.surfaces.roles import role_of
 from pylint_omni.surfaces.table import Surface
@@ -185,9 +186,15 @@ def _validation_role_doubts(index: ProjectIndex, analysis: SurfaceAnalysis, chai
     elif TESTS_REFERENCE.search(_module_docstring(index, root.path)):
         doubts.append("its module says it is a reference for tests (its docstring): test support by design; move it "
                       "into the tests or keep it")
+    elif root.kind != "module" and FOR_TESTS.search(own_docstring(index, root)):
+        # TorchServe's `cache_keys`: """Testing util method""".
+        doubts.append("its docstring says it is for tests: test support by design; move it into the tests or keep it")
     state = _global_state_read(index, analysis, root)
     if state:
         doubts.append(state)
+    loaded = computed_import(index, analysis, root)
+    if loaded:
+        doubts.append(loaded)
     graph, table = graph_of(index), analysis.table
     members = chain_surfaces(analysis, chain)
     spans = [(table.surfaces[d].path, table.surfaces[d].line, table.surfaces[d].line + table.surfaces[d].lines)
@@ -213,6 +220,8 @@ NO_TEST_NAMES_IT = ("no test names it: validation code reaches it only through p
                     "reaches (a worker or plugin named in examples or docs); decide there")
 # A module whose docstring calls it a reference or an oracle for tests (`Pure-torch NVFP4 quantize/dequantize
 # reference` ... `the numeric oracle for the kernel path`): functions only tests use are its purpose.
+FOR_TESTS = re.compile(r"\b(?:test(?:ing)? (?:util(?:ity|ities)?|helpers?|only|support)|for (?:unit |the )?test(?:s|ing)|"
+                       r"(?:only )?used (?:only )?(?:in|by) tests)\b", re.IGNORECASE)
 TESTS_REFERENCE = re.compile(r"^[^\n]*\breference\b|\boracle\b|\bfor (?:unit |the )?tests\b", re.IGNORECASE)
 MODULE_DOCSTRING_LINES = 60  # lines read for a module's opening docstring
 TOOL_FILE = re.compile(r"tun(e|ing)|bench|profil", re.IGNORECASE)

@@ -75,7 +75,7 @@ def _record_value(sink: RefSink, text: str, line: int, via: str) -> None:
 
 def _walk_yaml_nodes(
     node: yaml.Node, sink: RefSink, budget: list[int], seen: set[int], notes: list[str],
-    paths: list[list[Any]], flows: list[list[Any]], fields: FieldValues,
+    paths: list[list[Any]], flows: list[list[Any]], fields: FieldValues, holders: dict[int, list[str]],
 ) -> None:
     """Walk composed YAML nodes (aliases point at shared nodes, visited once).
 
@@ -110,6 +110,8 @@ def _walk_yaml_nodes(
                     elif isinstance(value, yaml.SequenceNode):
                         fields.add(str(key.value), [str(v.value) for v in value.value if isinstance(v, yaml.ScalarNode)])
                     child = f"{path}.{key.value}" if path else str(key.value)
+                    if isinstance(value, (yaml.MappingNode, yaml.SequenceNode)):
+                        holders.setdefault(id(value), []).append(child)
                     if len(paths) < MAX_KEY_PATHS:
                         paths.append([child, key.start_mark.line + 1])
                     if CLS_SLOT.match(str(key.value)) and isinstance(value, yaml.ScalarNode):
@@ -139,10 +141,11 @@ def scan_yaml(text: str) -> dict[str, Any]:
     paths: list[list[Any]] = []
     flows: list[list[Any]] = []  # `worker_cls: pkg.mod.Cls` values: classes flowing into a `*_cls` slot
     fields = FieldValues()
+    holders: dict[int, list[str]] = {}
     try:
         for document in yaml.compose_all(text, Loader=SAFE_COMPOSER):
             if document is not None:
-                _walk_yaml_nodes(document, sink, budget, seen, notes, paths, flows, fields)
+                _walk_yaml_nodes(document, sink, budget, seen, notes, paths, flows, fields, holders)
     except yaml.YAMLError as exc:
         if TEMPLATE_MARK.search(text):
             return scan_template(text)
@@ -155,6 +158,11 @@ def scan_yaml(text: str) -> dict[str, Any]:
     facts: dict[str, Any] = {"kind": "yaml", "refs": sink.encoded(), "key_paths": sorted(paths, key=lambda p: p[1])}
     if flows:
         facts["flows"] = flows
+    # A section several keys hold is an anchor and its aliases (`_templates: {tp4: &tp4 {...}}`, `config: *tp4`):
+    # YAML reads the anchor's keys wherever an alias stands.
+    shared = sorted({path for held in holders.values() if len(held) > 1 for path in held})
+    if shared:
+        facts["shared_keys"] = shared
     if fields.values:
         facts["field_values"] = fields.facts()
     if notes:
