@@ -807,3 +807,24 @@ def test_the_unread_fields_of_one_class_are_one_change_hot_when_the_class_is_bui
     single = omni_json(["--omni-granularity=member", *args], tmp_path, cache_dir)["candidates"]
     assert len(single) == 3
     assert sorted(m["id"] for m in folded[0]["members"]) == sorted(c["id"] for c in single)
+
+
+def test_unread_fields_medium_each_are_one_medium_change(tmp_path: Path, cache_dir: Path) -> None:
+    """vllm-omni's `PipelineGroupCoordinator`: unread fields each medium for its own doubt (here: an exception's
+    fields, which a caller outside may read off the caught error). Their change stays medium and says the doubt."""
+    write_project(tmp_path, {"pkg/__init__.py": "", "pkg/errors.py": '''
+        class TransferFailed(Exception):
+            def __init__(self, request_id, stage, attempts):
+                super().__init__(request_id)
+                self.request_id = request_id
+                self.stage = stage
+                self.attempts = attempts
+
+
+        def fail(request_id):
+            raise TransferFailed(request_id, "recv", 3)
+    '''})
+    each = {f.line: f.confidence for f in lint(tmp_path, cache_dir, "--omni-granularity=member")}
+    assert set(each.values()) == {"INFERENCE"} and len(each) == 3, each
+    [folded] = lint(tmp_path, cache_dir)
+    assert folded.confidence == "INFERENCE" and "TransferFailed is an exception" in folded.message, folded.message

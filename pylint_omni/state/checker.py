@@ -405,7 +405,9 @@ class DuplicatedStateChecker(OmniChecker):
                 verdict, writes, (_, first, details, text) = group[0]
                 self._emit(first.node, verdict, text, details, details.subject, details.kind, writes)
                 continue
-            verdict = decide(group[0][0].reason, doubts=dict.fromkeys(d for v, _, _ in group for d in v.unknowns))
+            # One confidence per group: a medium field's doubt is its unknowns, or its reason when it lists none.
+            doubts = dict.fromkeys(d for v, _, _ in group if v.confidence != "high" for d in (v.unknowns or [v.reason]))
+            verdict = decide(group[0][0].reason, doubts=doubts)
             fields = [field for _, _, field in group]
             members = tuple(MemberRef(SYMBOL, "never-read", d.subject, finding_id(SYMBOL, d.subject, "never-read"),
                                       self._relpath, w.node.lineno, d.benefit.lines, v.confidence, text)

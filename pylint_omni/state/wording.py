@@ -191,8 +191,9 @@ def unread_fields_details(owner: str, fields: list[UnreadField], members: tuple[
     each = [details for _, _, details, _ in fields]
     names = [name for name, *_ in fields]
     lines = sum(d.benefit.lines for d in each)
+    # Fields each too small for an audit line stay small together (in copied code, such a change is medium).
     benefit = Benefit(lines, BenefitKind.STATE, f"{_count(len(names), 'unread field')} of {owner} and their writes",
-                      scope=owner)
+                      micro=all(d.benefit.micro for d in each), scope=owner)
     change = (f"Delete the unread fields {', '.join(names)} of {owner} and their writes (and what computes them, if "
               "nothing else uses it).")
     return FindingDetails([line for d in each for line in d.surface], change, benefit,

@@ -11,16 +11,21 @@ from __future__ import annotations
 from pylint_omni.index.paths import Location
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.surfaces.analysis import SurfaceAnalysis
+from pylint_omni.surfaces.reach import LOADED_BY, PRODUCTION
 from pylint_omni.surfaces.table import SURFACE_FACTS, Surface, may_load
 
 
 def computed_import(index: ProjectIndex, analysis: SurfaceAnalysis, module: Surface) -> str | None:
     """A production import whose module name is computed (`import_module(f"{pkg}.{name}")` over a package walk) and
     may load this module (None for a surface that is not a module): what only tests import may still run
-    (llm-compressor's modifier factory walks its modifier packages)."""
+    (llm-compressor's modifier factory walks its modifier packages). A class of such a module too, when production
+    reaches its module only through that import (the loader may take its classes by enumeration)."""
     dotted = module.dotted if module.kind == "module" else analysis.table.module_of_path.get(module.path, "")
     if module.kind not in ("module", "class") or not dotted or (module.kind == "class" and module.container != dotted):
         return None
+    if module.kind == "class" and analysis.reach.phase.get(dotted) == PRODUCTION and not analysis.reach.why.get(
+            dotted, "").startswith(LOADED_BY):
+        return None  # production imports the module by name: a loader would name the class too (vllm-omni's registry)
     for rel in analysis.table.module_of_path:
         for line, prefix in (index.extra(rel, SURFACE_FACTS) or {}).get("dyn_imports", []):
             # A class of a module loaded by a computed name is found by enumerating the module (TorchServe's

@@ -31,6 +31,7 @@ from pylint_omni.surfaces.edges import Edges, Outgoing, pattern_targets
 from pylint_omni.surfaces.table import SurfaceTable
 
 PRODUCTION, VALIDATION = 1, 2
+LOADED_BY = "loaded by a computed import of"  # why a module a computed import may load is reached
 DUNDER_NAMES = frozenset({"__init__", "__call__", "__repr__", "__eq__", "__hash__"})
 
 
@@ -177,7 +178,7 @@ class Reachability:
             self._prefix(prefix)
         for prefix in out.module_prefixes:
             for module in self.table.modules_under(prefix):
-                self.mark(module, f"loaded by a computed import of {prefix}*")
+                self.mark(module, f"{LOADED_BY} {prefix}*")
         for module, shape in out.patterns:
             for target in pattern_targets(self.table, module, shape):
                 self.mark(target, f"named by a qualname built over {module} ({shape})")
