@@ -678,6 +678,29 @@ def test_a_method_whose_docstring_says_it_is_for_tests_is_medium(tmp_path: Path,
     assert found[11].confidence == "HIGH", found
 
 
+def test_a_local_variable_is_no_use_of_a_method_of_that_name(tmp_path: Path, cache_dir: Path) -> None:
+    """ChatLearn: the dead `slice_by_index_along_batch` has a local `offset`; the dead property
+    `ShardedTensorInfo.offset` in another module is its own finding, not "that only it uses"."""
+    files = {
+        "app/__init__.py": "",
+        "app/utils.py": (
+            "def slice_by_index(batched, index):\n    start = index[0]\n    offset = index[1]\n"
+            "    return batched[start::offset]\n\n\ndef even_slice(total):\n    return total // 2\n"
+        ),
+        "app/info.py": (
+            "class ShardedTensorInfo:\n    def __init__(self, start):\n        self.start = start\n\n"
+            "    @property\n    def offset(self):\n        return self.start * 2\n"
+        ),
+        "app/main.py": (
+            "from app.info import ShardedTensorInfo\nfrom app.utils import even_slice\n\n\n"
+            "if __name__ == '__main__':\n    print(even_slice(4), ShardedTensorInfo(1).start)\n"
+        ),
+    }
+    found = {(f.path, f.line): f.message for f in lint(write(tmp_path / "tree", files), cache_dir, *EACH)}
+    assert "ShardedTensorInfo" not in found[("app/utils.py", 1)], found
+    assert ("app/info.py", 6) in found, found
+
+
 def test_a_plugin_whose_sibling_configuration_names_by_qualname_is_medium(tmp_path: Path, cache_dir: Path) -> None:
     """`class_name: app.tools.search_tool.SearchTool` in an example YAML loads one `BaseTool`; an unused sibling tool
     module may be named by a user's configuration the same way: medium, saying so. A dead module whose class its

@@ -142,7 +142,8 @@ def _unit_edges(table: SurfaceTable, edges: Edges, units: _Units, reach: Reachab
                 targets.update(t for m in table.methods_by_name.get(name, ()) if table.surfaces[m].container in related
                                for t in [units.of(m)] if t)
             for name in out.names | out.bare:
-                named = [*table.by_name.get(name, ()), *table.methods_by_name.get(name, ())]
+                # A bare name is never a method: ChatLearn's local `offset` is no use of `ShardedTensorInfo.offset`.
+                named = [*table.by_name.get(name, ()), *(table.methods_by_name.get(name, ()) if name in out.names else ())]
                 if len(named) == 1 and (target := units.of(named[0])):
                     targets.add(target)
         targets.discard(unit)
