@@ -302,6 +302,102 @@ def test_a_dead_class_and_its_test_only_twin_in_one_module_are_one_change(tmp_pa
     assert sorted(m["id"] for m in change["members"]) == sorted(c["id"] for c in single if c["path"] == "app/sampler.py")
 
 
+def test_a_lazy_table_of_bare_submodule_names_serves_what_importers_import(tmp_path: Path) -> None:
+    """SpecForge's data plane: `_EXPORT_MODULE = {"FeatureStore": "feature_store", ...}` read by
+    `import_module(f"{__name__}.{module_name}")`: the bare values are submodules of the package, so
+    `from pkg.plane import (FeatureStore, drain_removals)` uses those entries. The one nothing imports is reported,
+    and its fix takes it out of `__all__` too."""
+    root = write(tmp_path / "proj", {
+        "pkg/__init__.py": "",
+        "pkg/plane/__init__.py": """
+            from importlib import import_module
+
+            __all__ = ["FeatureStore", "drain_removals", "load_file"]
+
+            _EXPORT_MODULE = {
+                "FeatureStore": "store",
+                "drain_removals": "store",
+                "load_file": "store",
+            }
+
+
+            def __getattr__(name):
+                module_name = _EXPORT_MODULE.get(name)
+                if module_name is None:
+                    raise AttributeError(name)
+                return getattr(import_module(f"{__name__}.{module_name}"), name)
+        """,
+        "pkg/plane/store.py": """
+            class FeatureStore:
+                pass
+
+
+            def drain_removals(store):
+                return store
+
+
+            def load_file(path):
+                return path
+        """,
+        "pkg/launch.py": """
+            from pkg.plane import (
+                FeatureStore,
+                drain_removals,
+            )
+
+
+            if __name__ == "__main__":
+                drain_removals(FeatureStore())
+        """,
+    })
+    report = omni_json(["--disable=all", "--enable=unused-registry-entry", "pkg"], root, tmp_path / "cache")
+    [change] = report["candidates"]
+    assert change["subject"] == "pkg.plane._EXPORT_MODULE['load_file']", change["subject"]
+    assert "and from __all__" in change["simplification"]
+
+
+def test_an_entry_registered_into_a_library_registry_is_the_librarys_to_read(tmp_path: Path) -> None:
+    """speculators: `ALL_ATTENTION_FUNCTIONS = AttentionInterface()` (transformers), then
+    `.register("simple_flex_attention", fn)`: the library keeps the mapping and reads it by the configured name. A
+    table of the project's own class that nothing reads is still reported."""
+    root = write(tmp_path / "proj", {
+        "pkg/__init__.py": "",
+        "pkg/attention.py": """
+            from transformers.modeling_utils import AttentionInterface
+
+            from pkg.registry import Registry
+
+
+            def flex_attention_forward(q, k, v):
+                return q
+
+
+            def eager_forward(q, k, v):
+                return k
+
+
+            ALL_ATTENTION_FUNCTIONS = AttentionInterface()
+            ALL_ATTENTION_FUNCTIONS.register("simple_flex_attention", flex_attention_forward)
+            OWN_FUNCTIONS = Registry()
+            OWN_FUNCTIONS.register("eager", eager_forward)
+        """,
+        "pkg/registry.py": """
+            class Registry:
+                def __init__(self):
+                    self.table = {}
+
+                def register(self, name, fn):
+                    self.table[name] = fn
+        """,
+        "pkg/main.py": "import pkg.attention\n\n\nif __name__ == '__main__':\n    print(pkg.attention)\n",
+    })
+    report = omni_json(["--disable=all", "--enable=unused-registry-entry", "--omni-include-rejected=y", "pkg"], root,
+                       tmp_path / "cache")
+    library = [r for r in report["rejected"] if "simple_flex_attention" in r["subject"]]
+    assert library and "AttentionInterface of transformers.modeling_utils" in library[0]["reason"], report["rejected"]
+    assert any("eager" in c["subject"] for c in report["candidates"]), report["candidates"]
+
+
 def test_one_dead_function_repeated_in_sibling_packages_is_one_change(tmp_path: Path) -> None:
     """`load_downloaded_models` in `model/<kind>/__init__.py` of three kinds, none called: one change naming the
     kinds; the same name dead in only two places stays two changes."""

@@ -528,10 +528,32 @@ def test_a_config_whose_base_is_copied_field_by_field_by_reflection_is_read(tmp_
                 port: int = 8000
                 legacy_flag: bool = False
         """,
+        "pkg/mapping.py": """
+            from dataclasses import dataclass, fields
+
+
+            @dataclass
+            class MappingConfig:
+                def __iter__(self):
+                    for field in fields(self):
+                        yield getattr(self, field.name)
+        """,
+        "pkg/options.py": """
+            from dataclasses import dataclass
+
+            from pkg.mapping import MappingConfig
+
+
+            @dataclass
+            class ServeOptions(MappingConfig):
+                stale_knob: int = 0
+                port: int = 8000
+        """,
         "pkg/backend.py": """
             from dataclasses import fields
 
             from pkg.base import BaseConfig
+            from pkg.options import ServeOptions
             from pkg.configs import ArchitectureConfig, ServeConfig
 
 
@@ -546,11 +568,12 @@ def test_a_config_whose_base_is_copied_field_by_field_by_reflection_is_read(tmp_
 
             def main(args) -> int:
                 set_backend_cfg(args, ArchitectureConfig())
-                return ServeConfig().port
+                return ServeConfig().port + ServeOptions().port
         """,
     })
     found = lint(root, cache_dir)
     assert not [f for f in found if f[0] == "pkg/configs.py" and f[1] in (8, 9)], found
     assert ("pkg/configs.py", 15, "HIGH") in found, found
+    assert ("pkg/options.py", 8, "HIGH") in found, found  # its base only walks itself (a Mapping), in its own module
     rejected = lint(root, cache_dir, "--omni-include-rejected=y")
     assert ("pkg/configs.py", 8, "UNDEFINED") in rejected, rejected

@@ -701,6 +701,28 @@ def test_a_local_variable_is_no_use_of_a_method_of_that_name(tmp_path: Path, cac
     assert ("app/info.py", 6) in found, found
 
 
+def test_a_script_the_docs_run_is_an_entry_point_and_another_script_is_no_test(tmp_path: Path, cache_dir: Path) -> None:
+    """SpecForge and speculators document `python scripts/prepare_hidden_states.py` as the way to run the product:
+    what that script uses is live. An undocumented script is a program users may run, not a test: what only it uses
+    is medium, "used only by scripts". What only tests use stays high."""
+    files = {
+        "app/__init__.py": "",
+        "app/util.py": (
+            "def is_tp_rank_0():\n    return True\n\n\ndef only_tested(x):\n    return x\n\n\n"
+            "def for_tool(x):\n    return x\n"
+        ),
+        "app/main.py": "if __name__ == '__main__':\n    print(1)\n",
+        "scripts/prepare.py": "from app.util import is_tp_rank_0\n\nif __name__ == '__main__':\n    print(is_tp_rank_0())\n",
+        "scripts/convert.py": "from app.util import for_tool\n\nif __name__ == '__main__':\n    print(for_tool(1))\n",
+        "tests/test_util.py": "from app.util import only_tested\n\n\ndef test_it():\n    assert only_tested(1) == 1\n",
+        "docs/data.md": "# Data\n\nRun `python scripts/prepare.py --out data/` first.\n",
+    }
+    found = {f.line: f for f in lint(write(tmp_path / "tree", files), cache_dir, *EACH) if f.path == "app/util.py"}
+    assert 1 not in found, found  # the documented script runs it
+    assert found[5].confidence == "HIGH" and "used only by tests" in found[5].message
+    assert found[9].confidence == "INFERENCE" and "is used only by scripts (scripts/convert.py)" in found[9].message
+
+
 def test_a_plugin_whose_sibling_configuration_names_by_qualname_is_medium(tmp_path: Path, cache_dir: Path) -> None:
     """`class_name: app.tools.search_tool.SearchTool` in an example YAML loads one `BaseTool`; an unused sibling tool
     module may be named by a user's configuration the same way: medium, saying so. A dead module whose class its

@@ -87,7 +87,6 @@ class Evaluator:
     def __init__(self, index: ProjectIndex, support: Support) -> None:
         self.index = index
         self.support = support
-        self.project_top = {m.partition(".")[0] for m in (e.get("module", "") for e in index.entries.values()) if m}
 
     def _module_facts(self, module: str) -> dict[str, Any]:
         relpath = self.index.module_file(module)
@@ -103,7 +102,7 @@ class Evaluator:
             return (subject["dist"], found) if found else None
         if "imp" in subject:
             head = subject["imp"].partition(".")[0]
-            if head in self.project_top:
+            if head in self.index.top_packages():
                 return None  # the project's own version
             floors = [(d, self.support.floor(d)) for d in self.support.runtime.distributions_of(head)]
             usable = [(d, f) for d, f in floors if f is not None]

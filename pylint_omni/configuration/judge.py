@@ -63,33 +63,37 @@ def _verdict(status: Status, confidence: str | None, reason: str, readers: Reade
     return Verdict(status, confidence, reason, consumers, unknowns)
 
 
-def _reflected(index: ProjectIndex) -> dict[str, str]:
-    found: dict[str, str] = {}
+def _reflected(index: ProjectIndex) -> dict[str, list[str]]:
+    """Class name -> the production files that read its objects by reflection, in index order."""
+    found: dict[str, list[str]] = {}
     for rel, facts in index.python_files():
         if index.location(rel) is Location.PRODUCTION:
             for name in facts.get("reflected_types", ()):
-                found.setdefault(name, rel)
+                found.setdefault(name, []).append(rel)
     return found
 
 
-_REFLECTED: Derived[dict[str, str]] = Derived("configuration.reflected", _reflected)
+_REFLECTED: Derived[dict[str, list[str]]] = Derived("configuration.reflected", _reflected)
 
 
 def reflected_in(index: ProjectIndex, klass: dict[str, Any]) -> str | None:
     """A production file that reads the class by reflection (`fields(C)`, `asdict(c)`, `vars(c)`), itself or through
     a base: ChatLearn's `set_megatron_cfg(cfg: BaseConfig)` copies `getattr(cfg, f.name)` of every field of whatever
-    config subclass it is handed (`in path (through its base Name)`)."""
+    config subclass it is handed (`in path (through its base Name)`). A base's reflection over itself in its own module
+    (verl's `BaseConfig.__iter__`, a Mapping over `fields(self)`) says only that a config can be walked, not that one is."""
     found = _REFLECTED.of(index)
     if klass["name"] in found:
-        return found[klass["name"]]
+        return found[klass["name"]][0]
     graph = class_graph(index)
     for base in klass.get("bases", []):
         for ancestor in (base, *graph.ancestors(base)):
-            if index.resolve_target(ancestor) is None:
+            definition = index.resolve_target(ancestor)
+            if definition is None:
                 continue  # a library base: reflection over it says nothing of this project's subclasses
             name = ancestor.rpartition(".")[2]
-            if name in found:
-                return f"{found[name]} (through its base {name})"
+            elsewhere = [rel for rel in found.get(name, ()) if rel != definition.path]
+            if elsewhere:
+                return f"{elsewhere[0]} (through its base {name})"
     return None
 
 

@@ -137,18 +137,10 @@ def _standalone_script(index: ProjectIndex, relpath: str) -> bool:
     `python chatlearn/data/data_preprocess/math_lighteval.py` after a bare clone)."""
     if not MAIN_GUARD.search(index.text(relpath) or ""):
         return False
-    tops = _project_tops(index)
+    tops = index.top_packages()
     return not any(target.lstrip(".") == "" or target.startswith(".") or target.partition(".")[0] in tops
                    for target in index.facts(relpath).get("imports", {}).values())
 
-
-def _project_tops(index: ProjectIndex) -> frozenset[str]:
-    """The first segment of every module of the project (`chatlearn`)."""
-    return _TOPS.of(index)
-
-
-_TOPS: Derived[frozenset[str]] = Derived("copies.project_tops", lambda index: frozenset(
-    module.partition(".")[0] for entry in index.entries.values() if (module := entry.get("module"))))
 
 
 def _imports_back(index: ProjectIndex, kept: Member, member: Member) -> bool:

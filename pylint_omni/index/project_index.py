@@ -376,6 +376,12 @@ class ProjectIndex:
             self._build_definitions()
         return self._modules.get(module)  # type: ignore[union-attr]
 
+    def top_packages(self) -> frozenset[str]:
+        """The first segment of every module of the project (`chatlearn`): an import under none is a library's."""
+        if self._modules is None:
+            self._build_definitions()
+        return frozenset(module.partition(".")[0] for module in self._modules or ())
+
     def resolve_target(self, target: str, suffix: bool = False) -> Definition | None:
         """The project definition a registry target names (`suffix`: a tail of the path)."""
         if self._by_dotted is None:

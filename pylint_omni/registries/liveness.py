@@ -197,6 +197,9 @@ def judge_entry(
     framework = framework_table(relpath, registry["name"])
     if framework is not None:
         reject.append(f"the framework reads {registry['name']} by name ({framework.name}, a framework convention)")
+    upstream_store = _upstream_storage(index, relpath, registry)
+    if upstream_store:
+        reject.append(upstream_store)
     # An entry-point group loading the target is a plugin contract: an external consumer of the entry.
     plugins = [c for c in target_consumers if c.via.startswith("entry-point:")]
     consumers = _form_consumers(index, graph, relpath, registry, key, own)
@@ -240,6 +243,19 @@ def judge_entry(
     if verdict.status is Status.CANDIDATE and verdict.confidence == "high":
         verdict.reason = _high_reason(registry, paths, found, form)
     return EntryEvidence(verdict, target, consumers, target_consumers, paths)
+
+
+def _upstream_storage(index: ProjectIndex, relpath: str, registry: RegistryFact) -> str | None:
+    """Why the entries go into a library's registry (None when the storage is the project's): speculators'
+    `ALL_ATTENTION_FUNCTIONS = AttentionInterface()` then `.register("simple_flex_attention", fn)` registers into
+    transformers' shared mapping, which transformers reads by the configured name."""
+    holder = registry["name"].partition(".")[0]
+    facts = index.facts(relpath)
+    callee = next((c for c, _, var, func in facts.get("bound_calls", []) if var == holder and func == "<module>"), None)
+    built = (facts.get("imports") or {}).get(callee or "", "")
+    if not built or index.resolve_target(built) is not None or built.partition(".")[0] in index.top_packages():
+        return None
+    return f"{holder} is a {callee} of {built.rpartition('.')[0]}: the library keeps and reads what is registered"
 
 
 def _user_facing(paths: ReadPaths, form: str) -> bool:

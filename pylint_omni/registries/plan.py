@@ -44,12 +44,13 @@ def members(index: ProjectIndex) -> list[Member]:
             reading = read_registry(index, relpath, registry)
             parts = _accessors(index, relpath, registry)
             container = f"{module or relpath}.{registry['name']}"
+            exported = tuple((facts.get("links") or {}).get("all") or ())
             for entry in registry["entries"]:
                 evidence = judge_entry(index, index.settings, relpath, registry, entry, reading)
                 if evidence is None:
                     continue
                 planned = Planned(SYMBOL, entry["line"], f"at:{entry['col']}", (entry_text(registry, entry, evidence),),
-                                  evidence.verdict, entry_details(relpath, registry, entry, evidence, module))
+                                  evidence.verdict, entry_details(relpath, registry, entry, evidence, module, exported=exported))
                 found.append(Member(planned, relpath, entry["span"][1], "entry", entry["key"], container, "unused-entry",
                                     ((relpath, entry["span"][0], entry["span"][1]), *_dies_with(registry, evidence)),
                                     siblings=len(registry["entries"]), parts=parts,

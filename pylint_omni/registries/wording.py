@@ -25,10 +25,12 @@ def dying_target(registry: RegistryFact, evidence: EntryEvidence) -> Any:
 
 
 def entry_details(relpath: str, registry: RegistryFact, entry: dict[str, Any], evidence: EntryEvidence, module: str,
-                  subject: str | None = None) -> FindingDetails:
+                  subject: str | None = None, exported: tuple[str, ...] = ()) -> FindingDetails:
+    """`exported`: the module's `__all__` (a lazily served name listed there goes from it too, or `import *` breaks)."""
     key, target = entry["key"], dying_target(registry, evidence)
     surface = [f"{relpath}:{entry['line']} {registry['name']}[{key!r}] ({registry['form']})"]
-    simplification = f"Remove the entry {key!r} from {registry['name']}"
+    simplification = f"Remove the entry {key!r} from {registry['name']}" + (
+        " and from __all__ (`import *` would fail on it)" if registry["form"] == "lazy-export" and key in exported else "")
     benefit = f"one {registry['form']} registry entry and the name {key!r} as a supported choice"
     names = [key]
     lines = entry["span"][1] - entry["span"][0] + 1

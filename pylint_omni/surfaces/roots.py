@@ -17,6 +17,8 @@ Production roots:
   (`spec_from_file_location`, `runpy.run_path`) and names the module's file
   (`"encoding_dsv4.py"`, a name no other module of the project has) makes the module
   and its public top-level definitions used (what the loader calls is not known);
+- scripts of a support folder (`scripts/train.py`) that the docs, the README or a shell
+  script run by their path (`surfaces.scripts`): the product's documented entry points;
 - the extra roots the user declares (`omni-extra-roots`), as knip's `entry`: a
   list of path globs (`.gitignore` semantics, `!` excludes) makes every definition
   of the matching files used (code outside loads them), a pattern of dotted names
@@ -48,6 +50,7 @@ from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.index.vocabulary import PATH_LOADERS
 from pylint_omni.surfaces.broken import broken_import
 from pylint_omni.surfaces.edges import Edges
+from pylint_omni.surfaces.scripts import documented_script_roots
 from pylint_omni.surfaces.table import SURFACE_FACTS, SurfaceTable
 
 
@@ -216,5 +219,6 @@ def find_roots(index: ProjectIndex, graph: ReferenceGraph, table: SurfaceTable, 
                          if dotted in table.surfaces and table.surfaces[dotted].production]
     _path_loaded_roots(index, table, roots)
     _extra_roots(index, table, roots)
+    roots.production += documented_script_roots(index, table)
     roots.validation = [(d, "validation code") for d, s in table.surfaces.items() if not s.production]
     return roots

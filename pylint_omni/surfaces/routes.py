@@ -25,7 +25,7 @@ from pylint_omni.index.paths import Location, matches_any
 from pylint_omni.index.project_index import Hit, ProjectIndex
 from pylint_omni.surfaces.analysis import SurfaceAnalysis
 from pylint_omni.surfaces.decorators import ROUTE, route_path
-from pylint_omni.surfaces.verdicts import TEST_GLOBS
+from pylint_omni.surfaces.table import TEST_GLOBS
 
 OWN_DECORATOR_LINES = 40  # a route's decorators sit right above its `def`
 MIN_ROUTES = 5  # routes a project needs before the share it calls says where its clients are

@@ -46,6 +46,10 @@ class Surface:
         return self.end - self.line + 1
 
 
+# What a test runner runs: the validation files that are tests (not scripts, examples or docs).
+TEST_GLOBS = ("tests/**", "test/**", "**/tests/**", "**/test/**", "**/*_tests/**", "**/test_*.py", "**/*_test.py",
+              "**/conftest.py")
+
 def may_load(written: str, module: str) -> bool:
     """A computed import written as `written` (a literal head `pkg.models.`, or a glob `pkg.*.modeling_*` when
     literal text follows the computed part) may load `module`."""

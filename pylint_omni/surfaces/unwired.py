@@ -32,7 +32,8 @@ from pylint_omni.surfaces.reach import PRODUCTION, VALIDATION
 from pylint_omni.surfaces.chains import Chain
 from pylint_omni.surfaces.dead_doubts import compatibility_shim
 from pylint_omni.surfaces.loaded import computed_import
-from pylint_omni.surfaces.verdicts import NO_TEST_NAMES_IT, TEST_GLOBS, Judged, judge_chain, tests_going
+from pylint_omni.surfaces.table import TEST_GLOBS
+from pylint_omni.surfaces.verdicts import NO_TEST_NAMES_IT, Judged, judge_chain, tests_going
 
 REFERENCE = re.compile(r"\bref\b|_ref\b|\bref_|reference", re.IGNORECASE)
 MEMBER_NOISE = ("tests only mention the name", "besides tests, only", "only dead code uses it", "production code names it",
@@ -143,7 +144,8 @@ def unwired_wording(index: ProjectIndex, analysis: SurfaceAnalysis, group: Unwir
     lines = sum(table.surfaces[m].lines for m in group.modules) + test_lines
     shown = [c for c in consumers if c in tests] or consumers
     kinds = {j.kind for j in group.judged if j.status == TEST_ONLY}
-    where = "tests" if "test-only" in kinds else "examples" if "example-only" in kinds else "the docs"
+    where = next((words for kind, words in (("test-only", "tests"), ("example-only", "examples"), ("script-only", "scripts"))
+                  if kind in kinds), "the docs")
     what = (f"{group.kind} {group.dotted} is used only by {where}" + (f" ({shown[0].path})" if shown else "")
             + f": {names_of(analysis, roots)}")
     extra = " and the test that exists only for it" if len(going) == 1 else f" and the {len(going)} tests that exist only for it" if going else ""

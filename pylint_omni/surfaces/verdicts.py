@@ -58,10 +58,9 @@ from pylint_omni.surfaces.leftovers import leftover_imports
 from pylint_omni.surfaces.outside import DOCSTRING, OUTSIDE_DOUBTS, outside_caller_doubt, own_docstring
 from pylint_omni.surfaces.reach import PRODUCTION
 from pylint_omni.surfaces.roles import role_of
-from pylint_omni.surfaces.table import Surface
+from pylint_omni.surfaces.table import TEST_GLOBS, Surface
 
 EXAMPLE_GLOBS = ("examples/**", "**/examples/**", "benchmarks/**", "**/benchmarks/**", "**/example_*.py")
-TEST_GLOBS = ("tests/**", "test/**", "**/tests/**", "**/test_*.py", "**/*_test.py", "**/conftest.py")
 EXCEPTION_SUFFIXES = ("Error", "Exception", "Warning", "Interrupt", "Exit")
 
 
@@ -336,6 +335,11 @@ def judge_chain(index: ProjectIndex, analysis: SurfaceAnalysis, status: str, cha
         doubts.append(f"tests only mention the name ({listed(consumers)}), on objects of unknown class; nothing resolves to it")
     if examples:
         doubts.append(f"examples use it ({listed(examples)})")
+    # `scripts/train.py`, `tools/convert.py`: support programs, not tests; users may run them (speculators' pipeline).
+    scripts = [c for c in consumers if index.entries.get(c.path, {}).get("kind") == "python"
+               and not matches_any(c.path, TEST_GLOBS) and c not in examples]
+    if scripts:
+        doubts.append(f"scripts use it ({listed(scripts)}): a program users run, not a test")
     if docs:
         doubts.append(f"the docs name it ({listed(docs)})")
     doubts += _validation_role_doubts(index, analysis, chain, tests)
@@ -347,6 +351,7 @@ def judge_chain(index: ProjectIndex, analysis: SurfaceAnalysis, status: str, cha
     if role:
         doubts.insert(0, role.doubt)
     verdict = decide(f"only tests use it: {listed(consumers)}", doubts=doubts, consumers=consumers)
-    rule = "example-only" if examples else "docs-only" if docs and not tests else "test-only"
+    rule = ("example-only" if examples else "script-only" if scripts and not tests else "docs-only" if docs and not tests
+            else "test-only")
     return Judged(status, chain, verdict, label, rule, doubts, consumers, going, test_lines,
                   role.fix if role else "", leftover_imports(index, analysis, chain))

@@ -12,7 +12,8 @@ from pylint_omni.surfaces.analysis import DEAD, SurfaceAnalysis, names_of, short
 from pylint_omni.surfaces.broken import broken_import
 from pylint_omni.surfaces.events import EventFinding
 from pylint_omni.surfaces.routes import RouteFinding
-from pylint_omni.surfaces.verdicts import TEST_GLOBS, Judged, label_of
+from pylint_omni.surfaces.table import TEST_GLOBS
+from pylint_omni.surfaces.verdicts import Judged, label_of
 
 MICRO_LINES = 4  # a lone surface this small is bundled with its kind in the report
 
@@ -25,7 +26,7 @@ def message(index: ProjectIndex, analysis: SurfaceAnalysis, judged: Judged, shad
     label = judged.label
     clause = evidence_clause(judged.verdict)
     if judged.status != DEAD:
-        where = "examples" if judged.kind == "example-only" else "the docs" if judged.kind == "docs-only" else "tests"
+        where = {"example-only": "examples", "script-only": "scripts", "docs-only": "the docs"}.get(judged.kind, "tests")
         shown = [c for c in judged.validation if where != "tests" or matches_any(c.path, TEST_GLOBS)] or judged.validation
         what = f"{label} {name} is used only by {where}" + (f" ({shown[0].path})" if shown else "")
         if judged.verdict.confidence == "high":

@@ -231,6 +231,10 @@ def lazy_tables(tree: ast.Module, package: str) -> dict[str, dict[str, Any]]:
     if getattr_def is None:
         return {}
     read = {n.id for n in walk_nodes(getattr_def) if isinstance(n, ast.Name)}
+    # `import_module(f"{__name__}.{module_name}")`: a bare value (`"feature_store"`) is a submodule of this package.
+    relative = any(isinstance(n, ast.JoinedStr) and n.values and isinstance(n.values[0], ast.FormattedValue)
+                   and isinstance(n.values[0].value, ast.Name) and n.values[0].value.id in ("__name__", "__package__")
+                   for n in walk_nodes(getattr_def))
     found: dict[str, dict[str, Any]] = {}
     for stmt in top_level_statements(tree.body):
         target = stmt.targets[0] if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 else getattr(stmt, "target", None)
@@ -243,6 +247,8 @@ def lazy_tables(tree: ast.Module, package: str) -> dict[str, dict[str, Any]]:
             if isinstance(val, (ast.Tuple, ast.List)) and val.elts:
                 parts = [literal_str(e) for e in val.elts]
                 text = ":".join(parts) if all(parts) and len(parts) == 2 else None  # type: ignore[arg-type]
+            if relative and text and not text.startswith(".") and "." not in text and ":" not in text:
+                text = "." + text
             resolved = _lazy_value(text or "", key or "", package) if key else None
             if key is None or resolved is None:
                 entries = {}
