@@ -400,7 +400,7 @@ def test_an_entry_registered_into_a_library_registry_is_the_librarys_to_read(tmp
 
 def test_one_dead_function_repeated_in_sibling_packages_is_one_change(tmp_path: Path) -> None:
     """`load_downloaded_models` in `model/<kind>/__init__.py` of three kinds, none called: one change naming the
-    kinds; the same name dead in only two places stays two changes."""
+    kinds; the same function dead in only two places is one change only as a word-for-word copy."""
     kinds = {f"app/model/{kind}/__init__.py": "def load_downloaded_models():\n    found = []\n    return found\n\n\n"
              "def live():\n    return 1\n" for kind in ("audio", "image", "video")}
     root = write(tmp_path / "proj", {
@@ -427,7 +427,32 @@ def test_one_dead_function_repeated_in_sibling_packages_is_one_change(tmp_path: 
     assert len(repeated) == 1, report["candidates"]
     assert repeated[0]["message"].startswith("load_downloaded_models() is dead in 3 sibling packages (audio, image and video;")
     assert {m["path"] for m in repeated[0]["members"]} == set(kinds)
-    assert len([c for c in report["candidates"] if "stale" in c["message"]]) == 2
+    [stale] = [c for c in report["candidates"] if "stale" in c["message"]]
+    assert stale["kind"] == "copied-dead-function" and len(stale["members"]) == 2
+
+
+def test_one_dead_function_copied_into_another_module_is_one_change(tmp_path: Path) -> None:
+    """speculators' `block_mask_to_dense_attention_mask`: the same dead debug helper, word for word, in
+    `models/attention.py` and `models/eagle3/attention.py`: one change deleting both copies. A dead function of that
+    name with another body stays its own finding."""
+    helper = "def to_dense(mask, n):\n    dense = [[0] * n for _ in range(n)]\n    for i, j in mask:\n        dense[i][j] = 1\n    return dense\n"
+    root = write(tmp_path / "proj", {
+        "app/__init__.py": "",
+        "app/models/__init__.py": "",
+        "app/models/attention.py": "def attend(q):\n    return q\n\n\n" + helper,
+        "app/models/eagle/__init__.py": "",
+        "app/models/eagle/attention.py": "def eagle(q):\n    return q\n\n\n" + helper,
+        "app/other.py": "def to_dense(mask, n):\n    return [mask] * n\n\n\ndef live():\n    return 1\n",
+        "app/main.py": (
+            "from app.models.attention import attend\nfrom app.models.eagle.attention import eagle\nfrom app.other import live\n\n\n"
+            "if __name__ == '__main__':\n    print(attend(1), eagle(2), live())\n"
+        ),
+    })
+    report = omni_json([*enable_args(["unused-surface"]), "app"], root, tmp_path / "cache")
+    copied = [c for c in report["candidates"] if c["kind"] == "copied-dead-function"]
+    assert len(copied) == 1 and copied[0]["message"].startswith("to_dense() is dead in 2 modules, each a copy of the same code")
+    assert {m["path"] for m in copied[0]["members"]} == {"app/models/attention.py", "app/models/eagle/attention.py"}
+    assert at(report, "app/other.py"), report["candidates"]
 
 
 def test_lone_unread_config_fields_of_one_package_are_one_cleanup(tmp_path: Path) -> None:

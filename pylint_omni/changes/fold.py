@@ -12,7 +12,8 @@
    (functions, classes, methods of live classes), with the imports only they use, and
    at high confidence the definitions only tests use beside it.
 5. **Spread changes** (`changes.spread`): the whole modules nothing imports in one
-   package; one dead function repeated in sibling packages.
+   package; one dead function repeated in sibling packages, or copied word for word
+   into other modules.
 6. Every other member is a change of its own; after the lost features are named
    (`lost`), the **small cleanups**: micro dead definitions left alone (a few-line
    dead method), and micro unread config fields left alone, in one package, by

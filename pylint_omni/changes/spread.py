@@ -6,10 +6,14 @@
 - **Repeated functions**: one dead function of one name in the same-named module of
   sibling packages (`model/video/__init__.py`, `model/image/__init__.py`: a per-kind
   `load_downloaded_models` nothing calls any more), by confidence: one change, three
+  modules or more; and one dead function copied word for word into other modules, two
   modules or more.
 """
 
 from __future__ import annotations
+
+import hashlib
+import textwrap
 
 from pylint_omni.changes.model import HIGH, NEVER, UNUSED, ChangeSet, Member, dead_code_verdict
 from pylint_omni.changes.wording import change_planned, counted, named
@@ -80,4 +84,35 @@ def repeated_functions(index: ProjectIndex, candidates: list[Member]) -> list[Ch
              f"Delete {name}() from {', '.join(m.path for m in members)}."),
             (lines, BenefitKind.API, f"{lines} lines: {counted(len(members), 'copy')} of {name}()", Heat.NEVER, NEVER["dead"]))
         sets.append(ChangeSet(planned, members[0].path, "repeated-functions", tuple(members), tuple(s for m in members for s in m.spans)))
+    taken = {id(m) for change in sets for m in change.members}
+    return sets + _copied([m for m in candidates if id(m) not in taken], index)
+
+
+def _copied(candidates: list[Member], index: ProjectIndex) -> list[ChangeSet]:
+    """One dead function copied word for word into several modules (speculators' `block_mask_to_dense_attention_mask`
+    in `models/attention.py` and `models/eagle3/attention.py`), by confidence: one change, two modules or more."""
+    by_body: dict[tuple[str, str, str], list[Member]] = {}
+    for member in candidates:
+        if member.symbol == UNUSED and member.status == "dead" and member.unit == "function":
+            lines = (index.text(member.path) or "").splitlines()[member.line - 1:member.end]
+            body = textwrap.dedent("\n".join(lines)).strip()
+            if body:
+                key = (member.named[0], hashlib.sha1(body.encode()).hexdigest(), member.confidence or "")
+                by_body.setdefault(key, []).append(member)
+    sets: list[ChangeSet] = []
+    for (name, digest, confidence), members in sorted(by_body.items()):
+        if len({m.path for m in members}) < 2:
+            continue
+        members.sort(key=lambda m: m.path)
+        lines = sum(m.lines for m in members)
+        sure = confidence == HIGH
+        planned = change_planned(
+            (UNUSED, members[0].line, members[0].planned.anchor),
+            f"{name}() is dead in {counted(len(members), 'module')}, each a copy of the same code "
+            f"({named([m.path for m in members])})", f"delete every copy ({lines} lines)",
+            dead_code_verdict(members, confidence), members,
+            (f"{name}@{digest[:12]}", "copied-dead-function" + ("" if sure else "-unsure"),
+             f"Delete {name}() from {', '.join(m.path for m in members)}."),
+            (lines, BenefitKind.API, f"{lines} lines: {counted(len(members), 'copy')} of {name}()", Heat.NEVER, NEVER["dead"]))
+        sets.append(ChangeSet(planned, members[0].path, "copied-functions", tuple(members), tuple(s for m in members for s in m.spans)))
     return sets
