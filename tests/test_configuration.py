@@ -502,14 +502,18 @@ def test_a_config_whose_base_is_copied_field_by_field_by_reflection_is_read(tmp_
     A config class of another base is still judged."""
     root = write(tmp_path, {
         "pkg/__init__.py": "",
-        "pkg/base.py": """
-            from dataclasses import dataclass
+        "pkg/base/__init__.py": "from pkg.base.base_config import BaseConfig\n",  # re-exported, as ChatLearn does
+        "pkg/base/base_config.py": """
+            from dataclasses import asdict, dataclass
 
 
             @dataclass
             class BaseConfig:
                 def get(self, key):
                     return getattr(self, key)
+
+                def items(self):
+                    return asdict(self).items()
         """,
         "pkg/configs.py": """
             from dataclasses import dataclass

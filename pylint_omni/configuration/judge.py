@@ -76,24 +76,22 @@ def _reflected(index: ProjectIndex) -> dict[str, list[str]]:
 _REFLECTED: Derived[dict[str, list[str]]] = Derived("configuration.reflected", _reflected)
 
 
-def reflected_in(index: ProjectIndex, klass: dict[str, Any]) -> str | None:
+def reflected_in(index: ProjectIndex, klass: dict[str, Any], relpath: str) -> str | None:
     """A production file that reads the class by reflection (`fields(C)`, `asdict(c)`, `vars(c)`), itself or through
     a base: ChatLearn's `set_megatron_cfg(cfg: BaseConfig)` copies `getattr(cfg, f.name)` of every field of whatever
     config subclass it is handed (`in path (through its base Name)`). A base's reflection over itself in its own module
-    (verl's `BaseConfig.__iter__`, a Mapping over `fields(self)`) says only that a config can be walked, not that one is."""
+    (verl's `BaseConfig.__iter__`, a Mapping over `fields(self)`) says only that a config can be walked, not that one is.
+    The bases are the class graph's (re-exports resolved: ChatLearn imports `BaseConfig` from its package)."""
     found = _REFLECTED.of(index)
     if klass["name"] in found:
         return found[klass["name"]][0]
-    graph = class_graph(index)
-    for base in klass.get("bases", []):
-        for ancestor in (base, *graph.ancestors(base)):
-            definition = index.resolve_target(ancestor)
-            if definition is None:
-                continue  # a library base: reflection over it says nothing of this project's subclasses
-            name = ancestor.rpartition(".")[2]
-            elsewhere = [rel for rel in found.get(name, ()) if rel != definition.path]
-            if elsewhere:
-                return f"{elsewhere[0]} (through its base {name})"
+    own = f"{index.entries.get(relpath, {}).get('module', '')}.{klass['name']}"
+    for ancestor in class_graph(index).ancestors(own):
+        definition = index.resolve_target(ancestor)
+        name = ancestor.rpartition(".")[2]
+        elsewhere = [rel for rel in found.get(name, ()) if definition is None or rel != definition.path]
+        if definition is not None and elsewhere:
+            return f"{elsewhere[0]} (through its base {name})"
     return None
 
 
@@ -106,12 +104,13 @@ def handed_out_whole(index: ProjectIndex, names: frozenset[str]) -> list[tuple[s
     ])
 
 
-def judge_field(index: ProjectIndex, option: Option, klass: dict[str, Any], span: tuple[int, int], depth: int = 0) -> Judgment:
-    """The verdict of one field of a config class."""
+def judge_field(index: ProjectIndex, option: Option, klass: dict[str, Any], span: tuple[int, int], depth: int = 0,
+                relpath: str = "") -> Judgment:
+    """The verdict of one field of a config class (`relpath`: the class's file, when not the option's)."""
     readers = readers_of(index, option, span)
     if klass.get("reflective"):
         return Judgment(_verdict(Status.REJECTED, None, f"{klass['name']} reads its own fields by reflection (line {klass['reflective']})", readers, []), readers)
-    reflected = reflected_in(index, klass)
+    reflected = reflected_in(index, klass, relpath or option.relpath)
     if reflected:
         return Judgment(_verdict(Status.REJECTED, None, f"{klass['name']} is read by reflection (fields/asdict/vars) in {reflected}", readers, []), readers)
     if readers.production:
@@ -259,7 +258,7 @@ def _copy_target(index: ProjectIndex, target: str, keyword: str, depth: int) -> 
             for name, line, _, end in klass["fields"]:
                 if name == keyword:
                     option = Option("field", name, definition.path, line, definition.dotted)
-                    return judge_field(index, option, klass, (line, end), depth + 1), f"{definition.path}:{line}"
+                    return judge_field(index, option, klass, (line, end), depth + 1, definition.path), f"{definition.path}:{line}"
     return None
 
 
