@@ -723,6 +723,40 @@ def test_a_script_the_docs_run_is_an_entry_point_and_another_script_is_no_test(t
     assert found[9].confidence == "INFERENCE" and "is used only by scripts (scripts/convert.py)" in found[9].message
 
 
+def test_methods_a_standard_library_base_or_the_file_protocol_calls_by_name_are_live(tmp_path: Path, cache_dir: Path) -> None:
+    """guidance's `_Rewrite(ast.NodeTransformer).visit_JoinedStr` (the visitor builds the name) and model-navigator's
+    `StdoutLogger.flush` (a class with `write()` handed to `redirect_stdout`): called by name, not dead. A method of
+    neither kind stays high."""
+    files = {
+        "app/__init__.py": "",
+        "app/rewrite.py": (
+            "import ast\nimport contextlib\n\n\nclass Rewrite(ast.NodeTransformer):\n"
+            "    def visit_JoinedStr(self, node):\n        return node\n\n    def stale(self):\n        return 0\n\n\n"
+            "class StdoutLogger:\n    def write(self, text):\n        return len(text)\n\n    def flush(self):\n        return None\n\n\n"
+            "def run(tree):\n    with contextlib.redirect_stdout(StdoutLogger()):\n        return Rewrite().visit(tree)\n"
+        ),
+        "app/main.py": "import ast\n\nfrom app.rewrite import run\n\n\nif __name__ == '__main__':\n    run(ast.parse('x'))\n",
+    }
+    found = {(f.path, f.line): f for f in lint(write(tmp_path / "tree", files), cache_dir, *EACH)}
+    assert ("app/rewrite.py", 6) not in found and ("app/rewrite.py", 17) not in found, found
+    assert found[("app/rewrite.py", 9)].confidence == "HIGH", found
+
+
+def test_the_public_functions_of_a_submodule_the_package_exports_are_its_api(tmp_path: Path, cache_dir: Path) -> None:
+    """model-navigator's `__init__` does `from model_navigator import package`: users call `nav.package.set_verified`,
+    so the public functions of that submodule are API, not dead. A private helper there, and a submodule the package
+    does not export, are still judged."""
+    files = {
+        "app/__init__.py": "from app import package  # noqa: F401\n",
+        "app/package.py": "def set_verified(path):\n    return path\n\n\ndef _stale():\n    return 0\n",
+        "app/internal.py": "def helper():\n    return 1\n",
+    }
+    found = {(f.path, f.line) for f in lint(write(tmp_path / "tree", files), cache_dir, "--omni-granularity=member")
+             if f.symbol == "unused-surface"}
+    assert ("app/package.py", 1) not in found and ("app/package.py", 5) in found, found
+    assert ("app/internal.py", 1) in found, found
+
+
 def test_a_plugin_whose_sibling_configuration_names_by_qualname_is_medium(tmp_path: Path, cache_dir: Path) -> None:
     """`class_name: app.tools.search_tool.SearchTool` in an example YAML loads one `BaseTool`; an unused sibling tool
     module may be named by a user's configuration the same way: medium, saying so. A dead module whose class its

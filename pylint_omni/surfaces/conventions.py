@@ -78,6 +78,16 @@ FRAMEWORK_INNER_CLASSES = frozenset({"Config", "Meta"})
 # package -> (exposed-name prefixes, hooks the framework calls itself). rpyc runs `exposed_foo` for
 # a peer's `conn.root.foo()` and calls `on_connect`/`on_disconnect` on the service.
 REMOTE_SERVICES = {"rpyc": (("exposed_",), frozenset({"on_connect", "on_disconnect"}))}
+# Standard-library bases that call a subclass's methods by a name they build (`getattr(self, "visit_" + kind)`).
+DISPATCHED_PREFIXES = {
+    "ast.NodeVisitor": ("visit_",),
+    "http.server.BaseHTTPRequestHandler": ("do_",),
+    "cmd.Cmd": ("do_", "help_", "complete_"),
+}
+# A class with a `write` method stands in for a file (`redirect_stdout(logger)`, `print(..., file=f, flush=True)`):
+# the I/O machinery calls these on it.
+FILE_PROTOCOL = frozenset({"flush", "close", "fileno", "isatty", "writable", "readable", "seekable", "writelines"})
+FILE_PROTOCOL_REASON = "file protocol:"
 MIN_STRUCTURAL_METHODS = 3  # methods a class must share with an upstream class to implement it structurally
 
 
@@ -206,6 +216,12 @@ class Conventions:
         for base in kinds.stdlib:
             if hasattr(base, method):
                 return f"overrides {base.__module__}.{base.__qualname__}.{method}"
+            for ancestor in getattr(base, "__mro__", ()):
+                prefixes = DISPATCHED_PREFIXES.get(f"{ancestor.__module__}.{ancestor.__qualname__}", ())
+                if prefixes and method.startswith(prefixes):
+                    return f"called by name by {ancestor.__module__}.{ancestor.__qualname__} (a `{method.partition('_')[0]}_*` method)"
+        if method in FILE_PROTOCOL and any(self.table.surfaces[m].name == "write" for m in self.table.methods(class_dotted)):
+            return f"{FILE_PROTOCOL_REASON} {class_dotted.rpartition('.')[2]} defines write(), and the I/O machinery calls {method}()"
         for base in kinds.unknown:
             prefixes, hooks = REMOTE_SERVICES.get(base.partition(".")[0], ((), frozenset()))
             if method in hooks or (prefixes and method.startswith(prefixes)):

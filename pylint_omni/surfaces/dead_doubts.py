@@ -26,6 +26,7 @@ from pylint_omni.index.paths import Location, key_matches_patterns
 from pylint_omni.index.project_index import ProjectIndex
 from pylint_omni.surfaces.analysis import SurfaceAnalysis, chain_surfaces, owner_at, short_name
 from pylint_omni.surfaces.chains import Chain
+from pylint_omni.surfaces.conventions import FILE_PROTOCOL_REASON
 from pylint_omni.surfaces.decorated import outside_decorator
 from pylint_omni.surfaces.hooks import outside_callers
 from pylint_omni.surfaces.knobs import knob_doubt
@@ -309,9 +310,11 @@ def _handed_outside(index: ProjectIndex, analysis: SurfaceAnalysis, owner: str) 
     that code, which calls its methods by name, out of the project's sight."""
     handed = _HANDED.of(index)
     where = next((handed[c] for c in analysis.reach.lineage(owner) if c in handed), None)
-    if where is None or any(analysis.reach.phase.get(m) == PRODUCTION for m in analysis.table.methods(owner)
-                            if not analysis.table.surfaces[m].name.startswith("_")):
-        return None  # the project calls some of its methods: an object it uses itself, handed on as data
+    # The project calls some of its methods (the I/O machinery's `flush` on a stand-in file is no project call): an
+    # object it uses itself, handed on as data.
+    if where is None or any(analysis.reach.phase.get(m) == PRODUCTION and not analysis.reach.why.get(m, "").startswith(FILE_PROTOCOL_REASON)
+                            for m in analysis.table.methods(owner) if not analysis.table.surfaces[m].name.startswith("_")):
+        return None
     return f"the class or an instance of it is handed to {where}, outside code that may call its methods by name"
 
 

@@ -111,6 +111,11 @@ def _module_roots(index: ProjectIndex, graph: ReferenceGraph, table: SurfaceTabl
             exported = _exports(index, graph, table, module, rel)
             if surface.container is None:
                 roots.production += [(d, f"public API of {module}") for d in exported]
+                # A submodule the package exports as a module (`from model_navigator import package`: users call
+                # `nav.package.set_verified(...)`): its public classes and functions are the API too.
+                roots.production += [(d, f"public API of {module} (through {sub.rpartition('.')[2]})")
+                                     for sub in exported if table.surfaces[sub].kind == "module"
+                                     for d in _star_names(index, table, sub)]
             else:
                 for dotted in exported:
                     roots.capped.setdefault(dotted, f"exported by {module}: code outside may import it")
