@@ -716,8 +716,14 @@ def test_a_script_the_docs_run_is_an_entry_point_and_another_script_is_no_test(t
         "scripts/convert.py": "from app.util import for_tool\n\nif __name__ == '__main__':\n    print(for_tool(1))\n",
         "tests/test_util.py": "from app.util import only_tested\n\n\ndef test_it():\n    assert only_tested(1) == 1\n",
         "docs/data.md": "# Data\n\nRun `python scripts/prepare.py --out data/` first.\n",
+        # A benchmark its own shell script runs is still a benchmark (vLLM-Omni's eval_*.sh): no product root.
+        "app/bench_util.py": "def for_bench(x):\n    return x\n",
+        "benchmarks/bench.py": "from app.bench_util import for_bench\n\nif __name__ == '__main__':\n    print(for_bench(1))\n",
+        "benchmarks/run.sh": "python benchmarks/bench.py --iters 10\n",
     }
-    found = {f.line: f for f in lint(write(tmp_path / "tree", files), cache_dir, *EACH) if f.path == "app/util.py"}
+    every = lint(write(tmp_path / "tree", files), cache_dir, *EACH)
+    assert [f.confidence for f in every if f.path == "app/bench_util.py"] == ["INFERENCE"], every
+    found = {f.line: f for f in every if f.path == "app/util.py"}
     assert 1 not in found, found  # the documented script runs it
     assert found[5].confidence == "HIGH" and "used only by tests" in found[5].message
     assert found[9].confidence == "INFERENCE" and "is used only by scripts (scripts/convert.py)" in found[9].message
