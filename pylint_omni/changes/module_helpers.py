@@ -68,27 +68,24 @@ def _change(index: ProjectIndex, path: str, confidence: str, members: list[Membe
     tested = [m for m in members if m.symbol == TEST_ONLY]
     tests = sorted({c.path for m in tested for c in m.planned.verdict.consumers if c.kind is ConsumerKind.VALIDATION})
     names = [n for m in members for n in shown(m)]
+    only_tests = [n for m in tested for n in shown(m)]
     lines = sum(m.lines for m in members) + len(dying) + len(importers)
-    if not tested:
-        what = f"Module {module} has {counted(len(names), 'definition')} nothing uses ({named(names)})"
-    elif len(tested) == len(members):
-        what = f"Module {module} has {counted(len(names), 'definition')} only tests use ({named(names)})"
-    else:
-        only_tests = [n for m in tested for n in shown(m)]
-        what = (f"Module {module} has {counted(len(names), 'definition')} production never runs ({named(names)}; "
-                f"only tests use {named(only_tests)})")
+    # (what they are, finding kind, the subject's word): all dead, all test-only, or both kinds in one module
+    said, kind, word = (("nothing uses", "dead-definitions", "unused") if not tested else
+                        ("only tests use", "test-only-definitions", "test-only") if len(tested) == len(members) else
+                        ("production never runs", "unrun-definitions", "unrun"))
+    what = f"Module {module} has {counted(len(names), 'definition')} {said} ({named(names)}" + (
+        f"; only tests use {named(only_tests)})" if kind == "unrun-definitions" else ")")
     fix = ("delete them" + (f" and {counted(len(dying), 'import')} only they use" if dying else "")
            + (f", and {leftover_clause(importers, 'their')}" if importers else "")
            + (f", with the tests that exist for them ({named(tests)})" if tests else "") + f" ({lines} lines)")
     sure = confidence == HIGH
-    kind = "dead-definitions" if not tested else "test-only-definitions" if len(tested) == len(members) else "unrun-definitions"
     planned = change_planned(
         (UNUSED if len(tested) < len(members) else TEST_ONLY, 1, MODULE), what, fix,
         dead_code_verdict(members, confidence) if not tested else decide(
-            f"no production consumer; only tests use {named([n for m in tested for n in shown(m)])}"),
+            f"no production consumer; only tests use {named(only_tests)}"),
         members,
-        (f"{module}.<{'' if sure else 'unsure '}{kind.replace('-definitions', '').replace('dead', 'unused')} definitions>",
-         kind + ("" if sure else "-unsure"),
+        (f"{module}.<{'' if sure else 'unsure '}{word} definitions>", kind + ("" if sure else "-unsure"),
          f"Delete {', '.join(names)} from {module}" + (f", and the imports only they use ({', '.join(n for n, _ in dying)})" if dying else "")
          + (f"; delete the imports of them no one uses ({', '.join(importers)})" if importers else "")
          + (f"; delete or rewrite the tests that exist for them ({', '.join(tests)})" if tests else "") + "."),

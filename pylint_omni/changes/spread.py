@@ -59,60 +59,61 @@ def dead_modules(index: ProjectIndex, candidates: list[Member]) -> list[ChangeSe
 
 
 
+def _dead_functions(candidates: list[Member]) -> list[Member]:
+    return [m for m in candidates if m.symbol == UNUSED and m.status == "dead" and m.unit == "function"]
+
+
 def repeated_functions(index: ProjectIndex, candidates: list[Member]) -> list[ChangeSet]:
-    """One dead function of one name in the same-named module of sibling packages, by confidence: one change."""
+    """One dead function of one name in the same-named module of sibling packages, by confidence, then one copied
+    word for word into other modules: one change each."""
     by_name: dict[tuple[str, str, str], list[Member]] = {}
-    for member in candidates:
-        if member.symbol == UNUSED and member.status == "dead" and member.unit == "function":
-            folder, _, file = member.path.rpartition("/")
-            key = (member.named[0], f"{folder.rpartition('/')[0]}/*/{file}", member.confidence or "")
-            by_name.setdefault(key, []).append(member)
+    for member in _dead_functions(candidates):
+        folder, _, file = member.path.rpartition("/")
+        key = (member.named[0], f"{folder.rpartition('/')[0]}/*/{file}", member.confidence or "")
+        by_name.setdefault(key, []).append(member)
     sets: list[ChangeSet] = []
     for (name, shape, confidence), members in sorted(by_name.items()):
         if len({m.path for m in members}) < MIN_REPEATS:
             continue
         members.sort(key=lambda m: m.path)
         places = [m.path.rpartition("/")[0].rpartition("/")[2] for m in members]
-        lines = sum(m.lines for m in members)
-        what = f"{name}() is dead in {counted(len(members), 'sibling package')} ({named(places)}; {shape})"
-        sure = confidence == HIGH
-        planned = change_planned(
-            (UNUSED, members[0].line, MODULE), what, f"delete every copy ({lines} lines)",
-            dead_code_verdict(members, confidence),
-            members,
-            (f"{name}@{shape}", "repeated-dead-function" + ("" if sure else "-unsure"),
-             f"Delete {name}() from {', '.join(m.path for m in members)}."),
-            (lines, BenefitKind.API, f"{lines} lines: {counted(len(members), 'copy')} of {name}()", Heat.NEVER, NEVER["dead"]))
-        sets.append(ChangeSet(planned, members[0].path, "repeated-functions", tuple(members), tuple(s for m in members for s in m.spans)))
+        sets.append(_every_copy(name, members, confidence, (members[0].line, MODULE),
+                                f"{counted(len(members), 'sibling package')} ({named(places)}; {shape})",
+                                (f"{name}@{shape}", "repeated-dead-function", "repeated-functions")))
     taken = {id(m) for change in sets for m in change.members}
-    return sets + _copied([m for m in candidates if id(m) not in taken], index)
+    return sets + _copied(index, [m for m in candidates if id(m) not in taken])
 
 
-def _copied(candidates: list[Member], index: ProjectIndex) -> list[ChangeSet]:
+def _copied(index: ProjectIndex, candidates: list[Member]) -> list[ChangeSet]:
     """One dead function copied word for word into several modules (speculators' `block_mask_to_dense_attention_mask`
     in `models/attention.py` and `models/eagle3/attention.py`), by confidence: one change, two modules or more."""
     by_body: dict[tuple[str, str, str], list[Member]] = {}
-    for member in candidates:
-        if member.symbol == UNUSED and member.status == "dead" and member.unit == "function":
-            lines = (index.text(member.path) or "").splitlines()[member.line - 1:member.end]
-            body = textwrap.dedent("\n".join(lines)).strip()
-            if body:
-                key = (member.named[0], hashlib.sha1(body.encode()).hexdigest(), member.confidence or "")
-                by_body.setdefault(key, []).append(member)
+    for member in _dead_functions(candidates):
+        lines = (index.text(member.path) or "").splitlines()[member.line - 1:member.end]
+        body = textwrap.dedent("\n".join(lines)).strip()
+        if body:
+            key = (member.named[0], hashlib.sha1(body.encode()).hexdigest(), member.confidence or "")
+            by_body.setdefault(key, []).append(member)
     sets: list[ChangeSet] = []
     for (name, digest, confidence), members in sorted(by_body.items()):
         if len({m.path for m in members}) < 2:
             continue
         members.sort(key=lambda m: m.path)
-        lines = sum(m.lines for m in members)
-        sure = confidence == HIGH
-        planned = change_planned(
-            (UNUSED, members[0].line, members[0].planned.anchor),
-            f"{name}() is dead in {counted(len(members), 'module')}, each a copy of the same code "
-            f"({named([m.path for m in members])})", f"delete every copy ({lines} lines)",
-            dead_code_verdict(members, confidence), members,
-            (f"{name}@{digest[:12]}", "copied-dead-function" + ("" if sure else "-unsure"),
-             f"Delete {name}() from {', '.join(m.path for m in members)}."),
-            (lines, BenefitKind.API, f"{lines} lines: {counted(len(members), 'copy')} of {name}()", Heat.NEVER, NEVER["dead"]))
-        sets.append(ChangeSet(planned, members[0].path, "copied-functions", tuple(members), tuple(s for m in members for s in m.spans)))
+        sets.append(_every_copy(name, members, confidence, (members[0].line, members[0].planned.anchor),
+                                f"{counted(len(members), 'module')}, each a copy of the same code "
+                                f"({named([m.path for m in members])})",
+                                (f"{name}@{digest[:12]}", "copied-dead-function", "copied-functions")))
     return sets
+
+
+def _every_copy(name: str, members: list[Member], confidence: str, root: tuple[int, str], where: str,
+                kinds: tuple[str, str, str]) -> ChangeSet:
+    """The change deleting every copy of one dead function; `kinds` is (subject, finding kind, change kind)."""
+    subject, kind, change = kinds
+    lines = sum(m.lines for m in members)
+    planned = change_planned(
+        (UNUSED, *root), f"{name}() is dead in {where}", f"delete every copy ({lines} lines)",
+        dead_code_verdict(members, confidence), members,
+        (subject, kind + ("" if confidence == HIGH else "-unsure"), f"Delete {name}() from {', '.join(m.path for m in members)}."),
+        (lines, BenefitKind.API, f"{lines} lines: {counted(len(members), 'copy')} of {name}()", Heat.NEVER, NEVER["dead"]))
+    return ChangeSet(planned, members[0].path, change, tuple(members), tuple(s for m in members for s in m.spans))

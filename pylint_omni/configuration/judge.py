@@ -22,6 +22,7 @@ from typing import Any
 from pylint_omni.configuration.readers import SCANNER_KEY, Option, Readers, reader_index, readers_of
 from pylint_omni.configuration.receivers import Outcome, namespace_outcomes
 from pylint_omni.evidence.consumers import Consumer, Status, Verdict, consumer_kind, listed
+from pylint_omni.evidence.reflection import reflection_site
 from pylint_omni.evidence.upstream_readers import indexed_bases, upstream_readers
 from pylint_omni.index.class_graph import class_graph
 from pylint_omni.index.derived import Derived, Table
@@ -63,38 +64,6 @@ def _verdict(status: Status, confidence: str | None, reason: str, readers: Reade
     return Verdict(status, confidence, reason, consumers, unknowns)
 
 
-def _reflected(index: ProjectIndex) -> dict[str, list[str]]:
-    """Class name -> the production files that read its objects by reflection, in index order."""
-    found: dict[str, list[str]] = {}
-    for rel, facts in index.python_files():
-        if index.location(rel) is Location.PRODUCTION:
-            for name in facts.get("reflected_types", ()):
-                found.setdefault(name, []).append(rel)
-    return found
-
-
-_REFLECTED: Derived[dict[str, list[str]]] = Derived("configuration.reflected", _reflected)
-
-
-def reflected_in(index: ProjectIndex, klass: dict[str, Any], relpath: str) -> str | None:
-    """A production file that reads the class by reflection (`fields(C)`, `asdict(c)`, `vars(c)`), itself or through
-    a base: ChatLearn's `set_megatron_cfg(cfg: BaseConfig)` copies `getattr(cfg, f.name)` of every field of whatever
-    config subclass it is handed (`in path (through its base Name)`). A base's reflection over itself in its own module
-    (verl's `BaseConfig.__iter__`, a Mapping over `fields(self)`) says only that a config can be walked, not that one is.
-    The bases are the class graph's (re-exports resolved: ChatLearn imports `BaseConfig` from its package)."""
-    found = _REFLECTED.of(index)
-    if klass["name"] in found:
-        return found[klass["name"]][0]
-    own = f"{index.entries.get(relpath, {}).get('module', '')}.{klass['name']}"
-    for ancestor in class_graph(index).ancestors(own):
-        definition = index.resolve_target(ancestor)
-        name = ancestor.rpartition(".")[2]
-        elsewhere = [rel for rel in found.get(name, ()) if definition is None or rel != definition.path]
-        if definition is not None and elsewhere:
-            return f"{elsewhere[0]} (through its base {name})"
-    return None
-
-
 def handed_out_whole(index: ProjectIndex, names: frozenset[str]) -> list[tuple[str, int, str]]:
     """Every production place that expands, iterates or hands out an object named one of `names` (once per run):
     (path, line, `how name`)."""
@@ -110,7 +79,8 @@ def judge_field(index: ProjectIndex, option: Option, klass: dict[str, Any], span
     readers = readers_of(index, option, span)
     if klass.get("reflective"):
         return Judgment(_verdict(Status.REJECTED, None, f"{klass['name']} reads its own fields by reflection (line {klass['reflective']})", readers, []), readers)
-    reflected = reflected_in(index, klass, relpath or option.relpath)
+    module = index.entries.get(relpath or option.relpath, {}).get("module", "")
+    reflected = reflection_site(index, klass["name"], f"{module}.{klass['name']}")
     if reflected:
         return Judgment(_verdict(Status.REJECTED, None, f"{klass['name']} is read by reflection (fields/asdict/vars) in {reflected}", readers, []), readers)
     if readers.production:

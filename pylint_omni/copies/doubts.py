@@ -137,10 +137,8 @@ def _standalone_script(index: ProjectIndex, relpath: str) -> bool:
     `python chatlearn/data/data_preprocess/math_lighteval.py` after a bare clone)."""
     if not MAIN_GUARD.search(index.text(relpath) or ""):
         return False
-    tops = index.top_packages()
-    return not any(target.lstrip(".") == "" or target.startswith(".") or target.partition(".")[0] in tops
-                   for target in index.facts(relpath).get("imports", {}).values())
-
+    tops = index.top_packages()  # imports are absolute in the facts (relative ones resolved against the package)
+    return not any(target.partition(".")[0] in tops for target in index.facts(relpath).get("imports", {}).values())
 
 
 def _imports_back(index: ProjectIndex, kept: Member, member: Member) -> bool:

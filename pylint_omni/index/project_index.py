@@ -98,6 +98,7 @@ class ProjectIndex:
         self._defs: dict[str, list[Definition]] | None = None
         self._by_dotted: dict[str, Definition] | None = None
         self._modules: dict[str, str] | None = None
+        self._tops: frozenset[str] = frozenset()  # first segments of `_modules`, built with them
         self.derived = DerivedStore()  # facts derived from this state (`index.derived`: declared, typed)
         self.graph_state: dict[str, Any] = {}  # what the reference graph keeps between runs (`index.graph`)
         self._pending: _PendingRefresh | None = None
@@ -365,6 +366,7 @@ class ProjectIndex:
                     by_name.setdefault(data["name"], []).append(definition)
                     by_dotted.setdefault(definition.dotted, definition)
         self._defs, self._by_dotted, self._modules = by_name, by_dotted, modules
+        self._tops = frozenset(module.partition(".")[0] for module in modules)
 
     def definitions_named(self, name: str) -> list[Definition]:
         if self._defs is None:
@@ -380,7 +382,7 @@ class ProjectIndex:
         """The first segment of every module of the project (`chatlearn`): an import under none is a library's."""
         if self._modules is None:
             self._build_definitions()
-        return frozenset(module.partition(".")[0] for module in self._modules or ())
+        return self._tops
 
     def resolve_target(self, target: str, suffix: bool = False) -> Definition | None:
         """The project definition a registry target names (`suffix`: a tail of the path)."""

@@ -51,23 +51,14 @@ def members(index: ProjectIndex) -> list[Member]:
                     continue
                 planned = Planned(SYMBOL, entry["line"], f"at:{entry['col']}", (entry_text(registry, entry, evidence),),
                                   evidence.verdict, entry_details(relpath, registry, entry, evidence, module, exported=exported))
+                target = dying_target(registry, evidence)  # the definition only this entry names goes with it
+                spans: tuple[Span, ...] = ((relpath, entry["span"][0], entry["span"][1]),) + (
+                    ((target.path, target.data["line"], target.data["end"]),) if target is not None else ())
                 found.append(Member(planned, relpath, entry["span"][1], "entry", entry["key"], container, "unused-entry",
-                                    ((relpath, entry["span"][0], entry["span"][1]), *_dies_with(registry, evidence)),
-                                    siblings=len(registry["entries"]), parts=parts,
+                                    spans, siblings=len(registry["entries"]), parts=parts,
                                     container_at=(registry["line"], STATEMENT) if registry["form"] in TABLE_FORMS else None,
-                                    names=(entry["key"], *_dying_target(registry, evidence))))
+                                    names=(entry["key"], *((target.data["name"],) if target is not None else ()))))
     return found
-
-
-def _dying_target(registry: RegistryFact, evidence: EntryEvidence) -> tuple[str, ...]:
-    """The name of the project definition only this entry names (it goes with the entry), if any."""
-    target = dying_target(registry, evidence)
-    return (target.data["name"],) if target is not None else ()
-
-
-def _dies_with(registry: RegistryFact, evidence: EntryEvidence) -> tuple[Span, ...]:
-    target = dying_target(registry, evidence)
-    return ((target.path, target.data["line"], target.data["end"]),) if target is not None else ()
 
 
 def _qualname_functions(index: ProjectIndex, relpath: str) -> list[Member]:

@@ -23,6 +23,7 @@ from astroid import nodes
 from pylint.checkers.utils import safe_infer
 
 from pylint_omni.evidence.consumers import Consumer, consumer_kind
+from pylint_omni.evidence.reflection import reflection_site
 from pylint_omni.evidence.upstream_readers import SAFE_BASES, TORCH_MODULE_PREFIXES, unread_base
 from pylint_omni.index.class_graph import class_graph
 from pylint_omni.index.derived import Derived, Table
@@ -65,31 +66,17 @@ class OwnerLookup:
     def __init__(self, index: ProjectIndex) -> None:
         self.index = index
         self._sent: dict[str, str] | None = None
-        self._reflected: dict[str, str] | None = None
         self._mentions: dict[str, set[str]] = {}
         self._foreign: dict[str, list[tuple[str, int, str]]] | None = None
 
-    def _payload_tables(self) -> None:
-        sent: dict[str, str] = {}
-        reflected: dict[str, str] = {}
-        for rel, facts in self.index.python_files():
-            for name in facts.get("sent_types", []):
-                sent.setdefault(name, rel)
-            if self.index.location(rel) is Location.VALIDATION:
-                continue  # a test that reflects over an object reads nothing production keeps
-            for name in facts.get("reflected_types", []):
-                reflected.setdefault(name, rel)
-        self._sent, self._reflected = sent, reflected
-
     def sent_from(self, name: str) -> str | None:
         if self._sent is None:
-            self._payload_tables()
-        return self._sent.get(name)  # type: ignore[union-attr]
-
-    def reflected_in(self, name: str) -> str | None:
-        if self._reflected is None:
-            self._payload_tables()
-        return self._reflected.get(name)  # type: ignore[union-attr]
+            sent: dict[str, str] = {}
+            for rel, facts in self.index.python_files():
+                for sent_name in facts.get("sent_types", []):
+                    sent.setdefault(sent_name, rel)
+            self._sent = sent
+        return self._sent.get(name)
 
     def foreign_writes(self, name: str, family: set[str]) -> list[str]:
         """Production `obj.name = ...` (obj not `self`) that may write this owner's field, as `path:line`.
@@ -189,12 +176,9 @@ class OwnerLookup:
         sent = self.sent_from(klass.name)
         if sent and is_owner:
             facts.message = facts.message or f"{klass.name} is sent through a queue/serializer in {sent}"
-        # An object typed as a project base may be any subclass: reflection over the base reads this class's fields too.
-        bases = [a.name for a in klass.ancestors() if self.index.resolve_target(a.qname()) is not None]
-        reflected = next(((name, where) for name in (klass.name, *bases) if (where := self.reflected_in(name))), None)
+        reflected = reflection_site(self.index, klass.name, klass.qname())
         if reflected:
-            through = f" (through its base {reflected[0]})" if reflected[0] != klass.name else ""
-            facts.reflected = facts.reflected or f"{klass.name} is read by reflection in {reflected[1]}{through}"
+            facts.reflected = facts.reflected or f"{klass.name} is read by reflection in {reflected}"
         for decorator in klass.decorators.nodes if klass.decorators else []:
             text = decorator.as_string().replace(" ", "")
             if "frozen=True" in text:

@@ -186,7 +186,6 @@ def _validation_role_doubts(index: ProjectIndex, analysis: SurfaceAnalysis, chai
         doubts.append("its module says it is a reference for tests (its docstring): test support by design; move it "
                       "into the tests or keep it")
     elif root.kind != "module" and FOR_TESTS.search(own_docstring(index, root)):
-        # TorchServe's `cache_keys`: """Testing util method""".
         doubts.append("its docstring says it is for tests: test support by design; move it into the tests or keep it")
     state = _global_state_read(index, analysis, root)
     if state:
@@ -217,10 +216,11 @@ def _validation_role_doubts(index: ProjectIndex, analysis: SurfaceAnalysis, chai
 
 NO_TEST_NAMES_IT = ("no test names it: validation code reaches it only through production code that no production root "
                     "reaches (a worker or plugin named in examples or docs); decide there")
-# A module whose docstring calls it a reference or an oracle for tests (`Pure-torch NVFP4 quantize/dequantize
-# reference` ... `the numeric oracle for the kernel path`): functions only tests use are its purpose.
+# A definition whose own docstring says it is for tests (TorchServe's """Testing util method""").
 FOR_TESTS = re.compile(r"\b(?:test(?:ing)? (?:util(?:ity|ities)?|helpers?|only|support)|for (?:unit |the )?test(?:s|ing)|"
                        r"(?:only )?used (?:only )?(?:in|by) tests)\b", re.IGNORECASE)
+# A module whose docstring calls it a reference or an oracle for tests (`Pure-torch NVFP4 quantize/dequantize
+# reference` ... `the numeric oracle for the kernel path`): functions only tests use are its purpose.
 TESTS_REFERENCE = re.compile(r"^[^\n]*\breference\b|\boracle\b|\bfor (?:unit |the )?tests\b", re.IGNORECASE)
 MODULE_DOCSTRING_LINES = 60  # lines read for a module's opening docstring
 TOOL_FILE = re.compile(r"tun(e|ing)|bench|profil", re.IGNORECASE)
